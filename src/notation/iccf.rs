@@ -1,0 +1,136 @@
+//! ICCF numeric notation (Savenkov's telegraph code).
+//!
+//! A square is its file digit then its rank digit (a1 = 11, h8 = 88); a move is the from square
+//! then the to square (`5254` = e2-e4). Castling is the king's move (`5171`, `5131`, `5878`,
+//! `5838`); a promotion adds a fifth digit: 1 queen, 2 rook, 3 bishop, 4 knight.
+//!
+//! ```
+//! use ccrelay::notation::Iccf;
+//! use shakmaty::{Chess, Position};
+//!
+//! let pos = Chess::default();
+//! let iccf: Iccf = "5254".parse().unwrap();
+//! let m = iccf.to_move(&pos).unwrap();
+//! assert_eq!(Iccf::from_move(m).to_string(), "5254");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::{Move, Position, Role, Square};
+
+use super::reader::{ReadMoveError, resolve_coordinates};
+use super::written::{SyntaxError, Written, WrittenMove};
+
+/// A move in ICCF numeric notation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Iccf {
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<Role>,
+}
+
+impl Iccf {
+    /// The numeric form of a move; castling is written as the king's move.
+    pub fn from_move(m: Move) -> Iccf {
+        let (from, to) = super::king_move_squares(m);
+        Iccf {
+            from,
+            to,
+            promotion: m.promotion(),
+        }
+    }
+
+    /// The legal move this stands for, refusing a promotion written without its digit.
+    pub fn to_move<P: Position>(self, pos: &P) -> Result<Move, ReadMoveError> {
+        resolve_coordinates(pos, self.from, self.to, self.promotion)
+    }
+
+    /// Appends the digits to `buf` without allocating.
+    pub fn append_to(self, buf: &mut Vec<u8>) {
+        for sq in [self.from, self.to] {
+            buf.push(b'1' + u8::from(sq.file()));
+            buf.push(b'1' + u8::from(sq.rank()));
+        }
+        if let Some(digit) = self.promotion.and_then(promotion_digit) {
+            buf.push(digit);
+        }
+    }
+}
+
+fn promotion_digit(role: Role) -> Option<u8> {
+    match role {
+        Role::Queen => Some(b'1'),
+        Role::Rook => Some(b'2'),
+        Role::Bishop => Some(b'3'),
+        Role::Knight => Some(b'4'),
+        _ => None,
+    }
+}
+
+impl fmt::Display for Iccf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = Vec::with_capacity(5);
+        self.append_to(&mut buf);
+        f.write_str(&String::from_utf8_lossy(&buf))
+    }
+}
+
+impl FromStr for Iccf {
+    type Err = SyntaxError;
+
+    fn from_str(s: &str) -> Result<Iccf, SyntaxError> {
+        match Written::parse(s)?.what {
+            WrittenMove::Numeric { from, to, promotion } => Ok(Iccf { from, to, promotion }),
+            _ => Err(SyntaxError::Numeric("not four or five digits")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    #[test]
+    fn castling_is_the_kings_move() {
+        let pos: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut numeric: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .map(|m| Iccf::from_move(m).to_string())
+            .collect();
+        numeric.sort();
+        assert_eq!(numeric, ["5131", "5171"]);
+        let black = pos.swap_turn().unwrap();
+        let mut numeric: Vec<String> = black
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .map(|m| Iccf::from_move(m).to_string())
+            .collect();
+        numeric.sort();
+        assert_eq!(numeric, ["5838", "5878"]);
+    }
+
+    #[test]
+    fn promotion_digits() {
+        let pos: Chess = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        for (digits, role) in [("57581", Role::Queen), ("57582", Role::Rook), ("57583", Role::Bishop), ("57584", Role::Knight)] {
+            let m = digits.parse::<Iccf>().unwrap().to_move(&pos).unwrap();
+            assert_eq!(m.promotion(), Some(role));
+            assert_eq!(Iccf::from_move(m).to_string(), digits);
+        }
+        let missing = "5758".parse::<Iccf>().unwrap().to_move(&pos);
+        assert!(matches!(missing, Err(ReadMoveError::Ambiguous(_))), "{missing:?}");
+    }
+}
