@@ -236,14 +236,13 @@ impl<R: Read> MovetextReader<R> {
                         break;
                     }
                 }
-                Token::VariationOpen => {
-                    game.start(visitor, self.default_start.as_ref())?;
-                    game.depth = game.depth.saturating_add(1);
-                }
+                // Comments, variations and NAGs belong to a game but do not begin one: a file
+                // may open with a comment about the file.
+                Token::VariationOpen => game.depth = game.depth.saturating_add(1),
                 Token::VariationClose => game.depth = game.depth.saturating_sub(1),
+                Token::Nag => {}
                 Token::Comment(text) => {
-                    game.start(visitor, self.default_start.as_ref())?;
-                    if game.depth == 0 && text.trim_ascii() == b"(=)" {
+                    if game.started && game.depth == 0 && text.trim_ascii() == b"(=)" {
                         game.marks(visitor, Marks { draw_offer: true, ..Marks::default() }, "(=)", line)?;
                     }
                 }
@@ -253,7 +252,6 @@ impl<R: Read> MovetextReader<R> {
                         game.marks(visitor, Marks { draw_offer: true, ..Marks::default() }, "(=)", line)?;
                     }
                 }
-                Token::Nag => game.start(visitor, self.default_start.as_ref())?,
                 Token::WordTooLong => {
                     game.start(visitor, self.default_start.as_ref())?;
                     if game.depth == 0 && game.reading() {
@@ -423,8 +421,10 @@ impl Game {
             self.continues = true;
             return Ok(());
         }
-        if let Some(marks) = Marks::parse(word) {
-            return self.marks(visitor, marks, word, line);
+        if may_be_marks(word) {
+            if let Some(marks) = Marks::parse(word) {
+                return self.marks(visitor, marks, word, line);
+            }
         }
         match self.reader.read(&self.pos, word) {
             Ok(read) => {
@@ -441,6 +441,11 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// A cheap test that keeps [`Marks::parse`] off the hot path of ordinary moves.
+fn may_be_marks(word: &str) -> bool {
+    word.starts_with(['+', '#', '!', '?', '(', '‡']) || ((word.starts_with('e') || word.starts_with('е')) && !word.contains(|c: char| c.is_ascii_digit()))
 }
 
 /// A position from a FEN, standard chess.
