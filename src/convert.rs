@@ -52,7 +52,11 @@ impl FromStr for Format {
             "uci" => Format::Uci,
             "pgn" => Format::Pgn,
             "json" => Format::Json,
-            _ => return Err(format!("unknown format {s:?} (known: iccf, san, lan, uci, pgn, json)")),
+            _ => {
+                return Err(format!(
+                    "unknown format {s:?} (known: iccf, san, lan, uci, pgn, json)"
+                ));
+            }
         })
     }
 }
@@ -83,7 +87,12 @@ pub struct Options {
 
 /// Converts every game of `input` to `out`; reports each bad game on `err` and goes on.
 /// Only an I/O error stops it.
-pub fn convert<R: Read, W: Write, E: Write>(input: R, out: W, err: E, options: &Options) -> io::Result<Totals> {
+pub fn convert<R: Read, W: Write, E: Write>(
+    input: R,
+    out: W,
+    err: E,
+    options: &Options,
+) -> io::Result<Totals> {
     let mut sink = Sink {
         format: options.to,
         lang: options.lang.unwrap_or(Lang::English),
@@ -155,8 +164,12 @@ impl<W: Write, E: Write> Sink<W, E> {
     fn append_move(&mut self, pos: &Chess, mv: &MoveEvent<'_>) {
         match self.format {
             Format::Iccf => Iccf::from_move(mv.m).append_to(&mut self.scratch),
-            Format::Lan => self.scratch.extend_from_slice(lan::write(pos, mv.m, self.lang).as_bytes()),
-            _ => self.scratch.extend_from_slice(san::write(pos, mv.m, self.lang).as_bytes()),
+            Format::Lan => self
+                .scratch
+                .extend_from_slice(lan::write(pos, mv.m, self.lang).as_bytes()),
+            _ => self
+                .scratch
+                .extend_from_slice(san::write(pos, mv.m, self.lang).as_bytes()),
         }
     }
 }
@@ -189,8 +202,11 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
                 self.out.write_all(b"{\"game\":")?;
                 serde_json::to_writer(&mut self.out, &game.index)?;
                 self.out.write_all(b",\"tags\":")?;
-                let tags: serde_json::Map<String, serde_json::Value> =
-                    game.tags.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+                let tags: serde_json::Map<String, serde_json::Value> = game
+                    .tags
+                    .iter()
+                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                    .collect();
                 serde_json::to_writer(&mut self.out, &tags)?;
                 self.out.write_all(b",\"start\":")?;
                 serde_json::to_writer(&mut self.out, &game.start_fen)?;
@@ -219,7 +235,11 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
                 // The number and its move stay on one line: `7. 1423`.
                 self.scratch.clear();
                 if mv.color() == Color::White || self.moves_in_game == 1 {
-                    let dots: &[u8] = if mv.color() == Color::White { b". " } else { b"... " };
+                    let dots: &[u8] = if mv.color() == Color::White {
+                        b". "
+                    } else {
+                        b"... "
+                    };
                     write!(self.scratch, "{}", mv.number())?;
                     self.scratch.extend_from_slice(dots);
                 }
@@ -274,7 +294,8 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
                 self.lines.finish(&mut self.out)?;
             }
             Format::Pgn => {
-                self.lines.token(&mut self.out, end.result.unwrap_or("*").as_bytes())?;
+                self.lines
+                    .token(&mut self.out, end.result.unwrap_or("*").as_bytes())?;
                 self.lines.finish(&mut self.out)?;
             }
             Format::Json => {

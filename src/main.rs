@@ -53,14 +53,23 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Convert { to, lang, fen, file } => {
+        Command::Convert {
+            to,
+            lang,
+            fen,
+            file,
+        } => {
             let input: Box<dyn Read> = match file {
-                Some(path) if path.as_os_str() != "-" => {
-                    Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
-                }
+                Some(path) if path.as_os_str() != "-" => Box::new(
+                    File::open(&path).with_context(|| format!("cannot read {}", path.display()))?,
+                ),
                 _ => Box::new(io::stdin().lock()),
             };
-            let options = Options { to, lang, start: fen };
+            let options = Options {
+                to,
+                lang,
+                start: fen,
+            };
             let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
             let stderr = io::stderr().lock();
             let totals = match convert(input, stdout, stderr, &options) {
@@ -69,7 +78,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
                 Err(e) => return Err(e).context("convert"),
             };
-            Ok(if totals.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            if totals.games == 0 {
+                eprintln!("ccrelay: the input holds no games");
+            }
+            Ok(if totals.failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
     }
 }

@@ -71,7 +71,13 @@ pub fn fold_piece_letters(letters: &str) -> String {
         .chars()
         .map(fold_char)
         .enumerate()
-        .map(|(i, c)| if i == 0 { c } else { c.to_lowercase().next().unwrap_or(c) })
+        .map(|(i, c)| {
+            if i == 0 {
+                c
+            } else {
+                c.to_lowercase().next().unwrap_or(c)
+            }
+        })
         .collect()
 }
 

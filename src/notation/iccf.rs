@@ -81,7 +81,15 @@ impl FromStr for Iccf {
 
     fn from_str(s: &str) -> Result<Iccf, SyntaxError> {
         match Written::parse(s)?.what {
-            WrittenMove::Numeric { from, to, promotion } => Ok(Iccf { from, to, promotion }),
+            WrittenMove::Numeric {
+                from,
+                to,
+                promotion,
+            } => Ok(Iccf {
+                from,
+                to,
+                promotion,
+            }),
             _ => Err(SyntaxError::Numeric("not four or five digits")),
         }
     }
@@ -125,12 +133,20 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        for (digits, role) in [("57581", Role::Queen), ("57582", Role::Rook), ("57583", Role::Bishop), ("57584", Role::Knight)] {
+        for (digits, role) in [
+            ("57581", Role::Queen),
+            ("57582", Role::Rook),
+            ("57583", Role::Bishop),
+            ("57584", Role::Knight),
+        ] {
             let m = digits.parse::<Iccf>().unwrap().to_move(&pos).unwrap();
             assert_eq!(m.promotion(), Some(role));
             assert_eq!(Iccf::from_move(m).to_string(), digits);
         }
         let missing = "5758".parse::<Iccf>().unwrap().to_move(&pos);
-        assert!(matches!(missing, Err(ReadMoveError::Ambiguous(_))), "{missing:?}");
+        assert!(
+            matches!(missing, Err(ReadMoveError::Ambiguous(_))),
+            "{missing:?}"
+        );
     }
 }

@@ -21,7 +21,11 @@ use super::{Lang, king_move_squares, san};
 
 /// The long algebraic form of `m` (legal in `pos`) in `lang`.
 pub fn write(pos: &Chess, m: Move, lang: Lang) -> String {
-    let (dash, capture_mark) = if lang.is_cyrillic() { ('—', ':') } else { ('-', 'x') };
+    let (dash, capture_mark) = if lang.is_cyrillic() {
+        ('—', ':')
+    } else {
+        ('-', 'x')
+    };
     let mut out = String::with_capacity(10);
     if let Some(side) = m.castling_side() {
         out.push_str(san::castle(side, lang, dash));

@@ -27,7 +27,13 @@ use super::fold::fold_piece_letters;
 /// A language's piece letters, in the order king, queen, rook, bishop, knight.
 type Letters = [&'static str; 5];
 
-const ROLES: [Role; 5] = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+const ROLES: [Role; 5] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+];
 
 macro_rules! languages {
     ($($variant:ident $code:literal $name:literal [$k:literal $q:literal $r:literal $b:literal $n:literal];)*) => {
@@ -99,7 +105,10 @@ impl Lang {
     /// [`fold_piece_letters`]), if any.
     pub fn role_of_shape(self, shape: &str) -> Option<Role> {
         let index = Lang::LETTERED.iter().position(|&l| l == self)?;
-        shapes()[index].iter().position(|s| s == shape).map(|i| ROLES[i])
+        shapes()[index]
+            .iter()
+            .position(|s| s == shape)
+            .map(|i| ROLES[i])
     }
 
     /// The languages that read this language's letter for `role` as the same piece.
@@ -144,7 +153,10 @@ fn shapes() -> &'static [[String; 5]] {
 pub(crate) fn english_letter_langs(role: Role) -> LangSet {
     static SETS: OnceLock<[LangSet; 5]> = OnceLock::new();
     let sets = SETS.get_or_init(|| ROLES.map(|r| Lang::English.same_letter(r)));
-    ROLES.iter().position(|&r| r == role).map_or(LangSet::ALL, |i| sets[i])
+    ROLES
+        .iter()
+        .position(|&r| r == role)
+        .map_or(LangSet::ALL, |i| sets[i])
 }
 
 impl fmt::Display for Lang {
@@ -159,7 +171,11 @@ impl fmt::Display for Lang {
 pub struct UnknownLang(pub String);
 
 fn known_codes() -> String {
-    Lang::LETTERED.iter().map(|l| l.code()).collect::<Vec<_>>().join(", ")
+    Lang::LETTERED
+        .iter()
+        .map(|l| l.code())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl FromStr for Lang {
@@ -214,7 +230,10 @@ impl LangSet {
 
     /// The languages in the set, in [`Lang::LETTERED`] order.
     pub fn iter(self) -> impl Iterator<Item = Lang> {
-        Lang::LETTERED.iter().copied().filter(move |l| self.contains(*l))
+        Lang::LETTERED
+            .iter()
+            .copied()
+            .filter(move |l| self.contains(*l))
     }
 }
 

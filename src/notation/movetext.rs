@@ -142,7 +142,11 @@ impl fmt::Display for GameError {
             Color::White => "White",
             Color::Black => "Black",
         };
-        write!(f, "game {} (line {}), move {} ({side})", self.game, self.line, self.number)?;
+        write!(
+            f,
+            "game {} (line {}), move {} ({side})",
+            self.game, self.line, self.number
+        )?;
         if !self.token.is_empty() {
             write!(f, " {:?}", self.token)?;
         }
@@ -151,7 +155,11 @@ impl fmt::Display for GameError {
             GameErrorKind::Move(e) => write!(f, "{e}"),
             GameErrorKind::WrongMoveNumber { written, black } => {
                 let dots = if *black { "..." } else { "." };
-                write!(f, "the move number {written}{dots} is written, but this is move {} for {side}", self.number)
+                write!(
+                    f,
+                    "the move number {written}{dots} is written, but this is move {} for {side}",
+                    self.number
+                )
             }
             GameErrorKind::BadFen(e) => write!(f, "bad start position: {e}"),
             GameErrorKind::TooLong => write!(f, "not a move: longer than {MAX_WORD_BYTES} bytes"),
@@ -243,13 +251,29 @@ impl<R: Read> MovetextReader<R> {
                 Token::Nag => {}
                 Token::Comment(text) => {
                     if game.started && game.depth == 0 && text.trim_ascii() == b"(=)" {
-                        game.marks(visitor, Marks { draw_offer: true, ..Marks::default() }, "(=)", line)?;
+                        game.marks(
+                            visitor,
+                            Marks {
+                                draw_offer: true,
+                                ..Marks::default()
+                            },
+                            "(=)",
+                            line,
+                        )?;
                     }
                 }
                 Token::DrawOffer => {
                     game.start(visitor, self.default_start.as_ref())?;
                     if game.depth == 0 {
-                        game.marks(visitor, Marks { draw_offer: true, ..Marks::default() }, "(=)", line)?;
+                        game.marks(
+                            visitor,
+                            Marks {
+                                draw_offer: true,
+                                ..Marks::default()
+                            },
+                            "(=)",
+                            line,
+                        )?;
                     }
                 }
                 Token::WordTooLong => {
@@ -340,12 +364,20 @@ impl Game {
     }
 
     /// Sets up the start position once the tags are complete and tells the visitor.
-    fn start<V: Visitor>(&mut self, visitor: &mut V, default_start: Option<&Fen>) -> io::Result<()> {
+    fn start<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        default_start: Option<&Fen>,
+    ) -> io::Result<()> {
         if self.started {
             return Ok(());
         }
         self.started = true;
-        let fen_tag = self.tags.iter().find(|(name, _)| name == "FEN").map(|(_, v)| v.clone());
+        let fen_tag = self
+            .tags
+            .iter()
+            .find(|(name, _)| name == "FEN")
+            .map(|(_, v)| v.clone());
         let mut start_fen = None;
         match fen_tag {
             Some(text) => match parse_position(&text) {
@@ -386,7 +418,13 @@ impl Game {
         });
     }
 
-    fn marks<V: Visitor>(&mut self, visitor: &mut V, marks: Marks, token: &str, line: u64) -> io::Result<()> {
+    fn marks<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        marks: Marks,
+        token: &str,
+        line: u64,
+    ) -> io::Result<()> {
         if !self.reading() {
             return Ok(());
         }
@@ -403,7 +441,11 @@ impl Game {
         let word = if let Some((written, black)) = number {
             let expected = self.pos.fullmoves().get();
             if written != expected || (black && self.pos.turn() == Color::White) {
-                self.fail(printable(word), GameErrorKind::WrongMoveNumber { written, black }, line);
+                self.fail(
+                    printable(word),
+                    GameErrorKind::WrongMoveNumber { written, black },
+                    line,
+                );
                 return Ok(());
             }
             if rest.is_empty() {
@@ -421,10 +463,10 @@ impl Game {
             self.continues = true;
             return Ok(());
         }
-        if may_be_marks(word) {
-            if let Some(marks) = Marks::parse(word) {
-                return self.marks(visitor, marks, word, line);
-            }
+        if may_be_marks(word)
+            && let Some(marks) = Marks::parse(word)
+        {
+            return self.marks(visitor, marks, word, line);
         }
         match self.reader.read(&self.pos, word) {
             Ok(read) => {
@@ -445,13 +487,16 @@ impl Game {
 
 /// A cheap test that keeps [`Marks::parse`] off the hot path of ordinary moves.
 fn may_be_marks(word: &str) -> bool {
-    word.starts_with(['+', '#', '!', '?', '(', '‡']) || ((word.starts_with('e') || word.starts_with('е')) && !word.contains(|c: char| c.is_ascii_digit()))
+    word.starts_with(['+', '#', '!', '?', '(', '‡'])
+        || ((word.starts_with('e') || word.starts_with('е'))
+            && !word.contains(|c: char| c.is_ascii_digit()))
 }
 
 /// A position from a FEN, standard chess.
 pub fn parse_position(fen: &str) -> Result<Chess, String> {
     let fen: Fen = fen.trim().parse().map_err(|e| format!("{e}"))?;
-    fen.into_position(CastlingMode::Standard).map_err(|e| e.to_string())
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|e| e.to_string())
 }
 
 /// `12.`, `12...`, `12…`, `12.e4`, `12...Nf6`: the number, whether Black is to move (`...`),
@@ -462,13 +507,14 @@ fn split_move_number(word: &str) -> (Option<(u32, bool)>, &str) {
         return (None, word);
     }
     let rest = &word[digits..];
-    let (black, after) = if let Some(after) = rest.strip_prefix("...").or_else(|| rest.strip_prefix('…')) {
-        (true, after)
-    } else if let Some(after) = rest.strip_prefix('.') {
-        (false, after.trim_start_matches('.'))
-    } else {
-        return (None, word);
-    };
+    let (black, after) =
+        if let Some(after) = rest.strip_prefix("...").or_else(|| rest.strip_prefix('…')) {
+            (true, after)
+        } else if let Some(after) = rest.strip_prefix('.') {
+            (false, after.trim_start_matches('.'))
+        } else {
+            return (None, word);
+        };
     match word[..digits].parse() {
         Ok(n) => (Some((n, black)), after),
         Err(_) => (None, word),
@@ -488,7 +534,13 @@ fn result_of(word: &str) -> Option<&'static str> {
 
 /// A token fit for an error message: cut short, control characters escaped.
 fn printable(token: &str) -> String {
-    token.chars().take(MAX_WORD_BYTES).flat_map(char::escape_debug).collect::<String>().replace("\\'", "'").replace("\\\"", "\"")
+    token
+        .chars()
+        .take(MAX_WORD_BYTES)
+        .flat_map(char::escape_debug)
+        .collect::<String>()
+        .replace("\\'", "'")
+        .replace("\\\"", "\"")
 }
 
 /// What the lexer hands the game reader.
@@ -584,7 +636,11 @@ impl<R: Read> Lexer<R> {
     }
 
     fn peek(&mut self, k: usize) -> io::Result<Option<u8>> {
-        Ok(if self.fill(k + 1)? { Some(self.buf[self.pos + k]) } else { None })
+        Ok(if self.fill(k + 1)? {
+            Some(self.buf[self.pos + k])
+        } else {
+            None
+        })
     }
 
     fn bump(&mut self) {
@@ -703,8 +759,7 @@ impl<R: Read> Lexer<R> {
 
     fn word(&mut self) -> io::Result<Token<'_>> {
         let mut len = 0;
-        loop {
-            let Some(b) = self.peek(len)? else { break };
+        while let Some(b) = self.peek(len)? {
             if is_delimiter(b) || (b == 0xc2 && self.peek(len + 1)? == Some(0xa0)) {
                 break;
             }
@@ -758,12 +813,12 @@ impl<R: Read> Lexer<R> {
                 }
                 Some(b'\\') => {
                     self.bump();
-                    if let Some(c) = self.peek(0)? {
-                        if c != b'\n' {
-                            self.bump();
-                            if value.len() < MAX_TAG_VALUE_BYTES {
-                                value.push(c);
-                            }
+                    if let Some(c) = self.peek(0)?
+                        && c != b'\n'
+                    {
+                        self.bump();
+                        if value.len() < MAX_TAG_VALUE_BYTES {
+                            value.push(c);
                         }
                     }
                 }

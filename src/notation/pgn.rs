@@ -38,7 +38,11 @@ pub fn write_tag<W: Write>(out: &mut W, name: &str, value: &str) -> io::Result<(
 
 /// Writes the tags of a game: the Seven Tag Roster first (from `tags`, or its unknown values;
 /// `Result` from `result` when the tags have none), then every other tag in input order.
-pub fn write_tags<W: Write>(out: &mut W, tags: &[(String, String)], extra: &[(&str, &str)]) -> io::Result<()> {
+pub fn write_tags<W: Write>(
+    out: &mut W,
+    tags: &[(String, String)],
+    extra: &[(&str, &str)],
+) -> io::Result<()> {
     let find = |name: &str| {
         tags.iter()
             .find(|(n, _)| n == name)

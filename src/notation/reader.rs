@@ -34,7 +34,7 @@ use shakmaty::{CastlingSide, Chess, Color, File, Move, MoveList, Position, Rank,
 
 use super::lang::{Lang, LangSet, english_letter_langs};
 use super::written::{Marks, PieceMark, SyntaxError, Written, WrittenMove};
-use super::{king_move_squares, san};
+use super::{Iccf, king_move_squares, san};
 
 /// A token read as a legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,7 +111,10 @@ impl fmt::Display for AmbiguousMove {
         } else {
             f.write_str("ambiguous: it could be ")?;
         }
-        let by_language = self.readings.iter().any(|r| r.langs != self.readings[0].langs);
+        let by_language = self
+            .readings
+            .iter()
+            .any(|r| r.langs != self.readings[0].langs);
         let texts: Vec<String> = self
             .readings
             .iter()
@@ -154,16 +157,21 @@ impl Reader {
     pub fn read(&mut self, pos: &Chess, token: &str) -> Result<ReadMove, ReadMoveError> {
         let side = side_index(pos.turn());
         let tiers = self.tiers(side);
-        if tiers[0] == LangSet::only(Lang::English) && token.is_ascii() {
-            if let Some(read) = read_strict_san(pos, token.as_bytes()) {
-                return Ok(read);
-            }
+        if tiers[0] == LangSet::only(Lang::English)
+            && token.is_ascii()
+            && let Some(read) = read_strict_san(pos, token.as_bytes())
+        {
+            return Ok(read);
         }
         let written = Written::parse(token)?;
         let read = resolve(pos, &written, &tiers, self.display_lang())?;
         if read.langs != LangSet::ALL && self.lang.is_none() {
             let narrowed = self.sides[side].intersection(read.langs);
-            self.sides[side] = if narrowed.is_empty() { read.langs } else { narrowed };
+            self.sides[side] = if narrowed.is_empty() {
+                read.langs
+            } else {
+                narrowed
+            };
         }
         Ok(read)
     }
@@ -172,12 +180,26 @@ impl Reader {
         match self.lang {
             Some(lang) => {
                 let english = LangSet::only(Lang::English).difference(LangSet::only(lang));
-                [LangSet::only(lang), english, LangSet::ALL.difference(LangSet::only(lang)).difference(english)]
+                [
+                    LangSet::only(lang),
+                    english,
+                    LangSet::ALL
+                        .difference(LangSet::only(lang))
+                        .difference(english),
+                ]
             }
             None => {
                 let state = self.sides[side];
-                let first = if state.contains(Lang::English) { LangSet::only(Lang::English) } else { state };
-                [first, state.difference(first), LangSet::ALL.difference(state)]
+                let first = if state.contains(Lang::English) {
+                    LangSet::only(Lang::English)
+                } else {
+                    state
+                };
+                [
+                    first,
+                    state.difference(first),
+                    LangSet::ALL.difference(state),
+                ]
             }
         }
     }
@@ -196,11 +218,25 @@ fn read_strict_san(pos: &Chess, token: &[u8]) -> Option<ReadMove> {
     let san = San::from_ascii(token).ok()?;
     let m = san.to_move(pos).ok()?;
     let langs = match san {
-        San::Normal { role: Role::Pawn, promotion: None, .. } | San::Castle(_) => LangSet::ALL,
-        San::Normal { role: Role::Pawn, promotion: Some(role), .. } | San::Normal { role, .. } => english_letter_langs(role),
+        San::Normal {
+            role: Role::Pawn,
+            promotion: None,
+            ..
+        }
+        | San::Castle(_) => LangSet::ALL,
+        San::Normal {
+            role: Role::Pawn,
+            promotion: Some(role),
+            ..
+        }
+        | San::Normal { role, .. } => english_letter_langs(role),
         San::Put { .. } | San::Null => return None,
     };
-    Some(ReadMove { m, marks: Marks::default(), langs })
+    Some(ReadMove {
+        m,
+        marks: Marks::default(),
+        langs,
+    })
 }
 
 /// Which pieces a reading allows to make the move.
@@ -270,7 +306,12 @@ fn mark_role(mark: &PieceMark, lang: Lang) -> Option<Role> {
 }
 
 fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxError> {
-    let neutral = |target| Ok(vec![Interpretation { target, langs: LangSet::ALL }]);
+    let neutral = |target| {
+        Ok(vec![Interpretation {
+            target,
+            langs: LangSet::ALL,
+        }])
+    };
     let (piece, from_file, from_rank, to, promotion) = match written {
         WrittenMove::Castle(side) => {
             return neutral(Target {
@@ -282,7 +323,11 @@ fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxE
                 promotion: None,
             });
         }
-        WrittenMove::Numeric { from, to, promotion } => {
+        WrittenMove::Numeric {
+            from,
+            to,
+            promotion,
+        } => {
             return neutral(Target {
                 role: RoleSpec::Any,
                 castle: None,
@@ -309,10 +354,17 @@ fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxE
         to,
         promotion,
     };
-    let no_letter_role = if from_file.is_some() && from_rank.is_some() { RoleSpec::Any } else { RoleSpec::Pawn };
+    let no_letter_role = if from_file.is_some() && from_rank.is_some() {
+        RoleSpec::Any
+    } else {
+        RoleSpec::Pawn
+    };
     let has_letters = |mark: &Option<PieceMark>| matches!(mark, Some(PieceMark::Letters(_)));
     if !has_letters(piece) && !has_letters(promotion) {
-        let role = piece.as_ref().and_then(|p| mark_role(p, Lang::English)).map_or(no_letter_role, RoleSpec::Piece);
+        let role = piece
+            .as_ref()
+            .and_then(|p| mark_role(p, Lang::English))
+            .map_or(no_letter_role, RoleSpec::Piece);
         let promotion = promotion.as_ref().and_then(|p| mark_role(p, Lang::English));
         return neutral(target(role, promotion));
     }
@@ -336,38 +388,67 @@ fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxE
         let t = target(role, promotion);
         match readings.iter_mut().find(|r| r.target == t) {
             Some(r) => r.langs.insert(lang),
-            None => readings.push(Interpretation { target: t, langs: LangSet::only(lang) }),
+            None => readings.push(Interpretation {
+                target: t,
+                langs: LangSet::only(lang),
+            }),
         }
     }
     if readings.is_empty() {
-        let letters = [piece, promotion].into_iter().flatten().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+        let letters = [piece, promotion]
+            .into_iter()
+            .flatten()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         return Err(SyntaxError::UnknownPieceLetters(letters));
     }
     Ok(readings)
 }
 
-fn resolve(pos: &Chess, written: &Written, tiers: &[LangSet; 3], display: Lang) -> Result<ReadMove, ReadMoveError> {
+fn resolve(
+    pos: &Chess,
+    written: &Written,
+    tiers: &[LangSet; 3],
+    display: Lang,
+) -> Result<ReadMove, ReadMoveError> {
     let legal = pos.legal_moves();
     let readings = interpretations(&written.what)?;
     let fitting: Vec<Vec<Move>> = readings.iter().map(|r| r.target.fitting(&legal)).collect();
 
     for tier in tiers.iter().filter(|t| !t.is_empty()) {
         let in_tier: Vec<usize> = (0..readings.len())
-            .filter(|&i| !readings[i].langs.intersection(*tier).is_empty() && !fitting[i].is_empty())
+            .filter(|&i| {
+                !readings[i].langs.intersection(*tier).is_empty() && !fitting[i].is_empty()
+            })
             .collect();
-        let Some(&first) = in_tier.first() else { continue };
+        let Some(&first) = in_tier.first() else {
+            continue;
+        };
         let m = fitting[first][0];
-        let unique = in_tier.iter().all(|&i| fitting[i].len() == 1 && fitting[i][0] == m);
+        let unique = in_tier
+            .iter()
+            .all(|&i| fitting[i].len() == 1 && fitting[i][0] == m);
         if unique {
             let langs = (0..readings.len())
                 .filter(|&i| fitting[i].len() == 1 && fitting[i][0] == m)
                 .fold(LangSet::EMPTY, |acc, i| acc.union(readings[i].langs));
-            return Ok(ReadMove { m, marks: written.marks.clone(), langs });
+            return Ok(ReadMove {
+                m,
+                marks: written.marks.clone(),
+                langs,
+            });
         }
         let mut listed: Vec<Reading> = Vec::new();
+        // Name the readings in the notation the token was written in: numeric for numeric.
+        let numeric = matches!(written.what, WrittenMove::Numeric { .. });
         for &i in &in_tier {
             for m in &fitting[i] {
-                let text = san::write(pos, *m, display);
+                let text = if numeric {
+                    Iccf::from_move(*m).to_string()
+                } else {
+                    san::write(pos, *m, display)
+                };
                 let langs = readings[i].langs.intersection(*tier);
                 match listed.iter_mut().find(|r| r.text == text) {
                     Some(r) => r.langs = r.langs.union(langs),
@@ -375,16 +456,21 @@ fn resolve(pos: &Chess, written: &Written, tiers: &[LangSet; 3], display: Lang) 
                 }
             }
         }
-        let promotion_missing = in_tier.iter().any(|&i| fitting[i].iter().any(|m| m.is_promotion()))
+        let promotion_missing = in_tier
+            .iter()
+            .any(|&i| fitting[i].iter().any(|m| m.is_promotion()))
             && readings.iter().all(|r| r.target.promotion.is_none());
-        return Err(ReadMoveError::Ambiguous(AmbiguousMove { readings: listed, promotion_missing }));
+        return Err(ReadMoveError::Ambiguous(AmbiguousMove {
+            readings: listed,
+            promotion_missing,
+        }));
     }
 
     let to = match written.what {
         WrittenMove::Castle(_) => None,
         WrittenMove::Numeric { to, .. } | WrittenMove::Algebraic { to, .. } => Some(to),
     };
-    let legal_to_square = to
+    let mut legal_to_square: Vec<String> = to
         .map(|to| {
             legal
                 .iter()
@@ -393,6 +479,7 @@ fn resolve(pos: &Chess, written: &Written, tiers: &[LangSet; 3], display: Lang) 
                 .collect()
         })
         .unwrap_or_default();
+    legal_to_square.sort();
     Err(ReadMoveError::Illegal(IllegalMove {
         to,
         legal_to_square,
@@ -427,7 +514,7 @@ pub(super) fn resolve_coordinates<P: Position>(
             readings: many
                 .iter()
                 .map(|m| Reading {
-                    text: super::Iccf::from_move(*m).to_string(),
+                    text: Iccf::from_move(*m).to_string(),
                     langs: LangSet::ALL,
                 })
                 .collect(),

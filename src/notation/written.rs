@@ -126,8 +126,14 @@ impl Marks {
     /// Reads a token made of marks alone, as written apart from its move.
     pub fn parse(token: &str) -> Option<Marks> {
         let mut chars: Vec<char> = token.chars().map(fold_char).collect();
-        if matches!(chars.as_slice(), ['e', '.', 'p', '.'] | ['e', 'p'] | ['e', '.', 'p']) {
-            return Some(Marks { en_passant: true, ..Marks::default() });
+        if matches!(
+            chars.as_slice(),
+            ['e', '.', 'p', '.'] | ['e', 'p'] | ['e', '.', 'p']
+        ) {
+            return Some(Marks {
+                en_passant: true,
+                ..Marks::default()
+            });
         }
         let marks = strip_marks(&mut chars);
         (chars.is_empty() && marks != Marks::default()).then_some(marks)
@@ -151,7 +157,10 @@ fn strip_marks(chars: &mut Vec<char>) -> Marks {
         }
         for ep in ["e.p.", "e.p", "ep"] {
             let n = ep.len();
-            if ends_with(chars, ep) && chars.len() > n && chars[chars.len() - n - 1].is_ascii_digit() {
+            if ends_with(chars, ep)
+                && chars.len() > n
+                && chars[chars.len() - n - 1].is_ascii_digit()
+            {
                 marks.en_passant = true;
                 chars.truncate(chars.len() - n);
                 continue 'strip;
@@ -214,18 +223,29 @@ fn parse_castle(chars: &[char]) -> Option<WrittenMove> {
 /// `5254`, `52-54`, `57581`.
 fn parse_numeric(chars: &[char]) -> Result<WrittenMove, SyntaxError> {
     let digits: Vec<u32> = match chars {
-        [a, b, '-', rest @ ..] => [*a, *b].iter().chain(rest).filter_map(|c| c.to_digit(10)).collect(),
+        [a, b, '-', rest @ ..] => [*a, *b]
+            .iter()
+            .chain(rest)
+            .filter_map(|c| c.to_digit(10))
+            .collect(),
         _ => chars.iter().filter_map(|c| c.to_digit(10)).collect(),
     };
     if digits.len() != chars.iter().filter(|c| c.is_ascii_digit()).count() {
-        return Err(SyntaxError::Numeric("a dash may only stand between the two squares"));
+        return Err(SyntaxError::Numeric(
+            "a dash may only stand between the two squares",
+        ));
     }
     if digits.len() != 4 && digits.len() != 5 {
-        return Err(SyntaxError::Numeric("a numeric move has four digits, or five with a promotion"));
+        return Err(SyntaxError::Numeric(
+            "a numeric move has four digits, or five with a promotion",
+        ));
     }
     let square = |file: u32, rank: u32| -> Result<Square, SyntaxError> {
         if (1..=8).contains(&file) && (1..=8).contains(&rank) {
-            Ok(Square::from_coords(File::new(file - 1), Rank::new(rank - 1)))
+            Ok(Square::from_coords(
+                File::new(file - 1),
+                Rank::new(rank - 1),
+            ))
         } else {
             Err(SyntaxError::Numeric("squares are numbered 11 to 88"))
         }
@@ -241,17 +261,29 @@ fn parse_numeric(chars: &[char]) -> Result<WrittenMove, SyntaxError> {
         Some(2) => Some(Role::Rook),
         Some(3) => Some(Role::Bishop),
         Some(4) => Some(Role::Knight),
-        Some(_) => return Err(SyntaxError::Numeric("a promotion digit is 1 (queen) to 4 (knight)")),
+        Some(_) => {
+            return Err(SyntaxError::Numeric(
+                "a promotion digit is 1 (queen) to 4 (knight)",
+            ));
+        }
     };
-    Ok(WrittenMove::Numeric { from, to, promotion })
+    Ok(WrittenMove::Numeric {
+        from,
+        to,
+        promotion,
+    })
 }
 
 fn file_of(c: char) -> Option<File> {
-    ('a'..='h').contains(&c).then(|| File::new(c as u32 - 'a' as u32))
+    ('a'..='h')
+        .contains(&c)
+        .then(|| File::new(c as u32 - 'a' as u32))
 }
 
 fn rank_of(c: char) -> Option<Rank> {
-    ('1'..='8').contains(&c).then(|| Rank::new(c as u32 - '1' as u32))
+    ('1'..='8')
+        .contains(&c)
+        .then(|| Rank::new(c as u32 - '1' as u32))
 }
 
 /// A piece name at the start of `chars`: a figurine, or one or two letters that are neither a
@@ -269,10 +301,14 @@ fn take_piece(chars: &[char]) -> Result<(Option<PieceMark>, usize), SyntaxError>
     match n {
         0 => Ok((None, 0)),
         1 | 2 => Ok((
-            Some(PieceMark::Letters(fold_piece_letters(&chars[..n].iter().collect::<String>()))),
+            Some(PieceMark::Letters(fold_piece_letters(
+                &chars[..n].iter().collect::<String>(),
+            ))),
             n,
         )),
-        _ => Err(SyntaxError::UnknownPieceLetters(chars[..n].iter().collect())),
+        _ => Err(SyntaxError::UnknownPieceLetters(
+            chars[..n].iter().collect(),
+        )),
     }
 }
 
@@ -304,7 +340,10 @@ fn parse_algebraic(chars: &[char]) -> Result<WrittenMove, SyntaxError> {
     }
     // A trailing `b` after a complete destination is a UCI bishop promotion (`b7b8b`).
     let mut promotion = None;
-    if squares.len() >= 3 && squares.last() == Some(&'b') && rank_of(squares[squares.len() - 2]).is_some() {
+    if squares.len() >= 3
+        && squares.last() == Some(&'b')
+        && rank_of(squares[squares.len() - 2]).is_some()
+    {
         squares.pop();
         promotion = Some(PieceMark::Uci(Role::Bishop));
     }
@@ -322,10 +361,10 @@ fn parse_algebraic(chars: &[char]) -> Result<WrittenMove, SyntaxError> {
         [f, r] if file_of(*f).is_some() && rank_of(*r).is_some() => (file_of(*f), rank_of(*r)),
         _ => return Err(SyntaxError::Unexpected(squares.iter().collect())),
     };
-    if let Some((_, at)) = separator {
-        if at != n - 2 || (at == 0 && piece.is_none()) {
-            return Err(SyntaxError::Unexpected(chars.iter().collect()));
-        }
+    if let Some((_, at)) = separator
+        && (at != n - 2 || (at == 0 && piece.is_none()))
+    {
+        return Err(SyntaxError::Unexpected(chars.iter().collect()));
     }
     let capture = matches!(separator, Some(('x', _)));
 
@@ -381,7 +420,9 @@ mod tests {
     use shakmaty::Square::*;
 
     fn alg(token: &str) -> WrittenMove {
-        Written::parse(token).unwrap_or_else(|e| panic!("{token}: {e}")).what
+        Written::parse(token)
+            .unwrap_or_else(|e| panic!("{token}: {e}"))
+            .what
     }
 
     fn letters(s: &str) -> Option<PieceMark> {
@@ -391,21 +432,165 @@ mod tests {
     #[test]
     fn accepted_forms() {
         let cases: Vec<(&str, WrittenMove)> = vec![
-            ("e4", WrittenMove::Algebraic { piece: None, from_file: None, from_rank: None, capture: false, to: E4, promotion: None }),
-            ("ed4", WrittenMove::Algebraic { piece: None, from_file: Some(File::E), from_rank: None, capture: false, to: D4, promotion: None }),
-            ("е2—е4", WrittenMove::Algebraic { piece: None, from_file: Some(File::E), from_rank: Some(Rank::Second), capture: false, to: E4, promotion: None }),
-            ("Кg1f3", WrittenMove::Algebraic { piece: letters("K"), from_file: Some(File::G), from_rank: Some(Rank::First), capture: false, to: F3, promotion: None }),
-            ("Kf6:е4", WrittenMove::Algebraic { piece: letters("K"), from_file: Some(File::F), from_rank: Some(Rank::Sixth), capture: true, to: E4, promotion: None }),
-            ("Крb1", WrittenMove::Algebraic { piece: letters("Kp"), from_file: None, from_rank: None, capture: false, to: B1, promotion: None }),
-            ("N5xf3", WrittenMove::Algebraic { piece: letters("N"), from_file: None, from_rank: Some(Rank::Fifth), capture: true, to: F3, promotion: None }),
-            ("d8Ф", WrittenMove::Algebraic { piece: None, from_file: None, from_rank: None, capture: false, to: D8, promotion: letters("Ф") }),
-            ("exf8К", WrittenMove::Algebraic { piece: None, from_file: Some(File::E), from_rank: None, capture: true, to: F8, promotion: letters("K") }),
-            ("a8=Q", WrittenMove::Algebraic { piece: None, from_file: None, from_rank: None, capture: false, to: A8, promotion: letters("Q") }),
-            ("e7e8q", WrittenMove::Algebraic { piece: None, from_file: Some(File::E), from_rank: Some(Rank::Seventh), capture: false, to: E8, promotion: Some(PieceMark::Uci(Role::Queen)) }),
-            ("b7b8b", WrittenMove::Algebraic { piece: None, from_file: Some(File::B), from_rank: Some(Rank::Seventh), capture: false, to: B8, promotion: Some(PieceMark::Uci(Role::Bishop)) }),
-            ("♘f3", WrittenMove::Algebraic { piece: Some(PieceMark::Figurine(Role::Knight)), from_file: None, from_rank: None, capture: false, to: F3, promotion: None }),
-            ("5254", WrittenMove::Numeric { from: E2, to: E4, promotion: None }),
-            ("57581", WrittenMove::Numeric { from: E7, to: E8, promotion: Some(Role::Queen) }),
+            (
+                "e4",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: None,
+                    from_rank: None,
+                    capture: false,
+                    to: E4,
+                    promotion: None,
+                },
+            ),
+            (
+                "ed4",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: Some(File::E),
+                    from_rank: None,
+                    capture: false,
+                    to: D4,
+                    promotion: None,
+                },
+            ),
+            (
+                "е2—е4",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: Some(File::E),
+                    from_rank: Some(Rank::Second),
+                    capture: false,
+                    to: E4,
+                    promotion: None,
+                },
+            ),
+            (
+                "Кg1f3",
+                WrittenMove::Algebraic {
+                    piece: letters("K"),
+                    from_file: Some(File::G),
+                    from_rank: Some(Rank::First),
+                    capture: false,
+                    to: F3,
+                    promotion: None,
+                },
+            ),
+            (
+                "Kf6:е4",
+                WrittenMove::Algebraic {
+                    piece: letters("K"),
+                    from_file: Some(File::F),
+                    from_rank: Some(Rank::Sixth),
+                    capture: true,
+                    to: E4,
+                    promotion: None,
+                },
+            ),
+            (
+                "Крb1",
+                WrittenMove::Algebraic {
+                    piece: letters("Kp"),
+                    from_file: None,
+                    from_rank: None,
+                    capture: false,
+                    to: B1,
+                    promotion: None,
+                },
+            ),
+            (
+                "N5xf3",
+                WrittenMove::Algebraic {
+                    piece: letters("N"),
+                    from_file: None,
+                    from_rank: Some(Rank::Fifth),
+                    capture: true,
+                    to: F3,
+                    promotion: None,
+                },
+            ),
+            (
+                "d8Ф",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: None,
+                    from_rank: None,
+                    capture: false,
+                    to: D8,
+                    promotion: letters("Ф"),
+                },
+            ),
+            (
+                "exf8К",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: Some(File::E),
+                    from_rank: None,
+                    capture: true,
+                    to: F8,
+                    promotion: letters("K"),
+                },
+            ),
+            (
+                "a8=Q",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: None,
+                    from_rank: None,
+                    capture: false,
+                    to: A8,
+                    promotion: letters("Q"),
+                },
+            ),
+            (
+                "e7e8q",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: Some(File::E),
+                    from_rank: Some(Rank::Seventh),
+                    capture: false,
+                    to: E8,
+                    promotion: Some(PieceMark::Uci(Role::Queen)),
+                },
+            ),
+            (
+                "b7b8b",
+                WrittenMove::Algebraic {
+                    piece: None,
+                    from_file: Some(File::B),
+                    from_rank: Some(Rank::Seventh),
+                    capture: false,
+                    to: B8,
+                    promotion: Some(PieceMark::Uci(Role::Bishop)),
+                },
+            ),
+            (
+                "♘f3",
+                WrittenMove::Algebraic {
+                    piece: Some(PieceMark::Figurine(Role::Knight)),
+                    from_file: None,
+                    from_rank: None,
+                    capture: false,
+                    to: F3,
+                    promotion: None,
+                },
+            ),
+            (
+                "5254",
+                WrittenMove::Numeric {
+                    from: E2,
+                    to: E4,
+                    promotion: None,
+                },
+            ),
+            (
+                "57581",
+                WrittenMove::Numeric {
+                    from: E7,
+                    to: E8,
+                    promotion: Some(Role::Queen),
+                },
+            ),
             ("О-О", WrittenMove::Castle(CastlingSide::KingSide)),
             ("0—0—0", WrittenMove::Castle(CastlingSide::QueenSide)),
         ];
@@ -435,15 +620,26 @@ mod tests {
         for (token, expected) in [
             ("", SyntaxError::Empty),
             ("0000", SyntaxError::NullMove),
-            ("5294", SyntaxError::Numeric("squares are numbered 11 to 88")),
-            ("525", SyntaxError::Numeric("a numeric move has four digits, or five with a promotion")),
-            ("52545", SyntaxError::Numeric("a promotion digit is 1 (queen) to 4 (knight)")),
+            (
+                "5294",
+                SyntaxError::Numeric("squares are numbered 11 to 88"),
+            ),
+            (
+                "525",
+                SyntaxError::Numeric("a numeric move has four digits, or five with a promotion"),
+            ),
+            (
+                "52545",
+                SyntaxError::Numeric("a promotion digit is 1 (queen) to 4 (knight)"),
+            ),
             ("a8=", SyntaxError::PromotionPieceMissing),
             ("Qxyz", SyntaxError::NoDestination),
         ] {
             assert_eq!(Written::parse(token), Err(expected), "{token}");
         }
-        for token in ["hello", "e9", "Nf3f3f3", "e-4", "ABCe4", "xe4", "e4e5e6", "\u{0}"] {
+        for token in [
+            "hello", "e9", "Nf3f3f3", "e-4", "ABCe4", "xe4", "e4e5e6", "\u{0}",
+        ] {
             assert!(Written::parse(token).is_err(), "{token} should be refused");
         }
         assert_eq!(Written::parse(&"e".repeat(100)), Err(SyntaxError::TooLong));

@@ -1,0 +1,8 @@
+//! One integration test binary, a module per area.
+
+mod cli;
+mod errors;
+mod peer;
+mod roundtrip;
+mod seeds;
+mod support;

@@ -1,0 +1,56 @@
+//! Helpers shared by the test modules.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use ccrelay::convert::{Format, Options, convert};
+use ccrelay::notation::Lang;
+use ccrelay::notation::movetext::Totals;
+
+/// What one conversion printed.
+pub struct Converted {
+    pub out: String,
+    pub err: String,
+    pub totals: Totals,
+}
+
+/// Converts `input` in memory through the library.
+pub fn convert_text(input: &str, to: Format, lang: Option<Lang>, fen: Option<&str>) -> Converted {
+    let options = Options {
+        to,
+        lang,
+        start: fen.map(|f| f.parse().expect("test FEN")),
+    };
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let totals = convert(input.as_bytes(), &mut out, &mut err, &options).expect("in-memory I/O");
+    Converted {
+        out: String::from_utf8(out).expect("UTF-8 output"),
+        err: String::from_utf8(err).expect("UTF-8 errors"),
+        totals,
+    }
+}
+
+pub fn fixture(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path)
+}
+
+pub fn read_fixture(path: &str) -> String {
+    std::fs::read_to_string(fixture(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The built `ccrelay` binary.
+pub fn ccrelay() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ccrelay"))
+}
+
+/// The moves of numbered movetext, without numbers, results and draw offers:
+/// `1. 5254 5755` -> `5254 5755`.
+pub fn moves_only(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter(|t| !t.ends_with('.') && !matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*" | "(=)"))
+        .map(str::to_owned)
+        .collect()
+}
