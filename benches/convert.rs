@@ -19,17 +19,31 @@ fn games() -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let input = games();
-    let options = |to| Options { to, lang: None, start: None };
-    let totals = convert(&input[..], io::sink(), io::sink(), &options(Format::Iccf)).expect("convert");
+    let options = |to| Options {
+        to,
+        lang: None,
+        start: None,
+    };
+    let totals =
+        convert(&input[..], io::sink(), io::sink(), &options(Format::Iccf)).expect("convert");
     assert_eq!(totals.failed, 0);
 
     let mut group = c.benchmark_group("convert");
     group.throughput(Throughput::Elements(totals.moves));
     group.sample_size(20);
-    for (name, to) in [("san_to_iccf", Format::Iccf), ("san_to_uci", Format::Uci), ("san_to_san_ru", Format::San)] {
-        let options = Options { lang: (to == Format::San).then_some(ccrelay::notation::Lang::Russian), ..options(to) };
+    for (name, to) in [
+        ("san_to_iccf", Format::Iccf),
+        ("san_to_uci", Format::Uci),
+        ("san_to_san_ru", Format::San),
+    ] {
+        let options = Options {
+            lang: (to == Format::San).then_some(ccrelay::notation::Lang::Russian),
+            ..options(to)
+        };
         group.bench_function(name, |b| {
-            b.iter(|| convert(black_box(&input[..]), io::sink(), io::sink(), &options).expect("convert"))
+            b.iter(|| {
+                convert(black_box(&input[..]), io::sink(), io::sink(), &options).expect("convert")
+            })
         });
     }
     group.finish();
