@@ -1,12 +1,20 @@
 //! ccrelay: a correspondence chess relay.
 //!
 //! Players send moves in ICCF numeric notation or any algebraic dialect; ccrelay checks each
-//! move against the game, records it, translates it and forwards it to the opponent in the
-//! notation and language the opponent reads. See `DESIGN.md` in the project's shared folder
-//! for the architecture; this crate so far holds the notation core ([`notation`]) and the
-//! `convert` command built on it ([`convert`]).
+//! move against the game, records it in the journal, translates it and forwards it to the
+//! opponent in the notation and language the opponent reads. The flow of one move:
+//! a transport ([`transport`]) authenticates the sender and cuts bytes into commands; the relay
+//! ([`relay`]) checks the move against its [`game`], commits it to the [`journal`], answers the
+//! sender and queues the move for the opponent in a durable outbox.
 
 #![forbid(unsafe_code)]
 
+pub mod auth;
+pub mod config;
 pub mod convert;
+pub mod game;
+pub mod journal;
 pub mod notation;
+pub mod relay;
+pub mod server;
+pub mod transport;

@@ -63,3 +63,53 @@ pub fn king_move_squares(m: Move) -> (Square, Square) {
         Move::Put { to, .. } => (to, to),
     }
 }
+
+/// A notation to write moves in, as a player chooses it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// ICCF numeric: `5254`.
+    Iccf,
+    /// SAN in a language (or figurines): `Nf3`, `Кf3`, `♘f3`.
+    San(Lang),
+    /// Long algebraic in a language: `Ng1-f3`, `Кg1—f3`.
+    Lan(Lang),
+    /// UCI: `g1f3`.
+    Uci,
+}
+
+impl Notation {
+    /// `iccf`, `san`, `lan`, `uci`, `figurine`; SAN and LAN in `lang` (English by default).
+    pub fn from_name(name: &str, lang: Option<Lang>) -> Result<Notation, String> {
+        let lang = lang.unwrap_or(Lang::English);
+        Ok(match name {
+            "iccf" | "numeric" => Notation::Iccf,
+            "san" => Notation::San(lang),
+            "lan" => Notation::Lan(lang),
+            "uci" => Notation::Uci,
+            "figurine" => Notation::San(Lang::Figurine),
+            other => return Err(format!("unknown notation {other:?} (known: iccf, san, lan, uci, figurine)")),
+        })
+    }
+
+    /// Writes `m`, legal in `pos`.
+    pub fn write(self, pos: &shakmaty::Chess, m: Move) -> String {
+        match self {
+            Notation::Iccf => Iccf::from_move(m).to_string(),
+            Notation::San(lang) => san::write(pos, m, lang),
+            Notation::Lan(lang) => lan::write(pos, m, lang),
+            Notation::Uci => uci::write(m),
+        }
+    }
+}
+
+impl std::fmt::Display for Notation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notation::Iccf => f.write_str("iccf"),
+            Notation::San(Lang::Figurine) => f.write_str("figurine"),
+            Notation::San(lang) => write!(f, "san ({lang})"),
+            Notation::Lan(lang) => write!(f, "lan ({lang})"),
+            Notation::Uci => f.write_str("uci"),
+        }
+    }
+}

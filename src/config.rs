@@ -1,0 +1,488 @@
+//! The configuration file: TOML read into raw serde structs, then validated into [`Config`].
+//!
+//! Every problem is reported with the key it is under (`players[1].lang`), all at once, so one
+//! run of `ccrelay check-config` shows everything to fix.
+//!
+//! ```
+//! let text = r#"
+//! data_dir = "./data"
+//! [tcp]
+//! listen = "127.0.0.1:0"
+//! [[players]]
+//! id = "alice"
+//! secret_hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ"
+//! "#;
+//! let config = ccrelay::config::Config::from_toml(text, std::path::Path::new(".")).unwrap();
+//! assert_eq!(config.players["alice"].notation.to_string(), "iccf");
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::game::Game;
+use crate::notation::{Lang, Notation};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    data_dir: Option<PathBuf>,
+    tcp: Option<RawTcp>,
+    limits: Option<RawLimits>,
+    admin: Option<RawAdmin>,
+    #[serde(default)]
+    players: Vec<RawPlayer>,
+    #[serde(default)]
+    events: Vec<RawEvent>,
+    #[serde(default)]
+    games: Vec<RawGame>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTcp {
+    listen: Option<String>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    max_connections: Option<i64>,
+    max_line_bytes: Option<i64>,
+    idle_timeout_secs: Option<i64>,
+    login_timeout_secs: Option<i64>,
+    login_attempts_per_minute: Option<i64>,
+    push_queue: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAdmin {
+    secret_hash: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    id: Option<String>,
+    name: Option<String>,
+    secret_hash: Option<String>,
+    notation: Option<String>,
+    lang: Option<String>,
+    reach: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    id: Option<String>,
+    name: Option<String>,
+    site: Option<String>,
+    time_control: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame {
+    id: Option<String>,
+    event: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    fen: Option<String>,
+}
+
+/// A validated configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub tcp: TcpConfig,
+    pub limits: Limits,
+    /// The PHC hash of the admin secret; no admin login without it.
+    pub admin_secret_hash: Option<String>,
+    pub players: BTreeMap<String, Player>,
+    pub events: BTreeMap<String, Event>,
+    pub games: Vec<GameConfig>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpConfig {
+    pub listen: SocketAddr,
+    pub tls: Option<TlsFiles>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// Bounds on everything a client can make the daemon hold or wait for.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_connections: usize,
+    pub max_line_bytes: usize,
+    pub idle_timeout: Duration,
+    pub login_timeout: Duration,
+    pub login_attempts_per_minute: u32,
+    pub push_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 2048,
+            max_line_bytes: 1024,
+            idle_timeout: Duration::from_secs(900),
+            login_timeout: Duration::from_secs(30),
+            login_attempts_per_minute: 10,
+            push_queue: 256,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    pub secret_hash: String,
+    /// How moves are written to this player (and the language their moves are read in).
+    pub notation: Notation,
+    pub lang: Option<Lang>,
+    pub reach: Reach,
+}
+
+/// How a player is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    Tcp,
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub site: String,
+    pub time_control: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub id: String,
+    pub event: Option<String>,
+    pub white: String,
+    pub black: String,
+    pub fen: Option<String>,
+}
+
+/// One problem in the configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigProblem {
+    pub key: String,
+    pub message: String,
+}
+
+/// Everything wrong with a configuration.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ConfigError {
+    pub problems: Vec<ConfigProblem>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{}: {}", p.key, p.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// A valid id: letters, digits, `-`, `_`, `.`; 1 to 64 of them (ids travel in protocol lines).
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+struct Checker {
+    problems: Vec<ConfigProblem>,
+}
+
+impl Checker {
+    fn problem(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(ConfigProblem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn required(&mut self, key: &str, value: Option<String>) -> String {
+        match value {
+            Some(v) if !v.trim().is_empty() => v,
+            _ => {
+                self.problem(key, "missing");
+                String::new()
+            }
+        }
+    }
+
+    fn id(&mut self, key: &str, value: Option<String>) -> String {
+        let id = self.required(key, value);
+        if !id.is_empty() && !valid_id(&id) {
+            self.problem(key, format!("{id:?} is not an id (letters, digits, '-', '_', '.'; at most 64)"));
+        }
+        id
+    }
+
+    fn positive(&mut self, key: &str, value: Option<i64>, default: u64, max: u64) -> u64 {
+        match value {
+            None => default,
+            Some(v) if v >= 1 && (v as u64) <= max => v as u64,
+            Some(v) => {
+                self.problem(key, format!("{v} is out of range (1 to {max})"));
+                default
+            }
+        }
+    }
+
+    fn secret_hash(&mut self, key: &str, value: Option<String>) -> String {
+        let hash = self.required(key, value);
+        if !hash.is_empty() && crate::auth::parse_hash(&hash).is_err() {
+            self.problem(key, "not a password hash (make one with `ccrelay hash-secret`)");
+        }
+        hash
+    }
+}
+
+impl Config {
+    /// Reads and validates a configuration file; relative paths are relative to its folder.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            problems: vec![ConfigProblem {
+                key: path.display().to_string(),
+                message: format!("cannot read: {e}"),
+            }],
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Config::from_toml(&text, base)
+    }
+
+    /// Validates TOML text; `base` is the folder relative paths start from.
+    pub fn from_toml(text: &str, base: &Path) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+            problems: vec![ConfigProblem {
+                key: "toml".to_owned(),
+                message: e.to_string().trim().to_owned(),
+            }],
+        })?;
+        let mut c = Checker { problems: Vec::new() };
+        let resolve = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
+
+        let data_dir = resolve(raw.data_dir.unwrap_or_else(|| PathBuf::from("data")));
+
+        let raw_tcp = raw.tcp.unwrap_or(RawTcp {
+            listen: None,
+            tls_cert: None,
+            tls_key: None,
+        });
+        let listen_text = raw_tcp.listen.unwrap_or_else(|| "127.0.0.1:7878".to_owned());
+        let listen = listen_text.parse().unwrap_or_else(|_| {
+            c.problem("tcp.listen", format!("{listen_text:?} is not an address:port"));
+            SocketAddr::from(([127, 0, 0, 1], 0))
+        });
+        let tls = match (raw_tcp.tls_cert, raw_tcp.tls_key) {
+            (None, None) => None,
+            (Some(cert), Some(key)) => Some(TlsFiles {
+                cert: resolve(cert),
+                key: resolve(key),
+            }),
+            (Some(_), None) => {
+                c.problem("tcp.tls_key", "missing (tls_cert is set)");
+                None
+            }
+            (None, Some(_)) => {
+                c.problem("tcp.tls_cert", "missing (tls_key is set)");
+                None
+            }
+        };
+
+        let rl = raw.limits.unwrap_or_default();
+        let d = Limits::default();
+        let limits = Limits {
+            max_connections: c.positive("limits.max_connections", rl.max_connections, d.max_connections as u64, 1_000_000) as usize,
+            max_line_bytes: c.positive("limits.max_line_bytes", rl.max_line_bytes, d.max_line_bytes as u64, 65_536) as usize,
+            idle_timeout: Duration::from_secs(c.positive("limits.idle_timeout_secs", rl.idle_timeout_secs, d.idle_timeout.as_secs(), 86_400 * 7)),
+            login_timeout: Duration::from_secs(c.positive("limits.login_timeout_secs", rl.login_timeout_secs, d.login_timeout.as_secs(), 3_600)),
+            login_attempts_per_minute: c.positive("limits.login_attempts_per_minute", rl.login_attempts_per_minute, u64::from(d.login_attempts_per_minute), 10_000) as u32,
+            push_queue: c.positive("limits.push_queue", rl.push_queue, d.push_queue as u64, 1_000_000) as usize,
+        };
+
+        let admin_secret_hash = raw.admin.map(|a| c.secret_hash("admin.secret_hash", a.secret_hash));
+
+        let mut players = BTreeMap::new();
+        for (i, p) in raw.players.into_iter().enumerate() {
+            let key = |field: &str| format!("players[{i}].{field}");
+            let id = c.id(&key("id"), p.id);
+            let lang = match p.lang.as_deref().map(str::parse::<Lang>) {
+                None => None,
+                Some(Ok(lang)) => Some(lang),
+                Some(Err(e)) => {
+                    c.problem(key("lang"), e.to_string());
+                    None
+                }
+            };
+            let notation = match Notation::from_name(p.notation.as_deref().unwrap_or("iccf"), lang) {
+                Ok(n) => n,
+                Err(e) => {
+                    c.problem(key("notation"), e);
+                    Notation::Iccf
+                }
+            };
+            let reach = match p.reach.as_deref().unwrap_or("tcp") {
+                "tcp" => Reach::Tcp,
+                other => {
+                    c.problem(key("reach"), format!("{other:?} is not a way to reach a player (known: tcp)"));
+                    Reach::Tcp
+                }
+            };
+            let player = Player {
+                name: p.name.unwrap_or_else(|| id.clone()),
+                secret_hash: c.secret_hash(&key("secret_hash"), p.secret_hash),
+                notation,
+                lang,
+                reach,
+                id: id.clone(),
+            };
+            if id == "admin" {
+                c.problem(key("id"), "\"admin\" is the administrator's login");
+            }
+            if players.insert(id.clone(), player).is_some() {
+                c.problem(key("id"), format!("{id:?} is used twice"));
+            }
+        }
+
+        let mut events = BTreeMap::new();
+        for (i, e) in raw.events.into_iter().enumerate() {
+            let key = |field: &str| format!("events[{i}].{field}");
+            let id = c.id(&key("id"), e.id);
+            let event = Event {
+                name: e.name.unwrap_or_else(|| id.clone()),
+                site: e.site.unwrap_or_else(|| "?".to_owned()),
+                time_control: e.time_control.unwrap_or_else(|| "-".to_owned()),
+                id: id.clone(),
+            };
+            if events.insert(id.clone(), event).is_some() {
+                c.problem(key("id"), format!("{id:?} is used twice"));
+            }
+        }
+
+        let mut games: Vec<GameConfig> = Vec::new();
+        for (i, g) in raw.games.into_iter().enumerate() {
+            let key = |field: &str| format!("games[{i}].{field}");
+            let id = c.id(&key("id"), g.id);
+            let white = c.id(&key("white"), g.white);
+            let black = c.id(&key("black"), g.black);
+            for (field, player) in [("white", &white), ("black", &black)] {
+                if !player.is_empty() && !players.contains_key(player) {
+                    c.problem(key(field), format!("no player {player:?}"));
+                }
+            }
+            if !white.is_empty() && white == black {
+                c.problem(key("black"), "a player cannot play themself");
+            }
+            if let Some(event) = &g.event
+                && !events.contains_key(event)
+            {
+                c.problem(key("event"), format!("no event {event:?}"));
+            }
+            if let Some(fen) = &g.fen
+                && let Err(e) = Game::new(&id, &white, &black, Some(fen))
+            {
+                c.problem(key("fen"), e);
+            }
+            if games.iter().any(|other| other.id == id) {
+                c.problem(key("id"), format!("{id:?} is used twice"));
+            }
+            games.push(GameConfig {
+                id,
+                event: g.event,
+                white,
+                black,
+                fen: g.fen,
+            });
+        }
+
+        if c.problems.is_empty() {
+            Ok(Config {
+                data_dir,
+                tcp: TcpConfig { listen, tls },
+                limits,
+                admin_secret_hash,
+                players,
+                events,
+                games,
+            })
+        } else {
+            Err(ConfigError { problems: c.problems })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ";
+
+    #[test]
+    fn every_bad_value_is_named_by_its_key() {
+        let text = format!(
+            r#"
+[tcp]
+listen = "nowhere"
+[limits]
+max_line_bytes = 0
+[[players]]
+id = "alice"
+secret_hash = "{HASH}"
+lang = "xx"
+notation = "morse"
+[[players]]
+id = "alice"
+secret_hash = "plain"
+[[games]]
+id = "g 1"
+white = "alice"
+black = "nobody"
+fen = "not a fen"
+"#
+        );
+        let err = Config::from_toml(&text, Path::new(".")).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        for key in [
+            "tcp.listen",
+            "limits.max_line_bytes",
+            "players[0].lang",
+            "players[0].notation",
+            "players[1].secret_hash",
+            "players[1].id",
+            "games[0].id",
+            "games[0].black",
+            "games[0].fen",
+        ] {
+            assert!(keys.contains(&key), "{key} not reported in {err}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let err = Config::from_toml("colour = \"blue\"", Path::new(".")).unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
+    }
+}

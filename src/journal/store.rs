@@ -1,0 +1,206 @@
+//! The SQLite file: schema, the hash chain, and the statements. Synchronous; only the writer
+//! thread and the offline tools (`journal verify`, `journal export`) open it.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS entries (
+    seq     INTEGER PRIMARY KEY,
+    time    TEXT NOT NULL,
+    game    TEXT NOT NULL,
+    player  TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    text    TEXT NOT NULL,
+    iccf    TEXT,
+    san     TEXT,
+    detail  TEXT NOT NULL,
+    hash    BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_game ON entries(game, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    id           INTEGER PRIMARY KEY,
+    player       TEXT NOT NULL,
+    game         TEXT NOT NULL,
+    seq          INTEGER NOT NULL REFERENCES entries(seq),
+    body         TEXT NOT NULL,
+    delivered_at TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_at IS NULL;
+";
+
+/// The file name under the data directory.
+pub const FILE_NAME: &str = "journal.sqlite3";
+
+/// Opens (creating if needed) the journal with WAL and `synchronous=FULL`: a commit that
+/// returns is on disk.
+pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
+    std::fs::create_dir_all(data_dir).map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
+    let conn = Connection::open(data_dir.join(FILE_NAME))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.execute_batch(SCHEMA)?;
+    Ok(conn)
+}
+
+/// Opens an existing journal for reading only.
+pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
+    let path = data_dir.join(FILE_NAME);
+    if !path.exists() {
+        return Err(JournalError::Io(format!("{}: no journal here", path.display())));
+    }
+    let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    Ok(conn)
+}
+
+/// The hash of an entry, chained to the one before: SHA-256 over the previous hash and every
+/// field, each length-prefixed so no two entries encode alike.
+pub fn chain_hash(prev: &[u8; 32], e: &Entry) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(prev);
+    let seq = e.seq.to_be_bytes();
+    let fields: [&[u8]; 10] = [
+        &seq,
+        e.time.as_bytes(),
+        e.game.as_bytes(),
+        e.player.as_bytes(),
+        e.channel.as_bytes(),
+        e.kind.as_str().as_bytes(),
+        e.text.as_bytes(),
+        e.iccf.as_deref().unwrap_or("\u{0}").as_bytes(),
+        e.san.as_deref().unwrap_or("\u{0}").as_bytes(),
+        e.detail.as_bytes(),
+    ];
+    for field in fields {
+        h.update((field.len() as u64).to_be_bytes());
+        h.update(field);
+    }
+    h.finalize().into()
+}
+
+/// The last entry's sequence number and hash (0 and zeros for an empty journal).
+pub fn tail(conn: &Connection) -> Result<(i64, [u8; 32]), JournalError> {
+    let row: Option<(i64, Vec<u8>)> = conn
+        .query_row("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    match row {
+        None => Ok((0, [0; 32])),
+        Some((seq, hash)) => {
+            let hash: [u8; 32] = hash.try_into().map_err(|_| JournalError::Corrupt(format!("entry {seq}: bad hash length")))?;
+            Ok((seq, hash))
+        }
+    }
+}
+
+/// Appends an entry after `prev`, returning it with its sequence number and hash.
+pub fn insert_entry(conn: &Connection, seq: i64, prev: &[u8; 32], new: NewEntry) -> Result<Entry, JournalError> {
+    let mut entry = Entry {
+        seq,
+        time: jiff::Timestamp::now().to_string(),
+        game: new.game,
+        player: new.player,
+        channel: new.channel,
+        kind: new.kind,
+        text: new.text,
+        iccf: new.iccf,
+        san: new.san,
+        detail: new.detail,
+        hash: [0; 32],
+    };
+    entry.hash = chain_hash(prev, &entry);
+    conn.prepare_cached(
+        "INSERT INTO entries (seq, time, game, player, channel, kind, text, iccf, san, detail, hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        entry.seq,
+        entry.time,
+        entry.game,
+        entry.player,
+        entry.channel,
+        entry.kind.as_str(),
+        entry.text,
+        entry.iccf,
+        entry.san,
+        entry.detail,
+        &entry.hash[..],
+    ])?;
+    Ok(entry)
+}
+
+pub fn insert_outbox(conn: &Connection, player: &str, game: &str, seq: i64, body: &str) -> Result<i64, JournalError> {
+    conn.prepare_cached("INSERT INTO outbox (player, game, seq, body) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![player, game, seq, body])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Marks `player`'s outbox messages up to and including `upto` delivered; returns how many.
+pub fn mark_delivered(conn: &Connection, player: &str, upto: i64) -> Result<usize, JournalError> {
+    let now = jiff::Timestamp::now().to_string();
+    Ok(conn
+        .prepare_cached("UPDATE outbox SET delivered_at = ?1 WHERE player = ?2 AND id <= ?3 AND delivered_at IS NULL")?
+        .execute(params![now, player, upto])?)
+}
+
+/// `player`'s undelivered messages after `after`, oldest first, at most `limit`.
+pub fn pending(conn: &Connection, player: &str, after: i64, limit: usize) -> Result<Vec<OutboxItem>, JournalError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, player, game, body FROM outbox
+         WHERE player = ?1 AND delivered_at IS NULL AND id > ?2 ORDER BY id LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![player, after, limit as i64], |r| {
+        Ok(OutboxItem {
+            id: r.get(0)?,
+            player: r.get(1)?,
+            game: r.get(2)?,
+            body: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Every entry in order, handed to `f` one at a time (the journal may be large).
+pub fn for_each_entry(conn: &Connection, game: Option<&str>, mut f: impl FnMut(Entry) -> Result<(), JournalError>) -> Result<(), JournalError> {
+    let sql = "SELECT seq, time, game, player, channel, kind, text, iccf, san, detail, hash FROM entries";
+    let mut stmt = match game {
+        Some(_) => conn.prepare(&format!("{sql} WHERE game = ?1 ORDER BY seq"))?,
+        None => conn.prepare(&format!("{sql} ORDER BY seq"))?,
+    };
+    let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<(Entry, Vec<u8>, String)> {
+        Ok((
+            Entry {
+                seq: r.get(0)?,
+                time: r.get(1)?,
+                game: r.get(2)?,
+                player: r.get(3)?,
+                channel: r.get(4)?,
+                kind: EntryKind::GameStart,
+                text: r.get(6)?,
+                iccf: r.get(7)?,
+                san: r.get(8)?,
+                detail: r.get(9)?,
+                hash: [0; 32],
+            },
+            r.get(10)?,
+            r.get(5)?,
+        ))
+    };
+    let mut rows = match game {
+        Some(g) => stmt.query(params![g])?,
+        None => stmt.query([])?,
+    };
+    while let Some(row) = rows.next()? {
+        let (mut entry, hash, kind) = map(row)?;
+        entry.kind = EntryKind::parse(&kind).ok_or_else(|| JournalError::Corrupt(format!("entry {}: unknown kind {kind:?}", entry.seq)))?;
+        entry.hash = hash.try_into().map_err(|_| JournalError::Corrupt(format!("entry {}: bad hash length", entry.seq)))?;
+        f(entry)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! The daemon: journal, relay and transports started together, stopped together.
+//!
+//! One [`CancellationToken`] is the shutdown signal every task selects on; a [`TaskTracker`]
+//! waits for the connections. On shutdown the listener stops accepting, sessions say `421` and
+//! close, replies waiting for a commit get it, and the journal is flushed before `run` returns.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::journal::{Hub, Journal, JournalError};
+use crate::relay::Relay;
+use crate::transport::tcp;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServerError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("{what}: {source}")]
+    Io { what: String, source: std::io::Error },
+}
+
+/// How long shutdown waits for sessions to finish what they started.
+const DRAIN: Duration = Duration::from_secs(10);
+/// Queued journal operations and relay requests before senders wait.
+const QUEUE: usize = 8192;
+
+/// Runs until `shutdown` is cancelled; calls `ready` with the listening address once every
+/// game is replayed and connections are accepted.
+pub async fn run(config: Config, shutdown: CancellationToken, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let config = Arc::new(config);
+    let hub = Arc::new(Hub::default());
+    let (journal, replayed) = Journal::open(&config.data_dir, hub.clone(), QUEUE)?;
+    tracing::info!(entries = replayed.entries, games = replayed.games.len(), "journal replayed");
+    let relay = Relay::spawn(&config, journal.clone(), replayed.games, QUEUE).await?;
+    let listener = TcpListener::bind(config.tcp.listen).await.map_err(|source| ServerError::Io {
+        what: format!("cannot listen on {}", config.tcp.listen),
+        source,
+    })?;
+    let addr = listener.local_addr().map_err(|source| ServerError::Io {
+        what: "listening address".to_owned(),
+        source,
+    })?;
+    let tracker = TaskTracker::new();
+    let ctx = tcp::Context::new(config.clone(), relay, journal.clone(), hub, shutdown.clone(), tracker.clone()).map_err(|source| ServerError::Io {
+        what: "TLS".to_owned(),
+        source,
+    })?;
+    tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    ready(addr);
+    let served = tcp::serve(listener, Arc::new(ctx)).await;
+    tracker.close();
+    if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
+        tracing::warn!("some sessions did not finish in time");
+    }
+    journal.flush().await?;
+    tracing::info!("stopped");
+    served.map_err(|source| ServerError::Io {
+        what: "accepting connections".to_owned(),
+        source,
+    })
+}

@@ -1,0 +1,6 @@
+//! One module per wire. Each turns bytes into relay [`crate::relay::Command`]s for an
+//! authenticated sender and relay replies and outbox messages back into bytes. Transports know
+//! nothing of chess.
+
+pub mod line;
+pub mod tcp;
