@@ -14,7 +14,10 @@ use argon2::{Algorithm, Argon2, Params, Version};
 
 /// Hashes a secret with Argon2id's default (interactive-login) cost.
 pub fn hash_secret(secret: &str) -> Result<String, String> {
-    Argon2::default().hash_password(secret.as_bytes()).map(|h| h.to_string()).map_err(|e| e.to_string())
+    Argon2::default()
+        .hash_password(secret.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// Hashes a secret at the lowest Argon2id cost: for test and benchmark configurations only,
@@ -29,13 +32,17 @@ pub fn hash_secret_cheap(secret: &str) -> Result<String, String> {
 
 /// Whether `hash` is a PHC string the verifier understands.
 pub fn parse_hash(hash: &str) -> Result<(), String> {
-    PasswordHash::new(hash).map(|_| ()).map_err(|e| e.to_string())
+    PasswordHash::new(hash)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Checks a secret against its stored hash. A malformed hash refuses every secret.
 pub fn verify_secret(secret: &str, hash: &str) -> bool {
     match PasswordHash::new(hash) {
-        Ok(parsed) => Argon2::default().verify_password(secret.as_bytes(), &parsed).is_ok(),
+        Ok(parsed) => Argon2::default()
+            .verify_password(secret.as_bytes(), &parsed)
+            .is_ok(),
         Err(_) => false,
     }
 }

@@ -207,7 +207,11 @@ impl fmt::Display for ConfigError {
 
 /// A valid id: letters, digits, `-`, `_`, `.`; 1 to 64 of them (ids travel in protocol lines).
 pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 struct Checker {
@@ -235,7 +239,10 @@ impl Checker {
     fn id(&mut self, key: &str, value: Option<String>) -> String {
         let id = self.required(key, value);
         if !id.is_empty() && !valid_id(&id) {
-            self.problem(key, format!("{id:?} is not an id (letters, digits, '-', '_', '.'; at most 64)"));
+            self.problem(
+                key,
+                format!("{id:?} is not an id (letters, digits, '-', '_', '.'; at most 64)"),
+            );
         }
         id
     }
@@ -254,7 +261,10 @@ impl Checker {
     fn secret_hash(&mut self, key: &str, value: Option<String>) -> String {
         let hash = self.required(key, value);
         if !hash.is_empty() && crate::auth::parse_hash(&hash).is_err() {
-            self.problem(key, "not a password hash (make one with `ccrelay hash-secret`)");
+            self.problem(
+                key,
+                "not a password hash (make one with `ccrelay hash-secret`)",
+            );
         }
         hash
     }
@@ -281,7 +291,9 @@ impl Config {
                 message: e.to_string().trim().to_owned(),
             }],
         })?;
-        let mut c = Checker { problems: Vec::new() };
+        let mut c = Checker {
+            problems: Vec::new(),
+        };
         let resolve = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
 
         let data_dir = resolve(raw.data_dir.unwrap_or_else(|| PathBuf::from("data")));
@@ -291,9 +303,14 @@ impl Config {
             tls_cert: None,
             tls_key: None,
         });
-        let listen_text = raw_tcp.listen.unwrap_or_else(|| "127.0.0.1:7878".to_owned());
+        let listen_text = raw_tcp
+            .listen
+            .unwrap_or_else(|| "127.0.0.1:7878".to_owned());
         let listen = listen_text.parse().unwrap_or_else(|_| {
-            c.problem("tcp.listen", format!("{listen_text:?} is not an address:port"));
+            c.problem(
+                "tcp.listen",
+                format!("{listen_text:?} is not an address:port"),
+            );
             SocketAddr::from(([127, 0, 0, 1], 0))
         });
         let tls = match (raw_tcp.tls_cert, raw_tcp.tls_key) {
@@ -315,15 +332,47 @@ impl Config {
         let rl = raw.limits.unwrap_or_default();
         let d = Limits::default();
         let limits = Limits {
-            max_connections: c.positive("limits.max_connections", rl.max_connections, d.max_connections as u64, 1_000_000) as usize,
-            max_line_bytes: c.positive("limits.max_line_bytes", rl.max_line_bytes, d.max_line_bytes as u64, 65_536) as usize,
-            idle_timeout: Duration::from_secs(c.positive("limits.idle_timeout_secs", rl.idle_timeout_secs, d.idle_timeout.as_secs(), 86_400 * 7)),
-            login_timeout: Duration::from_secs(c.positive("limits.login_timeout_secs", rl.login_timeout_secs, d.login_timeout.as_secs(), 3_600)),
-            login_attempts_per_minute: c.positive("limits.login_attempts_per_minute", rl.login_attempts_per_minute, u64::from(d.login_attempts_per_minute), 10_000) as u32,
-            push_queue: c.positive("limits.push_queue", rl.push_queue, d.push_queue as u64, 1_000_000) as usize,
+            max_connections: c.positive(
+                "limits.max_connections",
+                rl.max_connections,
+                d.max_connections as u64,
+                1_000_000,
+            ) as usize,
+            max_line_bytes: c.positive(
+                "limits.max_line_bytes",
+                rl.max_line_bytes,
+                d.max_line_bytes as u64,
+                65_536,
+            ) as usize,
+            idle_timeout: Duration::from_secs(c.positive(
+                "limits.idle_timeout_secs",
+                rl.idle_timeout_secs,
+                d.idle_timeout.as_secs(),
+                86_400 * 7,
+            )),
+            login_timeout: Duration::from_secs(c.positive(
+                "limits.login_timeout_secs",
+                rl.login_timeout_secs,
+                d.login_timeout.as_secs(),
+                3_600,
+            )),
+            login_attempts_per_minute: c.positive(
+                "limits.login_attempts_per_minute",
+                rl.login_attempts_per_minute,
+                u64::from(d.login_attempts_per_minute),
+                10_000,
+            ) as u32,
+            push_queue: c.positive(
+                "limits.push_queue",
+                rl.push_queue,
+                d.push_queue as u64,
+                1_000_000,
+            ) as usize,
         };
 
-        let admin_secret_hash = raw.admin.map(|a| c.secret_hash("admin.secret_hash", a.secret_hash));
+        let admin_secret_hash = raw
+            .admin
+            .map(|a| c.secret_hash("admin.secret_hash", a.secret_hash));
 
         let mut players = BTreeMap::new();
         for (i, p) in raw.players.into_iter().enumerate() {
@@ -337,7 +386,8 @@ impl Config {
                     None
                 }
             };
-            let notation = match Notation::from_name(p.notation.as_deref().unwrap_or("iccf"), lang) {
+            let notation = match Notation::from_name(p.notation.as_deref().unwrap_or("iccf"), lang)
+            {
                 Ok(n) => n,
                 Err(e) => {
                     c.problem(key("notation"), e);
@@ -347,7 +397,10 @@ impl Config {
             let reach = match p.reach.as_deref().unwrap_or("tcp") {
                 "tcp" => Reach::Tcp,
                 other => {
-                    c.problem(key("reach"), format!("{other:?} is not a way to reach a player (known: tcp)"));
+                    c.problem(
+                        key("reach"),
+                        format!("{other:?} is not a way to reach a player (known: tcp)"),
+                    );
                     Reach::Tcp
                 }
             };
@@ -429,7 +482,9 @@ impl Config {
                 games,
             })
         } else {
-            Err(ConfigError { problems: c.problems })
+            Err(ConfigError {
+                problems: c.problems,
+            })
         }
     }
 }

@@ -103,6 +103,8 @@ pub fn convert<R: Read, W: Write, E: Write>(
         moves_in_game: 0,
         games: 0,
         pending: None,
+        pgn_tags: Vec::new(),
+        pgn_moves: Vec::new(),
         json_moves_written: 0,
     };
     let mut reader = MovetextReader::new(input, options.lang, options.start.clone());
@@ -138,6 +140,9 @@ struct Sink<W, E> {
     games: u64,
     /// `--to json`: the last move, held back until no more marks can follow it.
     pending: Option<JsonMove>,
+    /// `--to pgn`: the game's tags and movetext, until its end.
+    pgn_tags: Vec<(String, String)>,
+    pgn_moves: Vec<u8>,
     json_moves_written: u32,
 }
 
@@ -158,6 +163,15 @@ impl<W: Write, E: Write> Sink<W, E> {
             serde_json::to_writer(&mut self.out, &m)?;
         }
         Ok(())
+    }
+
+    /// Writes `scratch` as one token: to the output, or for PGN to the game's buffer.
+    fn emit_scratch(&mut self) -> io::Result<()> {
+        if self.format == Format::Pgn {
+            self.lines.token(&mut self.pgn_moves, &self.scratch)
+        } else {
+            self.lines.token(&mut self.out, &self.scratch)
+        }
     }
 
     /// Appends the move's text in the numbered formats to `scratch`.
@@ -187,16 +201,16 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
                 }
             }
             Format::Pgn => {
-                if self.games > 0 {
-                    self.out.write_all(b"\n")?;
-                }
-                let mut extra = Vec::new();
+                // The tags wait for the game's end, whose result the Result tag must agree
+                // with; a game is at most MAX_PLIES half-moves, so the buffer is bounded.
+                self.pgn_tags = game.tags.to_vec();
                 if let Some(fen) = game.start_fen {
-                    extra.push(("SetUp", "1"));
-                    extra.push(("FEN", fen));
+                    self.pgn_tags
+                        .retain(|(name, _)| name != "FEN" && name != "SetUp");
+                    self.pgn_tags.push(("SetUp".to_owned(), "1".to_owned()));
+                    self.pgn_tags.push(("FEN".to_owned(), fen.to_owned()));
                 }
-                write_tags(&mut self.out, game.tags, &extra)?;
-                self.out.write_all(b"\n")?;
+                self.pgn_moves.clear();
             }
             Format::Json => {
                 self.out.write_all(b"{\"game\":")?;
@@ -244,7 +258,7 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
                     self.scratch.extend_from_slice(dots);
                 }
                 self.append_move(pos, mv);
-                self.lines.token(&mut self.out, &self.scratch)?;
+                self.emit_scratch()?;
                 if mv.marks.draw_offer {
                     self.on_marks(mv.marks)?;
                 }
@@ -273,7 +287,7 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
         }
         match self.format {
             Format::Iccf | Format::San | Format::Lan => self.lines.token(&mut self.out, b"(=)"),
-            Format::Pgn => self.lines.token(&mut self.out, b"{(=)}"),
+            Format::Pgn => self.lines.token(&mut self.pgn_moves, b"{(=)}"),
             Format::Json => {
                 if let Some(pending) = &mut self.pending {
                     pending.draw_offer = true;
@@ -288,15 +302,30 @@ impl<W: Write, E: Write> Visitor for Sink<W, E> {
         match self.format {
             Format::Uci => self.out.write_all(b"\n")?,
             Format::Iccf | Format::San | Format::Lan => {
-                if let Some(result) = end.result {
+                // Every game gets its paragraph, even one with no move to show.
+                let result = end.result.or((self.moves_in_game == 0).then_some("*"));
+                if let Some(result) = result {
                     self.lines.token(&mut self.out, result.as_bytes())?;
                 }
                 self.lines.finish(&mut self.out)?;
             }
             Format::Pgn => {
-                self.lines
-                    .token(&mut self.out, end.result.unwrap_or("*").as_bytes())?;
-                self.lines.finish(&mut self.out)?;
+                let tagged = self
+                    .pgn_tags
+                    .iter()
+                    .find(|(n, _)| n == "Result")
+                    .map(|(_, v)| v.as_str());
+                let result = end.result.or(tagged).unwrap_or("*").to_owned();
+                self.pgn_tags.retain(|(n, _)| n != "Result");
+                self.pgn_tags.push(("Result".to_owned(), result.clone()));
+                if self.games > 1 {
+                    self.out.write_all(b"\n")?;
+                }
+                write_tags(&mut self.out, &self.pgn_tags, &[])?;
+                self.out.write_all(b"\n")?;
+                self.lines.token(&mut self.pgn_moves, result.as_bytes())?;
+                self.lines.finish(&mut self.pgn_moves)?;
+                self.out.write_all(&self.pgn_moves)?;
             }
             Format::Json => {
                 self.flush_pending_json()?;

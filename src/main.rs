@@ -95,7 +95,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Convert { to, lang, fen, file } => convert_command(to, lang, fen, file),
+        Command::Convert {
+            to,
+            lang,
+            fen,
+            file,
+        } => convert_command(to, lang, fen, file),
         Command::CheckConfig { file } => {
             let config = load_config(&file)?;
             println!(
@@ -111,12 +116,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::HashSecret => {
             let mut secret = String::new();
-            io::stdin().lock().read_line(&mut secret).context("reading the secret")?;
+            io::stdin()
+                .lock()
+                .read_line(&mut secret)
+                .context("reading the secret")?;
             let secret = secret.trim_end_matches(['\n', '\r']);
             if secret.is_empty() {
                 bail!("no secret on standard input");
             }
-            println!("{}", ccrelay::auth::hash_secret(secret).map_err(anyhow::Error::msg)?);
+            println!(
+                "{}",
+                ccrelay::auth::hash_secret(secret).map_err(anyhow::Error::msg)?
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Journal { command } => journal_command(command),
@@ -136,12 +147,16 @@ fn load_config(path: &Path) -> anyhow::Result<Config> {
 
 fn init_logging() {
     use tracing_subscriber::prelude::*;
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CCRELAY_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CCRELAY_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Under systemd, log to the journal with structured fields; elsewhere to stderr.
     if std::env::var_os("JOURNAL_STREAM").is_some()
         && let Ok(journald) = tracing_journald::layer()
     {
-        tracing_subscriber::registry().with(filter).with(journald).init();
+        tracing_subscriber::registry()
+            .with(filter)
+            .with(journald)
+            .init();
         return;
     }
     tracing_subscriber::registry()
@@ -209,7 +224,11 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
             let conn = store::open_read_only(&config.data_dir)?;
             match verify(&conn) {
                 Ok(replayed) => {
-                    println!("journal ok: {} entries, {} games, hash chain intact", replayed.entries, replayed.games.len());
+                    println!(
+                        "journal ok: {} entries, {} games, hash chain intact",
+                        replayed.entries,
+                        replayed.games.len()
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => {
@@ -218,7 +237,11 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        JournalCommand::Export { config, game, format } => {
+        JournalCommand::Export {
+            config,
+            game,
+            format,
+        } => {
             let config = load_config(&config)?;
             let conn = store::open_read_only(&config.data_dir)?;
             let event = config
@@ -238,12 +261,23 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn convert_command(to: Format, lang: Option<Lang>, fen: Option<Fen>, file: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn convert_command(
+    to: Format,
+    lang: Option<Lang>,
+    fen: Option<Fen>,
+    file: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
     let input: Box<dyn Read> = match file {
-        Some(path) if path.as_os_str() != "-" => Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?),
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
+        }
         _ => Box::new(io::stdin().lock()),
     };
-    let options = Options { to, lang, start: fen };
+    let options = Options {
+        to,
+        lang,
+        start: fen,
+    };
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let stderr = io::stderr().lock();
     let totals = match convert(input, stdout, stderr, &options) {
@@ -255,5 +289,9 @@ fn convert_command(to: Format, lang: Option<Lang>, fen: Option<Fen>, file: Optio
     if totals.games == 0 {
         eprintln!("ccrelay: the input holds no games");
     }
-    Ok(if totals.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if totals.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

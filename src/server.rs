@@ -23,7 +23,10 @@ pub enum ServerError {
     #[error(transparent)]
     Journal(#[from] JournalError),
     #[error("{what}: {source}")]
-    Io { what: String, source: std::io::Error },
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
 }
 
 /// How long shutdown waits for sessions to finish what they started.
@@ -33,22 +36,40 @@ const QUEUE: usize = 8192;
 
 /// Runs until `shutdown` is cancelled; calls `ready` with the listening address once every
 /// game is replayed and connections are accepted.
-pub async fn run(config: Config, shutdown: CancellationToken, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+pub async fn run(
+    config: Config,
+    shutdown: CancellationToken,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let hub = Arc::new(Hub::default());
     let (journal, replayed) = Journal::open(&config.data_dir, hub.clone(), QUEUE)?;
-    tracing::info!(entries = replayed.entries, games = replayed.games.len(), "journal replayed");
+    tracing::info!(
+        entries = replayed.entries,
+        games = replayed.games.len(),
+        "journal replayed"
+    );
     let relay = Relay::spawn(&config, journal.clone(), replayed.games, QUEUE).await?;
-    let listener = TcpListener::bind(config.tcp.listen).await.map_err(|source| ServerError::Io {
-        what: format!("cannot listen on {}", config.tcp.listen),
-        source,
-    })?;
+    let listener = TcpListener::bind(config.tcp.listen)
+        .await
+        .map_err(|source| ServerError::Io {
+            what: format!("cannot listen on {}", config.tcp.listen),
+            source,
+        })?;
     let addr = listener.local_addr().map_err(|source| ServerError::Io {
         what: "listening address".to_owned(),
         source,
     })?;
     let tracker = TaskTracker::new();
-    let ctx = tcp::Context::new(config.clone(), relay, journal.clone(), hub, shutdown.clone(), tracker.clone()).map_err(|source| ServerError::Io {
+    let ctx = tcp::Context::new(
+        config.clone(),
+        relay,
+        journal.clone(),
+        hub,
+        shutdown.clone(),
+        tracker.clone(),
+    )
+    .map_err(|source| ServerError::Io {
         what: "TLS".to_owned(),
         source,
     })?;

@@ -200,7 +200,13 @@ impl Game {
 
     /// Reads `text` as `color`'s next move (in `lang`, or any language), checking the game is
     /// on, the turn, and the move number if one is written. Changes nothing.
-    pub fn check_move(&self, color: Color, text: &str, number: Option<u32>, lang: Option<Lang>) -> Result<Move, Refusal> {
+    pub fn check_move(
+        &self,
+        color: Color,
+        text: &str,
+        number: Option<u32>,
+        lang: Option<Lang>,
+    ) -> Result<Move, Refusal> {
         self.check_open()?;
         if self.turn() != color {
             return Err(Refusal::NotYourTurn(ColorName(self.turn())));
@@ -213,7 +219,10 @@ impl Game {
                 expected: self.move_number(),
             });
         }
-        Reader::new(lang).read(&self.pos, text).map(|read| read.m).map_err(Refusal::Move)
+        Reader::new(lang)
+            .read(&self.pos, text)
+            .map(|read| read.m)
+            .map_err(Refusal::Move)
     }
 
     /// Checks that `text` names the opponent's last move (the ICCF custom of repeating it).
@@ -317,7 +326,9 @@ impl Game {
             out.push(rank.char());
             out.push(' ');
             for file in File::ALL {
-                let c = board.piece_at(Square::from_coords(file, *rank)).map_or('.', |p| p.char());
+                let c = board
+                    .piece_at(Square::from_coords(file, *rank))
+                    .map_or('.', |p| p.char());
                 out.push(c);
                 out.push(' ');
             }
@@ -335,17 +346,34 @@ mod tests {
 
     fn play(game: &mut Game, moves: &[&str]) {
         for text in moves {
-            let m = game.check_move(game.turn(), text, None, None).unwrap_or_else(|e| panic!("{text}: {e}"));
-            game.apply(&Action::Move { m, draw_offer: false });
+            let m = game
+                .check_move(game.turn(), text, None, None)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            game.apply(&Action::Move {
+                m,
+                draw_offer: false,
+            });
         }
     }
 
     #[test]
     fn turn_number_and_legality_are_checked() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
-        assert_eq!(game.check_move(Color::Black, "e5", None, None), Err(Refusal::NotYourTurn(ColorName(Color::White))));
-        assert_eq!(game.check_move(Color::White, "e4", Some(2), None), Err(Refusal::WrongNumber { written: 2, expected: 1 }));
-        assert!(matches!(game.check_move(Color::White, "e5", None, None), Err(Refusal::Move(_))));
+        assert_eq!(
+            game.check_move(Color::Black, "e5", None, None),
+            Err(Refusal::NotYourTurn(ColorName(Color::White)))
+        );
+        assert_eq!(
+            game.check_move(Color::White, "e4", Some(2), None),
+            Err(Refusal::WrongNumber {
+                written: 2,
+                expected: 1
+            })
+        );
+        assert!(matches!(
+            game.check_move(Color::White, "e5", None, None),
+            Err(Refusal::Move(_))
+        ));
         play(&mut game, &["e4"]);
         assert!(game.check_move(Color::Black, "e5", Some(1), None).is_ok());
     }
@@ -361,15 +389,24 @@ mod tests {
                 reason: EndReason::Checkmate
             })
         );
-        assert!(matches!(game.check_move(Color::White, "a3", None, None), Err(Refusal::GameOver(_))));
+        assert!(matches!(
+            game.check_move(Color::White, "a3", None, None),
+            Err(Refusal::GameOver(_))
+        ));
     }
 
     #[test]
     fn draw_offers_are_answered_by_the_opponent_only() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
-        assert_eq!(game.check(Color::Black, &Action::AcceptDraw), Err(Refusal::NoDrawOffer));
+        assert_eq!(
+            game.check(Color::Black, &Action::AcceptDraw),
+            Err(Refusal::NoDrawOffer)
+        );
         game.apply_by(Color::White, &Action::OfferDraw);
-        assert_eq!(game.check(Color::White, &Action::AcceptDraw), Err(Refusal::OwnDrawOffer));
+        assert_eq!(
+            game.check(Color::White, &Action::AcceptDraw),
+            Err(Refusal::OwnDrawOffer)
+        );
         assert_eq!(game.check(Color::Black, &Action::AcceptDraw), Ok(()));
         game.apply_by(Color::Black, &Action::AcceptDraw);
         assert_eq!(game.result().map(GameResult::pgn), Some("1/2-1/2"));

@@ -27,7 +27,9 @@ impl std::str::FromStr for ExportFormat {
             "pgn" => Ok(ExportFormat::Pgn),
             "iccf" => Ok(ExportFormat::Iccf),
             "text" => Ok(ExportFormat::Text),
-            _ => Err(format!("unknown export format {s:?} (known: pgn, iccf, text)")),
+            _ => Err(format!(
+                "unknown export format {s:?} (known: pgn, iccf, text)"
+            )),
         }
     }
 }
@@ -40,36 +42,60 @@ pub struct EventInfo {
 }
 
 /// Exports `game_id`.
-pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Option<&EventInfo>) -> Result<String, JournalError> {
+pub fn export(
+    conn: &Connection,
+    game_id: &str,
+    format: ExportFormat,
+    event: Option<&EventInfo>,
+) -> Result<String, JournalError> {
     let mut entries: Vec<Entry> = Vec::new();
     store::for_each_entry(conn, Some(game_id), |e| {
         entries.push(e);
         Ok(())
     })?;
     let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
-        return Err(JournalError::Corrupt(format!("no game {game_id:?} in the journal")));
+        return Err(JournalError::Corrupt(format!(
+            "no game {game_id:?} in the journal"
+        )));
     };
-    let detail: GameStartDetail =
-        serde_json::from_str(&start.detail).map_err(|e| JournalError::Corrupt(format!("game start detail: {e}")))?;
-    let mut game = Game::new(game_id, &detail.white, &detail.black, detail.fen.as_deref()).map_err(JournalError::Corrupt)?;
+    let detail: GameStartDetail = serde_json::from_str(&start.detail)
+        .map_err(|e| JournalError::Corrupt(format!("game start detail: {e}")))?;
+    let mut game = Game::new(game_id, &detail.white, &detail.black, detail.fen.as_deref())
+        .map_err(JournalError::Corrupt)?;
     // Replay, remembering each move's SAN and whether it carried a draw offer.
     let mut moves: Vec<(String, Iccf, bool, &Entry)> = Vec::new();
     for e in &entries {
-        let Some(color) = game.side_of(&e.player) else { continue };
-        let action = match e.kind {
-            EntryKind::Move => {
-                let iccf: Iccf = e.iccf.as_deref().unwrap_or("").parse().map_err(|err| JournalError::Corrupt(format!("entry {}: {err}", e.seq)))?;
-                let m = iccf.to_move(game.position()).map_err(|err| JournalError::Corrupt(format!("entry {}: {err}", e.seq)))?;
-                let offer = e.detail == DRAW_OFFER;
-                moves.push((san::write(game.position(), m, Lang::English), iccf, offer, e));
-                Action::Move { m, draw_offer: offer }
-            }
-            EntryKind::DrawOffer => Action::OfferDraw,
-            EntryKind::DrawAccept => Action::AcceptDraw,
-            EntryKind::DrawDecline => Action::DeclineDraw,
-            EntryKind::Resign => Action::Resign,
-            _ => continue,
+        let Some(color) = game.side_of(&e.player) else {
+            continue;
         };
+        let action =
+            match e.kind {
+                EntryKind::Move => {
+                    let iccf: Iccf =
+                        e.iccf.as_deref().unwrap_or("").parse().map_err(|err| {
+                            JournalError::Corrupt(format!("entry {}: {err}", e.seq))
+                        })?;
+                    let m = iccf
+                        .to_move(game.position())
+                        .map_err(|err| JournalError::Corrupt(format!("entry {}: {err}", e.seq)))?;
+                    let offer = e.detail == DRAW_OFFER;
+                    moves.push((
+                        san::write(game.position(), m, Lang::English),
+                        iccf,
+                        offer,
+                        e,
+                    ));
+                    Action::Move {
+                        m,
+                        draw_offer: offer,
+                    }
+                }
+                EntryKind::DrawOffer => Action::OfferDraw,
+                EntryKind::DrawAccept => Action::AcceptDraw,
+                EntryKind::DrawDecline => Action::DeclineDraw,
+                EntryKind::Resign => Action::Resign,
+                _ => continue,
+            };
         game.apply_by(color, &action);
     }
     let result = game.result().map_or("*", |r| r.pgn());
@@ -90,8 +116,15 @@ pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Opt
         }
         out
     };
-    let date = start.time.get(..10).unwrap_or("????-??-??").replace('-', ".");
-    let event_name = event.map_or_else(|| detail.event.clone().unwrap_or_else(|| "?".to_owned()), |e| e.name.clone());
+    let date = start
+        .time
+        .get(..10)
+        .unwrap_or("????-??-??")
+        .replace('-', ".");
+    let event_name = event.map_or_else(
+        || detail.event.clone().unwrap_or_else(|| "?".to_owned()),
+        |e| e.name.clone(),
+    );
     let site = event.map_or_else(|| "?".to_owned(), |e| e.site.clone());
 
     let mut out: Vec<u8> = Vec::new();
@@ -117,7 +150,16 @@ pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Opt
             }
             write_tags(&mut out, &tags, &extra).map_err(io)?;
             out.push(b'\n');
-            let texts = moves.iter().map(|(s, _, offer, _)| if *offer { format!("{s} {{(=)}}") } else { s.clone() }).collect();
+            let texts = moves
+                .iter()
+                .map(|(s, _, offer, _)| {
+                    if *offer {
+                        format!("{s} {{(=)}}")
+                    } else {
+                        s.clone()
+                    }
+                })
+                .collect();
             let mut lines = LineWriter::default();
             for token in numbered(texts) {
                 lines.token(&mut out, token.as_bytes()).map_err(io)?;
@@ -132,7 +174,16 @@ pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Opt
                 writeln!(out, "Start position: {fen}").map_err(io)?;
             }
             out.push(b'\n');
-            let texts = moves.iter().map(|(_, iccf, offer, _)| if *offer { format!("{iccf} (=)") } else { iccf.to_string() }).collect();
+            let texts = moves
+                .iter()
+                .map(|(_, iccf, offer, _)| {
+                    if *offer {
+                        format!("{iccf} (=)")
+                    } else {
+                        iccf.to_string()
+                    }
+                })
+                .collect();
             let mut lines = LineWriter::default();
             for token in numbered(texts) {
                 lines.token(&mut out, token.as_bytes()).map_err(io)?;
@@ -141,15 +192,35 @@ pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Opt
             lines.finish(&mut out).map_err(io)?;
         }
         ExportFormat::Text => {
-            writeln!(out, "Game {game_id}: {} (White) - {} (Black)", detail.white, detail.black).map_err(io)?;
+            writeln!(
+                out,
+                "Game {game_id}: {} (White) - {} (Black)",
+                detail.white, detail.black
+            )
+            .map_err(io)?;
             writeln!(out, "Event: {event_name}, {site}").map_err(io)?;
             match game.result() {
                 Some(r) => writeln!(out, "Result: {r}").map_err(io)?,
-                None => writeln!(out, "Result: in progress, {} to move", crate::game::ColorName(game.turn())).map_err(io)?,
+                None => writeln!(
+                    out,
+                    "Result: in progress, {} to move",
+                    crate::game::ColorName(game.turn())
+                )
+                .map_err(io)?,
             }
             writeln!(out, "Entries: {}\n", entries.len()).map_err(io)?;
             for e in &entries {
-                write!(out, "#{:<6} {}  {:<10} {:<6} {:<12} {:?}", e.seq, e.time, e.player, e.channel, e.kind.as_str(), e.text).map_err(io)?;
+                write!(
+                    out,
+                    "#{:<6} {}  {:<10} {:<6} {:<12} {:?}",
+                    e.seq,
+                    e.time,
+                    e.player,
+                    e.channel,
+                    e.kind.as_str(),
+                    e.text
+                )
+                .map_err(io)?;
                 if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
                     write!(out, " = {san} ({iccf})").map_err(io)?;
                 }
@@ -158,7 +229,12 @@ pub fn export(conn: &Connection, game_id: &str, format: ExportFormat, event: Opt
                 }
                 out.push(b'\n');
             }
-            writeln!(out, "\nJournal hash of the last entry: {}", hex::encode(entries.last().map_or([0; 32], |e| e.hash))).map_err(io)?;
+            writeln!(
+                out,
+                "\nJournal hash of the last entry: {}",
+                hex::encode(entries.last().map_or([0; 32], |e| e.hash))
+            )
+            .map_err(io)?;
         }
     }
     String::from_utf8(out).map_err(|e| JournalError::Io(e.to_string()))

@@ -163,21 +163,29 @@ impl From<rusqlite::Error> for JournalError {
     }
 }
 
+/// Each player's live sessions: a session id and its queue.
+type Sessions = HashMap<String, Vec<(u64, mpsc::Sender<OutboxItem>)>>;
+
 /// Live sessions waiting for their players' messages. The writer pushes each message here
 /// after its commit; a session whose queue is full is dropped from the hub (its receiver then
 /// ends) and must fetch from the outbox again.
 #[derive(Default)]
 pub struct Hub {
-    sessions: Mutex<HashMap<String, Vec<(u64, mpsc::Sender<OutboxItem>)>>>,
+    sessions: Mutex<Sessions>,
     next_id: std::sync::atomic::AtomicU64,
 }
 
 impl Hub {
     /// Registers a session for `player`; returns its id and receiver.
     pub fn register(&self, player: &str, capacity: usize) -> (u64, mpsc::Receiver<OutboxItem>) {
-        let id = self.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(capacity.max(1));
-        self.lock().entry(player.to_owned()).or_default().push((id, tx));
+        self.lock()
+            .entry(player.to_owned())
+            .or_default()
+            .push((id, tx));
         (id, rx)
     }
 
@@ -202,9 +210,11 @@ impl Hub {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<(u64, mpsc::Sender<OutboxItem>)>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
         // A panic while holding this lock cannot leave the map inconsistent: take it anyway.
-        self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.sessions
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -241,7 +251,11 @@ pub struct Journal {
 impl Journal {
     /// Opens the journal under `data_dir`, replays it (checking the hash chain), and starts the
     /// writer thread with a queue of `queue` operations.
-    pub fn open(data_dir: &Path, hub: Arc<Hub>, queue: usize) -> Result<(Journal, Replayed), JournalError> {
+    pub fn open(
+        data_dir: &Path,
+        hub: Arc<Hub>,
+        queue: usize,
+    ) -> Result<(Journal, Replayed), JournalError> {
         let conn = store::open(data_dir)?;
         let replayed = replay(&conn)?;
         let (tx, rx) = mpsc::channel(queue.max(1));
@@ -255,7 +269,10 @@ impl Journal {
 
     /// Appends records; returns once they are committed to disk.
     pub async fn append(&self, records: Vec<Record>) -> Result<Vec<Entry>, JournalError> {
-        self.enqueue(records).await?.await.map_err(|_| JournalError::Stopped)?
+        self.enqueue(records)
+            .await?
+            .await
+            .map_err(|_| JournalError::Stopped)?
     }
 
     /// Queues records behind everything queued before, and returns at once with a receiver
@@ -263,7 +280,10 @@ impl Journal {
     /// without waiting for each commit.
     pub async fn enqueue(&self, records: Vec<Record>) -> Result<Committed, JournalError> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Op::Append { records, reply }).await.map_err(|_| JournalError::Stopped)?;
+        self.tx
+            .send(Op::Append { records, reply })
+            .await
+            .map_err(|_| JournalError::Stopped)?;
         Ok(rx)
     }
 
@@ -282,7 +302,12 @@ impl Journal {
     }
 
     /// `player`'s undelivered messages after id `after`, oldest first, at most `limit`.
-    pub async fn pending(&self, player: &str, after: i64, limit: usize) -> Result<Vec<OutboxItem>, JournalError> {
+    pub async fn pending(
+        &self,
+        player: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxItem>, JournalError> {
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Op::Pending {
@@ -306,7 +331,13 @@ impl Journal {
 /// them in one transaction, commits, and only then answers and pushes. After a failed commit it
 /// answers every later operation with [`JournalError::Stopped`]: nothing may be built on a
 /// state the disk does not hold.
-fn writer(mut conn: rusqlite::Connection, mut rx: mpsc::Receiver<Op>, hub: Arc<Hub>, mut seq: i64, mut prev: [u8; 32]) {
+fn writer(
+    mut conn: rusqlite::Connection,
+    mut rx: mpsc::Receiver<Op>,
+    hub: Arc<Hub>,
+    mut seq: i64,
+    mut prev: [u8; 32],
+) {
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
     while let Some(first) = rx.blocking_recv() {
@@ -350,7 +381,12 @@ enum OpResult {
     Pending(Vec<OutboxItem>),
 }
 
-fn run_batch(conn: &mut rusqlite::Connection, batch: &mut [Op], seq: &mut i64, prev: &mut [u8; 32]) -> Result<Vec<OpResult>, JournalError> {
+fn run_batch(
+    conn: &mut rusqlite::Connection,
+    batch: &mut [Op],
+    seq: &mut i64,
+    prev: &mut [u8; 32],
+) -> Result<Vec<OpResult>, JournalError> {
     let tx = conn.transaction()?;
     let mut results = Vec::with_capacity(batch.len());
     for op in batch.iter_mut() {
@@ -364,7 +400,8 @@ fn run_batch(conn: &mut rusqlite::Connection, batch: &mut [Op], seq: &mut i64, p
                     *seq = entry.seq;
                     *prev = entry.hash;
                     for out in record.outbox {
-                        let id = store::insert_outbox(&tx, &out.player, &game, entry.seq, &out.body)?;
+                        let id =
+                            store::insert_outbox(&tx, &out.player, &game, entry.seq, &out.body)?;
                         items.push(OutboxItem {
                             id,
                             player: out.player,
@@ -376,8 +413,15 @@ fn run_batch(conn: &mut rusqlite::Connection, batch: &mut [Op], seq: &mut i64, p
                 }
                 OpResult::Appended(entries, items)
             }
-            Op::Deliver { player, upto, .. } => OpResult::Delivered(store::mark_delivered(&tx, player, *upto)?),
-            Op::Pending { player, after, limit, .. } => OpResult::Pending(store::pending(&tx, player, *after, *limit)?),
+            Op::Deliver { player, upto, .. } => {
+                OpResult::Delivered(store::mark_delivered(&tx, player, *upto)?)
+            }
+            Op::Pending {
+                player,
+                after,
+                limit,
+                ..
+            } => OpResult::Pending(store::pending(&tx, player, *after, *limit)?),
         };
         results.push(result);
     }

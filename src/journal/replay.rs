@@ -48,24 +48,37 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
     store::for_each_entry(conn, None, |e| {
         let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
         if e.seq != expected_seq {
-            return Err(corrupt(format!("sequence number {} where {expected_seq} was expected", e.seq)));
+            return Err(corrupt(format!(
+                "sequence number {} where {expected_seq} was expected",
+                e.seq
+            )));
         }
         if store::chain_hash(&prev, &e) != e.hash {
-            return Err(corrupt("its hash does not match its content and the entry before it".to_owned()));
+            return Err(corrupt(
+                "its hash does not match its content and the entry before it".to_owned(),
+            ));
         }
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
         let action = match e.kind {
             EntryKind::GameStart => {
-                let detail: GameStartDetail =
-                    serde_json::from_str(&e.detail).map_err(|err| corrupt(format!("game start detail: {err}")))?;
+                let detail: GameStartDetail = serde_json::from_str(&e.detail)
+                    .map_err(|err| corrupt(format!("game start detail: {err}")))?;
                 if out.games.contains_key(&e.game) {
                     return Err(corrupt(format!("game {} started twice", e.game)));
                 }
-                let game = Game::new(&e.game, &detail.white, &detail.black, detail.fen.as_deref()).map_err(corrupt)?;
+                let game = Game::new(&e.game, &detail.white, &detail.black, detail.fen.as_deref())
+                    .map_err(corrupt)?;
                 let started = e.time.clone();
-                out.games.insert(e.game.clone(), JournaledGame { game, event: detail.event, started });
+                out.games.insert(
+                    e.game.clone(),
+                    JournaledGame {
+                        game,
+                        event: detail.event,
+                        started,
+                    },
+                );
                 return Ok(());
             }
             // A rejected attempt changes no game; a result follows from the entries before it.
@@ -81,20 +94,34 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
         };
         let game = &mut record.game;
         let Some(color) = game.side_of(&e.player) else {
-            return Err(corrupt(format!("{} does not play in game {}", e.player, e.game)));
+            return Err(corrupt(format!(
+                "{} does not play in game {}",
+                e.player, e.game
+            )));
         };
         let action = match action {
             Some(action) => action,
             None => {
-                let iccf: Iccf = e.iccf.as_deref().unwrap_or("").parse().map_err(|err| corrupt(format!("move: {err}")))?;
-                let m = iccf.to_move(game.position()).map_err(|err| corrupt(format!("move {iccf}: {err}")))?;
+                let iccf: Iccf = e
+                    .iccf
+                    .as_deref()
+                    .unwrap_or("")
+                    .parse()
+                    .map_err(|err| corrupt(format!("move: {err}")))?;
+                let m = iccf
+                    .to_move(game.position())
+                    .map_err(|err| corrupt(format!("move {iccf}: {err}")))?;
                 if game.turn() != color {
                     return Err(corrupt(format!("{} moved out of turn", e.player)));
                 }
-                Action::Move { m, draw_offer: e.detail == DRAW_OFFER }
+                Action::Move {
+                    m,
+                    draw_offer: e.detail == DRAW_OFFER,
+                }
             }
         };
-        game.check(color, &action).map_err(|err| corrupt(err.to_string()))?;
+        game.check(color, &action)
+            .map_err(|err| corrupt(err.to_string()))?;
         game.apply_by(color, &action);
         Ok(())
     })?;

@@ -40,7 +40,8 @@ pub const FILE_NAME: &str = "journal.sqlite3";
 /// Opens (creating if needed) the journal with WAL and `synchronous=FULL`: a commit that
 /// returns is on disk.
 pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
-    std::fs::create_dir_all(data_dir).map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
+    std::fs::create_dir_all(data_dir)
+        .map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
     let conn = Connection::open(data_dir.join(FILE_NAME))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
@@ -54,7 +55,10 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
 pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
     let path = data_dir.join(FILE_NAME);
     if !path.exists() {
-        return Err(JournalError::Io(format!("{}: no journal here", path.display())));
+        return Err(JournalError::Io(format!(
+            "{}: no journal here",
+            path.display()
+        )));
     }
     let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     Ok(conn)
@@ -88,19 +92,30 @@ pub fn chain_hash(prev: &[u8; 32], e: &Entry) -> [u8; 32] {
 /// The last entry's sequence number and hash (0 and zeros for an empty journal).
 pub fn tail(conn: &Connection) -> Result<(i64, [u8; 32]), JournalError> {
     let row: Option<(i64, Vec<u8>)> = conn
-        .query_row("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
     match row {
         None => Ok((0, [0; 32])),
         Some((seq, hash)) => {
-            let hash: [u8; 32] = hash.try_into().map_err(|_| JournalError::Corrupt(format!("entry {seq}: bad hash length")))?;
+            let hash: [u8; 32] = hash
+                .try_into()
+                .map_err(|_| JournalError::Corrupt(format!("entry {seq}: bad hash length")))?;
             Ok((seq, hash))
         }
     }
 }
 
 /// Appends an entry after `prev`, returning it with its sequence number and hash.
-pub fn insert_entry(conn: &Connection, seq: i64, prev: &[u8; 32], new: NewEntry) -> Result<Entry, JournalError> {
+pub fn insert_entry(
+    conn: &Connection,
+    seq: i64,
+    prev: &[u8; 32],
+    new: NewEntry,
+) -> Result<Entry, JournalError> {
     let mut entry = Entry {
         seq,
         time: jiff::Timestamp::now().to_string(),
@@ -135,7 +150,13 @@ pub fn insert_entry(conn: &Connection, seq: i64, prev: &[u8; 32], new: NewEntry)
     Ok(entry)
 }
 
-pub fn insert_outbox(conn: &Connection, player: &str, game: &str, seq: i64, body: &str) -> Result<i64, JournalError> {
+pub fn insert_outbox(
+    conn: &Connection,
+    player: &str,
+    game: &str,
+    seq: i64,
+    body: &str,
+) -> Result<i64, JournalError> {
     conn.prepare_cached("INSERT INTO outbox (player, game, seq, body) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![player, game, seq, body])?;
     Ok(conn.last_insert_rowid())
@@ -150,7 +171,12 @@ pub fn mark_delivered(conn: &Connection, player: &str, upto: i64) -> Result<usiz
 }
 
 /// `player`'s undelivered messages after `after`, oldest first, at most `limit`.
-pub fn pending(conn: &Connection, player: &str, after: i64, limit: usize) -> Result<Vec<OutboxItem>, JournalError> {
+pub fn pending(
+    conn: &Connection,
+    player: &str,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<OutboxItem>, JournalError> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, player, game, body FROM outbox
          WHERE player = ?1 AND delivered_at IS NULL AND id > ?2 ORDER BY id LIMIT ?3",
@@ -167,8 +193,13 @@ pub fn pending(conn: &Connection, player: &str, after: i64, limit: usize) -> Res
 }
 
 /// Every entry in order, handed to `f` one at a time (the journal may be large).
-pub fn for_each_entry(conn: &Connection, game: Option<&str>, mut f: impl FnMut(Entry) -> Result<(), JournalError>) -> Result<(), JournalError> {
-    let sql = "SELECT seq, time, game, player, channel, kind, text, iccf, san, detail, hash FROM entries";
+pub fn for_each_entry(
+    conn: &Connection,
+    game: Option<&str>,
+    mut f: impl FnMut(Entry) -> Result<(), JournalError>,
+) -> Result<(), JournalError> {
+    let sql =
+        "SELECT seq, time, game, player, channel, kind, text, iccf, san, detail, hash FROM entries";
     let mut stmt = match game {
         Some(_) => conn.prepare(&format!("{sql} WHERE game = ?1 ORDER BY seq"))?,
         None => conn.prepare(&format!("{sql} ORDER BY seq"))?,
@@ -198,8 +229,12 @@ pub fn for_each_entry(conn: &Connection, game: Option<&str>, mut f: impl FnMut(E
     };
     while let Some(row) = rows.next()? {
         let (mut entry, hash, kind) = map(row)?;
-        entry.kind = EntryKind::parse(&kind).ok_or_else(|| JournalError::Corrupt(format!("entry {}: unknown kind {kind:?}", entry.seq)))?;
-        entry.hash = hash.try_into().map_err(|_| JournalError::Corrupt(format!("entry {}: bad hash length", entry.seq)))?;
+        entry.kind = EntryKind::parse(&kind).ok_or_else(|| {
+            JournalError::Corrupt(format!("entry {}: unknown kind {kind:?}", entry.seq))
+        })?;
+        entry.hash = hash
+            .try_into()
+            .map_err(|_| JournalError::Corrupt(format!("entry {}: bad hash length", entry.seq)))?;
         f(entry)?;
     }
     Ok(())

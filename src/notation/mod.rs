@@ -87,7 +87,11 @@ impl Notation {
             "lan" => Notation::Lan(lang),
             "uci" => Notation::Uci,
             "figurine" => Notation::San(Lang::Figurine),
-            other => return Err(format!("unknown notation {other:?} (known: iccf, san, lan, uci, figurine)")),
+            other => {
+                return Err(format!(
+                    "unknown notation {other:?} (known: iccf, san, lan, uci, figurine)"
+                ));
+            }
         })
     }
 

@@ -44,12 +44,15 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::Lang;
 use super::reader::{ReadMoveError, Reader};
-use super::written::Marks;
+use super::written::{Marks, Written};
 
 /// The longest token read; longer ones are skipped and reported.
 pub const MAX_WORD_BYTES: usize = 64;
 /// The most bytes of a tag value kept; the rest is skipped.
 pub const MAX_TAG_VALUE_BYTES: usize = 1024;
+/// The most half-moves a game may have. The 75-move rule ends every game before about 11,800
+/// half-moves, so anything longer is not a chess game (and PGN output may buffer a game).
+pub const MAX_PLIES: u32 = 12_000;
 /// The most tags kept per game; later ones are skipped.
 pub const MAX_TAGS: usize = 64;
 const MAX_TAG_NAME_BYTES: usize = 64;
@@ -132,8 +135,13 @@ pub enum GameErrorKind {
     Move(ReadMoveError),
     WrongMoveNumber { written: u32, black: bool },
     BadFen(String),
+    BadTag,
     TooLong,
+    TooManyMoves,
     MarksWithoutMove,
+    UnterminatedComment,
+    UnclosedVariation,
+    Unexpected,
 }
 
 impl fmt::Display for GameError {
@@ -164,6 +172,18 @@ impl fmt::Display for GameError {
             GameErrorKind::BadFen(e) => write!(f, "bad start position: {e}"),
             GameErrorKind::TooLong => write!(f, "not a move: longer than {MAX_WORD_BYTES} bytes"),
             GameErrorKind::MarksWithoutMove => write!(f, "a mark with no move before it"),
+            GameErrorKind::BadTag => write!(f, "a malformed tag pair (write [Name \"value\"])"),
+            GameErrorKind::TooManyMoves => write!(
+                f,
+                "more than {MAX_PLIES} half-moves: no chess game is that long"
+            ),
+            GameErrorKind::UnterminatedComment => {
+                write!(f, "a comment opened with {{ is never closed")
+            }
+            GameErrorKind::UnclosedVariation => {
+                write!(f, "a variation opened here is never closed")
+            }
+            GameErrorKind::Unexpected => write!(f, "unexpected here"),
         }
     }
 }
@@ -215,6 +235,11 @@ impl<R: Read> MovetextReader<R> {
     /// Reads one game; `None` at the end of the input.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<GameOutcome>> {
         let mut game = Game::new(self.games + 1, Reader::new(self.lang));
+        let start = self.default_start.as_ref();
+        let offer = Marks {
+            draw_offer: true,
+            ..Marks::default()
+        };
         loop {
             let (token, line) = self.lexer.next()?;
             match token {
@@ -225,7 +250,7 @@ impl<R: Read> MovetextReader<R> {
                     break;
                 }
                 Token::Tag(name, value) => {
-                    if game.started {
+                    if game.started || game.tags_closed {
                         self.lexer.push_back_tag(name, value);
                         break;
                     }
@@ -234,56 +259,56 @@ impl<R: Read> MovetextReader<R> {
                     }
                 }
                 Token::BadTag => {
-                    if game.started {
-                        break;
-                    }
+                    game.start(visitor, start, line)?;
+                    game.fail(String::new(), GameErrorKind::BadTag, line);
                 }
                 Token::BlankLine => {
-                    game.depth = 0;
                     if game.started {
                         break;
                     }
+                    // A tag section followed by a blank line is complete: another tag begins
+                    // the next game, even if this one has no moves.
+                    game.tags_closed = !game.tags.is_empty();
                 }
                 // Comments, variations and NAGs belong to a game but do not begin one: a file
                 // may open with a comment about the file.
-                Token::VariationOpen => game.depth = game.depth.saturating_add(1),
-                Token::VariationClose => game.depth = game.depth.saturating_sub(1),
+                Token::VariationOpen => {
+                    if game.depth == 0 {
+                        game.variation_line = line;
+                    }
+                    game.depth = game.depth.saturating_add(1);
+                }
+                Token::VariationClose => {
+                    if game.depth == 0 {
+                        game.start(visitor, start, line)?;
+                        game.fail(")".to_owned(), GameErrorKind::Unexpected, line);
+                    }
+                    game.depth = game.depth.saturating_sub(1);
+                }
                 Token::Nag => {}
                 Token::Comment(text) => {
                     if game.started && game.depth == 0 && text.trim_ascii() == b"(=)" {
-                        game.marks(
-                            visitor,
-                            Marks {
-                                draw_offer: true,
-                                ..Marks::default()
-                            },
-                            "(=)",
-                            line,
-                        )?;
+                        game.marks(visitor, offer.clone(), "{(=)}", line)?;
                     }
                 }
+                Token::UnterminatedComment => {
+                    game.start(visitor, start, line)?;
+                    game.fail(String::new(), GameErrorKind::UnterminatedComment, line);
+                }
                 Token::DrawOffer => {
-                    game.start(visitor, self.default_start.as_ref())?;
+                    game.start(visitor, start, line)?;
                     if game.depth == 0 {
-                        game.marks(
-                            visitor,
-                            Marks {
-                                draw_offer: true,
-                                ..Marks::default()
-                            },
-                            "(=)",
-                            line,
-                        )?;
+                        game.marks(visitor, offer.clone(), "(=)", line)?;
                     }
                 }
                 Token::WordTooLong => {
-                    game.start(visitor, self.default_start.as_ref())?;
-                    if game.depth == 0 && game.reading() {
+                    game.start(visitor, start, line)?;
+                    if game.depth == 0 {
                         game.fail(String::new(), GameErrorKind::TooLong, line);
                     }
                 }
                 Token::Word(bytes) => {
-                    game.start(visitor, self.default_start.as_ref())?;
+                    game.start(visitor, start, line)?;
                     let word = String::from_utf8_lossy(bytes);
                     if let Some(result) = result_of(&word) {
                         game.result = Some(result);
@@ -295,8 +320,12 @@ impl<R: Read> MovetextReader<R> {
                 }
             }
         }
+        if game.depth > 0 {
+            let opened = game.variation_line;
+            game.fail("(".to_owned(), GameErrorKind::UnclosedVariation, opened);
+        }
         if !game.started {
-            game.start(visitor, self.default_start.as_ref())?;
+            game.start(visitor, start, self.lexer.line)?;
         }
         self.games += 1;
         visitor.end_game(&GameEnd {
@@ -325,11 +354,15 @@ pub struct GameOutcome {
 struct Game {
     index: u64,
     tags: Vec<(String, String)>,
+    /// A blank line followed the tags: the next tag begins another game.
+    tags_closed: bool,
     started: bool,
     reader: Reader,
     pos: Chess,
     plies: u32,
     depth: u32,
+    /// Where the outermost open variation began.
+    variation_line: u64,
     error: Option<GameError>,
     result: Option<&'static str>,
     continues: bool,
@@ -342,11 +375,13 @@ impl Game {
         Game {
             index,
             tags: Vec::new(),
+            tags_closed: false,
             started: false,
             reader,
             pos: Chess::default(),
             plies: 0,
             depth: 0,
+            variation_line: 0,
             error: None,
             result: None,
             continues: false,
@@ -368,6 +403,7 @@ impl Game {
         &mut self,
         visitor: &mut V,
         default_start: Option<&Fen>,
+        line: u64,
     ) -> io::Result<()> {
         if self.started {
             return Ok(());
@@ -385,7 +421,7 @@ impl Game {
                     self.pos = pos;
                     start_fen = Some(text);
                 }
-                Err(e) => self.fail(String::new(), GameErrorKind::BadFen(e), 0),
+                Err(e) => self.fail(String::new(), GameErrorKind::BadFen(e), line),
             },
             None => {
                 if let Some(fen) = default_start {
@@ -394,7 +430,9 @@ impl Game {
                             self.pos = pos;
                             start_fen = Some(fen.to_string());
                         }
-                        Err(e) => self.fail(String::new(), GameErrorKind::BadFen(e.to_string()), 0),
+                        Err(e) => {
+                            self.fail(String::new(), GameErrorKind::BadFen(e.to_string()), line)
+                        }
                     }
                 }
             }
@@ -407,7 +445,11 @@ impl Game {
         })
     }
 
+    /// Records the game's first error; later ones follow from it and are not reported.
     fn fail(&mut self, token: String, kind: GameErrorKind, line: u64) {
+        if self.error.is_some() {
+            return;
+        }
         self.error = Some(GameError {
             game: self.index,
             line,
@@ -438,7 +480,7 @@ impl Game {
     fn word<V: Visitor>(&mut self, visitor: &mut V, word: &str, line: u64) -> io::Result<()> {
         let after_number = std::mem::take(&mut self.after_number);
         let (number, rest) = split_move_number(word);
-        let word = if let Some((written, black)) = number {
+        let mut word = if let Some((written, black)) = number {
             let expected = self.pos.fullmoves().get();
             if written != expected || (black && self.pos.turn() == Color::White) {
                 self.fail(
@@ -457,16 +499,40 @@ impl Game {
             word
         };
         if let Some(after_dots) = word.strip_prefix("...").or_else(|| word.strip_prefix('…')) {
-            if after_number && after_dots.is_empty() {
+            if after_dots.is_empty() {
+                if !after_number {
+                    // `17.a5 ...`: the text goes on without its moves ("and so on").
+                    self.continues = true;
+                }
                 return Ok(()); // `12. ... Nf6`: the placeholder for White's move
             }
-            self.continues = true;
-            return Ok(());
+            if Written::parse(after_dots).is_err() {
+                self.continues = true; // `...і т.д.`
+                return Ok(());
+            }
+            // `1. ...e5`, `...e5`: Black's move.
+            if self.pos.turn() == Color::White {
+                let written = self.pos.fullmoves().get();
+                self.fail(
+                    printable(word),
+                    GameErrorKind::WrongMoveNumber {
+                        written,
+                        black: true,
+                    },
+                    line,
+                );
+                return Ok(());
+            }
+            word = after_dots;
         }
         if may_be_marks(word)
             && let Some(marks) = Marks::parse(word)
         {
             return self.marks(visitor, marks, word, line);
+        }
+        if self.plies >= MAX_PLIES {
+            self.fail(printable(word), GameErrorKind::TooManyMoves, line);
+            return Ok(());
         }
         match self.reader.read(&self.pos, word) {
             Ok(read) => {
@@ -487,7 +553,7 @@ impl Game {
 
 /// A cheap test that keeps [`Marks::parse`] off the hot path of ordinary moves.
 fn may_be_marks(word: &str) -> bool {
-    word.starts_with(['+', '#', '!', '?', '(', '‡'])
+    word.starts_with(['+', '#', '!', '?', '(', '‡', '='])
         || ((word.starts_with('e') || word.starts_with('е'))
             && !word.contains(|c: char| c.is_ascii_digit()))
 }
@@ -521,12 +587,31 @@ fn split_move_number(word: &str) -> (Option<(u32, bool)>, &str) {
     }
 }
 
-/// Results as written, in PGN's form.
+/// Results as written, in PGN's form; any dash (`1–0`), `:` (`1:0`) or `½`.
 fn result_of(word: &str) -> Option<&'static str> {
+    if word.len() > 12 {
+        return None;
+    }
+    let normalized: String;
+    let word = if word.is_ascii() {
+        word
+    } else {
+        normalized = word
+            .chars()
+            .map(|c| {
+                if c == ':' {
+                    c
+                } else {
+                    super::fold::fold_char(c)
+                }
+            })
+            .collect();
+        &normalized
+    };
     Some(match word {
         "1-0" | "1:0" => "1-0",
         "0-1" | "0:1" => "0-1",
-        "1/2-1/2" | "½-½" | "½:½" | "1/2:1/2" => "1/2-1/2",
+        "1/2-1/2" | "½-½" | "½:½" | "1/2:1/2" | "0.5-0.5" => "1/2-1/2",
         "*" => "*",
         _ => return None,
     })
@@ -534,13 +619,7 @@ fn result_of(word: &str) -> Option<&'static str> {
 
 /// A token fit for an error message: cut short, control characters escaped.
 fn printable(token: &str) -> String {
-    token
-        .chars()
-        .take(MAX_WORD_BYTES)
-        .flat_map(char::escape_debug)
-        .collect::<String>()
-        .replace("\\'", "'")
-        .replace("\\\"", "\"")
+    token.chars().take(MAX_WORD_BYTES).collect()
 }
 
 /// What the lexer hands the game reader.
@@ -551,6 +630,8 @@ enum Token<'a> {
     BadTag,
     /// A comment's first bytes.
     Comment(&'a [u8]),
+    /// A `{` comment the input ends inside.
+    UnterminatedComment,
     VariationOpen,
     VariationClose,
     DrawOffer,
@@ -653,13 +734,36 @@ impl<R: Read> Lexer<R> {
         self.pos += 1;
     }
 
-    /// A no-break space (U+00A0) counts as a space: word processors put them in movetext.
-    fn space_len(&mut self) -> io::Result<usize> {
-        match self.peek(0)? {
-            Some(b) if is_space(b) => Ok(1),
-            Some(0xc2) if self.peek(1)? == Some(0xa0) => Ok(2),
-            _ => Ok(0),
+    /// The length of the space character at offset `k`, or 0. Besides ASCII spaces, the Unicode
+    /// spaces word processors put in movetext count (no-break, narrow no-break, thin, en, em,
+    /// ideographic), and so does a byte-order mark, which `cat a.pgn b.pgn` leaves mid-stream.
+    fn space_len_at(&mut self, k: usize) -> io::Result<usize> {
+        let Some(b0) = self.peek(k)? else {
+            return Ok(0);
+        };
+        if is_space(b0) {
+            return Ok(1);
         }
+        if !matches!(b0, 0xc2 | 0xe2 | 0xe3 | 0xef) {
+            return Ok(0);
+        }
+        let b1 = self.peek(k + 1)?;
+        if b0 == 0xc2 {
+            return Ok(if b1 == Some(0xa0) { 2 } else { 0 });
+        }
+        let b2 = self.peek(k + 2)?;
+        let space = matches!(
+            (b0, b1, b2),
+            (0xe2, Some(0x80), Some(0x80..=0x8b | 0xaf))
+                | (0xe2, Some(0x81), Some(0x9f))
+                | (0xe3, Some(0x80), Some(0x80))
+                | (0xef, Some(0xbb), Some(0xbf))
+        );
+        Ok(if space { 3 } else { 0 })
+    }
+
+    fn space_len(&mut self) -> io::Result<usize> {
+        self.space_len_at(0)
     }
 
     /// Skips spaces and `%` escape lines; true if they held a blank line.
@@ -704,7 +808,10 @@ impl<R: Read> Lexer<R> {
             b'{' => {
                 self.bump();
                 let mut kept = 0;
-                while let Some(c) = self.peek(0)? {
+                loop {
+                    let Some(c) = self.peek(0)? else {
+                        return Ok(Token::UnterminatedComment);
+                    };
                     self.bump();
                     if c == b'}' {
                         break;
@@ -728,9 +835,13 @@ impl<R: Read> Lexer<R> {
                 self.bump();
                 Ok(Token::VariationClose)
             }
-            b'}' | b']' => {
+            b'}' => {
                 self.bump();
                 Ok(Token::Word(b"}"))
+            }
+            b']' => {
+                self.bump();
+                Ok(Token::Word(b"]"))
             }
             b'$' => {
                 self.bump();
@@ -760,7 +871,7 @@ impl<R: Read> Lexer<R> {
     fn word(&mut self) -> io::Result<Token<'_>> {
         let mut len = 0;
         while let Some(b) = self.peek(len)? {
-            if is_delimiter(b) || (b == 0xc2 && self.peek(len + 1)? == Some(0xa0)) {
+            if is_delimiter(b) || (b >= 0xc2 && self.space_len_at(len)? > 0) {
                 break;
             }
             len += 1;

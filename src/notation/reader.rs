@@ -5,11 +5,11 @@
 //! Nothing is guessed: a reading counts only if exactly one legal move fits it, and readings in
 //! different languages are weighed in tiers:
 //!
-//! 1. the player's language if one was given (`--lang`); otherwise English (FIDE's standard,
-//!    seed 002 E.1), or, once earlier moves have shown that a side writes in languages without
-//!    English, those languages;
-//! 2. with `--lang`, English; without, the rest of the languages that side's earlier moves allow;
-//! 3. every other language.
+//! - with the player's language given (`--lang`): that language, then English (FIDE's
+//!   standard, seed 002 E.1), and no other;
+//! - without it, while nothing is settled: English, then every other language;
+//! - once a side's earlier moves have settled the languages it writes in: those (English first
+//!   if it is one of them), then English, and no other.
 //!
 //! The first tier with any fitting reading decides: one move, or an error naming every reading
 //! when more than one move fits. So `Кf3` reads as a knight move (no king can reach f3, and
@@ -177,29 +177,25 @@ impl Reader {
     }
 
     fn tiers(&self, side: usize) -> [LangSet; 3] {
+        let english = LangSet::only(Lang::English);
         match self.lang {
-            Some(lang) => {
-                let english = LangSet::only(Lang::English).difference(LangSet::only(lang));
-                [
-                    LangSet::only(lang),
-                    english,
-                    LangSet::ALL
-                        .difference(LangSet::only(lang))
-                        .difference(english),
-                ]
-            }
+            // The player's language, then FIDE's English; never a third language's guess.
+            Some(lang) => [
+                LangSet::only(lang),
+                english.difference(LangSet::only(lang)),
+                LangSet::EMPTY,
+            ],
             None => {
                 let state = self.sides[side];
-                let first = if state.contains(Lang::English) {
-                    LangSet::only(Lang::English)
+                if state == LangSet::ALL {
+                    // Nothing settled yet: English first, then any one other reading.
+                    [english, LangSet::ALL.difference(english), LangSet::EMPTY]
+                } else if state.contains(Lang::English) {
+                    [english, state.difference(english), LangSet::EMPTY]
                 } else {
-                    state
-                };
-                [
-                    first,
-                    state.difference(first),
-                    LangSet::ALL.difference(state),
-                ]
+                    // Settled on other languages: those, then English; no others.
+                    [state, english, LangSet::EMPTY]
+                }
             }
         }
     }
@@ -215,6 +211,11 @@ fn side_index(color: Color) -> usize {
 /// The fast path: plain English SAN, read by shakmaty without allocating. Anything it does not
 /// take goes the tolerant way.
 fn read_strict_san(pos: &Chess, token: &[u8]) -> Option<ReadMove> {
+    // shakmaty also takes a `P` pawn letter and a bare `xd5`; the tolerant reader has its own
+    // view of those (`P` is a Dutch knight), so they go the slow way.
+    if matches!(token.first(), Some(b'P' | b'x')) {
+        return None;
+    }
     let san = San::from_ascii(token).ok()?;
     let m = san.to_move(pos).ok()?;
     let langs = match san {
@@ -280,7 +281,12 @@ impl Target {
             // A promotion without its piece fits all four: the ambiguity is reported.
             (_, None) => true,
         };
+        // A pawn move without a file of departure is a push: `d5` never means `exd5`.
+        let push_fits = self.role != RoleSpec::Pawn
+            || self.from_file.is_some()
+            || from.file() == king_to.file();
         role_fits
+            && push_fits
             && to_fits
             && self.from_file.is_none_or(|f| f == from.file())
             && self.from_rank.is_none_or(|r| r == from.rank())
@@ -395,13 +401,15 @@ fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxE
         }
     }
     if readings.is_empty() {
-        let letters = [piece, promotion]
-            .into_iter()
-            .flatten()
-            .map(|m| m.to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        return Err(SyntaxError::UnknownPieceLetters(letters));
+        // Blame the mark no language knows: the piece's, or else the promotion's.
+        let known = |mark: &PieceMark| Lang::LETTERED.iter().any(|&l| mark_role(mark, l).is_some());
+        let unknown = match (piece, promotion) {
+            (Some(p), _) if !known(p) => p,
+            (_, Some(p)) => p,
+            (Some(p), None) => p,
+            (None, None) => return Err(SyntaxError::NoDestination),
+        };
+        return Err(SyntaxError::UnknownPieceLetters(unknown.to_string()));
     }
     Ok(readings)
 }

@@ -100,7 +100,17 @@ impl Written {
             return Err(SyntaxError::TooLong);
         }
         let mut chars: Vec<char> = token.chars().map(fold_char).collect();
-        let marks = strip_marks(&mut chars);
+        let mut marks = strip_marks(&mut chars);
+        // Seed 001 marks a draw offer with a bare `=`. After a piece move it can mean nothing
+        // else; after a pawn move it is a promotion missing its piece, and refused as such.
+        if chars.len() > 1
+            && chars.last() == Some(&'=')
+            && chars[0].is_uppercase()
+            && chars[0] != 'O'
+        {
+            chars.pop();
+            marks.draw_offer = true;
+        }
         if chars.is_empty() {
             return Err(SyntaxError::Empty);
         }
@@ -126,6 +136,12 @@ impl Marks {
     /// Reads a token made of marks alone, as written apart from its move.
     pub fn parse(token: &str) -> Option<Marks> {
         let mut chars: Vec<char> = token.chars().map(fold_char).collect();
+        if chars.as_slice() == ['='] {
+            return Some(Marks {
+                draw_offer: true,
+                ..Marks::default()
+            });
+        }
         if matches!(
             chars.as_slice(),
             ['e', '.', 'p', '.'] | ['e', 'p'] | ['e', '.', 'p']

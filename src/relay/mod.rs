@@ -41,7 +41,9 @@ pub enum Command {
     /// The sender's games.
     Games,
     /// One game: diagram, moves, whose turn.
-    Show { game: String },
+    Show {
+        game: String,
+    },
     /// A move, optionally with its number, marks written apart (`e.p.`, `(=)`), and a repeat
     /// of the opponent's last move.
     Move {
@@ -51,10 +53,18 @@ pub enum Command {
         marks: Vec<String>,
         repeat: Option<String>,
     },
-    OfferDraw { game: String },
-    AcceptDraw { game: String },
-    DeclineDraw { game: String },
-    Resign { game: String },
+    OfferDraw {
+        game: String,
+    },
+    AcceptDraw {
+        game: String,
+    },
+    DeclineDraw {
+        game: String,
+    },
+    Resign {
+        game: String,
+    },
     /// Admin: start a game.
     Create {
         game: String,
@@ -74,7 +84,10 @@ pub struct Reply {
 
 impl Reply {
     pub fn new(code: u16, text: impl Into<String>) -> Reply {
-        Reply { code, text: text.into() }
+        Reply {
+            code,
+            text: text.into(),
+        }
     }
 }
 
@@ -113,7 +126,12 @@ pub struct Relay {
 impl Relay {
     /// Starts the relay over the replayed games; games in the configuration that the journal
     /// does not have yet are started (and journaled) first.
-    pub async fn spawn(config: &Config, journal: Journal, games: BTreeMap<String, JournaledGame>, queue: usize) -> Result<Relay, JournalError> {
+    pub async fn spawn(
+        config: &Config,
+        journal: Journal,
+        games: BTreeMap<String, JournaledGame>,
+        queue: usize,
+    ) -> Result<Relay, JournalError> {
         let mut state = State {
             games: games.into_iter().map(|(id, g)| (id, g.game)).collect(),
             players: config.players.clone(),
@@ -152,7 +170,16 @@ impl Relay {
     /// Sends a command and waits for its (committed) reply.
     pub async fn call(&self, sender: Sender, command: Command) -> Reply {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(Request { sender, command, reply }).await.is_err() {
+        if self
+            .tx
+            .send(Request {
+                sender,
+                command,
+                reply,
+            })
+            .await
+            .is_err()
+        {
             return Reply::new(421, "the relay is shutting down");
         }
         match rx.await {
@@ -183,11 +210,33 @@ impl State {
         match command {
             Command::Games => Pending::Now(self.list_games(sender)),
             Command::Show { game } => Pending::Now(self.show(sender, &game)),
-            Command::Create { game, white, black, event, fen } => self.create(sender, game, white, black, event, fen).await,
-            Command::Move { game, number, text, marks, repeat } => self.play(sender, &game, number, &text, &marks, repeat.as_deref()).await,
-            Command::OfferDraw { game } => self.act(sender, &game, Action::OfferDraw, "offer").await,
-            Command::AcceptDraw { game } => self.act(sender, &game, Action::AcceptDraw, "accept").await,
-            Command::DeclineDraw { game } => self.act(sender, &game, Action::DeclineDraw, "decline").await,
+            Command::Create {
+                game,
+                white,
+                black,
+                event,
+                fen,
+            } => self.create(sender, game, white, black, event, fen).await,
+            Command::Move {
+                game,
+                number,
+                text,
+                marks,
+                repeat,
+            } => {
+                self.play(sender, &game, number, &text, &marks, repeat.as_deref())
+                    .await
+            }
+            Command::OfferDraw { game } => {
+                self.act(sender, &game, Action::OfferDraw, "offer").await
+            }
+            Command::AcceptDraw { game } => {
+                self.act(sender, &game, Action::AcceptDraw, "accept").await
+            }
+            Command::DeclineDraw { game } => {
+                self.act(sender, &game, Action::DeclineDraw, "decline")
+                    .await
+            }
             Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
         }
     }
@@ -225,30 +274,67 @@ impl State {
         let Some(game) = self.games.get(game_id) else {
             return Reply::new(404, format!("no game {game_id:?}"));
         };
-        let notation = self.players.get(&sender.player).map_or(crate::notation::Notation::Iccf, |p| p.notation);
+        let notation = self
+            .players
+            .get(&sender.player)
+            .map_or(crate::notation::Notation::Iccf, |p| p.notation);
         Reply::new(250, render::show(game, notation))
     }
 
     async fn enqueue(&self, records: Vec<Record>) -> Result<Committed, Reply> {
-        self.journal.enqueue(records).await.map_err(|e| Reply::new(500, format!("not recorded: {e}")))
+        self.journal
+            .enqueue(records)
+            .await
+            .map_err(|e| Reply::new(500, format!("not recorded: {e}")))
     }
 
     /// Journals a refused attempt by a player of the game, then replies with the refusal.
-    async fn refuse(&self, sender: &Sender, game_id: &str, text: &str, refused: Refused) -> Pending {
-        let mut entry = NewEntry::new(game_id, &sender.player, sender.channel, EntryKind::Rejected, text);
+    async fn refuse(
+        &self,
+        sender: &Sender,
+        game_id: &str,
+        text: &str,
+        refused: Refused,
+    ) -> Pending {
+        let mut entry = NewEntry::new(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Rejected,
+            text,
+        );
         entry.detail = refused.reason.clone();
-        match self.enqueue(vec![Record { entry, outbox: vec![] }]).await {
-            Ok(committed) => Pending::AfterCommit(committed, Reply::new(refused.code, refused.reason)),
+        match self
+            .enqueue(vec![Record {
+                entry,
+                outbox: vec![],
+            }])
+            .await
+        {
+            Ok(committed) => {
+                Pending::AfterCommit(committed, Reply::new(refused.code, refused.reason))
+            }
             Err(reply) => Pending::Now(reply),
         }
     }
 
-    async fn play(&mut self, sender: &Sender, game_id: &str, number: Option<u32>, text: &str, marks: &[String], repeat: Option<&str>) -> Pending {
+    async fn play(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        number: Option<u32>,
+        text: &str,
+        marks: &[String],
+        repeat: Option<&str>,
+    ) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
-        let written = std::iter::once(text).chain(marks.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
+        let written = std::iter::once(text)
+            .chain(marks.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
         let lang = self.lang_of(&sender.player);
         let game = &self.games[game_id];
         let mut draw_offer = false;
@@ -256,7 +342,10 @@ impl State {
             match Marks::parse(mark) {
                 Some(m) => draw_offer |= m.draw_offer,
                 None => {
-                    let refused = Refused { code: 422, reason: format!("not a move mark: {mark:?}") };
+                    let refused = Refused {
+                        code: 422,
+                        reason: format!("not a move mark: {mark:?}"),
+                    };
                     return self.refuse(sender, game_id, &written, refused).await;
                 }
             }
@@ -264,7 +353,10 @@ impl State {
         if let Some(repeat) = repeat
             && let Err(refusal) = game.check_repeat(repeat, lang)
         {
-            let refused = Refused { code: 409, reason: refusal.to_string() };
+            let refused = Refused {
+                code: 409,
+                reason: refusal.to_string(),
+            };
             return self.refuse(sender, game_id, &written, refused).await;
         }
         let m = match game.check_move(color, text, number, lang) {
@@ -274,7 +366,17 @@ impl State {
                     Refusal::Move(_) => 422,
                     _ => 409,
                 };
-                return self.refuse(sender, game_id, &written, Refused { code, reason: refusal.to_string() }).await;
+                return self
+                    .refuse(
+                        sender,
+                        game_id,
+                        &written,
+                        Refused {
+                            code,
+                            reason: refusal.to_string(),
+                        },
+                    )
+                    .await;
             }
         };
         draw_offer |= token_offers_draw(text);
@@ -284,7 +386,13 @@ impl State {
         let opponent = game.player(!color).to_owned();
         let iccf = Iccf::from_move(m).to_string();
         let san_en = san::write(&before, m, Lang::English);
-        let mut entry = NewEntry::new(game_id, &sender.player, sender.channel, EntryKind::Move, &written);
+        let mut entry = NewEntry::new(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Move,
+            &written,
+        );
         entry.iccf = Some(iccf.clone());
         entry.san = Some(san_en);
         if draw_offer {
@@ -292,16 +400,25 @@ impl State {
         }
         let mut after = game.clone();
         after.apply_by(color, &Action::Move { m, draw_offer });
-        let opponent_text = self.players.get(&opponent).map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
+        let opponent_text = self
+            .players
+            .get(&opponent)
+            .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
         let body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
         let mut records = vec![Record {
             entry,
-            outbox: vec![NewOutbox { player: opponent.clone(), body }],
+            outbox: vec![NewOutbox {
+                player: opponent.clone(),
+                body,
+            }],
         }];
         if let Some(result) = after.result() {
             records.push(self.result_record(&after, result, sender));
         }
-        let own_text = self.players.get(&sender.player).map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
+        let own_text = self
+            .players
+            .get(&sender.player)
+            .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
         let dots = if color == Color::White { "." } else { "..." };
         let mut reply = format!("accepted {game_id} {number}{dots} {own_text} ({iccf})");
         if draw_offer {
@@ -319,15 +436,29 @@ impl State {
         }
     }
 
-    fn result_record(&self, game: &Game, result: &crate::game::GameResult, sender: &Sender) -> Record {
-        let mut entry = NewEntry::new(&game.id, &sender.player, sender.channel, EntryKind::Result, result.pgn());
+    fn result_record(
+        &self,
+        game: &Game,
+        result: &crate::game::GameResult,
+        sender: &Sender,
+    ) -> Record {
+        let mut entry = NewEntry::new(
+            &game.id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Result,
+            result.pgn(),
+        );
         entry.detail = result.to_string();
         let body = format!("RESULT {} {result}", game.id);
         Record {
             entry,
             outbox: [&game.white, &game.black]
                 .into_iter()
-                .map(|p| NewOutbox { player: p.clone(), body: body.clone() })
+                .map(|p| NewOutbox {
+                    player: p.clone(),
+                    body: body.clone(),
+                })
                 .collect(),
         }
     }
@@ -339,7 +470,17 @@ impl State {
         };
         let game = &self.games[game_id];
         if let Err(refusal) = game.check(color, &action) {
-            return self.refuse(sender, game_id, word, Refused { code: 409, reason: refusal.to_string() }).await;
+            return self
+                .refuse(
+                    sender,
+                    game_id,
+                    word,
+                    Refused {
+                        code: 409,
+                        reason: refusal.to_string(),
+                    },
+                )
+                .await;
         }
         let kind = match action {
             Action::OfferDraw => EntryKind::DrawOffer,
@@ -360,7 +501,10 @@ impl State {
         let entry = NewEntry::new(game_id, &sender.player, sender.channel, kind, word);
         let mut records = vec![Record {
             entry,
-            outbox: vec![NewOutbox { player: opponent, body }],
+            outbox: vec![NewOutbox {
+                player: opponent,
+                body,
+            }],
         }];
         let mut reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
         if let Some(result) = after.result() {
@@ -376,12 +520,23 @@ impl State {
         }
     }
 
-    async fn create(&mut self, sender: &Sender, game_id: String, white: String, black: String, event: Option<String>, fen: Option<String>) -> Pending {
+    async fn create(
+        &mut self,
+        sender: &Sender,
+        game_id: String,
+        white: String,
+        black: String,
+        event: Option<String>,
+        fen: Option<String>,
+    ) -> Pending {
         if !sender.admin {
             return Pending::Now(Reply::new(403, "only the admin creates games"));
         }
         if !valid_id(&game_id) {
-            return Pending::Now(Reply::new(400, format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')")));
+            return Pending::Now(Reply::new(
+                400,
+                format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')"),
+            ));
         }
         if self.games.contains_key(&game_id) {
             return Pending::Now(Reply::new(409, format!("game {game_id} exists already")));
@@ -398,20 +553,44 @@ impl State {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),
         };
-        let detail = GameStartDetail { white: white.clone(), black: black.clone(), event, fen };
-        let mut entry = NewEntry::new(&game_id, &sender.player, sender.channel, EntryKind::GameStart, "");
+        let detail = GameStartDetail {
+            white: white.clone(),
+            black: black.clone(),
+            event,
+            fen,
+        };
+        let mut entry = NewEntry::new(
+            &game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::GameStart,
+            "",
+        );
         entry.detail = serde_json::to_string(&detail).unwrap_or_default();
-        let outbox = [(&white, Color::White, &black), (&black, Color::Black, &white)]
-            .into_iter()
-            .map(|(player, color, opponent)| NewOutbox {
-                player: player.clone(),
-                body: format!("GAME {game_id} started: you play {} against {opponent}; {}", ColorName(color), render::turn_note(&game, player)),
-            })
-            .collect();
+        let outbox = [
+            (&white, Color::White, &black),
+            (&black, Color::Black, &white),
+        ]
+        .into_iter()
+        .map(|(player, color, opponent)| NewOutbox {
+            player: player.clone(),
+            body: format!(
+                "GAME {game_id} started: you play {} against {opponent}; {}",
+                ColorName(color),
+                render::turn_note(&game, player)
+            ),
+        })
+        .collect();
         match self.enqueue(vec![Record { entry, outbox }]).await {
             Ok(committed) => {
                 self.games.insert(game_id.clone(), game);
-                Pending::AfterCommit(committed, Reply::new(250, format!("created {game_id}: {white} (White) - {black} (Black)")))
+                Pending::AfterCommit(
+                    committed,
+                    Reply::new(
+                        250,
+                        format!("created {game_id}: {white} (White) - {black} (Black)"),
+                    ),
+                )
             }
             Err(reply) => Pending::Now(reply),
         }

@@ -9,14 +9,30 @@ use crate::notation::Notation;
 pub fn turn_note(game: &Game, viewer: &str) -> String {
     match game.result() {
         Some(result) => format!("game over: {result}"),
-        None if game.player(game.turn()) == viewer => format!("your move ({} {})", ColorName(game.turn()), game.move_number()),
-        None => format!("{} to move ({} {})", game.player(game.turn()), ColorName(game.turn()), game.move_number()),
+        None if game.player(game.turn()) == viewer => format!(
+            "your move ({} {})",
+            ColorName(game.turn()),
+            game.move_number()
+        ),
+        None => format!(
+            "{} to move ({} {})",
+            game.player(game.turn()),
+            ColorName(game.turn()),
+            game.move_number()
+        ),
     }
 }
 
 /// One line of `GAMES`.
 pub fn game_line(game: &Game, viewer: &str) -> String {
-    format!("{} {} (White) - {} (Black), {} moves, {}", game.id, game.white, game.black, game.moves().len(), turn_note(game, viewer))
+    format!(
+        "{} {} (White) - {} (Black), {} moves, {}",
+        game.id,
+        game.white,
+        game.black,
+        game.moves().len(),
+        turn_note(game, viewer)
+    )
 }
 
 /// The moves so far, numbered, in `notation`.
@@ -43,7 +59,10 @@ pub fn movetext(game: &Game, notation: Notation) -> String {
 
 /// `SHOW`: players, diagram, moves in the viewer's notation, whose move.
 pub fn show(game: &Game, notation: Notation) -> String {
-    let mut lines = vec![format!("game {}: {} (White) - {} (Black)", game.id, game.white, game.black)];
+    let mut lines = vec![format!(
+        "game {}: {} (White) - {} (Black)",
+        game.id, game.white, game.black
+    )];
     lines.extend(game.diagram().lines().map(str::to_owned));
     lines.push(format!("moves: {}", movetext(game, notation)));
     if let Some(color) = game.draw_offer() {
@@ -51,15 +70,31 @@ pub fn show(game: &Game, notation: Notation) -> String {
     }
     lines.push(match game.result() {
         Some(result) => format!("result: {result}"),
-        None => format!("to move: {} ({}), move {}", ColorName(game.turn()), game.player(game.turn()), game.move_number()),
+        None => format!(
+            "to move: {} ({}), move {}",
+            ColorName(game.turn()),
+            game.player(game.turn()),
+            game.move_number()
+        ),
     });
     lines.join("\n")
 }
 
 /// The push telling the opponent of a move: `MOVE g1 12... Nf6 (7866) by boris`.
-pub fn move_push(after: &Game, mover: Color, number: u32, text: &str, iccf: &str, draw_offer: bool) -> String {
+pub fn move_push(
+    after: &Game,
+    mover: Color,
+    number: u32,
+    text: &str,
+    iccf: &str,
+    draw_offer: bool,
+) -> String {
     let dots = if mover == Color::White { "." } else { "..." };
-    let mut body = format!("MOVE {} {number}{dots} {text} ({iccf}) by {}", after.id, after.player(mover));
+    let mut body = format!(
+        "MOVE {} {number}{dots} {text} ({iccf}) by {}",
+        after.id,
+        after.player(mover)
+    );
     if draw_offer {
         body.push_str(", draw offered");
     }

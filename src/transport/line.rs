@@ -14,7 +14,10 @@ use crate::relay::{Command, Reply};
 /// One line from a client.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
-    Login { player: String, secret: String },
+    Login {
+        player: String,
+        secret: String,
+    },
     Command(Command),
     /// Acknowledge pushed messages up to an id (all pushed so far without one).
     Ack(Option<i64>),
@@ -29,7 +32,10 @@ pub enum Line {
 pub struct LineError(pub String);
 
 fn arg<'a>(words: &mut impl Iterator<Item = &'a str>, what: &str) -> Result<String, LineError> {
-    words.next().map(str::to_owned).ok_or_else(|| LineError(format!("missing {what}")))
+    words
+        .next()
+        .map(str::to_owned)
+        .ok_or_else(|| LineError(format!("missing {what}")))
 }
 
 fn no_more<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), LineError> {
@@ -43,7 +49,9 @@ fn no_more<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), LineError
 /// so it is never mistaken for a numeric move such as `5254`).
 fn move_number(word: &str) -> Option<u32> {
     let digits = word.trim_end_matches(['.', '…']);
-    (!digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+    (!digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 /// Parses one line.
@@ -65,7 +73,10 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
         "ACK" => {
             let upto = match words.next() {
                 None => None,
-                Some(id) => Some(id.parse().map_err(|_| LineError(format!("{id:?} is not a message id")))?),
+                Some(id) => Some(
+                    id.parse()
+                        .map_err(|_| LineError(format!("{id:?} is not a message id")))?,
+                ),
             };
             no_more(words)?;
             return Ok(Line::Ack(upto));
@@ -83,13 +94,19 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
             let game = arg(&mut words, "game id")?;
             let rest: Vec<&str> = words.collect();
             let (number, rest) = match rest.as_slice() {
-                [first, tail @ ..] if !tail.is_empty() && move_number(first).is_some() => (move_number(first), tail),
+                [first, tail @ ..] if !tail.is_empty() && move_number(first).is_some() => {
+                    (move_number(first), tail)
+                }
                 all => (None, all),
             };
             let (rest, repeat) = match rest.iter().position(|w| w.eq_ignore_ascii_case("REPEAT")) {
                 Some(at) => match &rest[at + 1..] {
                     [repeated] => (&rest[..at], Some((*repeated).to_owned())),
-                    _ => return Err(LineError("REPEAT takes one move: the opponent's last".to_owned())),
+                    _ => {
+                        return Err(LineError(
+                            "REPEAT takes one move: the opponent's last".to_owned(),
+                        ));
+                    }
                 },
                 None => (rest, None),
             };
@@ -136,12 +153,26 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                         }
                         fen = Some(rest.join(" "));
                     }
-                    _ => return Err(LineError(format!("unexpected {word:?} (EVENT id, FEN ...)"))),
+                    _ => {
+                        return Err(LineError(format!(
+                            "unexpected {word:?} (EVENT id, FEN ...)"
+                        )));
+                    }
                 }
             }
-            Command::Create { game, white, black, event, fen }
+            Command::Create {
+                game,
+                white,
+                black,
+                event,
+                fen,
+            }
         }
-        _ => return Err(LineError(format!("unknown command {verb:?}; HELP lists them"))),
+        _ => {
+            return Err(LineError(format!(
+                "unknown command {verb:?}; HELP lists them"
+            )));
+        }
     };
     Ok(Line::Command(command))
 }
@@ -187,23 +218,56 @@ mod tests {
 
     #[test]
     fn move_lines() {
-        let Command::Move { number, text, marks, .. } = mv("MOVE g 5254") else { panic!() };
+        let Command::Move {
+            number,
+            text,
+            marks,
+            ..
+        } = mv("MOVE g 5254")
+        else {
+            panic!()
+        };
         assert_eq!((number, text.as_str(), marks.len()), (None, "5254", 0));
-        let Command::Move { number, text, marks, .. } = mv("move g 5254 (=)") else { panic!() };
-        assert_eq!((number, text.as_str(), marks), (None, "5254", vec!["(=)".to_owned()]));
-        let Command::Move { number, text, .. } = mv("MOVE g 12... Nf6") else { panic!() };
+        let Command::Move {
+            number,
+            text,
+            marks,
+            ..
+        } = mv("move g 5254 (=)")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (number, text.as_str(), marks),
+            (None, "5254", vec!["(=)".to_owned()])
+        );
+        let Command::Move { number, text, .. } = mv("MOVE g 12... Nf6") else {
+            panic!()
+        };
         assert_eq!((number, text.as_str()), (Some(12), "Nf6"));
-        let Command::Move { text, marks, .. } = mv("MOVE g exd6 e.p.") else { panic!() };
+        let Command::Move { text, marks, .. } = mv("MOVE g exd6 e.p.") else {
+            panic!()
+        };
         assert_eq!((text.as_str(), marks), ("exd6", vec!["e.p.".to_owned()]));
-        let Command::Move { text, repeat, .. } = mv("MOVE g 2 Nf3 REPEAT e5") else { panic!() };
+        let Command::Move { text, repeat, .. } = mv("MOVE g 2 Nf3 REPEAT e5") else {
+            panic!()
+        };
         assert_eq!((text.as_str(), repeat.as_deref()), ("Nf3", Some("e5")));
     }
 
     #[test]
     fn bad_lines_say_why() {
-        assert_eq!(parse("FROB"), Err(LineError("unknown command \"FROB\"; HELP lists them".to_owned())));
+        assert_eq!(
+            parse("FROB"),
+            Err(LineError(
+                "unknown command \"FROB\"; HELP lists them".to_owned()
+            ))
+        );
         assert_eq!(parse("MOVE g"), Err(LineError("missing move".to_owned())));
-        assert_eq!(parse("LOGIN alice"), Err(LineError("missing secret".to_owned())));
+        assert_eq!(
+            parse("LOGIN alice"),
+            Err(LineError("missing secret".to_owned()))
+        );
         assert!(parse("ACK x").is_err());
         assert_eq!(parse("   "), Ok(Line::Empty));
     }

@@ -38,7 +38,14 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn new(config: Arc<Config>, relay: Relay, journal: Journal, hub: Arc<Hub>, shutdown: CancellationToken, tracker: TaskTracker) -> io::Result<Context> {
+    pub fn new(
+        config: Arc<Config>,
+        relay: Relay,
+        journal: Journal,
+        hub: Arc<Hub>,
+        shutdown: CancellationToken,
+        tracker: TaskTracker,
+    ) -> io::Result<Context> {
         let tls = match &config.tcp.tls {
             Some(files) => Some(tls_acceptor(files)?),
             None => None,
@@ -59,18 +66,23 @@ impl Context {
 fn tls_acceptor(files: &TlsFiles) -> io::Result<tokio_rustls::TlsAcceptor> {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-    let invalid = |what: &str, e: &dyn std::fmt::Display| io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {e}"));
+    let invalid = |what: &str, e: &dyn std::fmt::Display| {
+        io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {e}"))
+    };
     let certs = CertificateDer::pem_file_iter(&files.cert)
         .map_err(|e| invalid(&files.cert.display().to_string(), &e))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| invalid(&files.cert.display().to_string(), &e))?;
-    let key = PrivateKeyDer::from_pem_file(&files.key).map_err(|e| invalid(&files.key.display().to_string(), &e))?;
-    let config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-        .with_safe_default_protocol_versions()
-        .map_err(|e| invalid("TLS", &e))?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .map_err(|e| invalid("TLS certificate", &e))?;
+    let key = PrivateKeyDer::from_pem_file(&files.key)
+        .map_err(|e| invalid(&files.key.display().to_string(), &e))?;
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| invalid("TLS", &e))?
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .map_err(|e| invalid("TLS certificate", &e))?;
     Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 
@@ -141,11 +153,15 @@ async fn connection(stream: TcpStream, addr: SocketAddr, ctx: Arc<Context>) -> i
     match &ctx.tls {
         None => Session::new(stream, addr, &ctx).run().await,
         Some(acceptor) => {
-            let handshake = tokio::time::timeout(ctx.config.limits.login_timeout, acceptor.accept(stream));
+            let handshake =
+                tokio::time::timeout(ctx.config.limits.login_timeout, acceptor.accept(stream));
             match handshake.await {
                 Ok(Ok(tls)) => Session::new(tls, addr, &ctx).run().await,
                 Ok(Err(e)) => Err(e),
-                Err(_) => Err(io::Error::new(io::ErrorKind::TimedOut, "TLS handshake timed out")),
+                Err(_) => Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "TLS handshake timed out",
+                )),
             }
         }
     }
@@ -171,7 +187,11 @@ const OUTBOX_PAGE: usize = 256;
 
 impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     fn new(stream: S, addr: SocketAddr, ctx: &'a Context) -> Session<'a, S> {
-        let codec = AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), b"\n".to_vec(), ctx.config.limits.max_line_bytes);
+        let codec = AnyDelimiterCodec::new_with_max_length(
+            b"\n".to_vec(),
+            b"\n".to_vec(),
+            ctx.config.limits.max_line_bytes,
+        );
         Session {
             framed: Framed::new(stream, codec),
             addr,
@@ -188,11 +208,17 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         for line in format_reply(reply) {
             self.framed.feed(line).await.map_err(codec_error)?;
         }
-        SinkExt::<String>::flush(&mut self.framed).await.map_err(codec_error)
+        SinkExt::<String>::flush(&mut self.framed)
+            .await
+            .map_err(codec_error)
     }
 
     async fn run(mut self) -> io::Result<()> {
-        self.send(format!("200 ccrelay {} ready; LOGIN <player> <secret>, HELP", env!("CARGO_PKG_VERSION"))).await?;
+        self.send(format!(
+            "200 ccrelay {} ready; LOGIN <player> <secret>, HELP",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .await?;
         let result = self.serve().await;
         if let Some(login) = self.login.take() {
             self.ctx.hub.unregister(&login.sender.player, login.hub_id);
@@ -232,11 +258,16 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             };
             match event {
                 Event::Shutdown => {
-                    self.send("421 the relay is shutting down".to_owned()).await?;
+                    self.send("421 the relay is shutting down".to_owned())
+                        .await?;
                     return Ok(());
                 }
                 Event::Timeout => {
-                    let what = if self.login.is_some() { "idle timeout" } else { "no login in time" };
+                    let what = if self.login.is_some() {
+                        "idle timeout"
+                    } else {
+                        "no login in time"
+                    };
                     self.send(format!("421 {what}; closing")).await?;
                     return Ok(());
                 }
@@ -245,7 +276,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 Event::Line(None) => return Ok(()),
                 Event::Line(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
                     let max = limits.max_line_bytes;
-                    self.send(format!("500 line too long (at most {max} bytes); ignored")).await?;
+                    self.send(format!("500 line too long (at most {max} bytes); ignored"))
+                        .await?;
                 }
                 Event::Line(Some(Err(AnyDelimiterCodecError::Io(e)))) => return Err(e),
                 Event::Line(Some(Ok(bytes))) => {
@@ -290,7 +322,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             }
             Line::Command(command) => {
                 let Some(login) = &self.login else {
-                    self.reply(&Reply::new(401, "log in first: LOGIN <player> <secret>")).await?;
+                    self.reply(&Reply::new(401, "log in first: LOGIN <player> <secret>"))
+                        .await?;
                     return Ok(true);
                 };
                 let reply = self.ctx.relay.call(login.sender.clone(), command).await;
@@ -306,24 +339,34 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
         if !self.ctx.logins.attempt(self.addr.ip()) {
             tracing::warn!(addr = %self.addr, %player, "login refused: too many attempts");
-            return self.reply(&Reply::new(429, "too many login attempts; wait a minute")).await;
+            return self
+                .reply(&Reply::new(429, "too many login attempts; wait a minute"))
+                .await;
         }
         let config = &self.ctx.config;
         let (hash, admin, notation) = if player == "admin" {
             (config.admin_secret_hash.clone(), true, None)
         } else {
             let p = config.players.get(&player);
-            (p.map(|p| p.secret_hash.clone()), false, p.map(|p| p.notation))
+            (
+                p.map(|p| p.secret_hash.clone()),
+                false,
+                p.map(|p| p.notation),
+            )
         };
         // Verify even for an unknown player, against a dummy, so timing does not tell.
         let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
-        let ok = tokio::task::spawn_blocking(move || crate::auth::verify_secret(&secret, &hash_for_check))
-            .await
-            .unwrap_or(false)
+        let ok = tokio::task::spawn_blocking(move || {
+            crate::auth::verify_secret(&secret, &hash_for_check)
+        })
+        .await
+        .unwrap_or(false)
             && hash.is_some();
         if !ok {
             tracing::warn!(addr = %self.addr, %player, "login refused: wrong player or secret");
-            return self.reply(&Reply::new(430, "login refused: wrong player or secret")).await;
+            return self
+                .reply(&Reply::new(430, "login refused: wrong player or secret"))
+                .await;
         }
         tracing::info!(addr = %self.addr, %player, "logged in");
         let (hub_id, pushes) = self.ctx.hub.register(&player, config.limits.push_queue);
@@ -348,10 +391,21 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     /// Writes every undelivered message after the last one sent, page by page.
     async fn send_waiting(&mut self) -> io::Result<()> {
         loop {
-            let Some(login) = &self.login else { return Ok(()) };
-            let page = match self.ctx.journal.pending(&login.sender.player, login.last_sent, OUTBOX_PAGE).await {
+            let Some(login) = &self.login else {
+                return Ok(());
+            };
+            let page = match self
+                .ctx
+                .journal
+                .pending(&login.sender.player, login.last_sent, OUTBOX_PAGE)
+                .await
+            {
                 Ok(page) => page,
-                Err(e) => return self.reply(&Reply::new(500, format!("cannot read the outbox: {e}"))).await,
+                Err(e) => {
+                    return self
+                        .reply(&Reply::new(500, format!("cannot read the outbox: {e}")))
+                        .await;
+                }
             };
             let done = page.len() < OUTBOX_PAGE;
             for item in page {
@@ -364,7 +418,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     async fn push(&mut self, item: crate::journal::OutboxItem) -> io::Result<()> {
-        let Some(login) = self.login.as_mut() else { return Ok(()) };
+        let Some(login) = self.login.as_mut() else {
+            return Ok(());
+        };
         if item.id <= login.last_sent {
             return Ok(()); // already written from the outbox
         }
@@ -374,8 +430,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     /// The hub dropped this session (it fell behind): register again and read the outbox.
     async fn catch_up(&mut self) -> io::Result<()> {
-        let Some(login) = self.login.as_mut() else { return Ok(()) };
-        let (hub_id, pushes) = self.ctx.hub.register(&login.sender.player, self.ctx.config.limits.push_queue);
+        let Some(login) = self.login.as_mut() else {
+            return Ok(());
+        };
+        let (hub_id, pushes) = self
+            .ctx
+            .hub
+            .register(&login.sender.player, self.ctx.config.limits.push_queue);
         login.hub_id = hub_id;
         login.pushes = pushes;
         self.send_waiting().await
@@ -394,6 +455,8 @@ fn dummy_hash() -> &'static str {
 fn codec_error(e: AnyDelimiterCodecError) -> io::Error {
     match e {
         AnyDelimiterCodecError::Io(e) => e,
-        AnyDelimiterCodecError::MaxChunkLengthExceeded => io::Error::new(io::ErrorKind::InvalidData, "line too long"),
+        AnyDelimiterCodecError::MaxChunkLengthExceeded => {
+            io::Error::new(io::ErrorKind::InvalidData, "line too long")
+        }
     }
 }

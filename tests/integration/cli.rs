@@ -90,7 +90,7 @@ fn pgn_keeps_tags_and_writes_the_seven_tag_roster() {
         "[Event \"Krasnoyarsk - Petersburg\"]\n[Site \"by telegraph\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
          [White \"Krasnoyarsk\"]\n[Black \"Petersburg\"]\n[Result \"*\"]\n\n1. e4 e5 2. Кf3 Кc6 3. Сb5 a6 *\n"
     ), "{out}");
-    assert!(out.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 Крd7 2. e5 Крe6 1-0\n"), "{out}");
+    assert!(out.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Крd7 2. e5 Крe6 1-0\n"), "{out}");
 }
 
 #[test]

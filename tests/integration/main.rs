@@ -3,6 +3,7 @@
 mod cli;
 mod errors;
 mod peer;
+mod regressions;
 mod roundtrip;
 mod seeds;
 mod support;
