@@ -100,3 +100,8 @@ pub fn move_push(
     }
     body
 }
+
+/// A move in the reader's notation followed by its ICCF numeric form, unless that is the same.
+pub fn with_numeric(text: &str, iccf: &str) -> String {
+    if text == iccf { text.to_owned() } else { format!("{text} ({iccf})") }
+}
