@@ -420,7 +420,10 @@ impl State {
             .get(&sender.player)
             .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
         let dots = if color == Color::White { "." } else { "..." };
-        let mut reply = format!("accepted {game_id} {number}{dots} {}", render::with_numeric(&own_text, &iccf));
+        let mut reply = format!(
+            "accepted {game_id} {number}{dots} {}",
+            render::with_numeric(&own_text, &iccf)
+        );
         if draw_offer {
             reply.push_str(", draw offered");
         }
@@ -574,7 +577,10 @@ impl State {
         .into_iter()
         .map(|(player, color, opponent)| NewOutbox {
             player: player.clone(),
-            body: format!("GAME {game_id} started: you play {} against {opponent}", ColorName(color)),
+            body: format!(
+                "GAME {game_id} started: you play {} against {opponent}",
+                ColorName(color)
+            ),
         })
         .collect();
         match self.enqueue(vec![Record { entry, outbox }]).await {

@@ -103,5 +103,9 @@ pub fn move_push(
 
 /// A move in the reader's notation followed by its ICCF numeric form, unless that is the same.
 pub fn with_numeric(text: &str, iccf: &str) -> String {
-    if text == iccf { text.to_owned() } else { format!("{text} ({iccf})") }
+    if text == iccf {
+        text.to_owned()
+    } else {
+        format!("{text} ({iccf})")
+    }
 }

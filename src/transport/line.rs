@@ -9,7 +9,70 @@
 //! assert!(parse("MOVE").is_err());
 //! ```
 
+use bytes::{Bytes, BytesMut};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, Encoder};
+
 use crate::relay::{Command, Reply};
+
+/// One frame off the wire: a line, or word that a line was too long (and was skipped).
+#[derive(Debug)]
+pub enum Frame {
+    Line(Bytes),
+    TooLong,
+}
+
+/// Newline-delimited framing with a length limit. Unlike the codec it wraps, a line that is
+/// too long is an item, not an error, so the connection carries on after it: the rest of that
+/// line is discarded and the next line is read normally.
+pub struct LineCodec {
+    inner: AnyDelimiterCodec,
+}
+
+impl LineCodec {
+    pub fn new(max_line_bytes: usize) -> LineCodec {
+        LineCodec {
+            inner: AnyDelimiterCodec::new_with_max_length(
+                b"\n".to_vec(),
+                b"\n".to_vec(),
+                max_line_bytes,
+            ),
+        }
+    }
+}
+
+impl Decoder for LineCodec {
+    type Item = Frame;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
+        match self.inner.decode(buf) {
+            Ok(line) => Ok(line.map(Frame::Line)),
+            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => Ok(Some(Frame::TooLong)),
+            Err(AnyDelimiterCodecError::Io(e)) => Err(e),
+        }
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
+        match self.inner.decode_eof(buf) {
+            Ok(line) => Ok(line.map(Frame::Line)),
+            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => Ok(Some(Frame::TooLong)),
+            Err(AnyDelimiterCodecError::Io(e)) => Err(e),
+        }
+    }
+}
+
+impl Encoder<String> for LineCodec {
+    type Error = std::io::Error;
+
+    fn encode(&mut self, line: String, buf: &mut BytesMut) -> Result<(), std::io::Error> {
+        self.inner.encode(line, buf).map_err(|e| match e {
+            AnyDelimiterCodecError::Io(e) => e,
+            AnyDelimiterCodecError::MaxChunkLengthExceeded => {
+                std::io::Error::other("line too long")
+            }
+        })
+    }
+}
 
 /// One line from a client.
 #[derive(Clone, Debug, PartialEq, Eq)]

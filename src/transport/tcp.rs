@@ -16,11 +16,11 @@ use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
-use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Framed};
+use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::line::{HELP, Line, format_push, format_reply, parse};
+use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::config::{Config, TlsFiles};
 use crate::journal::{Hub, Journal};
 use crate::relay::{Relay, Reply, Sender};
@@ -177,7 +177,7 @@ struct LoggedIn {
 }
 
 struct Session<'a, S> {
-    framed: Framed<S, AnyDelimiterCodec>,
+    framed: Framed<S, LineCodec>,
     addr: SocketAddr,
     ctx: &'a Context,
     login: Option<LoggedIn>,
@@ -187,11 +187,7 @@ const OUTBOX_PAGE: usize = 256;
 
 impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     fn new(stream: S, addr: SocketAddr, ctx: &'a Context) -> Session<'a, S> {
-        let codec = AnyDelimiterCodec::new_with_max_length(
-            b"\n".to_vec(),
-            b"\n".to_vec(),
-            ctx.config.limits.max_line_bytes,
-        );
+        let codec = LineCodec::new(ctx.config.limits.max_line_bytes);
         Session {
             framed: Framed::new(stream, codec),
             addr,
@@ -201,16 +197,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     async fn send(&mut self, line: String) -> io::Result<()> {
-        self.framed.send(line).await.map_err(codec_error)
+        self.framed.send(line).await
     }
 
     async fn reply(&mut self, reply: &Reply) -> io::Result<()> {
         for line in format_reply(reply) {
-            self.framed.feed(line).await.map_err(codec_error)?;
+            self.framed.feed(line).await?;
         }
-        SinkExt::<String>::flush(&mut self.framed)
-            .await
-            .map_err(codec_error)
+        SinkExt::<String>::flush(&mut self.framed).await
     }
 
     async fn run(mut self) -> io::Result<()> {
@@ -236,7 +230,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 login_deadline
             };
             enum Event {
-                Line(Option<Result<bytes::Bytes, AnyDelimiterCodecError>>),
+                Line(Option<io::Result<Frame>>),
                 Push(Option<crate::journal::OutboxItem>),
                 Timeout,
                 Shutdown,
@@ -274,13 +268,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 Event::Push(Some(item)) => self.push(item).await?,
                 Event::Push(None) => self.catch_up().await?,
                 Event::Line(None) => return Ok(()),
-                Event::Line(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
+                Event::Line(Some(Ok(Frame::TooLong))) => {
                     let max = limits.max_line_bytes;
                     self.send(format!("500 line too long (at most {max} bytes); ignored"))
                         .await?;
                 }
-                Event::Line(Some(Err(AnyDelimiterCodecError::Io(e)))) => return Err(e),
-                Event::Line(Some(Ok(bytes))) => {
+                Event::Line(Some(Err(e))) => return Err(e),
+                Event::Line(Some(Ok(Frame::Line(bytes)))) => {
                     let text = String::from_utf8_lossy(&bytes);
                     let text = text.trim_end_matches('\r');
                     if !self.line(text).await? {
@@ -450,13 +444,4 @@ fn dummy_hash() -> &'static str {
         let secret = format!("{:?}{:?}", Instant::now(), std::thread::current().id());
         crate::auth::hash_secret(&secret).unwrap_or_default()
     })
-}
-
-fn codec_error(e: AnyDelimiterCodecError) -> io::Error {
-    match e {
-        AnyDelimiterCodecError::Io(e) => e,
-        AnyDelimiterCodecError::MaxChunkLengthExceeded => {
-            io::Error::new(io::ErrorKind::InvalidData, "line too long")
-        }
-    }
 }

@@ -1,0 +1,695 @@
+//! The relay daemon as players meet it: the real binary, a temporary data directory, an
+//! ephemeral port, real sockets.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use ccrelay::notation::{Iccf, Lang, Notation, Reader, lan, san, uci};
+use shakmaty::{Chess, Position};
+
+use crate::support::ccrelay;
+
+/// A real game (TWIC, Kosanovic - Stanojevic, 133 half-moves) with castling on both sides,
+/// en passant (f5xg6) and an under-promotion (g7-g8=N).
+pub const LONG_GAME: &str = "d2d4 d7d5 g1f3 g8f6 e2e3 a7a6 c2c4 e7e6 b1c3 c7c5 d4c5 f8c5 a2a3 e8g8 b2b4 c5d6 c1b2 a6a5 c4c5 d6e7 c3a4 b8d7 f1b5 a5b4 a3b4 b7b6 e1g1 b6c5 b5d7 c8d7 a4c5 d7b5 f1e1 f6d7 d1d4 e7f6 d4d2 f6b2 a1a8 d8a8 c5d7 b5d7 d2b2 f7f6 h2h4 f8b8 h4h5 a8b7 e1b1 h7h6 b2d2 e6e5 f3h4 d7g4 b4b5 g4h5 b5b6 h5f7 d2b4 b7d7 f2f4 e5f4 e3f4 d5d4 b1d1 d4d3 b4e4 d3d2 h4f3 f7d5 e4d3 d7c6 f3d4 c6c1 d3d2 c1d2 d1d2 b8b6 d4f5 d5e6 f5e3 b6b4 g2g3 b4a4 g1f2 a4a2 d2a2 e6a2 f4f5 h6h5 g3g4 h5g4 f2g3 a2b1 g3g4 g8f7 g4f4 f7e7 e3f1 b1a2 f1g3 a2f7 g3e4 e7d7 e4c5 d7c6 c5e4 c6d5 e4g3 d5d4 g3e4 f7d5 e4g3 d5f7 g3e2 d4d3 e2g3 f7e8 g3e4 d3e2 e4c5 e8f7 c5e6 g7g5 f5g6 f7e6 g6g7 e2d3 g7g8n e6g8 f4f5 g8h7 f5f6";
+
+/// The moves of [`LONG_GAME`], with the position each is played in.
+pub fn long_game() -> Vec<(Chess, shakmaty::Move)> {
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for u in LONG_GAME.split_whitespace() {
+        let m = Reader::new(None).read(&pos, u).expect("legal").m;
+        out.push((pos.clone(), m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+pub struct Player {
+    pub id: &'static str,
+    pub secret: &'static str,
+    pub notation: &'static str,
+    pub lang: Option<&'static str>,
+}
+
+pub const ALICE: Player = Player {
+    id: "alice",
+    secret: "alice-secret",
+    notation: "san",
+    lang: None,
+};
+pub const BORIS: Player = Player {
+    id: "boris",
+    secret: "boris-secret",
+    notation: "lan",
+    lang: Some("ru"),
+};
+pub const ADMIN_SECRET: &str = "admin-secret";
+
+/// A config for `players` and `games` (id, white, black), cheap hashes, port 0.
+pub fn config_text(data_dir: &Path, players: &[Player], games: &[(&str, &str, &str)]) -> String {
+    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
+    let mut text = format!(
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\nmax_line_bytes = 200\n[admin]\nsecret_hash = {:?}\n",
+        data_dir.display().to_string(),
+        hash(ADMIN_SECRET)
+    );
+    for p in players {
+        text.push_str(&format!(
+            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\n",
+            p.id,
+            hash(p.secret),
+            p.notation
+        ));
+        if let Some(lang) = p.lang {
+            text.push_str(&format!("lang = {lang:?}\n"));
+        }
+    }
+    for (id, white, black) in games {
+        text.push_str(&format!(
+            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
+        ));
+    }
+    text
+}
+
+/// A running daemon; killed when dropped.
+pub struct Daemon {
+    pub child: Child,
+    pub addr: SocketAddr,
+}
+
+impl Daemon {
+    pub fn start(config: &Path) -> Daemon {
+        let mut child = ccrelay()
+            .args(["run", "--config"])
+            .arg(config)
+            .env("CCRELAY_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start ccrelay run");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read the listening line");
+        let addr = line
+            .trim()
+            .strip_prefix("ccrelay listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .parse()
+            .expect("address");
+        Daemon { child, addr }
+    }
+
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM, and the exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status();
+        self.child.wait().expect("wait")
+    }
+
+    pub fn connect(&self) -> Client {
+        Client::connect(self.addr)
+    }
+
+    pub fn login(&self, p: &Player) -> Client {
+        let mut c = self.connect();
+        let (code, text) = c.call(&format!("LOGIN {} {}", p.id, p.secret));
+        assert_eq!(code, 230, "{text}");
+        c
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+/// A line-protocol client on a real socket.
+pub struct Client {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    /// Pushed messages (`* id text`) read so far and not yet taken.
+    pub pushes: Vec<(i64, String)>,
+}
+
+impl Client {
+    pub fn connect(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let mut c = Client {
+            reader: BufReader::new(stream.try_clone().expect("clone")),
+            writer: stream,
+            pushes: Vec::new(),
+        };
+        let (code, _) = c.read_reply();
+        assert_eq!(code, 200);
+        c
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("write");
+    }
+
+    /// Reads one line; `None` at end of stream.
+    pub fn read_line(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => None,
+            Ok(_) => Some(line.trim_end_matches(['\r', '\n']).to_owned()),
+            Err(e) => panic!("read: {e}"),
+        }
+    }
+
+    /// Reads a reply (collecting pushes on the way): its code and text lines joined by `\n`.
+    pub fn read_reply(&mut self) -> (u16, String) {
+        let mut text = Vec::new();
+        loop {
+            let line = self
+                .read_line()
+                .expect("connection closed before the reply");
+            if let Some(push) = line.strip_prefix("* ") {
+                let (id, body) = push.split_once(' ').expect("push id");
+                self.pushes
+                    .push((id.parse().expect("push id"), body.to_owned()));
+                continue;
+            }
+            let code: u16 = line
+                .get(..3)
+                .and_then(|c| c.parse().ok())
+                .unwrap_or_else(|| panic!("bad reply line {line:?}"));
+            text.push(line.get(4..).unwrap_or("").to_owned());
+            if line.as_bytes().get(3) != Some(&b'-') {
+                return (code, text.join("\n"));
+            }
+        }
+    }
+
+    pub fn call(&mut self, line: &str) -> (u16, String) {
+        self.send_raw(format!("{line}\n").as_bytes());
+        self.read_reply()
+    }
+
+    /// Waits for the next push.
+    pub fn next_push(&mut self) -> (i64, String) {
+        if !self.pushes.is_empty() {
+            return self.pushes.remove(0);
+        }
+        let line = self
+            .read_line()
+            .expect("connection closed waiting for a push");
+        let push = line
+            .strip_prefix("* ")
+            .unwrap_or_else(|| panic!("expected a push, got {line:?}"));
+        let (id, body) = push.split_once(' ').expect("push id");
+        (id.parse().expect("id"), body.to_owned())
+    }
+}
+
+pub fn temp_setup(
+    players: &[Player],
+    games: &[(&str, &str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    std::fs::write(
+        &config,
+        config_text(&dir.path().join("data"), players, games),
+    )
+    .expect("write config");
+    (dir, config)
+}
+
+/// The number of moves the daemon says a game has (from `GAMES`).
+pub fn moves_in(client: &mut Client, game: &str) -> usize {
+    let (code, text) = client.call("GAMES");
+    assert_eq!(code, 250, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{game} ")))
+        .unwrap_or_else(|| panic!("{game} not listed: {text}"));
+    let before = line.split(" moves,").next().expect("moves");
+    before
+        .rsplit(' ')
+        .next()
+        .expect("count")
+        .parse()
+        .expect("count")
+}
+
+/// A move written the `i`-th way of a rotation through every notation and two languages.
+fn written(i: usize, pos: &Chess, m: shakmaty::Move, russian: bool) -> String {
+    let lang = if russian {
+        Lang::Russian
+    } else {
+        Lang::English
+    };
+    match i % 5 {
+        0 => Iccf::from_move(m).to_string(),
+        1 => san::write(pos, m, lang),
+        2 => lan::write(pos, m, lang),
+        3 => uci::write(m),
+        _ => san::write(
+            pos,
+            m,
+            if russian {
+                Lang::Russian
+            } else {
+                Lang::Figurine
+            },
+        ),
+    }
+}
+
+#[test]
+fn a_whole_game_over_tcp_in_mixed_notations_each_side_reading_its_own() {
+    let (_dir, config) = temp_setup(&[ALICE, BORIS], &[("match-1", "alice", "boris")]);
+    let daemon = Daemon::start(&config);
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    for (who, c) in [("alice", &mut alice), ("boris", &mut boris)] {
+        let (_, body) = c.next_push();
+        assert!(body.starts_with("GAME match-1 started"), "{who}: {body}");
+    }
+    let moves = long_game();
+    for (i, (pos, m)) in moves.iter().enumerate() {
+        let white = pos.turn() == shakmaty::Color::White;
+        let (mover, receiver) = if white {
+            (&mut alice, &mut boris)
+        } else {
+            (&mut boris, &mut alice)
+        };
+        let text = written(i / 2, pos, *m, !white);
+        let number = pos.fullmoves();
+        let (code, reply) = mover.call(&format!("MOVE match-1 {number} {text}"));
+        assert_eq!(code, 250, "move {i} {text:?}: {reply}");
+        let iccf = Iccf::from_move(*m).to_string();
+        assert!(
+            reply.contains(&format!("({iccf})")) || reply.contains(&iccf),
+            "{reply}"
+        );
+        // The opponent reads it in their own notation: alice English SAN, boris Russian LAN.
+        let expected = if white {
+            Notation::Lan(Lang::Russian)
+        } else {
+            Notation::San(Lang::English)
+        }
+        .write(pos, *m);
+        let (id, body) = receiver.next_push();
+        assert!(
+            body.contains(&format!(" {expected} ")),
+            "move {i}: push {body:?} lacks {expected:?}"
+        );
+        let (code, _) = receiver.call(&format!("ACK {id}"));
+        assert_eq!(code, 250);
+    }
+    let (code, shown) = alice.call("SHOW match-1");
+    assert_eq!(code, 250);
+    // K+B against K: the daemon ends the game itself.
+    assert!(
+        shown.contains("result: 1/2-1/2 (insufficient material)"),
+        "{shown}"
+    );
+    assert!(shown.contains("f5xg6") || shown.contains("fxg6"), "{shown}");
+    assert!(shown.contains("g8=N"), "{shown}");
+}
+
+#[test]
+fn bad_input_gets_the_right_error_and_changes_nothing() {
+    let (_dir, config) = temp_setup(
+        &[
+            ALICE,
+            BORIS,
+            Player {
+                id: "carol",
+                secret: "carol-secret",
+                notation: "iccf",
+                lang: None,
+            },
+        ],
+        &[("g1", "alice", "boris")],
+    );
+    let daemon = Daemon::start(&config);
+
+    let mut stranger = daemon.connect();
+    assert_eq!(stranger.call("MOVE g1 e4").0, 401, "unauthenticated");
+    assert_eq!(
+        stranger.call("LOGIN alice wrong-secret").0,
+        430,
+        "wrong secret"
+    );
+    assert_eq!(
+        stranger.call("LOGIN nobody whatever").0,
+        430,
+        "unknown player"
+    );
+    assert_eq!(stranger.call("GAMES").0, 401);
+
+    let mut alice = daemon.login(&ALICE);
+    let mut carol = daemon.login(&Player {
+        id: "carol",
+        secret: "carol-secret",
+        notation: "iccf",
+        lang: None,
+    });
+    // (who: alice or carol, line, code, what the reply says)
+    let cases: [(bool, &str, u16, &str); 9] = [
+        (true, "MOVE g1 e5", 422, "no such move here"),
+        (true, "MOVE g1 Ke2", 422, "no legal move goes to e2"),
+        (true, "MOVE g1 2 e4", 409, "wrong move number"),
+        (true, "MOVE g9 e4", 404, "no game"),
+        (false, "MOVE g1 e4", 403, "you do not play in game g1"),
+        (true, "MOVE g1 hello", 422, "not a move"),
+        (true, "FROB the board", 400, "unknown command"),
+        (true, "DRAW g1 ACCEPT", 409, "no draw offer"),
+        (true, "CREATE g2 alice boris", 403, "only the admin"),
+    ];
+    for (is_alice, line, code, says) in cases {
+        let client = if is_alice { &mut alice } else { &mut carol };
+        let (got, text) = client.call(line);
+        assert_eq!(got, code, "{line}: {text}");
+        assert!(text.contains(says), "{line}: {text}");
+    }
+    // Out of turn.
+    let mut boris = daemon.login(&BORIS);
+    let (code, text) = boris.call("MOVE g1 e5");
+    assert_eq!(code, 409, "{text}");
+    assert!(text.contains("not your move"), "{text}");
+    // Garbage bytes and an over-long line.
+    alice.send_raw(b"\xff\xfe\x00garbage\n");
+    assert_eq!(alice.read_reply().0, 400);
+    alice.send_raw(&[b'x'; 500]);
+    alice.send_raw(b"\n");
+    let (code, text) = alice.read_reply();
+    assert_eq!(code, 500, "{text}");
+    // Nothing changed: still move 1, White to move, and the game record has no move.
+    assert_eq!(moves_in(&mut alice, "g1"), 0);
+    // A good move still works afterwards.
+    assert_eq!(alice.call("MOVE g1 e4").0, 250);
+}
+
+#[test]
+fn an_offline_player_gets_every_missed_move_once_in_order() {
+    let games: Vec<(String, &str, &str)> = (1..=5)
+        .map(|i| (format!("g{i}"), "alice", "boris"))
+        .collect();
+    let games: Vec<(&str, &str, &str)> =
+        games.iter().map(|(g, w, b)| (g.as_str(), *w, *b)).collect();
+    let (_dir, config) = temp_setup(&[ALICE, BORIS], &games);
+    let daemon = Daemon::start(&config);
+    let mut alice = daemon.login(&ALICE);
+    for (g, _, _) in &games {
+        assert_eq!(alice.call(&format!("MOVE {g} d4")).0, 250);
+    }
+    drop(alice);
+    let mut boris = daemon.login(&BORIS);
+    let mut seen = Vec::new();
+    // Five game starts and five moves, in commit order.
+    for _ in 0..10 {
+        seen.push(boris.next_push());
+    }
+    let ids: Vec<i64> = seen.iter().map(|(id, _)| *id).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    let moves: Vec<&String> = seen
+        .iter()
+        .map(|(_, b)| b)
+        .filter(|b| b.starts_with("MOVE"))
+        .collect();
+    assert_eq!(moves.len(), 5);
+    for (i, body) in moves.iter().enumerate() {
+        assert!(
+            body.starts_with(&format!("MOVE g{} 1. d2—d4 (4244) by alice", i + 1)),
+            "{body}"
+        );
+    }
+    assert_eq!(boris.call("ACK").0, 250);
+    drop(boris);
+    // Acknowledged: not sent again.
+    let mut boris = daemon.login(&BORIS);
+    let (code, _) = boris.call("GAMES");
+    assert_eq!(code, 250);
+    assert!(boris.pushes.is_empty(), "sent twice: {:?}", boris.pushes);
+}
+
+#[test]
+fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_export() {
+    let (dir, config) = temp_setup(&[ALICE, BORIS], &[]);
+    let mut daemon = Daemon::start(&config);
+    let mut admin = daemon.connect();
+    assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let (code, text) = admin.call("CREATE fromfen alice boris FEN 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    assert_eq!(code, 250, "{text}");
+    assert_eq!(admin.call("CREATE fromfen alice boris").0, 409);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(alice.call("MOVE fromfen e4").0, 250);
+    let mut boris = daemon.login(&BORIS);
+    assert_eq!(boris.call("MOVE fromfen Крd7 (=)").0, 250);
+    assert_eq!(alice.call("DRAW fromfen DECLINE").0, 250);
+    assert_eq!(alice.call("MOVE fromfen e5").0, 250);
+    drop((admin, alice, boris));
+    assert!(daemon.terminate().success(), "SIGTERM exits 0");
+
+    let daemon = Daemon::start(&config);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(moves_in(&mut alice, "fromfen"), 3);
+    assert_eq!(
+        alice.call("MOVE fromfen e6").0,
+        409,
+        "Black is to move after the restart"
+    );
+    drop(daemon);
+
+    let verify = ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    assert!(String::from_utf8_lossy(&verify.stdout).contains("hash chain intact"));
+    let export = |format: &str| {
+        let out = ccrelay()
+            .args([
+                "journal", "export", "--game", "fromfen", "--format", format, "--config",
+            ])
+            .arg(&config)
+            .output()
+            .expect("export");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let pgn = export("pgn");
+    assert!(
+        pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. e4 Kd7 {(=)} 2. e5 *"), "{pgn}");
+    // The exported PGN reads back in ccrelay's own reader.
+    let back = crate::support::convert_text(&pgn, ccrelay::convert::Format::Uci, None, None);
+    assert_eq!(back.out, "e2e4 e8d7 e4e5\n", "{}", back.err);
+    assert!(export("iccf").contains("1. 5254 5847 (=) 2. 5455 *"));
+    let text = export("text");
+    assert!(text.contains("draw_decline"), "{text}");
+    drop(dir);
+}
+
+#[test]
+fn the_journal_refuses_a_tampered_entry() {
+    let (_dir, config) = temp_setup(&[ALICE, BORIS], &[("g1", "alice", "boris")]);
+    let daemon = Daemon::start(&config);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(alice.call("MOVE g1 e4").0, 250);
+    drop(alice);
+    drop(daemon);
+    let data = config
+        .parent()
+        .expect("dir")
+        .join("data")
+        .join("journal.sqlite3");
+    let conn = rusqlite::Connection::open(&data).expect("open");
+    conn.execute("UPDATE entries SET iccf = '4244' WHERE kind = 'move'", [])
+        .expect("tamper");
+    drop(conn);
+    let verify = ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&verify.stderr).contains("hash does not match"),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+#[test]
+fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() {
+    const GAMES: usize = 8;
+    const ROUNDS: usize = 20;
+    let ids: Vec<String> = (1..=GAMES).map(|i| format!("c{i}")).collect();
+    let games: Vec<(&str, &str, &str)> =
+        ids.iter().map(|g| (g.as_str(), "alice", "boris")).collect();
+    let (_dir, config) = temp_setup(&[ALICE, BORIS], &games);
+    let line = long_game();
+    // Per game: half-moves acknowledged so far.
+    let mut acked = [0usize; GAMES];
+    // Every push boris saw (id -> text), the highest id he acknowledged, and any violation.
+    let mut boris_seen: std::collections::BTreeMap<i64, String> = std::collections::BTreeMap::new();
+    let mut boris_acked: i64 = 0;
+    let mut violations: Vec<String> = Vec::new();
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut kills = 0;
+    for round in 0..ROUNDS {
+        let mut daemon = Daemon::start(&config);
+        {
+            // The journal holds every acknowledged move, and at most the one in flight.
+            let mut alice = daemon.login(&ALICE);
+            for (g, id) in ids.iter().enumerate() {
+                let n = moves_in(&mut alice, id);
+                assert!(
+                    n == acked[g] || n == acked[g] + 1,
+                    "round {round}, {id}: {n} moves, {} acknowledged",
+                    acked[g]
+                );
+                acked[g] = n;
+            }
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let kill_after = Duration::from_millis(2 + rng % 40);
+        let pid = daemon.child.id();
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(kill_after);
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        let addr = daemon.addr;
+        // Alice plays White in every game while boris is offline; then boris logs in, reads
+        // what he missed, acknowledges it and answers. The kill lands anywhere in this.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut alice = Client::connect(addr);
+            alice.call(&format!("LOGIN {} {}", ALICE.id, ALICE.secret));
+            for g in 0..GAMES {
+                let ply = acked[g];
+                let white_to_move = ply.is_multiple_of(2) && ply < line.len();
+                if white_to_move
+                    && alice
+                        .call(&format!("MOVE {} {}", ids[g], uci::write(line[ply].1)))
+                        .0
+                        == 250
+                {
+                    acked[g] = ply + 1;
+                }
+            }
+            let mut boris = Client::connect(addr);
+            boris.call(&format!("LOGIN {} {}", BORIS.id, BORIS.secret));
+            boris.call("GAMES");
+            let mut highest = boris_acked;
+            for (id, body) in std::mem::take(&mut boris.pushes) {
+                if id <= boris_acked {
+                    violations.push(format!(
+                        "round {round}: message {id} came again after its ACK: {body}"
+                    ));
+                }
+                if boris_seen
+                    .insert(id, body.clone())
+                    .is_some_and(|earlier| earlier != body)
+                {
+                    violations.push(format!("message {id} changed"));
+                }
+                highest = highest.max(id);
+            }
+            if boris.call(&format!("ACK {highest}")).0 == 250 {
+                boris_acked = highest;
+            }
+            for g in 0..GAMES {
+                let ply = acked[g];
+                let black_to_move = !ply.is_multiple_of(2) && ply < line.len();
+                if black_to_move
+                    && boris
+                        .call(&format!("MOVE {} {}", ids[g], Iccf::from_move(line[ply].1)))
+                        .0
+                        == 250
+                {
+                    acked[g] = ply + 1;
+                }
+            }
+        }));
+        killer.join().expect("killer");
+        if daemon.child.try_wait().ok().flatten().is_some() {
+            kills += 1;
+        }
+        daemon.kill9();
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    assert!(
+        kills >= ROUNDS / 2,
+        "only {kills} of {ROUNDS} rounds were killed mid-way"
+    );
+    // The journal holds a consistent record.
+    let verify = ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    // Every White move reached boris exactly once (a move journaled twice would be two messages).
+    let daemon = Daemon::start(&config);
+    let mut boris = daemon.login(&BORIS);
+    boris.call("GAMES");
+    for (id, body) in std::mem::take(&mut boris.pushes) {
+        assert!(id > boris_acked, "message {id} came again: {body}");
+        boris_seen.insert(id, body);
+    }
+    let mut white_moves = 0;
+    for (g, id) in ids.iter().enumerate() {
+        let n = moves_in(&mut boris, id);
+        assert!(
+            n >= acked[g],
+            "{id}: {n} moves but {} were acknowledged",
+            acked[g]
+        );
+        for ply in (0..n).step_by(2) {
+            let (pos, m) = &line[ply];
+            let text = Notation::Lan(Lang::Russian).write(pos, *m);
+            let wanted = format!("MOVE {id} {}. {text} (", ply / 2 + 1);
+            let count = boris_seen
+                .values()
+                .filter(|b| b.starts_with(&wanted))
+                .count();
+            assert_eq!(count, 1, "{wanted}: received {count} times");
+            white_moves += 1;
+        }
+    }
+    assert!(
+        white_moves >= 2 * GAMES,
+        "the test played too little: {white_moves} White moves"
+    );
+}
