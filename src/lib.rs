@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod bench;
 pub mod config;
 pub mod convert;
 pub mod game;

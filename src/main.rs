@@ -40,6 +40,21 @@ enum Command {
     },
     /// Hash a secret for the configuration (reads it from standard input, one line).
     HashSecret,
+    /// Load benchmark: a relay in-process, many concurrent games over loopback, fsync on.
+    Bench {
+        /// Concurrent games (two players, two connections each).
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Half-moves played in every game.
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        /// Moves per second offered across all games; 0 for as fast as the relay answers.
+        #[arg(long, default_value_t = 5000.0)]
+        rate: f64,
+        /// Journal folder (default: a fresh folder under the temporary folder, removed after).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
     /// The official record.
     Journal {
         #[command(subcommand)]
@@ -131,6 +146,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Journal { command } => journal_command(command),
+        Command::Bench {
+            games,
+            plies,
+            rate,
+            data_dir,
+        } => {
+            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+            let options = ccrelay::bench::BenchOptions {
+                games,
+                plies,
+                rate,
+                data_dir,
+            };
+            let report = runtime
+                .block_on(ccrelay::bench::run(options))
+                .map_err(anyhow::Error::msg)?;
+            println!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Run { config } => {
             let config = load_config(&config)?;
             init_logging();

@@ -34,6 +34,21 @@ const DRAIN: Duration = Duration::from_secs(10);
 /// Queued journal operations and relay requests before senders wait.
 const QUEUE: usize = 8192;
 
+/// The accept queue: deep enough for a crowd connecting at once (the kernel caps it at
+/// `net.core.somaxconn`). A full queue drops handshakes the client believes complete.
+const BACKLOG: u32 = 1024;
+
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
 /// Runs until `shutdown` is cancelled; calls `ready` with the listening address once every
 /// game is replayed and connections are accepted.
 pub async fn run(
@@ -50,12 +65,10 @@ pub async fn run(
         "journal replayed"
     );
     let relay = Relay::spawn(&config, journal.clone(), replayed.games, QUEUE).await?;
-    let listener = TcpListener::bind(config.tcp.listen)
-        .await
-        .map_err(|source| ServerError::Io {
-            what: format!("cannot listen on {}", config.tcp.listen),
-            source,
-        })?;
+    let listener = listen(config.tcp.listen).map_err(|source| ServerError::Io {
+        what: format!("cannot listen on {}", config.tcp.listen),
+        source,
+    })?;
     let addr = listener.local_addr().map_err(|source| ServerError::Io {
         what: "listening address".to_owned(),
         source,

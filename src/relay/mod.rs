@@ -137,6 +137,7 @@ impl Relay {
             players: config.players.clone(),
             journal,
         };
+        let mut starts = Vec::new();
         for g in &config.games {
             if state.games.contains_key(&g.id) {
                 continue;
@@ -154,8 +155,12 @@ impl Relay {
                 channel: "config",
             };
             if let Pending::AfterCommit(committed, _) = state.handle(&sender, command).await {
-                committed.await.map_err(|_| JournalError::Stopped)??;
+                starts.push(committed);
             }
+        }
+        // Queued together, the starts share commits.
+        for committed in starts {
+            committed.await.map_err(|_| JournalError::Stopped)??;
         }
         let (tx, mut rx) = mpsc::channel::<Request>(queue.max(1));
         tokio::spawn(async move {

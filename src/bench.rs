@@ -1,0 +1,361 @@
+//! `ccrelay bench`: a load benchmark of the whole relay over loopback, fsync on.
+//!
+//! Starts a daemon in-process on a fresh data directory with `games` games between
+//! `2 * games` players, logs every player in on its own TCP connection, then plays every game
+//! at once: each move is sent by one player, journaled, and pushed to the opponent, who
+//! acknowledges it (another journal write) and answers. The load is offered at a fixed rate
+//! (open loop): latency runs from the moment a move was due to be sent, so a relay that falls
+//! behind shows it. Reports moves per second and the latency from a player's send to the
+//! opponent's receipt (p50, p99, max), and the memory the idle games take.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub games: usize,
+    /// Half-moves played in each game.
+    pub plies: usize,
+    /// Moves per second offered across all games (each game moves every `games / rate`
+    /// seconds); 0 plays every game as fast as it goes.
+    pub rate: f64,
+    /// Where the journal goes (a fresh folder under the system's temporary folder if unset).
+    pub data_dir: Option<PathBuf>,
+}
+
+/// What was measured.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub games: usize,
+    pub offered_rate: f64,
+    pub moves: usize,
+    pub seconds: f64,
+    pub moves_per_second: f64,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+    /// Resident memory added by starting the relay with the games loaded and idle, per game.
+    pub idle_bytes_per_game: f64,
+}
+
+impl std::fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "games:              {}", self.games)?;
+        if self.offered_rate > 0.0 {
+            writeln!(f, "offered moves/s:    {:.0}", self.offered_rate)?;
+        } else {
+            writeln!(f, "offered moves/s:    as fast as the relay answers")?;
+        }
+        writeln!(f, "moves:              {}", self.moves)?;
+        writeln!(f, "seconds:            {:.2}", self.seconds)?;
+        writeln!(f, "moves/s:            {:.0}", self.moves_per_second)?;
+        writeln!(
+            f,
+            "latency p50:        {:.2} ms",
+            self.p50.as_secs_f64() * 1e3
+        )?;
+        writeln!(
+            f,
+            "latency p99:        {:.2} ms",
+            self.p99.as_secs_f64() * 1e3
+        )?;
+        writeln!(
+            f,
+            "latency max:        {:.2} ms",
+            self.max.as_secs_f64() * 1e3
+        )?;
+        write!(
+            f,
+            "memory/idle game:   {:.0} bytes",
+            self.idle_bytes_per_game
+        )
+    }
+}
+
+fn rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kib| kib * 1024)
+}
+
+fn config(data_dir: &std::path::Path, games: usize) -> Result<Config, String> {
+    let hash = crate::auth::hash_secret_cheap("bench")?;
+    let mut text = format!(
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\nlogin_attempts_per_minute = 10000\nidle_timeout_secs = 3600\n",
+        data_dir.display().to_string(),
+        2 * games + 16
+    );
+    for i in 0..2 * games {
+        text.push_str(&format!(
+            "[[players]]\nid = \"p{i}\"\nsecret_hash = {hash:?}\n"
+        ));
+    }
+    for g in 0..games {
+        text.push_str(&format!(
+            "[[games]]\nid = \"g{g}\"\nwhite = \"p{}\"\nblack = \"p{}\"\n",
+            2 * g,
+            2 * g + 1
+        ));
+    }
+    Config::from_toml(&text, data_dir).map_err(|e| e.to_string())
+}
+
+/// A line-protocol client: replies in order, pushes set aside.
+struct Client {
+    lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
+    writer: OwnedWriteHalf,
+    pushes: VecDeque<i64>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr, player: &str) -> std::io::Result<Client> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (read, writer) = stream.into_split();
+        let mut client = Client {
+            lines: BufReader::new(read).lines(),
+            writer,
+            pushes: VecDeque::new(),
+        };
+        client.reply().await?; // greeting
+        client.send(&format!("LOGIN {player} bench")).await?;
+        let code = client.reply().await?;
+        if code != 230 {
+            return Err(std::io::Error::other(format!("login {player}: {code}")));
+        }
+        Ok(client)
+    }
+
+    async fn send(&mut self, line: &str) -> std::io::Result<()> {
+        self.writer.write_all(format!("{line}\n").as_bytes()).await
+    }
+
+    async fn line(&mut self) -> std::io::Result<String> {
+        self.lines
+            .next_line()
+            .await?
+            .ok_or_else(|| std::io::Error::other("connection closed"))
+    }
+
+    fn take_push(&mut self, line: &str) -> bool {
+        match line
+            .strip_prefix("* ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|id| id.parse().ok())
+        {
+            Some(id) => {
+                self.pushes.push_back(id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The next reply's code (its last line), setting pushes aside.
+    async fn reply(&mut self) -> std::io::Result<u16> {
+        loop {
+            let line = self.line().await?;
+            if self.take_push(&line) {
+                continue;
+            }
+            if line.as_bytes().get(3) == Some(&b'-') {
+                continue;
+            }
+            return line
+                .get(..3)
+                .and_then(|c| c.parse().ok())
+                .ok_or_else(|| std::io::Error::other(format!("bad reply {line:?}")));
+        }
+    }
+
+    /// The next push's id.
+    async fn push(&mut self) -> std::io::Result<i64> {
+        loop {
+            if let Some(id) = self.pushes.pop_front() {
+                return Ok(id);
+            }
+            let line = self.line().await?;
+            if !self.take_push(&line) {
+                return Err(std::io::Error::other(format!(
+                    "expected a push, got {line:?}"
+                )));
+            }
+        }
+    }
+}
+
+/// Knights out and back: legal forever, so any number of plies can be played.
+const DANCE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
+
+/// Plays one game; `schedule` gives the moment each ply is due (`None`: at once).
+async fn play(
+    game: usize,
+    plies: usize,
+    schedule: Option<(Instant, Duration)>,
+    mut white: Client,
+    mut black: Client,
+) -> std::io::Result<Vec<Duration>> {
+    let mut latencies = Vec::with_capacity(plies);
+    // Each player's replies not yet read: the opponent's ACK goes out before its move.
+    let mut acks_pending = [0u32; 2];
+    for ply in 0..plies {
+        let (mover, receiver, mover_side) = if ply % 2 == 0 {
+            (&mut white, &mut black, 0)
+        } else {
+            (&mut black, &mut white, 1)
+        };
+        let due = match schedule {
+            Some((first, every)) => {
+                let due = first + every * ply as u32;
+                tokio::time::sleep_until(due.into()).await;
+                due
+            }
+            None => Instant::now(),
+        };
+        mover
+            .send(&format!("MOVE g{game} {}", DANCE[ply % 4]))
+            .await?;
+        let id = receiver.push().await?;
+        latencies.push(due.elapsed());
+        for _ in 0..std::mem::take(&mut acks_pending[mover_side]) {
+            mover.reply().await?;
+        }
+        let code = mover.reply().await?;
+        if code != 250 {
+            return Err(std::io::Error::other(format!(
+                "game {game} ply {ply}: {code}"
+            )));
+        }
+        receiver.send(&format!("ACK {id}")).await?;
+        acks_pending[1 - mover_side] += 1;
+    }
+    for (side, client) in [&mut white, &mut black].into_iter().enumerate() {
+        for _ in 0..acks_pending[side] {
+            client.reply().await?;
+        }
+    }
+    Ok(latencies)
+}
+
+/// Runs the benchmark.
+pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
+    let own_dir = options.data_dir.is_none();
+    let data_dir = options.data_dir.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("ccrelay-bench-{}", std::process::id()))
+    });
+    if own_dir {
+        let _ = std::fs::remove_dir_all(&data_dir);
+    }
+    let config = config(&data_dir, options.games)?;
+    let rss_before = rss_bytes();
+    let shutdown = CancellationToken::new();
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+    let server = tokio::spawn(crate::server::run(config, shutdown.clone(), move |addr| {
+        let _ = ready_tx.send(addr);
+    }));
+    let addr = ready_rx
+        .await
+        .map_err(|_| "the relay did not start".to_owned())?;
+    let idle_bytes_per_game =
+        rss_bytes().saturating_sub(rss_before) as f64 / options.games.max(1) as f64;
+
+    // Log in a bounded number at a time, as a real crowd arrives, not all in one burst.
+    let connecting = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
+    let mut logins = tokio::task::JoinSet::new();
+    for g in 0..options.games {
+        let connecting = connecting.clone();
+        logins.spawn(async move {
+            let _permit = connecting
+                .acquire_owned()
+                .await
+                .map_err(std::io::Error::other)?;
+            let login = async {
+                let white = Client::connect(addr, &format!("p{}", 2 * g)).await?;
+                let black = Client::connect(addr, &format!("p{}", 2 * g + 1)).await?;
+                Ok::<_, std::io::Error>((g, white, black))
+            };
+            tokio::time::timeout(Duration::from_secs(60), login)
+                .await
+                .map_err(|_| std::io::Error::other("login timed out"))?
+        });
+    }
+    let mut pairs = Vec::with_capacity(options.games);
+    while let Some(joined) = logins.join_next().await {
+        pairs.push(
+            joined
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    // Every player has its GAME message waiting; read it before the clock starts.
+    for (_, white, black) in &mut pairs {
+        white.push().await.map_err(|e| e.to_string())?;
+        black.push().await.map_err(|e| e.to_string())?;
+    }
+
+    let started = Instant::now();
+    let every =
+        (options.rate > 0.0).then(|| Duration::from_secs_f64(options.games as f64 / options.rate));
+    let mut games = tokio::task::JoinSet::new();
+    for (g, white, black) in pairs {
+        // Games start spread over one interval, so the offered load is even.
+        let schedule = every.map(|every| {
+            (
+                started + every.mul_f64(g as f64 / options.games as f64),
+                every,
+            )
+        });
+        games.spawn(play(g, options.plies, schedule, white, black));
+    }
+    let mut latencies = Vec::with_capacity(options.games * options.plies);
+    while let Some(joined) = games.join_next().await {
+        latencies.extend(
+            joined
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    shutdown.cancel();
+    server
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    if own_dir {
+        let _ = std::fs::remove_dir_all(&data_dir);
+    }
+
+    latencies.sort_unstable();
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    Ok(BenchReport {
+        games: options.games,
+        offered_rate: options.rate,
+        moves: latencies.len(),
+        seconds,
+        moves_per_second: latencies.len() as f64 / seconds,
+        p50: at(0.50),
+        p99: at(0.99),
+        max: latencies.last().copied().unwrap_or_default(),
+        idle_bytes_per_game,
+    })
+}
