@@ -58,6 +58,7 @@ struct RawLimits {
     idle_timeout_secs: Option<i64>,
     login_timeout_secs: Option<i64>,
     login_attempts_per_minute: Option<i64>,
+    commands_per_minute: Option<i64>,
     push_queue: Option<i64>,
 }
 
@@ -130,6 +131,9 @@ pub struct Limits {
     pub idle_timeout: Duration,
     pub login_timeout: Duration,
     pub login_attempts_per_minute: u32,
+    /// Commands one session may send per minute (a rejected move is journaled, so this also
+    /// bounds how fast one player can grow the journal).
+    pub commands_per_minute: u32,
     pub push_queue: usize,
 }
 
@@ -141,6 +145,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(900),
             login_timeout: Duration::from_secs(30),
             login_attempts_per_minute: 10,
+            commands_per_minute: 600,
             push_queue: 256,
         }
     }
@@ -361,6 +366,12 @@ impl Config {
                 rl.login_attempts_per_minute,
                 u64::from(d.login_attempts_per_minute),
                 10_000,
+            ) as u32,
+            commands_per_minute: c.positive(
+                "limits.commands_per_minute",
+                rl.commands_per_minute,
+                u64::from(d.commands_per_minute),
+                1_000_000,
             ) as u32,
             push_queue: c.positive(
                 "limits.push_queue",

@@ -14,7 +14,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
-use crate::relay::Relay;
+use crate::relay::{Mailbox, Relay};
 use crate::transport::tcp;
 
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +22,10 @@ use crate::transport::tcp;
 pub enum ServerError {
     #[error(transparent)]
     Journal(#[from] JournalError),
+    #[error(
+        "stopped after a journal commit failed or the relay task died (see the log); nothing unrecorded was acknowledged"
+    )]
+    Failed,
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -58,13 +62,30 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let hub = Arc::new(Hub::default());
-    let (journal, replayed) = Journal::open(&config.data_dir, hub.clone(), QUEUE)?;
+    // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.
+    let failed = CancellationToken::new();
+    let (journal, replayed) = Journal::open(&config.data_dir, hub.clone(), QUEUE, failed.clone())?;
+    let stop_on_failure = (failed.clone(), shutdown.clone());
+    tokio::spawn(async move {
+        let (failed, shutdown) = stop_on_failure;
+        tokio::select! {
+            () = failed.cancelled() => shutdown.cancel(),
+            () = shutdown.cancelled() => {}
+        }
+    });
     tracing::info!(
         entries = replayed.entries,
         games = replayed.games.len(),
         "journal replayed"
     );
-    let relay = Relay::spawn(&config, journal.clone(), replayed.games, QUEUE).await?;
+    let relay = Relay::spawn(
+        &config,
+        journal.clone(),
+        replayed.games,
+        QUEUE,
+        failed.clone(),
+    )
+    .await?;
     let listener = listen(config.tcp.listen).map_err(|source| ServerError::Io {
         what: format!("cannot listen on {}", config.tcp.listen),
         source,
@@ -77,8 +98,7 @@ pub async fn run(
     let ctx = tcp::Context::new(
         config.clone(),
         relay,
-        journal.clone(),
-        hub,
+        Mailbox::new(journal.clone(), hub),
         shutdown.clone(),
         tracker.clone(),
     )
@@ -92,6 +112,9 @@ pub async fn run(
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
         tracing::warn!("some sessions did not finish in time");
+    }
+    if failed.is_cancelled() {
+        return Err(ServerError::Failed);
     }
     journal.flush().await?;
     tracing::info!("stopped");

@@ -48,6 +48,8 @@ pub fn export(
     format: ExportFormat,
     event: Option<&EventInfo>,
 ) -> Result<String, JournalError> {
+    // The record is only official if the whole chain holds.
+    super::replay::verify(conn)?;
     let mut entries: Vec<Entry> = Vec::new();
     store::for_each_entry(conn, Some(game_id), |e| {
         entries.push(e);

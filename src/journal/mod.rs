@@ -12,7 +12,8 @@
 //! # async fn demo() -> Result<(), ccrelay::journal::JournalError> {
 //! use ccrelay::journal::{Journal, Hub, NewEntry, EntryKind, Record};
 //! let hub = std::sync::Arc::new(Hub::default());
-//! let (journal, _replayed) = Journal::open(std::path::Path::new("./data"), hub, 1024)?;
+//! let failed = tokio_util::sync::CancellationToken::new();
+//! let (journal, _replayed) = Journal::open(std::path::Path::new("./data"), hub, 1024, failed)?;
 //! let entry = NewEntry::new("g1", "alice", "tcp", EntryKind::Move, "e4");
 //! journal.append(vec![Record { entry, outbox: vec![] }]).await?;
 //! # Ok(()) }
@@ -27,6 +28,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 pub use replay::{Replayed, replay, verify};
 
@@ -250,11 +252,14 @@ pub struct Journal {
 
 impl Journal {
     /// Opens the journal under `data_dir`, replays it (checking the hash chain), and starts the
-    /// writer thread with a queue of `queue` operations.
+    /// writer thread with a queue of `queue` operations. If a commit ever fails, the writer
+    /// refuses everything after it and cancels `failed`: the daemon must stop, and replay the
+    /// journal when it starts again, rather than go on from a state the disk does not hold.
     pub fn open(
         data_dir: &Path,
         hub: Arc<Hub>,
         queue: usize,
+        failed: CancellationToken,
     ) -> Result<(Journal, Replayed), JournalError> {
         let conn = store::open(data_dir)?;
         let replayed = replay(&conn)?;
@@ -262,7 +267,7 @@ impl Journal {
         let (seq, prev) = store::tail(&conn)?;
         std::thread::Builder::new()
             .name("journal-writer".to_owned())
-            .spawn(move || writer(conn, rx, hub, seq, prev))
+            .spawn(move || writer(conn, rx, hub, seq, prev, failed))
             .map_err(|e| JournalError::Io(e.to_string()))?;
         Ok((Journal { tx }, replayed))
     }
@@ -337,6 +342,7 @@ fn writer(
     hub: Arc<Hub>,
     mut seq: i64,
     mut prev: [u8; 32],
+    fatal: CancellationToken,
 ) {
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
@@ -363,8 +369,9 @@ fn writer(
                 }
             }
             Err(e) => {
-                tracing::error!(error = %e, "journal commit failed; refusing all further writes");
+                tracing::error!(error = %e, "journal commit failed; refusing all further writes and stopping");
                 failed = true;
+                fatal.cancel();
                 seq = start_seq;
                 prev = start_prev;
                 for op in batch.drain(..) {

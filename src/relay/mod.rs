@@ -10,12 +10,16 @@
 //!
 //! Transports know nothing of chess: commands and replies are text.
 
+pub mod mailbox;
 mod render;
+
+pub use mailbox::{Mailbox, Message, Subscription};
 
 use std::collections::{BTreeMap, HashMap};
 
 use shakmaty::Color;
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, Player, valid_id};
 use crate::game::{Action, ColorName, Game, Refusal};
@@ -131,6 +135,7 @@ impl Relay {
         journal: Journal,
         games: BTreeMap<String, JournaledGame>,
         queue: usize,
+        failed: CancellationToken,
     ) -> Result<Relay, JournalError> {
         let mut state = State {
             games: games.into_iter().map(|(id, g)| (id, g.game)).collect(),
@@ -163,10 +168,17 @@ impl Relay {
             committed.await.map_err(|_| JournalError::Stopped)??;
         }
         let (tx, mut rx) = mpsc::channel::<Request>(queue.max(1));
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             while let Some(request) = rx.recv().await {
                 let pending = state.handle(&request.sender, request.command).await;
                 let _ = request.reply.send(pending);
+            }
+        });
+        // A relay that died (a bug) must not leave a daemon answering 421 forever.
+        tokio::spawn(async move {
+            if let Err(e) = task.await {
+                tracing::error!(error = %e, "the relay task failed; stopping");
+                failed.cancel();
             }
         });
         Ok(Relay { tx })
@@ -213,8 +225,9 @@ impl State {
 
     async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
         match command {
-            Command::Games => Pending::Now(self.list_games(sender)),
-            Command::Show { game } => Pending::Now(self.show(sender, &game)),
+            // What is shown includes moves still being committed: answer once they are on disk.
+            Command::Games => self.after_commit(self.list_games(sender)).await,
+            Command::Show { game } => self.after_commit(self.show(sender, &game)).await,
             Command::Create {
                 game,
                 white,
@@ -243,6 +256,14 @@ impl State {
                     .await
             }
             Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
+        }
+    }
+
+    /// `reply`, sent once everything queued before it is committed.
+    async fn after_commit(&self, reply: Reply) -> Pending {
+        match self.enqueue(Vec::new()).await {
+            Ok(committed) => Pending::AfterCommit(committed, reply),
+            Err(refused) => Pending::Now(refused),
         }
     }
 

@@ -22,15 +22,14 @@ use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::config::{Config, TlsFiles};
-use crate::journal::{Hub, Journal};
+use crate::relay::{Mailbox, Message};
 use crate::relay::{Relay, Reply, Sender};
 
 /// Everything a connection needs.
 pub struct Context {
     pub config: Arc<Config>,
     pub relay: Relay,
-    pub journal: Journal,
-    pub hub: Arc<Hub>,
+    pub mailbox: Mailbox,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     logins: LoginLimiter,
@@ -41,8 +40,7 @@ impl Context {
     pub fn new(
         config: Arc<Config>,
         relay: Relay,
-        journal: Journal,
-        hub: Arc<Hub>,
+        mailbox: Mailbox,
         shutdown: CancellationToken,
         tracker: TaskTracker,
     ) -> io::Result<Context> {
@@ -54,8 +52,7 @@ impl Context {
             logins: LoginLimiter::new(config.limits.login_attempts_per_minute),
             config,
             relay,
-            journal,
-            hub,
+            mailbox,
             shutdown,
             tracker,
             tls,
@@ -108,6 +105,10 @@ impl LoginLimiter {
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         if seen.len() >= Self::MAX_ADDRESSES {
             seen.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(60));
+            // Still full of recent addresses: refuse new ones rather than grow.
+            if seen.len() >= Self::MAX_ADDRESSES && !seen.contains_key(&ip) {
+                return false;
+            }
         }
         let slot = seen.entry(ip).or_insert((now, 0));
         if now.duration_since(slot.0) >= Duration::from_secs(60) {
@@ -171,7 +172,7 @@ async fn connection(stream: TcpStream, addr: SocketAddr, ctx: Arc<Context>) -> i
 struct LoggedIn {
     sender: Sender,
     hub_id: u64,
-    pushes: tokio::sync::mpsc::Receiver<crate::journal::OutboxItem>,
+    pushes: tokio::sync::mpsc::Receiver<Message>,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
@@ -196,15 +197,21 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
+    /// Every write has a deadline: a client that stops reading cannot hold a connection (and
+    /// its slot under `max_connections`) by never draining its socket.
     async fn send(&mut self, line: String) -> io::Result<()> {
-        self.framed.send(line).await
+        write_within(self.framed.send(line)).await
     }
 
     async fn reply(&mut self, reply: &Reply) -> io::Result<()> {
-        for line in format_reply(reply) {
-            self.framed.feed(line).await?;
-        }
-        SinkExt::<String>::flush(&mut self.framed).await
+        let framed = &mut self.framed;
+        write_within(async move {
+            for line in format_reply(reply) {
+                framed.feed(line).await?;
+            }
+            SinkExt::<String>::flush(framed).await
+        })
+        .await
     }
 
     async fn run(mut self) -> io::Result<()> {
@@ -215,7 +222,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         .await?;
         let result = self.serve().await;
         if let Some(login) = self.login.take() {
-            self.ctx.hub.unregister(&login.sender.player, login.hub_id);
+            self.ctx
+                .mailbox
+                .unsubscribe(&login.sender.player, login.hub_id);
         }
         result
     }
@@ -223,15 +232,18 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     async fn serve(&mut self) -> io::Result<()> {
         let limits = &self.ctx.config.limits;
         let login_deadline = tokio::time::Instant::now() + limits.login_timeout;
+        // Idle means no line from the client: messages pushed to it do not keep it open.
+        let mut last_line = tokio::time::Instant::now();
+        let mut commands = CommandBudget::new(limits.commands_per_minute);
         loop {
             let deadline = if self.login.is_some() {
-                tokio::time::Instant::now() + limits.idle_timeout
+                last_line + limits.idle_timeout
             } else {
                 login_deadline
             };
             enum Event {
                 Line(Option<io::Result<Frame>>),
-                Push(Option<crate::journal::OutboxItem>),
+                Push(Option<Message>),
                 Timeout,
                 Shutdown,
             }
@@ -268,13 +280,24 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 Event::Push(Some(item)) => self.push(item).await?,
                 Event::Push(None) => self.catch_up().await?,
                 Event::Line(None) => return Ok(()),
+                Event::Line(Some(Ok(frame))) if !commands.spend() => {
+                    last_line = tokio::time::Instant::now();
+                    drop(frame);
+                    let per_minute = limits.commands_per_minute;
+                    self.send(format!(
+                        "429 more than {per_minute} commands a minute; slow down"
+                    ))
+                    .await?;
+                }
                 Event::Line(Some(Ok(Frame::TooLong))) => {
+                    last_line = tokio::time::Instant::now();
                     let max = limits.max_line_bytes;
                     self.send(format!("500 line too long (at most {max} bytes); ignored"))
                         .await?;
                 }
                 Event::Line(Some(Err(e))) => return Err(e),
                 Event::Line(Some(Ok(Frame::Line(bytes)))) => {
+                    last_line = tokio::time::Instant::now();
                     let text = String::from_utf8_lossy(&bytes);
                     let text = text.trim_end_matches('\r');
                     if !self.line(text).await? {
@@ -308,7 +331,12 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     return Ok(true);
                 };
                 let upto = upto.map_or(login.last_sent, |id| id.min(login.last_sent));
-                let reply = match self.ctx.journal.deliver(&login.sender.player, upto).await {
+                let reply = match self
+                    .ctx
+                    .mailbox
+                    .acknowledge(&login.sender.player, upto)
+                    .await
+                {
                     Ok(n) => Reply::new(250, format!("acknowledged up to {upto} ({n} message(s))")),
                     Err(e) => Reply::new(500, format!("not recorded: {e}")),
                 };
@@ -363,7 +391,11 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 .await;
         }
         tracing::info!(addr = %self.addr, %player, "logged in");
-        let (hub_id, pushes) = self.ctx.hub.register(&player, config.limits.push_queue);
+        let subscription = self
+            .ctx
+            .mailbox
+            .subscribe(&player, config.limits.push_queue);
+        let (hub_id, pushes) = (subscription.id, subscription.messages);
         self.login = Some(LoggedIn {
             sender: Sender {
                 player: player.clone(),
@@ -390,8 +422,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             };
             let page = match self
                 .ctx
-                .journal
-                .pending(&login.sender.player, login.last_sent, OUTBOX_PAGE)
+                .mailbox
+                .waiting(&login.sender.player, login.last_sent, OUTBOX_PAGE)
                 .await
             {
                 Ok(page) => page,
@@ -411,7 +443,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
-    async fn push(&mut self, item: crate::journal::OutboxItem) -> io::Result<()> {
+    async fn push(&mut self, item: Message) -> io::Result<()> {
         let Some(login) = self.login.as_mut() else {
             return Ok(());
         };
@@ -427,10 +459,11 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let Some(login) = self.login.as_mut() else {
             return Ok(());
         };
-        let (hub_id, pushes) = self
+        let subscription = self
             .ctx
-            .hub
-            .register(&login.sender.player, self.ctx.config.limits.push_queue);
+            .mailbox
+            .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
+        let (hub_id, pushes) = (subscription.id, subscription.messages);
         login.hub_id = hub_id;
         login.pushes = pushes;
         self.send_waiting().await
@@ -444,4 +477,48 @@ fn dummy_hash() -> &'static str {
         let secret = format!("{:?}{:?}", Instant::now(), std::thread::current().id());
         crate::auth::hash_secret(&secret).unwrap_or_default()
     })
+}
+
+/// How long one write to a client may take.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+async fn write_within(write: impl std::future::Future<Output = io::Result<()>>) -> io::Result<()> {
+    match tokio::time::timeout(WRITE_TIMEOUT, write).await {
+        Ok(result) => result,
+        Err(_) => Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client stopped reading",
+        )),
+    }
+}
+
+/// Commands per minute for one session, refilled continuously.
+struct CommandBudget {
+    per_minute: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl CommandBudget {
+    fn new(per_minute: u32) -> CommandBudget {
+        CommandBudget {
+            per_minute: f64::from(per_minute),
+            tokens: f64::from(per_minute),
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes one command's worth; false when the session is over its rate.
+    fn spend(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_minute / 60.0;
+        self.tokens = (self.tokens + refill).min(self.per_minute);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
 }

@@ -51,9 +51,24 @@ pub const ADMIN_SECRET: &str = "admin-secret";
 
 /// A config for `players` and `games` (id, white, black), cheap hashes, port 0.
 pub fn config_text(data_dir: &Path, players: &[Player], games: &[(&str, &str, &str)]) -> String {
+    config_text_with(
+        data_dir,
+        players,
+        games,
+        "login_attempts_per_minute = 1000\nmax_line_bytes = 200\n",
+    )
+}
+
+/// The same with other `[limits]`.
+pub fn config_text_with(
+    data_dir: &Path,
+    players: &[Player],
+    games: &[(&str, &str, &str)],
+    limits: &str,
+) -> String {
     let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\nmax_line_bytes = 200\n[admin]\nsecret_hash = {:?}\n",
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\n{limits}[admin]\nsecret_hash = {:?}\n",
         data_dir.display().to_string(),
         hash(ADMIN_SECRET)
     );
@@ -580,7 +595,7 @@ fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() 
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        let kill_after = Duration::from_millis(2 + rng % 40);
+        let kill_after = Duration::from_millis(1 + rng % 15);
         let pid = daemon.child.id();
         let killer = std::thread::spawn(move || {
             std::thread::sleep(kill_after);
@@ -589,7 +604,7 @@ fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() 
         let addr = daemon.addr;
         // Alice plays White in every game while boris is offline; then boris logs in, reads
         // what he missed, acknowledges it and answers. The kill lands anywhere in this.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let interrupted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut alice = Client::connect(addr);
             alice.call(&format!("LOGIN {} {}", ALICE.id, ALICE.secret));
             for g in 0..GAMES {
@@ -639,7 +654,8 @@ fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() 
             }
         }));
         killer.join().expect("killer");
-        if daemon.child.try_wait().ok().flatten().is_some() {
+        // Count the rounds where the client saw the daemon die under it.
+        if interrupted.is_err() {
             kills += 1;
         }
         daemon.kill9();
@@ -692,4 +708,61 @@ fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() 
         white_moves >= 2 * GAMES,
         "the test played too little: {white_moves} White moves"
     );
+}
+
+#[test]
+fn logins_are_rate_limited_and_idle_connections_closed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let limits = "login_attempts_per_minute = 3\nidle_timeout_secs = 1\nlogin_timeout_secs = 1\n";
+    std::fs::write(
+        &config,
+        config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], limits),
+    )
+    .expect("config");
+    let daemon = Daemon::start(&config);
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN alice nope").0, 430);
+    assert_eq!(c.call("LOGIN alice nope").0, 430);
+    assert_eq!(c.call("LOGIN alice nope").0, 430);
+    let (code, text) = c.call(&format!("LOGIN alice {}", ALICE.secret));
+    assert_eq!(
+        code, 429,
+        "the fourth attempt in a minute is refused even with the right secret: {text}"
+    );
+    // No login in time: closed.
+    let mut slow = daemon.connect();
+    assert_eq!(slow.read_reply().0, 421);
+    assert_eq!(slow.read_line(), None);
+}
+
+#[test]
+fn an_idle_session_is_closed_even_while_messages_arrive() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let limits = "idle_timeout_secs = 1\n";
+    std::fs::write(
+        &config,
+        config_text_with(
+            &dir.path().join("data"),
+            &[ALICE, BORIS],
+            &[("g1", "alice", "boris")],
+            limits,
+        ),
+    )
+    .expect("config");
+    let daemon = Daemon::start(&config);
+    let mut boris = daemon.login(&BORIS);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(alice.call("MOVE g1 e4").0, 250);
+    // Boris said nothing since logging in; the push does not keep him connected.
+    let started = std::time::Instant::now();
+    loop {
+        match boris.read_line() {
+            Some(line) if line.starts_with("421") => break,
+            Some(_) => continue,
+            None => panic!("closed without a 421"),
+        }
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
 }
