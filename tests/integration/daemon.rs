@@ -766,3 +766,86 @@ fn an_idle_session_is_closed_even_while_messages_arrive() {
     }
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn tls_connections_speak_the_same_protocol() {
+    use rustls::pki_types::{CertificateDer, ServerName};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("certificate");
+    std::fs::write(dir.path().join("cert.pem"), certified.cert.pem()).expect("cert");
+    std::fs::write(
+        dir.path().join("key.pem"),
+        certified.signing_key.serialize_pem(),
+    )
+    .expect("key");
+    let config = dir.path().join("ccrelay.toml");
+    let text = config_text(
+        &dir.path().join("data"),
+        &[ALICE, BORIS],
+        &[("g1", "alice", "boris")],
+    )
+    .replacen(
+        "[limits]\n",
+        "tls_cert = \"cert.pem\"\ntls_key = \"key.pem\"\n[limits]\n",
+        1,
+    );
+    std::fs::write(&config, text).expect("config");
+    let daemon = Daemon::start(&config);
+
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(certified.cert.der().to_vec()))
+        .expect("root");
+    let client_config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("versions")
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let server_name = ServerName::try_from("localhost").expect("name");
+    let connection =
+        rustls::ClientConnection::new(Arc::new(client_config), server_name).expect("client");
+    let tcp = TcpStream::connect(daemon.addr).expect("connect");
+    tcp.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut tls = BufReader::new(rustls::StreamOwned::new(connection, tcp));
+    let mut line = String::new();
+    tls.read_line(&mut line).expect("greeting over TLS");
+    assert!(line.starts_with("200 ccrelay"), "{line:?}");
+    tls.get_mut()
+        .write_all(format!("LOGIN alice {}\nMOVE g1 e4\n", ALICE.secret).as_bytes())
+        .expect("write");
+    let mut replies = Vec::new();
+    while replies.len() < 2 {
+        line.clear();
+        tls.read_line(&mut line).expect("read");
+        if !line.starts_with('*') {
+            replies.push(line.trim_end().to_owned());
+        }
+    }
+    assert!(replies[0].starts_with("230 "), "{replies:?}");
+    assert!(
+        replies[1].starts_with("250 accepted g1 1. e4"),
+        "{replies:?}"
+    );
+
+    // Plain text to the TLS port gets no protocol at all.
+    let mut plain = TcpStream::connect(daemon.addr).expect("connect");
+    plain
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    plain
+        .write_all(b"LOGIN alice alice-secret\n")
+        .expect("write");
+    let mut buf = [0u8; 64];
+    let n = std::io::Read::read(&mut plain, &mut buf).unwrap_or(0);
+    assert!(
+        !buf[..n].starts_with(b"200") && !buf[..n].starts_with(b"230"),
+        "{:?}",
+        &buf[..n]
+    );
+}
