@@ -162,12 +162,7 @@ pub fn export(
                     }
                 })
                 .collect();
-            let mut lines = LineWriter::default();
-            for token in numbered(texts) {
-                lines.token(&mut out, token.as_bytes()).map_err(io)?;
-            }
-            lines.token(&mut out, result.as_bytes()).map_err(io)?;
-            lines.finish(&mut out).map_err(io)?;
+            write_movetext(&mut out, numbered(texts), result).map_err(io)?;
         }
         ExportFormat::Iccf => {
             writeln!(out, "Game {game_id}: {} - {}", detail.white, detail.black).map_err(io)?;
@@ -186,12 +181,7 @@ pub fn export(
                     }
                 })
                 .collect();
-            let mut lines = LineWriter::default();
-            for token in numbered(texts) {
-                lines.token(&mut out, token.as_bytes()).map_err(io)?;
-            }
-            lines.token(&mut out, result.as_bytes()).map_err(io)?;
-            lines.finish(&mut out).map_err(io)?;
+            write_movetext(&mut out, numbered(texts), result).map_err(io)?;
         }
         ExportFormat::Text => {
             writeln!(
@@ -240,4 +230,14 @@ pub fn export(
         }
     }
     String::from_utf8(out).map_err(|e| JournalError::Io(e.to_string()))
+}
+
+/// Numbered move tokens and the result, wrapped to 80 columns.
+fn write_movetext(out: &mut Vec<u8>, tokens: Vec<String>, result: &str) -> std::io::Result<()> {
+    let mut lines = LineWriter::default();
+    for token in tokens {
+        lines.token(out, token.as_bytes())?;
+    }
+    lines.token(out, result.as_bytes())?;
+    lines.finish(out)
 }

@@ -456,12 +456,24 @@ impl State {
         if let Some(result) = after.result() {
             reply.push_str(&format!("; game over: {result}"));
         }
+        self.commit(game_id, after, records, reply).await
+    }
+
+    /// Queues the records and, once queued, makes `after` the game's state; `reply` goes out
+    /// when they are committed.
+    async fn commit(
+        &mut self,
+        game_id: &str,
+        after: Game,
+        records: Vec<Record>,
+        reply: String,
+    ) -> Pending {
         match self.enqueue(records).await {
             Ok(committed) => {
                 self.games.insert(game_id.to_owned(), after);
                 Pending::AfterCommit(committed, Reply::new(250, reply))
             }
-            Err(reply) => Pending::Now(reply),
+            Err(refused) => Pending::Now(refused),
         }
     }
 
@@ -540,13 +552,7 @@ impl State {
             records.push(self.result_record(&after, result, sender));
             reply.push_str(&format!("; game over: {result}"));
         }
-        match self.enqueue(records).await {
-            Ok(committed) => {
-                self.games.insert(game_id.to_owned(), after);
-                Pending::AfterCommit(committed, Reply::new(250, reply))
-            }
-            Err(reply) => Pending::Now(reply),
-        }
+        self.commit(game_id, after, records, reply).await
     }
 
     async fn create(
