@@ -33,6 +33,9 @@ pub struct Context {
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     logins: LoginLimiter,
+    /// Secret checks running at once: each Argon2id check takes about 19 MiB and a few
+    /// milliseconds, so a crowd of logins must queue rather than exhaust memory.
+    verifying: Arc<Semaphore>,
     tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
@@ -50,6 +53,7 @@ impl Context {
         };
         Ok(Context {
             logins: LoginLimiter::new(config.limits.login_attempts_per_minute),
+            verifying: Arc::new(Semaphore::new(VERIFYING_AT_ONCE)),
             config,
             relay,
             mailbox,
@@ -378,7 +382,15 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         };
         // Verify even for an unknown player, against a dummy, so timing does not tell.
         let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
+        let permit = self
+            .ctx
+            .verifying
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(io::Error::other)?;
         let ok = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             crate::auth::verify_secret(&secret, &hash_for_check)
         })
         .await
@@ -478,6 +490,9 @@ fn dummy_hash() -> &'static str {
         crate::auth::hash_secret(&secret).unwrap_or_default()
     })
 }
+
+/// Argon2id checks running at once.
+const VERIFYING_AT_ONCE: usize = 8;
 
 /// How long one write to a client may take.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
