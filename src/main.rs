@@ -208,18 +208,6 @@ async fn daemon(config: Config) -> anyhow::Result<()> {
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
         signals.cancel();
     });
-    let watchdog = shutdown.clone();
-    if let Some(interval) = sd_notify::watchdog_enabled() {
-        tokio::spawn(async move {
-            let period = interval / 2;
-            loop {
-                tokio::select! {
-                    () = tokio::time::sleep(period) => { let _ = sd_notify::notify(&[sd_notify::NotifyState::Watchdog]); }
-                    () = watchdog.cancelled() => return,
-                }
-            }
-        });
-    }
     ccrelay::server::run(config, shutdown, |addr| {
         println!("ccrelay listening on {addr}");
         let _ = io::stdout().flush();

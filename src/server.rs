@@ -107,6 +107,7 @@ pub async fn run(
         source,
     })?;
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    watchdog(journal.clone(), shutdown.clone());
     ready(addr);
     let served = tcp::serve(listener, Arc::new(ctx)).await;
     tracker.close();
@@ -122,4 +123,25 @@ pub async fn run(
         what: "accepting connections".to_owned(),
         source,
     })
+}
+
+/// Under systemd with `WatchdogSec`, tells systemd the daemon is alive, but only while the
+/// journal still commits: a daemon that cannot record moves should be restarted.
+fn watchdog(journal: Journal, shutdown: CancellationToken) {
+    let Some(interval) = sd_notify::watchdog_enabled() else {
+        return;
+    };
+    let period = interval / 2;
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(period) => {
+                    if let Ok(Ok(())) = tokio::time::timeout(period, journal.flush()).await {
+                        let _ = sd_notify::notify(&[sd_notify::NotifyState::Watchdog]);
+                    }
+                }
+                () = shutdown.cancelled() => return,
+            }
+        }
+    });
 }
