@@ -8,7 +8,7 @@
 //! use shakmaty::Color;
 //!
 //! let mut game = Game::new("g1", "alice", "boris", None).unwrap();
-//! let m = game.check_move(Color::White, "5254", None, None).unwrap();
+//! let m = game.check_move(Color::White, "5254", None, None).unwrap().m;
 //! game.apply(&Action::Move { m, draw_offer: false });
 //! assert_eq!(game.turn(), Color::Black);
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
@@ -19,7 +19,7 @@ use std::fmt;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::notation::movetext::parse_position;
-use crate::notation::{Lang, ReadMoveError, Reader};
+use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,14 +199,15 @@ impl Game {
     }
 
     /// Reads `text` as `color`'s next move (in `lang`, or any language), checking the game is
-    /// on, the turn, and the move number if one is written. Changes nothing.
+    /// on, the turn, and the move number if one is written. Changes nothing. The marks written
+    /// with the move (a draw offer `(=)`) come with it.
     pub fn check_move(
         &self,
         color: Color,
         text: &str,
         number: Option<u32>,
         lang: Option<Lang>,
-    ) -> Result<Move, Refusal> {
+    ) -> Result<ReadMove, Refusal> {
         self.check_open()?;
         if self.turn() != color {
             return Err(Refusal::NotYourTurn(ColorName(self.turn())));
@@ -221,7 +222,6 @@ impl Game {
         }
         Reader::new(lang)
             .read(&self.pos, text)
-            .map(|read| read.m)
             .map_err(Refusal::Move)
     }
 
@@ -348,7 +348,8 @@ mod tests {
         for text in moves {
             let m = game
                 .check_move(game.turn(), text, None, None)
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+                .m;
             game.apply(&Action::Move {
                 m,
                 draw_offer: false,

@@ -46,31 +46,30 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// Every kind with its name in the journal file.
+    const NAMES: [(EntryKind, &'static str); 8] = [
+        (EntryKind::GameStart, "game_start"),
+        (EntryKind::Move, "move"),
+        (EntryKind::Rejected, "rejected"),
+        (EntryKind::DrawOffer, "draw_offer"),
+        (EntryKind::DrawAccept, "draw_accept"),
+        (EntryKind::DrawDecline, "draw_decline"),
+        (EntryKind::Resign, "resign"),
+        (EntryKind::Result, "result"),
+    ];
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            EntryKind::GameStart => "game_start",
-            EntryKind::Move => "move",
-            EntryKind::Rejected => "rejected",
-            EntryKind::DrawOffer => "draw_offer",
-            EntryKind::DrawAccept => "draw_accept",
-            EntryKind::DrawDecline => "draw_decline",
-            EntryKind::Resign => "resign",
-            EntryKind::Result => "result",
-        }
+        Self::NAMES
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map_or("", |(_, name)| name)
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {
-        Some(match s {
-            "game_start" => EntryKind::GameStart,
-            "move" => EntryKind::Move,
-            "rejected" => EntryKind::Rejected,
-            "draw_offer" => EntryKind::DrawOffer,
-            "draw_accept" => EntryKind::DrawAccept,
-            "draw_decline" => EntryKind::DrawDecline,
-            "resign" => EntryKind::Resign,
-            "result" => EntryKind::Result,
-            _ => return None,
-        })
+        Self::NAMES
+            .iter()
+            .find(|(_, name)| *name == s)
+            .map(|(kind, _)| *kind)
     }
 }
 

@@ -386,7 +386,10 @@ impl State {
             return self.refuse(sender, game_id, &written, refused).await;
         }
         let m = match game.check_move(color, text, number, lang) {
-            Ok(m) => m,
+            Ok(read) => {
+                draw_offer |= read.marks.draw_offer;
+                read.m
+            }
             Err(refusal) => {
                 let code = match refusal {
                     Refusal::Move(_) => 422,
@@ -405,7 +408,6 @@ impl State {
                     .await;
             }
         };
-        draw_offer |= token_offers_draw(text);
 
         let before = game.position().clone();
         let number = game.move_number();
@@ -629,9 +631,4 @@ impl State {
             Err(reply) => Pending::Now(reply),
         }
     }
-}
-
-/// Whether the move token itself carries `(=)`.
-fn token_offers_draw(text: &str) -> bool {
-    crate::notation::Written::parse(text).is_ok_and(|w| w.marks.draw_offer)
 }

@@ -6,15 +6,20 @@ use std::process::{Output, Stdio};
 
 use crate::support::{ccrelay, fixture};
 
-fn convert_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = ccrelay()
+/// `ccrelay convert ARGS` with every standard stream piped.
+fn spawn_convert(args: &[&str]) -> std::process::Child {
+    ccrelay()
         .arg("convert")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn ccrelay");
+        .expect("spawn ccrelay")
+}
+
+fn convert_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = spawn_convert(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let input = input.to_vec();
     let writer = std::thread::spawn(move || {
@@ -211,13 +216,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 
 #[test]
 fn a_100_mb_line_is_refused_in_bounded_memory() {
-    let mut child = ccrelay()
-        .args(["convert", "--to", "uci"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ccrelay");
+    let mut child = spawn_convert(&["--to", "uci"]);
     let mut stdin = child.stdin.take().expect("stdin");
     // One line: a few good moves, then 100 MB without a single space.
     stdin.write_all(b"1. e4 e5 2. ").expect("write");
