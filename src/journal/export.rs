@@ -6,7 +6,7 @@ use std::io::Write;
 use rusqlite::Connection;
 use shakmaty::Position;
 
-use super::replay::{DRAW_OFFER, GameStartDetail};
+use super::replay::{GameStartDetail, action_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::{Action, Game};
 use crate::notation::pgn::{LineWriter, write_tags};
@@ -64,40 +64,19 @@ pub fn export(
         .map_err(|e| JournalError::Corrupt(format!("game start detail: {e}")))?;
     let mut game = Game::new(game_id, &detail.white, &detail.black, detail.fen.as_deref())
         .map_err(JournalError::Corrupt)?;
-    // Replay, remembering each move's SAN and whether it carried a draw offer.
-    let mut moves: Vec<(String, Iccf, bool, &Entry)> = Vec::new();
+    // Replay, remembering each move's SAN and ICCF and whether it carried a draw offer.
+    let mut moves: Vec<(String, Iccf, bool)> = Vec::new();
     for e in &entries {
-        let Some(color) = game.side_of(&e.player) else {
+        let Some((color, action)) = action_of(e, &game)? else {
             continue;
         };
-        let action =
-            match e.kind {
-                EntryKind::Move => {
-                    let iccf: Iccf =
-                        e.iccf.as_deref().unwrap_or("").parse().map_err(|err| {
-                            JournalError::Corrupt(format!("entry {}: {err}", e.seq))
-                        })?;
-                    let m = iccf
-                        .to_move(game.position())
-                        .map_err(|err| JournalError::Corrupt(format!("entry {}: {err}", e.seq)))?;
-                    let offer = e.detail == DRAW_OFFER;
-                    moves.push((
-                        san::write(game.position(), m, Lang::English),
-                        iccf,
-                        offer,
-                        e,
-                    ));
-                    Action::Move {
-                        m,
-                        draw_offer: offer,
-                    }
-                }
-                EntryKind::DrawOffer => Action::OfferDraw,
-                EntryKind::DrawAccept => Action::AcceptDraw,
-                EntryKind::DrawDecline => Action::DeclineDraw,
-                EntryKind::Resign => Action::Resign,
-                _ => continue,
-            };
+        if let Action::Move { m, draw_offer } = action {
+            moves.push((
+                san::write(game.position(), m, Lang::English),
+                Iccf::from_move(m),
+                draw_offer,
+            ));
+        }
         game.apply_by(color, &action);
     }
     let result = game.result().map_or("*", |r| r.pgn());
@@ -154,13 +133,7 @@ pub fn export(
             out.push(b'\n');
             let texts = moves
                 .iter()
-                .map(|(s, _, offer, _)| {
-                    if *offer {
-                        format!("{s} {{(=)}}")
-                    } else {
-                        s.clone()
-                    }
-                })
+                .map(|(s, _, offer)| with_offer(s, *offer, "{(=)}"))
                 .collect();
             write_movetext(&mut out, numbered(texts), result).map_err(io)?;
         }
@@ -173,13 +146,7 @@ pub fn export(
             out.push(b'\n');
             let texts = moves
                 .iter()
-                .map(|(_, iccf, offer, _)| {
-                    if *offer {
-                        format!("{iccf} (=)")
-                    } else {
-                        iccf.to_string()
-                    }
-                })
+                .map(|(_, iccf, offer)| with_offer(&iccf.to_string(), *offer, "(=)"))
                 .collect();
             write_movetext(&mut out, numbered(texts), result).map_err(io)?;
         }
@@ -240,4 +207,13 @@ fn write_movetext(out: &mut Vec<u8>, tokens: Vec<String>, result: &str) -> std::
     }
     lines.token(out, result.as_bytes())?;
     lines.finish(out)
+}
+
+/// A move, followed by `mark` when it carried a draw offer.
+fn with_offer(text: &str, offer: bool, mark: &str) -> String {
+    if offer {
+        format!("{text} {mark}")
+    } else {
+        text.to_owned()
+    }
 }

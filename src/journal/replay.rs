@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use super::{EntryKind, JournalError, store};
+use shakmaty::Color;
+
+use super::{Entry, EntryKind, JournalError, store};
 use crate::game::{Action, Game};
 use crate::notation::Iccf;
 
@@ -40,6 +42,46 @@ pub struct Replayed {
     pub entries: u64,
 }
 
+/// What an entry does to its game, and by whom: `None` for entries that change no game (a
+/// rejected attempt; a result, which follows from the entries before it). Errors if the entry
+/// could not have been written by the relay (a stranger's action, an unreadable or
+/// out-of-turn move).
+pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, JournalError> {
+    let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
+    let action = match e.kind {
+        EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result => return Ok(None),
+        EntryKind::DrawOffer => Action::OfferDraw,
+        EntryKind::DrawAccept => Action::AcceptDraw,
+        EntryKind::DrawDecline => Action::DeclineDraw,
+        EntryKind::Resign => Action::Resign,
+        EntryKind::Move => {
+            let iccf: Iccf = e
+                .iccf
+                .as_deref()
+                .unwrap_or("")
+                .parse()
+                .map_err(|err| corrupt(format!("move: {err}")))?;
+            let m = iccf
+                .to_move(game.position())
+                .map_err(|err| corrupt(format!("move {iccf}: {err}")))?;
+            Action::Move {
+                m,
+                draw_offer: e.detail == DRAW_OFFER,
+            }
+        }
+    };
+    let Some(color) = game.side_of(&e.player) else {
+        return Err(corrupt(format!(
+            "{} does not play in game {}",
+            e.player, e.game
+        )));
+    };
+    if matches!(action, Action::Move { .. }) && game.turn() != color {
+        return Err(corrupt(format!("{} moved out of turn", e.player)));
+    }
+    Ok(Some((color, action)))
+}
+
 /// Replays the whole journal.
 pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
     let mut out = Replayed::default();
@@ -61,64 +103,31 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
-        let action = match e.kind {
-            EntryKind::GameStart => {
-                let detail: GameStartDetail = serde_json::from_str(&e.detail)
-                    .map_err(|err| corrupt(format!("game start detail: {err}")))?;
-                if out.games.contains_key(&e.game) {
-                    return Err(corrupt(format!("game {} started twice", e.game)));
-                }
-                let game = Game::new(&e.game, &detail.white, &detail.black, detail.fen.as_deref())
-                    .map_err(corrupt)?;
-                let started = e.time.clone();
-                out.games.insert(
-                    e.game.clone(),
-                    JournaledGame {
-                        game,
-                        event: detail.event,
-                        started,
-                    },
-                );
-                return Ok(());
+        if e.kind == EntryKind::GameStart {
+            let detail: GameStartDetail = serde_json::from_str(&e.detail)
+                .map_err(|err| corrupt(format!("game start detail: {err}")))?;
+            if out.games.contains_key(&e.game) {
+                return Err(corrupt(format!("game {} started twice", e.game)));
             }
-            // A rejected attempt changes no game; a result follows from the entries before it.
-            EntryKind::Rejected | EntryKind::Result => return Ok(()),
-            EntryKind::Move => None,
-            EntryKind::DrawOffer => Some(Action::OfferDraw),
-            EntryKind::DrawAccept => Some(Action::AcceptDraw),
-            EntryKind::DrawDecline => Some(Action::DeclineDraw),
-            EntryKind::Resign => Some(Action::Resign),
-        };
+            let game = Game::new(&e.game, &detail.white, &detail.black, detail.fen.as_deref())
+                .map_err(corrupt)?;
+            let started = e.time.clone();
+            out.games.insert(
+                e.game.clone(),
+                JournaledGame {
+                    game,
+                    event: detail.event,
+                    started,
+                },
+            );
+            return Ok(());
+        }
         let Some(record) = out.games.get_mut(&e.game) else {
             return Err(corrupt(format!("no game {}", e.game)));
         };
         let game = &mut record.game;
-        let Some(color) = game.side_of(&e.player) else {
-            return Err(corrupt(format!(
-                "{} does not play in game {}",
-                e.player, e.game
-            )));
-        };
-        let action = match action {
-            Some(action) => action,
-            None => {
-                let iccf: Iccf = e
-                    .iccf
-                    .as_deref()
-                    .unwrap_or("")
-                    .parse()
-                    .map_err(|err| corrupt(format!("move: {err}")))?;
-                let m = iccf
-                    .to_move(game.position())
-                    .map_err(|err| corrupt(format!("move {iccf}: {err}")))?;
-                if game.turn() != color {
-                    return Err(corrupt(format!("{} moved out of turn", e.player)));
-                }
-                Action::Move {
-                    m,
-                    draw_offer: e.detail == DRAW_OFFER,
-                }
-            }
+        let Some((color, action)) = action_of(&e, game)? else {
+            return Ok(());
         };
         game.check(color, &action)
             .map_err(|err| corrupt(err.to_string()))?;

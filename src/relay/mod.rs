@@ -433,16 +433,13 @@ impl State {
             .get(&opponent)
             .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
         let body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
-        let mut records = vec![Record {
+        let records = vec![Record {
             entry,
             outbox: vec![NewOutbox {
                 player: opponent.clone(),
                 body,
             }],
         }];
-        if let Some(result) = after.result() {
-            records.push(self.result_record(&after, result, sender));
-        }
         let own_text = self
             .players
             .get(&sender.player)
@@ -455,24 +452,25 @@ impl State {
         if draw_offer {
             reply.push_str(", draw offered");
         }
-        if let Some(result) = after.result() {
-            reply.push_str(&format!("; game over: {result}"));
-        }
-        self.commit(game_id, after, records, reply).await
+        self.commit(sender, after, records, reply).await
     }
 
-    /// Queues the records and, once queued, makes `after` the game's state; `reply` goes out
-    /// when they are committed.
+    /// Queues the records (and the result, if `after` has one) and, once queued, makes `after`
+    /// the game's state; `reply` goes out when they are committed.
     async fn commit(
         &mut self,
-        game_id: &str,
+        sender: &Sender,
         after: Game,
-        records: Vec<Record>,
-        reply: String,
+        mut records: Vec<Record>,
+        mut reply: String,
     ) -> Pending {
+        if let Some(result) = after.result() {
+            records.push(self.result_record(&after, result, sender));
+            reply.push_str(&format!("; game over: {result}"));
+        }
         match self.enqueue(records).await {
             Ok(committed) => {
-                self.games.insert(game_id.to_owned(), after);
+                self.games.insert(after.id.clone(), after);
                 Pending::AfterCommit(committed, Reply::new(250, reply))
             }
             Err(refused) => Pending::Now(refused),
@@ -542,19 +540,15 @@ impl State {
             _ => format!("RESIGN {game_id} {} ({side}) resigns", sender.player),
         };
         let entry = NewEntry::new(game_id, &sender.player, sender.channel, kind, word);
-        let mut records = vec![Record {
+        let records = vec![Record {
             entry,
             outbox: vec![NewOutbox {
                 player: opponent,
                 body,
             }],
         }];
-        let mut reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
-        if let Some(result) = after.result() {
-            records.push(self.result_record(&after, result, sender));
-            reply.push_str(&format!("; game over: {result}"));
-        }
-        self.commit(game_id, after, records, reply).await
+        let reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
+        self.commit(sender, after, records, reply).await
     }
 
     async fn create(
