@@ -40,6 +40,7 @@ struct RawConfig {
     events: Vec<RawEvent>,
     #[serde(default)]
     games: Vec<RawGame>,
+    email: Option<crate::transport::email::config::RawEmail>,
 }
 
 #[derive(Deserialize)]
@@ -77,6 +78,7 @@ struct RawPlayer {
     notation: Option<String>,
     lang: Option<String>,
     reach: Option<String>,
+    email: Option<crate::transport::email::config::RawPlayerEmail>,
 }
 
 #[derive(Deserialize)]
@@ -109,6 +111,8 @@ pub struct Config {
     pub players: BTreeMap<String, Player>,
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
+    /// The email transport, if configured.
+    pub email: Option<crate::transport::email::config::EmailConfig>,
 }
 
 #[derive(Clone, Debug)]
@@ -160,12 +164,16 @@ pub struct Player {
     pub notation: Notation,
     pub lang: Option<Lang>,
     pub reach: Reach,
+    /// Their address and email token, for players who play by email.
+    pub email: Option<crate::transport::email::config::PlayerEmail>,
 }
 
 /// How a player is reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reach {
     Tcp,
+    /// Moves come and go by mail (`[players.email]` says where).
+    Email,
 }
 
 #[derive(Clone, Debug)]
@@ -407,15 +415,23 @@ impl Config {
             };
             let reach = match p.reach.as_deref().unwrap_or("tcp") {
                 "tcp" => Reach::Tcp,
+                "email" => Reach::Email,
                 other => {
                     c.problem(
                         key("reach"),
-                        format!("{other:?} is not a way to reach a player (known: tcp)"),
+                        format!("{other:?} is not a way to reach a player (known: tcp, email)"),
                     );
                     Reach::Tcp
                 }
             };
+            let email = p
+                .email
+                .map(|e| e.validate(&key("email"), &mut c.problems));
+            if reach == Reach::Email && email.is_none() {
+                c.problem(key("email"), "missing ([players.email] for reach = \"email\")");
+            }
             let player = Player {
+                email,
                 name: p.name.unwrap_or_else(|| id.clone()),
                 secret_hash: c.secret_hash(&key("secret_hash"), p.secret_hash),
                 notation,
@@ -482,8 +498,13 @@ impl Config {
             });
         }
 
+        let email = raw.email.map(|e| e.validate(base, &mut c.problems));
+        if email.is_none() && players.values().any(|p| p.reach == Reach::Email) {
+            c.problem("email", "missing: some players are reached by email");
+        }
         if c.problems.is_empty() {
             Ok(Config {
+                email,
                 data_dir,
                 tcp: TcpConfig { listen, tls },
                 limits,

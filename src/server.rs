@@ -95,10 +95,22 @@ pub async fn run(
         source,
     })?;
     let tracker = TaskTracker::new();
+    let mailbox = Mailbox::new(journal.clone(), hub);
+    crate::transport::email::start(
+        config.clone(),
+        relay.clone(),
+        mailbox.clone(),
+        shutdown.clone(),
+        &tracker,
+    )
+    .map_err(|e| ServerError::Io {
+        what: "email transport".to_owned(),
+        source: std::io::Error::other(e),
+    })?;
     let ctx = tcp::Context::new(
         config.clone(),
         relay,
-        Mailbox::new(journal.clone(), hub),
+        mailbox,
         shutdown.clone(),
         tracker.clone(),
     )

@@ -105,6 +105,10 @@ pub struct NewEntry {
     pub iccf: Option<String>,
     pub san: Option<String>,
     pub detail: String,
+    /// A transport's idempotency key for the message that caused this entry (an email's
+    /// Message-ID, hashed): stored with the entry in the same transaction, so a message seen
+    /// again after a crash is recognised ([`Journal::seen`]). Not part of the hash chain.
+    pub key: Option<String>,
 }
 
 impl NewEntry {
@@ -118,8 +122,20 @@ impl NewEntry {
             iccf: None,
             san: None,
             detail: String::new(),
+            key: None,
         }
     }
+}
+
+/// The entry an idempotency key was recorded with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub seq: i64,
+    pub game: String,
+    pub kind: EntryKind,
+    pub text: String,
+    pub iccf: Option<String>,
+    pub detail: String,
 }
 
 /// A message waiting for a player.
@@ -235,6 +251,10 @@ enum Op {
         limit: usize,
         reply: oneshot::Sender<Result<Vec<OutboxItem>, JournalError>>,
     },
+    Seen {
+        key: String,
+        reply: oneshot::Sender<Result<Option<Seen>, JournalError>>,
+    },
 }
 
 /// Answers when queued records are committed (or not).
@@ -325,6 +345,20 @@ impl Journal {
         rx.await.map_err(|_| JournalError::Stopped)?
     }
 
+    /// The entry recorded with idempotency key `key`, if any (see [`NewEntry::key`]). Answers
+    /// after everything queued before it is committed.
+    pub async fn seen(&self, key: &str) -> Result<Option<Seen>, JournalError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Op::Seen {
+                key: key.to_owned(),
+                reply,
+            })
+            .await
+            .map_err(|_| JournalError::Stopped)?;
+        rx.await.map_err(|_| JournalError::Stopped)?
+    }
+
     /// Waits until every operation queued before this call is committed (for shutdown).
     pub async fn flush(&self) -> Result<(), JournalError> {
         self.append(Vec::new()).await.map(|_| ())
@@ -385,6 +419,7 @@ enum OpResult {
     Appended(Vec<Entry>, Vec<OutboxItem>),
     Delivered(usize),
     Pending(Vec<OutboxItem>),
+    Seen(Option<Seen>),
 }
 
 fn run_batch(
@@ -428,6 +463,7 @@ fn run_batch(
                 limit,
                 ..
             } => OpResult::Pending(store::pending(&tx, player, *after, *limit)?),
+            Op::Seen { key, .. } => OpResult::Seen(store::seen(&tx, key)?),
         };
         results.push(result);
     }
@@ -449,6 +485,9 @@ fn answer(op: Op, result: OpResult, hub: &Hub) {
         (Op::Pending { reply, .. }, OpResult::Pending(items)) => {
             let _ = reply.send(Ok(items));
         }
+        (Op::Seen { reply, .. }, OpResult::Seen(seen)) => {
+            let _ = reply.send(Ok(seen));
+        }
         (op, _) => refuse(op),
     }
 }
@@ -462,6 +501,9 @@ fn refuse(op: Op) {
             let _ = reply.send(Err(JournalError::Stopped));
         }
         Op::Pending { reply, .. } => {
+            let _ = reply.send(Err(JournalError::Stopped));
+        }
+        Op::Seen { reply, .. } => {
             let _ = reply.send(Err(JournalError::Stopped));
         }
     }

@@ -122,6 +122,11 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
             );
             return Ok(());
         }
+        // A rejected message may name a game that does not exist (an email transport journals
+        // mail it refuses under whatever game its subject named): it changes nothing.
+        if e.kind == EntryKind::Rejected {
+            return Ok(());
+        }
         let Some(record) = out.games.get_mut(&e.game) else {
             return Err(corrupt(format!("no game {}", e.game)));
         };

@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem};
+use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS entries (
@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS outbox (
     delivered_at TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_at IS NULL;
+CREATE TABLE IF NOT EXISTS inbound_keys (
+    key TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL REFERENCES entries(seq)
+);
 ";
 
 /// The file name under the data directory.
@@ -116,6 +120,7 @@ pub fn insert_entry(
     prev: &[u8; 32],
     new: NewEntry,
 ) -> Result<Entry, JournalError> {
+    let key = new.key;
     let mut entry = Entry {
         seq,
         time: jiff::Timestamp::now().to_string(),
@@ -147,6 +152,10 @@ pub fn insert_entry(
         entry.detail,
         &entry.hash[..],
     ])?;
+    if let Some(key) = key {
+        conn.prepare_cached("INSERT OR IGNORE INTO inbound_keys (key, seq) VALUES (?1, ?2)")?
+            .execute(params![key, entry.seq])?;
+    }
     Ok(entry)
 }
 
@@ -190,6 +199,39 @@ pub fn pending(
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// The entry recorded with an idempotency key.
+pub fn seen(conn: &Connection, key: &str) -> Result<Option<Seen>, JournalError> {
+    let row = conn
+        .prepare_cached(
+            "SELECT e.seq, e.game, e.kind, e.text, e.iccf, e.detail FROM inbound_keys k
+             JOIN entries e ON e.seq = k.seq WHERE k.key = ?1",
+        )?
+        .query_row(params![key], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })
+        .optional()?;
+    row.map(|(seq, game, kind, text, iccf, detail)| {
+        let kind = EntryKind::parse(&kind)
+            .ok_or_else(|| JournalError::Corrupt(format!("entry {seq}: unknown kind {kind:?}")))?;
+        Ok(Seen {
+            seq,
+            game,
+            kind,
+            text,
+            iccf,
+            detail,
+        })
+    })
+    .transpose()
 }
 
 /// Every entry in order, handed to `f` one at a time (the journal may be large).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use crate::journal::{Hub, Journal, JournalError, OutboxItem};
+use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Seen};
 
 /// A message for a player: its outbox id (what the player acknowledges) and text.
 pub type Message = OutboxItem;
@@ -53,4 +53,45 @@ impl Mailbox {
     pub async fn acknowledge(&self, player: &str, upto: i64) -> Result<usize, JournalError> {
         self.journal.deliver(player, upto).await
     }
+
+    /// The journal entry a transport's idempotency key was recorded with, if any: the message
+    /// was already handled (see [`crate::relay::Relay::call_keyed`]).
+    pub async fn seen(&self, key: &str) -> Result<Option<Seen>, JournalError> {
+        self.journal.seen(key).await
+    }
+
+    /// Journals a message a transport refused before it reached the relay (a mail failing
+    /// authentication): a `rejected` entry that changes no game, with `key` so it is refused
+    /// once. Returns once committed.
+    pub async fn reject(
+        &self,
+        rejected: Rejected<'_>,
+        key: Option<String>,
+    ) -> Result<(), JournalError> {
+        let mut entry = NewEntry::new(
+            rejected.game,
+            rejected.player,
+            rejected.channel,
+            EntryKind::Rejected,
+            rejected.text,
+        );
+        entry.detail = rejected.reason.to_owned();
+        entry.key = key;
+        self.journal
+            .append(vec![Record {
+                entry,
+                outbox: vec![],
+            }])
+            .await
+            .map(|_| ())
+    }
+}
+
+/// A refused message, as journaled: under which game and player (as claimed), and why.
+pub struct Rejected<'a> {
+    pub game: &'a str,
+    pub player: &'a str,
+    pub channel: &'a str,
+    pub text: &'a str,
+    pub reason: &'a str,
 }

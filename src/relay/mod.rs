@@ -13,7 +13,7 @@
 pub mod mailbox;
 mod render;
 
-pub use mailbox::{Mailbox, Message, Subscription};
+pub use mailbox::{Mailbox, Message, Rejected, Subscription};
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -118,6 +118,8 @@ impl Pending {
 pub struct Request {
     pub sender: Sender,
     pub command: Command,
+    /// The transport's idempotency key for this command (see [`Relay::call_keyed`]).
+    pub key: Option<String>,
     pub reply: oneshot::Sender<Pending>,
 }
 
@@ -141,6 +143,7 @@ impl Relay {
             games: games.into_iter().map(|(id, g)| (id, g.game)).collect(),
             players: config.players.clone(),
             journal,
+            key: None,
         };
         let mut starts = Vec::new();
         for g in &config.games {
@@ -170,7 +173,9 @@ impl Relay {
         let (tx, mut rx) = mpsc::channel::<Request>(queue.max(1));
         let task = tokio::spawn(async move {
             while let Some(request) = rx.recv().await {
+                state.key = request.key;
                 let pending = state.handle(&request.sender, request.command).await;
+                state.key = None;
                 let _ = request.reply.send(pending);
             }
         });
@@ -186,12 +191,20 @@ impl Relay {
 
     /// Sends a command and waits for its (committed) reply.
     pub async fn call(&self, sender: Sender, command: Command) -> Reply {
+        self.call_keyed(sender, command, None).await
+    }
+
+    /// [`Relay::call`] with an idempotency key: the journal entry the command writes (the move,
+    /// the refusal, the draw offer) records `key` in the same transaction, so a transport that
+    /// sees the same message again after a crash finds it with [`Mailbox::seen`].
+    pub async fn call_keyed(&self, sender: Sender, command: Command, key: Option<String>) -> Reply {
         let (reply, rx) = oneshot::channel();
         if self
             .tx
             .send(Request {
                 sender,
                 command,
+                key,
                 reply,
             })
             .await
@@ -210,6 +223,8 @@ struct State {
     games: HashMap<String, Game>,
     players: BTreeMap<String, Player>,
     journal: Journal,
+    /// The idempotency key of the request being handled, recorded with its first entry.
+    key: Option<String>,
 }
 
 /// A refusal worth journaling: the player plays in the game.
@@ -307,7 +322,10 @@ impl State {
         Reply::new(250, render::show(game, notation))
     }
 
-    async fn enqueue(&self, records: Vec<Record>) -> Result<Committed, Reply> {
+    async fn enqueue(&self, mut records: Vec<Record>) -> Result<Committed, Reply> {
+        if let (Some(key), Some(first)) = (&self.key, records.first_mut()) {
+            first.entry.key = Some(key.clone());
+        }
         self.journal
             .enqueue(records)
             .await

@@ -2,5 +2,6 @@
 //! authenticated sender and relay replies and outbox messages back into bytes. Transports know
 //! nothing of chess.
 
+pub mod email;
 pub mod line;
 pub mod tcp;

@@ -1,0 +1,274 @@
+//! One inbound mail, handled: read, authenticated, turned into a relay command, answered.
+//! Shared by the IMAP and Maildir sources, which only fetch mail and mark it processed when
+//! [`Inbound::handle`] says so.
+//!
+//! Exactly once: every mail has an idempotency key (its Message-ID hashed, or its bytes hashed
+//! if it has none) that the journal records in the same transaction as the entry the mail
+//! causes. A source marks a mail processed only after the entry is committed and the reply
+//! spooled; a mail fetched again after a crash in between is found by its key and changes
+//! nothing. A mail the relay could not answer (shutting down) is left unmarked and read again.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use super::auth::{self, AuthError};
+use super::message::{self, Mail};
+use super::outbound::{self, Outgoing};
+use super::spool::Spool;
+use crate::config::{Config, Player, valid_id};
+use crate::relay::{Mailbox, Rejected, Relay, Reply, Sender};
+
+/// What a source does with a mail after [`Inbound::handle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Handled (applied, refused, or recognised as seen before): mark it processed.
+    Done,
+    /// Not handled (the relay or the journal is stopping): leave it to be read again.
+    Retry(String),
+}
+
+/// Token checks running at once (each is an Argon2id hash).
+const VERIFYING_AT_ONCE: usize = 4;
+
+/// The channel name journal entries from mail carry.
+pub const CHANNEL: &str = "email";
+
+#[derive(Clone)]
+pub struct Inbound {
+    config: Arc<Config>,
+    relay: Relay,
+    mailbox: Mailbox,
+    spool: Spool,
+    verifying: Arc<Semaphore>,
+}
+
+/// The idempotency key of a mail: its Message-ID, or its bytes if it has none, hashed.
+pub fn key(mail: &Mail, raw: &[u8]) -> String {
+    let mut h = Sha256::new();
+    if mail.message_id.is_empty() {
+        h.update(b"bytes:");
+        h.update(raw);
+    } else {
+        h.update(b"message-id:");
+        h.update(mail.message_id.as_bytes());
+    }
+    format!("email:{}", hex::encode(&h.finalize()[..16]))
+}
+
+impl Inbound {
+    pub fn new(config: Arc<Config>, relay: Relay, mailbox: Mailbox, spool: Spool) -> Inbound {
+        Inbound {
+            config,
+            relay,
+            mailbox,
+            spool,
+            verifying: Arc::new(Semaphore::new(VERIFYING_AT_ONCE)),
+        }
+    }
+
+    fn email(&self) -> &super::config::EmailConfig {
+        self.config
+            .email
+            .as_ref()
+            .expect("the email transport runs only with an [email] section")
+    }
+
+    /// Handles one mail: `raw` is what was read of it, `truncated` whether there was more.
+    pub async fn handle(&self, raw: &[u8], truncated: bool) -> Outcome {
+        let mail = match message::parse(raw, truncated) {
+            Ok(mail) => mail,
+            Err(e) => {
+                tracing::warn!(error = %e, "unreadable mail dropped");
+                let key = format!("email:{}", hex::encode(&Sha256::digest(raw)[..16]));
+                return self.journal_rejection("", "unknown", "", &e.to_string(), key).await;
+            }
+        };
+        let key = key(&mail, raw);
+        let game = self.game_of(&mail);
+        // Seen before: applied (or refused) already; a crash came before it was marked, or it
+        // is a replay. Either way it changes nothing now.
+        let seen = match self.mailbox.seen(&key).await {
+            Ok(seen) => seen,
+            Err(e) => return Outcome::Retry(format!("journal: {e}")),
+        };
+        // A From header is a claim; what proves it comes next.
+        let Some(player) = auth::player_by_address(&self.config.players, &mail.from) else {
+            let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
+            tracing::warn!(from = %mail.from, "mail from an unknown sender refused");
+            if seen.is_some() {
+                return Outcome::Done;
+            }
+            let claimed = if mail.from.is_empty() {
+                "unknown".to_owned()
+            } else {
+                mail.from.chars().take(64).collect()
+            };
+            return self
+                .journal_rejection(game.as_deref().unwrap_or(""), &claimed, &mail.subject, &reason, key)
+                .await;
+        };
+        if let Err(e) = self.authenticate(player, &mail, raw).await {
+            tracing::warn!(player = %player.id, reason = %e, "mail refused: not authenticated");
+            if seen.is_some() {
+                return Outcome::Done;
+            }
+            let outcome = self
+                .journal_rejection(game.as_deref().unwrap_or(""), &player.id, &mail.subject, &e.to_string(), key.clone())
+                .await;
+            if outcome == Outcome::Done {
+                // To the configured address only, never to whoever wrote the From header.
+                let text = format!(
+                    "A mail claiming to come from you was refused and changed nothing: {e}."
+                );
+                return self.answer(player, &mail, &key, game.as_deref(), &Reply::new(401, text)).await;
+            }
+            return outcome;
+        }
+        match seen {
+            Some(seen) => {
+                tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
+                let what = match (&seen.iccf, seen.kind) {
+                    (Some(iccf), _) => format!("the move {} ({iccf})", seen.text),
+                    (None, crate::journal::EntryKind::Rejected) => {
+                        format!("refused: {}", seen.detail)
+                    }
+                    (None, kind) => kind.as_str().replace('_', " "),
+                };
+                let text = format!(
+                    "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
+                    seen.seq, seen.game
+                );
+                return self.answer(player, &mail, &key, Some(&seen.game), &Reply::new(208, text)).await;
+            }
+            None => {}
+        }
+        let Some(game) = game else {
+            let reason = "which game? Put the game id first in the subject (e.g. \"demo-1\"), or reply to the relay's last mail about the game";
+            let outcome = self
+                .journal_rejection("", &player.id, &mail.subject, reason, key.clone())
+                .await;
+            if outcome != Outcome::Done {
+                return outcome;
+            }
+            return self.answer(player, &mail, &key, None, &Reply::new(400, reason)).await;
+        };
+        let request = match message::request(&mail.text) {
+            Ok(request) => request,
+            Err(e) => {
+                let mut reason = e.to_string();
+                if mail.truncated && mail.text.is_empty() {
+                    reason.push_str(" (the mail was too long to read whole; put the move first, in plain text)");
+                }
+                let outcome = self
+                    .journal_rejection(&game, &player.id, &first_line(&mail.text), &reason, key.clone())
+                    .await;
+                if outcome != Outcome::Done {
+                    return outcome;
+                }
+                return self.answer(player, &mail, &key, Some(&game), &Reply::new(422, reason)).await;
+            }
+        };
+        let sender = Sender {
+            player: player.id.clone(),
+            admin: false,
+            channel: CHANNEL,
+        };
+        let reply = self
+            .relay
+            .call_keyed(sender, request.into_command(game.clone()), Some(key.clone()))
+            .await;
+        // 421: shutting down; 500: not recorded. Nothing happened: read the mail again later.
+        if reply.code == 421 || reply.code == 500 {
+            return Outcome::Retry(reply.text);
+        }
+        tracing::info!(player = %player.id, %game, code = reply.code, "mail handled");
+        self.answer(player, &mail, &key, Some(&game), &reply).await
+    }
+
+    async fn authenticate(&self, player: &Player, mail: &Mail, raw: &[u8]) -> Result<(), AuthError> {
+        let Some(email) = &player.email else {
+            return Err(AuthError::UnknownSender(mail.from.clone()));
+        };
+        let tokens = auth::tokens(mail, &self.email().address);
+        if tokens.is_empty() {
+            return Err(AuthError::NoToken);
+        }
+        if !auth::token_matches(tokens, email.token_hash.clone(), self.verifying.clone()).await {
+            return Err(AuthError::WrongToken);
+        }
+        if email.dkim && !auth::dkim_passes(raw, &mail.from).await {
+            let domain = mail.from.rsplit_once('@').map_or("", |(_, d)| d).to_owned();
+            return Err(AuthError::Dkim(domain));
+        }
+        Ok(())
+    }
+
+    /// The game a mail is about: the relay's Message-ID it replies to, else the subject's
+    /// first word if it is an id.
+    fn game_of(&self, mail: &Mail) -> Option<String> {
+        let domain = &self.email().domain;
+        for reference in mail.references.iter().rev() {
+            if let Some(game) = outbound::game_of_message_id(reference, domain) {
+                return Some(game);
+            }
+        }
+        message::subject_words(&mail.subject)
+            .into_iter()
+            .next()
+            .filter(|w| valid_id(w))
+    }
+
+    async fn journal_rejection(
+        &self,
+        game: &str,
+        player: &str,
+        text: &str,
+        reason: &str,
+        key: String,
+    ) -> Outcome {
+        let text: String = text.chars().take(200).collect();
+        let rejected = Rejected {
+            game,
+            player,
+            channel: CHANNEL,
+            text: &text,
+            reason,
+        };
+        match self.mailbox.reject(rejected, Some(key)).await {
+            Ok(()) => Outcome::Done,
+            Err(e) => Outcome::Retry(format!("journal: {e}")),
+        }
+    }
+
+    /// Spools the reply to the player's configured address; the mail is done once it is
+    /// spooled (on disk).
+    async fn answer(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        key: &str,
+        game: Option<&str>,
+        reply: &Reply,
+    ) -> Outcome {
+        let Some(to) = player.email.as_ref().map(|e| e.address.clone()) else {
+            return Outcome::Done;
+        };
+        let outgoing = outbound::reply_mail(self.email(), &to, mail, key, game, reply);
+        match outgoing {
+            Ok(Outgoing { id, to, bytes }) => match self.spool.put(&id, &to, &bytes).await {
+                Ok(()) => Outcome::Done,
+                Err(e) => Outcome::Retry(format!("reply spool: {e}")),
+            },
+            Err(e) => {
+                tracing::error!(error = %e, "cannot build a reply mail");
+                Outcome::Done
+            }
+        }
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_owned()
+}

@@ -1,0 +1,102 @@
+//! Moves by email (docs/email.md): one more transport beside TCP.
+//!
+//! In: IMAP with IDLE ([`imap`]) and/or a Maildir ([`maildir`]) hand each mail's bytes
+//! (bounded) to [`inbound::Inbound`], which reads it ([`message`]), authenticates it
+//! ([`auth`]), sends its command to the relay with an idempotency key, and spools the reply.
+//! Out: [`outbound`] mails each email player's outbox and the reply spool ([`spool`]) by SMTP
+//! ([`smtp`]), acknowledging only what the server accepted.
+//!
+//! Every task runs under the daemon's shutdown token and task tracker.
+
+pub mod auth;
+pub mod config;
+pub mod imap;
+pub mod inbound;
+pub mod maildir;
+pub mod message;
+pub mod outbound;
+pub mod smtp;
+pub mod spool;
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::{Config, Reach};
+use crate::notation::Lang;
+use crate::relay::{Mailbox, Relay};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmailError {
+    #[error(transparent)]
+    Smtp(#[from] smtp::SmtpError),
+    #[error("reply spool {0}: {1}")]
+    Spool(String, std::io::Error),
+    #[error("IMAP TLS: {0}")]
+    Tls(String),
+}
+
+/// Starts the email transport's tasks, if the configuration has an `[email]` section.
+pub fn start(
+    config: Arc<Config>,
+    relay: Relay,
+    mailbox: Mailbox,
+    shutdown: CancellationToken,
+    tracker: &TaskTracker,
+) -> Result<(), EmailError> {
+    let Some(email) = config.email.clone() else {
+        return Ok(());
+    };
+    let smtp = smtp::Smtp::new(&email.smtp, &email.address)?;
+    if let Some(imap) = &email.imap
+        && imap.tls != config::TlsMode::None
+    {
+        // Fail at start, not at the first connection, on an unreadable CA file.
+        imap::tls_connector(imap.ca_file.as_deref()).map_err(EmailError::Tls)?;
+    }
+    let spool_dir = config.data_dir.join("email-replies");
+    let spool = spool::Spool::open(spool_dir.clone())
+        .map_err(|e| EmailError::Spool(spool_dir.display().to_string(), e))?;
+    let email = Arc::new(email);
+    let out = outbound::Outbound {
+        email: email.clone(),
+        smtp,
+        relay: relay.clone(),
+        mailbox: mailbox.clone(),
+        spool: spool.clone(),
+        shutdown: shutdown.clone(),
+    };
+    tracker.spawn(out.clone().deliver_spool());
+    for player in config.players.values() {
+        if player.reach != Reach::Email {
+            continue;
+        }
+        let Some(address) = player.email.as_ref().map(|e| e.address.clone()) else {
+            continue;
+        };
+        let ru = player.lang == Some(Lang::Russian);
+        tracker.spawn(out.clone().deliver_outbox(player.id.clone(), address, ru));
+    }
+    let inbound = inbound::Inbound::new(config.clone(), relay, mailbox, spool);
+    if let Some(imap) = email.imap.clone() {
+        tracker.spawn(imap::run(
+            imap,
+            inbound.clone(),
+            email.max_message_bytes,
+            email.poll_interval,
+            shutdown.clone(),
+        ));
+    }
+    if let Some(dir) = email.maildir.clone() {
+        tracker.spawn(maildir::run(
+            dir,
+            inbound,
+            email.max_message_bytes,
+            email.poll_interval,
+            shutdown,
+        ));
+    }
+    tracing::info!(address = %email.address, "email transport started");
+    Ok(())
+}

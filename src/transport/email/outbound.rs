@@ -1,0 +1,377 @@
+//! The relay's mail: what it looks like, and the tasks that send it.
+//!
+//! Two queues feed SMTP, both durable. The journal's outbox holds what the relay tells a
+//! player about a game (the opponent's move, a draw offer, the result): one task per email
+//! player reads it, mails each message and acknowledges it only after the SMTP server accepted
+//! it. The reply spool holds the answers to players' mails. A server that is down delays mail,
+//! with exponential backoff up to `email.retry_max_secs`, and never drops it.
+//!
+//! Message-IDs are made from the outbox id (or the inbound mail's key), so a mail sent again
+//! after a crash is the same mail to the receiving client, and every mail about a game
+//! references one root id, `<ccrelay.game.ID@domain>`, so clients thread a game together.
+//! Replying to any of them names the game.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::Message;
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox as MailAddress, MessageBuilder};
+use tokio_util::sync::CancellationToken;
+
+use super::config::EmailConfig;
+use super::message::Mail;
+use super::smtp::Smtp;
+use super::spool::Spool;
+use crate::config::valid_id;
+use crate::relay::{Command, Mailbox, Message as OutboxMessage, Relay, Reply, Sender};
+
+/// A mail ready to send.
+pub struct Outgoing {
+    pub id: String,
+    pub to: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The game a relay Message-ID names: `<ccrelay.TAG.GAME@domain>` with TAG `game`, `o<id>` or
+/// `r<hex>`, on the relay's own domain.
+pub fn game_of_message_id(id: &str, domain: &str) -> Option<String> {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    let (local, dom) = id.rsplit_once('@')?;
+    if !dom.eq_ignore_ascii_case(domain) {
+        return None;
+    }
+    let rest = local.strip_prefix("ccrelay.")?;
+    let (tag, game) = rest.split_once('.')?;
+    let tag_ok = tag == "game"
+        || tag
+            .strip_prefix('o')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        || tag
+            .strip_prefix('r')
+            .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    (tag_ok && valid_id(game)).then(|| game.to_owned())
+}
+
+fn root_id(game: &str, domain: &str) -> String {
+    format!("<ccrelay.game.{game}@{domain}>")
+}
+
+const FOOTER_EN: &str = "To answer, reply to this mail with your move on a line of its own \
+(\"12. Nf3\", \"12. 7163\", in any notation), optionally \"repeat: <their last move>\"; \
+or \"I offer a draw\", \"I accept the draw\", \"I decline the draw\", \"I resign\". \
+Keep the game id first in the subject and your key in it (key:YOUR-KEY), or write to the \
+relay's plus address.";
+
+const FOOTER_RU: &str = "Чтобы ответить, напишите ход отдельной строкой (\"12. Кf3\", \
+\"12. 7163\"), можно с повтором: \"повтор: <их последний ход>\"; или \"предлагаю ничью\", \
+\"принимаю ничью\", \"отклоняю ничью\", \"сдаюсь\". Номер партии оставьте первым в теме, \
+вместе с ключом (key:ВАШ-КЛЮЧ).";
+
+fn builder(email: &EmailConfig, to: &str, subject: &str) -> Result<MessageBuilder, String> {
+    let from: MailAddress = format!("ccrelay <{}>", email.address)
+        .parse()
+        .map_err(|e| format!("relay address: {e}"))?;
+    let to: MailAddress = to.parse().map_err(|e| format!("address {to:?}: {e}"))?;
+    Ok(Message::builder().from(from).to(to).subject(subject))
+}
+
+fn finish(builder: MessageBuilder, id: String, to: &str, body: String) -> Result<Outgoing, String> {
+    let message = builder
+        .message_id(Some(id.clone()))
+        .header(ContentType::TEXT_PLAIN)
+        .body(body)
+        .map_err(|e| e.to_string())?;
+    Ok(Outgoing {
+        id,
+        to: to.to_owned(),
+        bytes: message.formatted(),
+    })
+}
+
+fn footer(lang_ru: bool) -> String {
+    let text = if lang_ru { FOOTER_RU } else { FOOTER_EN };
+    format!("\n-- \n{}\n", wrap(text, 72))
+}
+
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out
+}
+
+/// The answer to a player's mail: the relay's reply (acknowledgement or precise error), what
+/// was read of the mail, threaded under it and under the game.
+pub fn reply_mail(
+    email: &EmailConfig,
+    to: &str,
+    mail: &Mail,
+    key: &str,
+    game: Option<&str>,
+    reply: &Reply,
+) -> Result<Outgoing, String> {
+    let hash = key.strip_prefix("email:").unwrap_or(key);
+    let first = reply.text.lines().next().unwrap_or("");
+    let (id, subject) = match game {
+        Some(g) if valid_id(g) => (
+            format!("<ccrelay.r{hash}.{g}@{}>", email.domain),
+            format!("[ccrelay] {g}: {first}"),
+        ),
+        _ => (
+            format!("<ccrelay.r{hash}@{}>", email.domain),
+            format!("[ccrelay] {first}"),
+        ),
+    };
+    let subject: String = subject.chars().take(200).collect();
+    let mut b = builder(email, to, &subject)?;
+    let mut references = Vec::new();
+    if !mail.message_id.is_empty() {
+        let theirs = format!("<{}>", mail.message_id);
+        b = b.in_reply_to(theirs.clone());
+        references.push(theirs);
+    }
+    if let Some(g) = game.filter(|g| valid_id(g)) {
+        references.insert(0, root_id(g, &email.domain));
+    }
+    if !references.is_empty() {
+        b = b.references(references.join(" "));
+    }
+    let status = if reply.code < 300 { "OK" } else { "REFUSED" };
+    let mut body = format!("{status} ({}): {}\n", reply.code, reply.text);
+    if !mail.text.is_empty() {
+        body.push_str("\nYour mail said:\n");
+        for line in mail.text.lines().take(20) {
+            body.push_str("> ");
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    if mail.truncated {
+        body.push_str("\n(Your mail was longer than the relay reads; only its beginning was read.)\n");
+    }
+    body.push_str(&footer(false));
+    finish(b, id, to, body)
+}
+
+/// A message from the outbox, mailed: the relay's line (the move in the player's notation and
+/// in ICCF numeric, its number, who played it), then `show` (the whole game so far in the
+/// player's notation, a diagram, whose move), and how to answer.
+pub fn push_mail(
+    email: &EmailConfig,
+    to: &str,
+    item: &OutboxMessage,
+    show: Option<&str>,
+    lang_ru: bool,
+) -> Result<Outgoing, String> {
+    let game = &item.game;
+    // "MOVE g1 12... Nf6 (7866) by boris" -> "12... Nf6 (7866) by boris"
+    let line = item.body.replace(['\r', '\n'], " ");
+    let summary = line
+        .split_once(' ')
+        .and_then(|(verb, rest)| {
+            rest.strip_prefix(game.as_str())
+                .map(|r| format!("{} {}", verb.to_lowercase(), r.trim()))
+        })
+        .unwrap_or_else(|| line.clone());
+    let subject: String = format!("[ccrelay] {game}: {summary}").chars().take(200).collect();
+    let id = format!("<ccrelay.o{}.{game}@{}>", item.id, email.domain);
+    let root = root_id(game, &email.domain);
+    let b = builder(email, to, &subject)?
+        .in_reply_to(root.clone())
+        .references(root);
+    let mut body = format!("{line}\n\ngame: {game}\n");
+    if let Some(show) = show {
+        body.push('\n');
+        body.push_str(show);
+        body.push('\n');
+    }
+    body.push_str(&footer(lang_ru));
+    finish(b, id, to, body)
+}
+
+/// What the delivery tasks share.
+#[derive(Clone)]
+pub struct Outbound {
+    pub email: Arc<EmailConfig>,
+    pub smtp: Smtp,
+    pub relay: Relay,
+    pub mailbox: Mailbox,
+    pub spool: Spool,
+    pub shutdown: CancellationToken,
+}
+
+/// Messages read from the outbox at a time.
+const PAGE: usize = 16;
+const FIRST_RETRY: Duration = Duration::from_secs(1);
+
+impl Outbound {
+    /// Sends one mail until the server takes it; false if shutting down first.
+    async fn send_until_accepted(&self, out: &Outgoing) -> bool {
+        let mut wait = FIRST_RETRY;
+        loop {
+            let attempt = tokio::select! {
+                r = self.smtp.send(&out.to, &out.bytes) => r,
+                () = self.shutdown.cancelled() => return false,
+            };
+            match attempt {
+                Ok(()) => {
+                    tracing::info!(id = %out.id, "mail sent");
+                    return true;
+                }
+                Err(e) => {
+                    tracing::warn!(id = %out.id, error = %e, retry_in = ?wait, "mail not sent; will retry");
+                    tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        () = self.shutdown.cancelled() => return false,
+                    }
+                    wait = (wait * 2).min(self.email.retry_max);
+                }
+            }
+        }
+    }
+
+    /// Mails `player`'s outbox to `to`, forever: each message acknowledged once sent.
+    pub async fn deliver_outbox(self, player: String, to: String, lang_ru: bool) {
+        loop {
+            if self.shutdown.is_cancelled() {
+                return;
+            }
+            let mut feed = self.mailbox.subscribe(&player, PAGE * 4);
+            let page = match self.mailbox.waiting(&player, 0, PAGE).await {
+                Ok(page) => page,
+                Err(e) => {
+                    tracing::error!(%player, error = %e, "cannot read the outbox");
+                    self.mailbox.unsubscribe(&player, feed.id);
+                    if self.pause(self.email.poll_interval).await {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let idle = page.is_empty();
+            for item in page {
+                let show = self.show(&player, &item.game).await;
+                let out = match push_mail(&self.email, &to, &item, show.as_deref(), lang_ru) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        tracing::error!(%player, id = item.id, error = %e, "cannot build a mail");
+                        continue;
+                    }
+                };
+                if !self.send_until_accepted(&out).await {
+                    self.mailbox.unsubscribe(&player, feed.id);
+                    return;
+                }
+                if let Err(e) = self.mailbox.acknowledge(&player, item.id).await {
+                    tracing::error!(%player, error = %e, "cannot acknowledge a sent mail");
+                }
+            }
+            if idle {
+                tokio::select! {
+                    _ = feed.messages.recv() => {}
+                    () = tokio::time::sleep(self.email.poll_interval) => {}
+                    () = self.shutdown.cancelled() => {}
+                }
+            }
+            self.mailbox.unsubscribe(&player, feed.id);
+        }
+    }
+
+    /// The game as `player` sees it, for the mail; none if the relay cannot say.
+    async fn show(&self, player: &str, game: &str) -> Option<String> {
+        let sender = Sender {
+            player: player.to_owned(),
+            admin: false,
+            channel: super::inbound::CHANNEL,
+        };
+        let reply = self
+            .relay
+            .call(sender, Command::Show {
+                game: game.to_owned(),
+            })
+            .await;
+        (reply.code == 250).then_some(reply.text)
+    }
+
+    /// Sends the reply spool, forever.
+    pub async fn deliver_spool(self) {
+        let wake = self.spool.wake();
+        loop {
+            if self.shutdown.is_cancelled() {
+                return;
+            }
+            let waiting = match self.spool.waiting(PAGE).await {
+                Ok(w) => w,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the reply spool");
+                    Vec::new()
+                }
+            };
+            let idle = waiting.is_empty();
+            for spooled in waiting {
+                let out = Outgoing {
+                    id: spooled.id.clone(),
+                    to: spooled.to.clone(),
+                    bytes: spooled.bytes.clone(),
+                };
+                if !self.send_until_accepted(&out).await {
+                    return;
+                }
+                if let Err(e) = self.spool.remove(&spooled).await {
+                    tracing::error!(error = %e, "cannot remove a sent reply");
+                }
+            }
+            if idle && self.pause_or_wake(&wake).await {
+                return;
+            }
+        }
+    }
+
+    /// Sleeps; true if shutting down.
+    async fn pause(&self, d: Duration) -> bool {
+        tokio::select! {
+            () = tokio::time::sleep(d) => false,
+            () = self.shutdown.cancelled() => true,
+        }
+    }
+
+    async fn pause_or_wake(&self, wake: &tokio::sync::Notify) -> bool {
+        tokio::select! {
+            () = wake.notified() => false,
+            () = tokio::time::sleep(self.email.poll_interval) => false,
+            () = self.shutdown.cancelled() => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_ids_name_games() {
+        let d = "relay.example.org";
+        assert_eq!(
+            game_of_message_id("<ccrelay.o17.demo-1@relay.example.org>", d),
+            Some("demo-1".to_owned())
+        );
+        assert_eq!(
+            game_of_message_id("ccrelay.game.g.2@RELAY.example.org", d),
+            Some("g.2".to_owned())
+        );
+        assert_eq!(game_of_message_id("<ccrelay.o17.demo-1@evil.org>", d), None);
+        assert_eq!(game_of_message_id("<x.o17.demo-1@relay.example.org>", d), None);
+    }
+}

@@ -1,0 +1,66 @@
+//! Sending mail: one lettre SMTP transport (implicit TLS, STARTTLS, or plain on loopback;
+//! optional authentication), used for every mail the relay sends.
+
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use super::config::{SmtpConfig, TlsMode};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SmtpError {
+    #[error("SMTP setup: {0}")]
+    Setup(String),
+    #[error("bad address {0:?}")]
+    Address(String),
+    #[error("SMTP: {0}")]
+    Send(String),
+}
+
+#[derive(Clone)]
+pub struct Smtp {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: lettre::Address,
+}
+
+impl Smtp {
+    pub fn new(config: &SmtpConfig, from: &str) -> Result<Smtp, SmtpError> {
+        let setup = |e: &dyn std::fmt::Display| SmtpError::Setup(e.to_string());
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&config.server)
+            .port(config.port)
+            .timeout(Some(config.timeout));
+        if config.tls != TlsMode::None {
+            let mut params = TlsParameters::builder(config.server.clone());
+            if let Some(ca) = &config.ca_file {
+                let pem = std::fs::read(ca)
+                    .map_err(|e| SmtpError::Setup(format!("{}: {e}", ca.display())))?;
+                params = params.add_root_certificate(Certificate::from_pem(&pem).map_err(|e| setup(&e))?);
+            }
+            let params = params.build_rustls().map_err(|e| setup(&e))?;
+            builder = builder.tls(match config.tls {
+                TlsMode::Tls => Tls::Wrapper(params),
+                _ => Tls::Required(params),
+            });
+        }
+        if let (Some(user), Some(password)) = (&config.user, &config.password) {
+            builder = builder.credentials(Credentials::new(user.clone(), password.0.clone()));
+        }
+        Ok(Smtp {
+            transport: builder.build(),
+            from: from.parse().map_err(|_| SmtpError::Address(from.to_owned()))?,
+        })
+    }
+
+    /// Sends a formatted mail to `to`; returns once the server accepted it.
+    pub async fn send(&self, to: &str, bytes: &[u8]) -> Result<(), SmtpError> {
+        let to: lettre::Address = to.parse().map_err(|_| SmtpError::Address(to.to_owned()))?;
+        let envelope = Envelope::new(Some(self.from.clone()), vec![to])
+            .map_err(|e| SmtpError::Send(e.to_string()))?;
+        self.transport
+            .send_raw(&envelope, bytes)
+            .await
+            .map(|_| ())
+            .map_err(|e| SmtpError::Send(e.to_string()))
+    }
+}
