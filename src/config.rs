@@ -424,11 +424,12 @@ impl Config {
                     Reach::Tcp
                 }
             };
-            let email = p
-                .email
-                .map(|e| e.validate(&key("email"), &mut c.problems));
+            let email = p.email.map(|e| e.validate(&key("email"), &mut c.problems));
             if reach == Reach::Email && email.is_none() {
-                c.problem(key("email"), "missing ([players.email] for reach = \"email\")");
+                c.problem(
+                    key("email"),
+                    "missing ([players.email] for reach = \"email\")",
+                );
             }
             let player = Player {
                 email,

@@ -2,6 +2,7 @@
 
 mod cli;
 mod daemon;
+mod email;
 mod errors;
 mod peer;
 mod regressions;

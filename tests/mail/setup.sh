@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Real mail servers on loopback for the email tests (tests/integration/email.rs):
 # Postfix (SMTP on 127.0.0.1:25) delivering by LMTP to Dovecot (IMAPS on 127.0.0.1:993),
-# domain ccrelay.test, virtual users below, a test CA whose certificate the tests trust.
+# domain ccrelay.test, a test CA whose certificate the tests trust (/etc/ccrelay-test/ca.pem).
+# Every address @ccrelay.test is a mailbox, and every user logs in to IMAP with the password
+# "test-pw": each test makes its own addresses, so tests never read each other's mail. This
+# is a test server on the loopback interface only; never configure a real server this way.
 #
 # Run as root on Debian (bookworm): installs postfix and dovecot from Debian packages if
 # missing, (re)writes their configuration, and (re)starts them. Safe to run again.
@@ -12,8 +15,6 @@ export DEBIAN_FRONTEND=noninteractive
 DOMAIN=ccrelay.test
 ETC=/etc/ccrelay-test
 VHOSTS=/var/mail/vhosts
-# user:password; the tests use these (tests/integration/email.rs, MAIL_USERS).
-USERS="relay:relay-pw alice:alice-pw boris:boris-pw carol:carol-pw mdrelay:mdrelay-pw"
 
 if ! command -v postfix >/dev/null || ! command -v dovecot >/dev/null \
   || [ ! -e /usr/lib/dovecot/lmtp ] || [ ! -e /usr/lib/dovecot/imap ]; then
@@ -47,17 +48,7 @@ chmod 0600 "$ETC/server.key"
 getent group vmail >/dev/null || groupadd -g 5000 vmail
 getent passwd vmail >/dev/null || useradd -u 5000 -g vmail -d "$VHOSTS" -s /usr/sbin/nologin vmail
 mkdir -p "$VHOSTS/$DOMAIN"
-: > /etc/dovecot/ccrelay-users
-: > /etc/postfix/ccrelay-vmailbox
-for entry in $USERS; do
-  user=${entry%%:*}; pw=${entry#*:}
-  echo "$user@$DOMAIN:{PLAIN}$pw" >> /etc/dovecot/ccrelay-users
-  echo "$user@$DOMAIN OK" >> /etc/postfix/ccrelay-vmailbox
-  mkdir -p "$VHOSTS/$DOMAIN/$user/Maildir"/{new,cur,tmp}
-done
 chown -R vmail:vmail "$VHOSTS"
-chmod 0640 /etc/dovecot/ccrelay-users
-chown root:dovecot /etc/dovecot/ccrelay-users
 
 cat > /etc/dovecot/dovecot.conf <<CONF
 # Written by ccrelay tests/mail/setup.sh: test servers on loopback only.
@@ -71,8 +62,8 @@ first_valid_uid = 5000
 auth_mechanisms = plain login
 disable_plaintext_auth = no
 passdb {
-  driver = passwd-file
-  args = scheme=PLAIN username_format=%u /etc/dovecot/ccrelay-users
+  driver = static
+  args = password=test-pw
 }
 userdb {
   driver = static
@@ -117,7 +108,7 @@ postconf -e \
   "relayhost =" \
   "recipient_delimiter = +" \
   "virtual_mailbox_domains = $DOMAIN" \
-  "virtual_mailbox_maps = texthash:/etc/postfix/ccrelay-vmailbox" \
+  "virtual_mailbox_maps = static:OK" \
   "virtual_transport = lmtp:unix:private/dovecot-lmtp" \
   "smtpd_tls_cert_file = $ETC/server.pem" \
   "smtpd_tls_key_file = $ETC/server.key" \

@@ -80,9 +80,7 @@ pub async fn token_matches(tokens: Vec<String>, hash: String, limit: Arc<Semapho
     };
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        tokens
-            .iter()
-            .any(|t| crate::auth::verify_secret(t, &hash))
+        tokens.iter().any(|t| crate::auth::verify_secret(t, &hash))
     })
     .await
     .unwrap_or(false)

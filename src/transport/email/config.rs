@@ -228,7 +228,13 @@ impl RawEmail {
     /// Checks the section; relative paths start at `base`.
     pub fn validate(self, base: &Path, problems: &mut Vec<ConfigProblem>) -> EmailConfig {
         let mut p = Problems(problems);
-        let resolve = |path: PathBuf| if path.is_absolute() { path } else { base.join(path) };
+        let resolve = |path: PathBuf| {
+            if path.is_absolute() {
+                path
+            } else {
+                base.join(path)
+            }
+        };
         let address = p.required("email.address", self.address);
         let domain = match address_domain(&address) {
             Some(d) => d.to_ascii_lowercase(),
@@ -251,12 +257,8 @@ impl RawEmail {
             60,
             86_400,
         ));
-        let retry_max = Duration::from_secs(p.number(
-            "email.retry_max_secs",
-            self.retry_max_secs,
-            300,
-            86_400,
-        ));
+        let retry_max =
+            Duration::from_secs(p.number("email.retry_max_secs", self.retry_max_secs, 300, 86_400));
         let imap = self.imap.map(|raw| {
             let server = p.required("email.imap.server", raw.server);
             let tls = p.tls("email.imap.tls", raw.tls);

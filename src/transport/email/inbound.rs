@@ -82,7 +82,9 @@ impl Inbound {
             Err(e) => {
                 tracing::warn!(error = %e, "unreadable mail dropped");
                 let key = format!("email:{}", hex::encode(&Sha256::digest(raw)[..16]));
-                return self.journal_rejection("", "unknown", "", &e.to_string(), key).await;
+                return self
+                    .journal_rejection("", "unknown", "", &e.to_string(), key)
+                    .await;
             }
         };
         let key = key(&mail, raw);
@@ -106,7 +108,13 @@ impl Inbound {
                 mail.from.chars().take(64).collect()
             };
             return self
-                .journal_rejection(game.as_deref().unwrap_or(""), &claimed, &mail.subject, &reason, key)
+                .journal_rejection(
+                    game.as_deref().unwrap_or(""),
+                    &claimed,
+                    &mail.subject,
+                    &reason,
+                    key,
+                )
                 .await;
         };
         if let Err(e) = self.authenticate(player, &mail, raw).await {
@@ -115,14 +123,22 @@ impl Inbound {
                 return Outcome::Done;
             }
             let outcome = self
-                .journal_rejection(game.as_deref().unwrap_or(""), &player.id, &mail.subject, &e.to_string(), key.clone())
+                .journal_rejection(
+                    game.as_deref().unwrap_or(""),
+                    &player.id,
+                    &mail.subject,
+                    &e.to_string(),
+                    key.clone(),
+                )
                 .await;
             if outcome == Outcome::Done {
                 // To the configured address only, never to whoever wrote the From header.
                 let text = format!(
                     "A mail claiming to come from you was refused and changed nothing: {e}."
                 );
-                return self.answer(player, &mail, &key, game.as_deref(), &Reply::new(401, text)).await;
+                return self
+                    .answer(player, &mail, &key, game.as_deref(), &Reply::new(401, text))
+                    .await;
             }
             return outcome;
         }
@@ -140,7 +156,15 @@ impl Inbound {
                     "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
                     seen.seq, seen.game
                 );
-                return self.answer(player, &mail, &key, Some(&seen.game), &Reply::new(208, text)).await;
+                return self
+                    .answer(
+                        player,
+                        &mail,
+                        &key,
+                        Some(&seen.game),
+                        &Reply::new(208, text),
+                    )
+                    .await;
             }
             None => {}
         }
@@ -152,22 +176,34 @@ impl Inbound {
             if outcome != Outcome::Done {
                 return outcome;
             }
-            return self.answer(player, &mail, &key, None, &Reply::new(400, reason)).await;
+            return self
+                .answer(player, &mail, &key, None, &Reply::new(400, reason))
+                .await;
         };
         let request = match message::request(&mail.text) {
             Ok(request) => request,
             Err(e) => {
                 let mut reason = e.to_string();
                 if mail.truncated && mail.text.is_empty() {
-                    reason.push_str(" (the mail was too long to read whole; put the move first, in plain text)");
+                    reason.push_str(
+                        " (the mail was too long to read whole; put the move first, in plain text)",
+                    );
                 }
                 let outcome = self
-                    .journal_rejection(&game, &player.id, &first_line(&mail.text), &reason, key.clone())
+                    .journal_rejection(
+                        &game,
+                        &player.id,
+                        &first_line(&mail.text),
+                        &reason,
+                        key.clone(),
+                    )
                     .await;
                 if outcome != Outcome::Done {
                     return outcome;
                 }
-                return self.answer(player, &mail, &key, Some(&game), &Reply::new(422, reason)).await;
+                return self
+                    .answer(player, &mail, &key, Some(&game), &Reply::new(422, reason))
+                    .await;
             }
         };
         let sender = Sender {
@@ -177,7 +213,11 @@ impl Inbound {
         };
         let reply = self
             .relay
-            .call_keyed(sender, request.into_command(game.clone()), Some(key.clone()))
+            .call_keyed(
+                sender,
+                request.into_command(game.clone()),
+                Some(key.clone()),
+            )
             .await;
         // 421: shutting down; 500: not recorded. Nothing happened: read the mail again later.
         if reply.code == 421 || reply.code == 500 {
@@ -187,7 +227,12 @@ impl Inbound {
         self.answer(player, &mail, &key, Some(&game), &reply).await
     }
 
-    async fn authenticate(&self, player: &Player, mail: &Mail, raw: &[u8]) -> Result<(), AuthError> {
+    async fn authenticate(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        raw: &[u8],
+    ) -> Result<(), AuthError> {
         let Some(email) = &player.email else {
             return Err(AuthError::UnknownSender(mail.from.clone()));
         };

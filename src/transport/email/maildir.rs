@@ -53,11 +53,6 @@ pub async fn run(
     poll: Duration,
     shutdown: CancellationToken,
 ) {
-    for sub in ["new", "cur", "tmp"] {
-        if let Err(e) = std::fs::create_dir_all(dir.join(sub)) {
-            tracing::error!(dir = %dir.display(), error = %e, "cannot use the Maildir");
-        }
-    }
     loop {
         let paths = {
             let dir = dir.clone();
@@ -100,6 +95,10 @@ pub async fn run(
                         }
                     }
                 }
+            }
+            // A Maildir the mail server has not made yet (no mail delivered so far) is empty.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                tracing::debug!(dir = %dir.display(), "no Maildir yet")
             }
             Err(e) => tracing::error!(dir = %dir.display(), error = %e, "cannot list the Maildir"),
         }

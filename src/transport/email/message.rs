@@ -286,7 +286,11 @@ fn move_like(word: &str) -> bool {
 /// resignation) or a move (`[N.] MOVE [marks] [repeat MOVE]`); a later line starting with
 /// "repeat:" / "повтор:" gives the repeat of the opponent's last move.
 pub fn request(text: &str) -> Result<Request, BodyError> {
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let mut found: Option<Request> = None;
     let mut repeat_line: Option<String> = None;
     for line in &lines {
@@ -319,7 +323,9 @@ pub fn request(text: &str) -> Result<Request, BodyError> {
         if let [n, tail @ ..] = rest
             && !tail.is_empty()
             && n.trim_end_matches(['.', '…']).len() <= 3
-            && n.trim_end_matches(['.', '…']).bytes().all(|b| b.is_ascii_digit())
+            && n.trim_end_matches(['.', '…'])
+                .bytes()
+                .all(|b| b.is_ascii_digit())
             && n.ends_with(['.', '…'])
         {
             rest = tail;
@@ -382,9 +388,18 @@ pub fn subject_words(subject: &str) -> Vec<String> {
     let mut s = subject.trim();
     loop {
         let lower = s.to_lowercase();
-        let prefix = ["re:", "aw:", "fw:", "fwd:", "ответ:", "отв:", "на:", "[ccrelay]"]
-            .iter()
-            .find(|p| lower.starts_with(*p));
+        let prefix = [
+            "re:",
+            "aw:",
+            "fw:",
+            "fwd:",
+            "ответ:",
+            "отв:",
+            "на:",
+            "[ccrelay]",
+        ]
+        .iter()
+        .find(|p| lower.starts_with(*p));
         match prefix {
             Some(p) => s = s[p.len()..].trim_start(),
             None => break,

@@ -122,7 +122,12 @@ pub fn reply_mail(
     game: Option<&str>,
     reply: &Reply,
 ) -> Result<Outgoing, String> {
-    let hash = key.strip_prefix("email:").unwrap_or(key);
+    // The key names the mail answered; the time makes each answer its own message (a mail
+    // seen twice is answered twice). A retry resends the spooled bytes, so the id is stable.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let hash = format!("{}{nanos:x}", key.strip_prefix("email:").unwrap_or(key));
     let first = reply.text.lines().next().unwrap_or("");
     let (id, subject) = match game {
         Some(g) if valid_id(g) => (
@@ -159,7 +164,9 @@ pub fn reply_mail(
         }
     }
     if mail.truncated {
-        body.push_str("\n(Your mail was longer than the relay reads; only its beginning was read.)\n");
+        body.push_str(
+            "\n(Your mail was longer than the relay reads; only its beginning was read.)\n",
+        );
     }
     body.push_str(&footer(false));
     finish(b, id, to, body)
@@ -185,7 +192,10 @@ pub fn push_mail(
                 .map(|r| format!("{} {}", verb.to_lowercase(), r.trim()))
         })
         .unwrap_or_else(|| line.clone());
-    let subject: String = format!("[ccrelay] {game}: {summary}").chars().take(200).collect();
+    let subject: String = format!("[ccrelay] {game}: {summary}")
+        .chars()
+        .take(200)
+        .collect();
     let id = format!("<ccrelay.o{}.{game}@{}>", item.id, email.domain);
     let root = root_id(game, &email.domain);
     let b = builder(email, to, &subject)?
@@ -298,9 +308,12 @@ impl Outbound {
         };
         let reply = self
             .relay
-            .call(sender, Command::Show {
-                game: game.to_owned(),
-            })
+            .call(
+                sender,
+                Command::Show {
+                    game: game.to_owned(),
+                },
+            )
             .await;
         (reply.code == 250).then_some(reply.text)
     }
@@ -372,6 +385,9 @@ mod tests {
             Some("g.2".to_owned())
         );
         assert_eq!(game_of_message_id("<ccrelay.o17.demo-1@evil.org>", d), None);
-        assert_eq!(game_of_message_id("<x.o17.demo-1@relay.example.org>", d), None);
+        assert_eq!(
+            game_of_message_id("<x.o17.demo-1@relay.example.org>", d),
+            None
+        );
     }
 }

@@ -35,7 +35,8 @@ impl Smtp {
             if let Some(ca) = &config.ca_file {
                 let pem = std::fs::read(ca)
                     .map_err(|e| SmtpError::Setup(format!("{}: {e}", ca.display())))?;
-                params = params.add_root_certificate(Certificate::from_pem(&pem).map_err(|e| setup(&e))?);
+                params = params
+                    .add_root_certificate(Certificate::from_pem(&pem).map_err(|e| setup(&e))?);
             }
             let params = params.build_rustls().map_err(|e| setup(&e))?;
             builder = builder.tls(match config.tls {
@@ -48,7 +49,9 @@ impl Smtp {
         }
         Ok(Smtp {
             transport: builder.build(),
-            from: from.parse().map_err(|_| SmtpError::Address(from.to_owned()))?,
+            from: from
+                .parse()
+                .map_err(|_| SmtpError::Address(from.to_owned()))?,
         })
     }
 

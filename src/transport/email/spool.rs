@@ -52,7 +52,11 @@ impl Spool {
         tokio::task::spawn_blocking(move || -> std::io::Result<()> {
             let new = dir.join("new");
             for entry in std::fs::read_dir(&new)? {
-                if entry?.file_name().to_string_lossy().ends_with(&format!("-{id}")) {
+                if entry?
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(&format!("-{id}"))
+                {
                     return Ok(());
                 }
             }
@@ -92,7 +96,9 @@ impl Spool {
                     continue;
                 };
                 let to = String::from_utf8_lossy(&content[..split]).into_owned();
-                let id = name.split_once('-').map_or(name.clone(), |(_, id)| id.to_owned());
+                let id = name
+                    .split_once('-')
+                    .map_or(name.clone(), |(_, id)| id.to_owned());
                 out.push(Spooled {
                     path,
                     id,

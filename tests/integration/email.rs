@@ -1,0 +1,863 @@
+//! Moves by email against real mail servers: Postfix on 127.0.0.1:25 delivering to Dovecot
+//! (IMAPS on 127.0.0.1:993), as `tests/mail/setup.sh` installs and starts them (`.ci/run`
+//! runs it). Without them these tests FAIL: they never skip.
+//!
+//! Every test makes its own addresses (`alice-<unique>@ccrelay.test`): the test server takes
+//! mail for any address, so tests never read each other's mail. Players' mail is injected by
+//! SMTP, and what the relay sends is read from the players' mailboxes by IMAP. The tests take
+//! turns (one lock), since one of them stops and restarts the mail servers.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use ccrelay::transport::email::config::{ImapConfig, Secret, SmtpConfig, TlsMode};
+use ccrelay::transport::email::{imap, smtp::Smtp};
+use futures::StreamExt;
+
+use crate::daemon::{ADMIN_SECRET, Client, Daemon};
+
+const DOMAIN: &str = "ccrelay.test";
+const CA: &str = "/etc/ccrelay-test/ca.pem";
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The mail tests take turns.
+static MAIL: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    MAIL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// A fresh local part: `name-<pid>-<n>-<time>`.
+fn unique(name: &str) -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+        % 1_000_000_000;
+    format!(
+        "{name}-{}-{}-{nanos}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Fails (never skips) when the servers of tests/mail/setup.sh are not there.
+fn require_servers() {
+    for port in [25, 993] {
+        assert!(
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
+            "no mail server on 127.0.0.1:{port}: run tests/mail/setup.sh (as root) first"
+        );
+    }
+    assert!(
+        Path::new(CA).exists(),
+        "{CA} missing: run tests/mail/setup.sh"
+    );
+}
+
+fn smtp_config() -> SmtpConfig {
+    SmtpConfig {
+        server: "127.0.0.1".into(),
+        port: 25,
+        tls: TlsMode::None,
+        ca_file: None,
+        user: None,
+        password: None,
+        timeout: Duration::from_secs(20),
+    }
+}
+
+/// Injects a mail by SMTP, retrying while the server is down (up to a minute).
+fn send(to: &str, raw: &[u8]) {
+    let rt = runtime();
+    let smtp = Smtp::new(&smtp_config(), &format!("injector@{DOMAIN}")).expect("smtp");
+    let start = Instant::now();
+    loop {
+        match rt.block_on(smtp.send(to, raw)) {
+            Ok(()) => return,
+            Err(e) if start.elapsed() < TIMEOUT => {
+                eprintln!("inject: {e}; retrying");
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            Err(e) => panic!("cannot inject mail: {e}"),
+        }
+    }
+}
+
+/// A mail as a player reads it.
+#[derive(Clone, Debug)]
+struct Got {
+    subject: String,
+    text: String,
+    message_id: String,
+    raw: String,
+}
+
+fn imap_config(user: &str) -> ImapConfig {
+    ImapConfig {
+        server: "localhost".into(),
+        port: 993,
+        tls: TlsMode::Tls,
+        ca_file: Some(PathBuf::from(CA)),
+        user: format!("{user}@{DOMAIN}"),
+        password: Secret("test-pw".into()),
+        mailbox: "INBOX".into(),
+        processed_mailbox: None,
+        idle: false,
+    }
+}
+
+/// Every mail in `user`'s INBOX, oldest first, read by IMAP.
+fn mails(user: &str) -> Vec<Got> {
+    let rt = runtime();
+    rt.block_on(async {
+        let mut session = match imap::connect(&imap_config(user)).await {
+            Ok(s) => s,
+            Err(_) => return Vec::new(), // no mail yet: the mailbox does not exist
+        };
+        let mut uids: Vec<u32> = session
+            .uid_search("ALL")
+            .await
+            .expect("search")
+            .into_iter()
+            .collect();
+        uids.sort_unstable();
+        let mut out = Vec::new();
+        for uid in uids {
+            let fetched: Vec<_> = session
+                .uid_fetch(uid.to_string(), "BODY.PEEK[]")
+                .await
+                .expect("fetch")
+                .collect()
+                .await;
+            for f in fetched {
+                let f = f.expect("fetch item");
+                let raw = f.body().unwrap_or_default().to_vec();
+                let parsed = mail_parser::MessageParser::default()
+                    .parse(&raw[..])
+                    .expect("parse");
+                out.push(Got {
+                    subject: parsed.subject().unwrap_or_default().to_owned(),
+                    text: parsed
+                        .body_text(0)
+                        .map(|t| t.into_owned())
+                        .unwrap_or_default(),
+                    message_id: parsed.message_id().unwrap_or_default().to_owned(),
+                    raw: String::from_utf8_lossy(&raw).into_owned(),
+                });
+            }
+        }
+        let _ = session.logout().await;
+        out
+    })
+}
+
+/// A player's mailbox, read in order: each mail is taken once.
+struct Reader {
+    user: String,
+    taken: usize,
+}
+
+impl Reader {
+    fn new(user: &str) -> Reader {
+        Reader {
+            user: user.to_owned(),
+            taken: 0,
+        }
+    }
+
+    /// The next mail (in arrival order) whose subject or text contains `needle`; mails before
+    /// it are skipped.
+    fn wait(&mut self, needle: &str) -> Got {
+        let start = Instant::now();
+        loop {
+            let all = mails(&self.user);
+            if let Some(i) = all[self.taken.min(all.len())..]
+                .iter()
+                .position(|m| m.subject.contains(needle) || m.text.contains(needle))
+            {
+                let i = self.taken + i;
+                self.taken = i + 1;
+                return all[i].clone();
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "{}: no mail with {needle:?} after {TIMEOUT:?}; mail so far: {:#?}",
+                self.user,
+                all.iter().map(|m| &m.subject).collect::<Vec<_>>()
+            );
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+
+    /// Any mail, read or not, whose subject or text contains `needle` (for mails whose order
+    /// of arrival is not fixed: two mails sent at once).
+    fn any(&self, needle: &str) -> Got {
+        let start = Instant::now();
+        loop {
+            if let Some(m) = mails(&self.user)
+                .into_iter()
+                .find(|m| m.subject.contains(needle) || m.text.contains(needle))
+            {
+                return m;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "{}: no mail with {needle:?}",
+                self.user
+            );
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+}
+
+/// A plain UTF-8 mail.
+fn plain(from: &str, to: &str, subject: &str, body: &str, headers: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@player.test>\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}\r\n",
+        unique("m"),
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// A mail in a single-byte charset, 8bit or base64.
+fn encoded(from: &str, to: &str, subject: &str, body: &str, charset: &str, b64: bool) -> Vec<u8> {
+    let enc = encoding_rs::Encoding::for_label(charset.as_bytes()).expect("charset");
+    let body = body.replace('\n', "\r\n");
+    let (bytes, _, bad) = enc.encode(&body);
+    assert!(!bad, "{body:?} in {charset}");
+    let mut mail = format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@player.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset={charset}\r\nContent-Transfer-Encoding: {}\r\n\r\n",
+        unique("m"),
+        if b64 { "base64" } else { "8bit" }
+    )
+    .into_bytes();
+    if b64 {
+        let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        for chunk in text.as_bytes().chunks(76) {
+            mail.extend_from_slice(chunk);
+            mail.extend_from_slice(b"\r\n");
+        }
+    } else {
+        mail.extend_from_slice(&bytes);
+        mail.extend_from_slice(b"\r\n");
+    }
+    mail
+}
+
+/// An HTML-only mail (no text/plain part), quoted-printable.
+fn html_only(from: &str, to: &str, subject: &str, html: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@player.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{}\r\n",
+        unique("m"),
+        html.replace('=', "=3D")
+    )
+    .into_bytes()
+}
+
+struct EmailPlayer {
+    id: &'static str,
+    user: String,
+    token: &'static str,
+    notation: &'static str,
+    lang: Option<&'static str>,
+    dkim: bool,
+}
+
+impl EmailPlayer {
+    fn new(id: &'static str, notation: &'static str, lang: Option<&'static str>) -> EmailPlayer {
+        EmailPlayer {
+            id,
+            user: unique(id),
+            token: "tok3n",
+            notation,
+            lang,
+            dkim: false,
+        }
+    }
+    fn address(&self) -> String {
+        format!("{}@{DOMAIN}", self.user)
+    }
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    config: PathBuf,
+    relay: String,
+}
+
+impl Setup {
+    fn relay_address(&self) -> String {
+        format!("{}@{DOMAIN}", self.relay)
+    }
+    /// The relay's plus address with a token.
+    fn plus(&self, token: &str) -> String {
+        format!("{}+{token}@{DOMAIN}", self.relay)
+    }
+}
+
+/// A config: `email` players reached by mail, `tcp` players by TCP, IMAP inbound (or a
+/// Maildir, if `maildir` is given), SMTP out, 1 s polls, retries capped at 2 s.
+fn setup(
+    email: &[&EmailPlayer],
+    tcp: &[crate::daemon::Player],
+    games: &[(&str, &str, &str)],
+    maildir: Option<&Path>,
+) -> Setup {
+    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let relay = unique("relay");
+    let inbound = match maildir {
+        Some(path) => format!("maildir = {:?}\n", path.display().to_string()),
+        None => format!(
+            "[email.imap]\nserver = \"localhost\"\nport = 993\ntls = \"tls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\n"
+        ),
+    };
+    let mut text = format!(
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n\
+         [email]\naddress = \"{relay}@{DOMAIN}\"\npoll_interval_secs = 1\nretry_max_secs = 2\nmax_message_bytes = 262144\n{inbound}\
+         [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"none\"\ntimeout_secs = 10\n",
+        dir.path().join("data").display().to_string(),
+        hash(ADMIN_SECRET),
+    );
+    for p in email {
+        text.push_str(&format!(
+            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\nreach = \"email\"\n",
+            p.id,
+            hash("unused-secret"),
+            p.notation
+        ));
+        if let Some(lang) = p.lang {
+            text.push_str(&format!("lang = {lang:?}\n"));
+        }
+        text.push_str(&format!(
+            "[players.email]\naddress = {:?}\ntoken_hash = {:?}\ndkim = {}\n",
+            p.address(),
+            hash(p.token),
+            p.dkim
+        ));
+    }
+    for p in tcp {
+        text.push_str(&format!(
+            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\n",
+            p.id,
+            hash(p.secret),
+            p.notation
+        ));
+        if let Some(lang) = p.lang {
+            text.push_str(&format!("lang = {lang:?}\n"));
+        }
+    }
+    for (id, white, black) in games {
+        text.push_str(&format!(
+            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
+        ));
+    }
+    let config = dir.path().join("ccrelay.toml");
+    std::fs::write(&config, text).expect("config");
+    Setup {
+        _dir: dir,
+        config,
+        relay,
+    }
+}
+
+/// Rejected journal entries from mail: (player, reason).
+fn email_rejections(config: &Path) -> Vec<(String, String)> {
+    let data = config.parent().unwrap().join("data/journal.sqlite3");
+    let conn =
+        rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("journal");
+    let mut stmt = conn
+        .prepare("SELECT player, detail FROM entries WHERE kind = 'rejected' AND channel = 'email' ORDER BY seq")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn show(client: &mut Client, game: &str) -> String {
+    let (code, text) = client.call(&format!("SHOW {game}"));
+    assert_eq!(code, 250, "{text}");
+    text
+}
+
+/// Waits for a TCP push containing `needle`, skipping others.
+fn push_with(client: &mut Client, needle: &str) -> String {
+    loop {
+        let (_, body) = client.next_push();
+        if body.contains(needle) {
+            return body;
+        }
+    }
+}
+
+#[test]
+fn a_whole_game_between_an_email_player_and_a_tcp_player() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let boris = crate::daemon::BORIS;
+    let game = "em-tcp";
+    let s = setup(&[&alice], &[boris], &[(game, "alice", "boris")], None);
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut inbox = Reader::new(&alice.user);
+    let relay = s.relay_address();
+    let from = alice.address();
+
+    let started = inbox.wait(&format!("{game}: game"));
+    assert!(started.text.contains("you play White"), "{}", started.text);
+
+    // 1. e4: the game id in the subject, the token as a plus address.
+    send(
+        &s.plus(alice.token),
+        &plain(&from, &s.plus(alice.token), game, "1. e4", ""),
+    );
+    assert_eq!(
+        push_with(&mut b, "MOVE"),
+        format!("MOVE {game} 1. e2—e4 (5254) by alice")
+    );
+    let ack = inbox.wait("accepted");
+    assert!(
+        ack.text.contains(&format!("accepted {game} 1. e4 (5254)")),
+        "{}",
+        ack.text
+    );
+
+    // Boris answers over TCP; Alice gets it in SAN and ICCF, with the whole game, a diagram
+    // and the game id.
+    let (code, text) = b.call(&format!("MOVE {game} 1... е7—е5"));
+    assert_eq!(code, 250, "{text}");
+    let m = inbox.wait("1... e5 (5755)");
+    assert!(m.subject.contains(game), "{}", m.subject);
+    assert!(m.text.contains("moves: 1. e4 e5"), "{}", m.text);
+    assert!(m.text.contains("game: em-tcp"), "{}", m.text);
+    assert!(m.text.contains("r n b q k b n r"), "a diagram: {}", m.text);
+    assert!(
+        m.raw.contains(&format!("<ccrelay.game.{game}@")),
+        "threaded: {}",
+        m.raw
+    );
+
+    // A reply to that mail, subject without the game id: the game comes from In-Reply-To.
+    // Quoted history and a signature are ignored; the repeat must match.
+    let body = "2. Bc4\nrepeat: 1... e5\n\n-- \nAlice\n12. Qh5\n\nOn Sunday, ccrelay wrote:\n> 1... e5 (5755) by boris\n> 3. Qxf7";
+    send(
+        &relay,
+        &plain(
+            &from,
+            &relay,
+            &format!("Re: my move key:{}", alice.token),
+            body,
+            &format!("In-Reply-To: <{}>\r\n", m.message_id),
+        ),
+    );
+    assert_eq!(
+        push_with(&mut b, "MOVE"),
+        format!("MOVE {game} 2. Сf1—c4 (6134) by alice")
+    );
+    inbox.wait("accepted");
+
+    // A repeat that does not match is refused with a precise error and changes nothing.
+    b.call(&format!("MOVE {game} 2... Кb8—c6"));
+    inbox.wait("2... Nc6");
+    send(
+        &relay,
+        &plain(
+            &from,
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "3. Qh5 repeat Nf6",
+            "",
+        ),
+    );
+    let refused = inbox.wait("REFUSED");
+    assert!(refused.text.contains("409"), "{}", refused.text);
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 4);
+
+    send(
+        &relay,
+        &plain(
+            &from,
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "3. Qh5 repeat Nc6",
+            "",
+        ),
+    );
+    push_with(&mut b, "3. Фd1—h5");
+    inbox.wait("accepted");
+    b.call(&format!("MOVE {game} 3... Кg8—f6"));
+    inbox.wait("3... Nf6");
+    send(
+        &relay,
+        &plain(
+            &from,
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "4. Qxf7#",
+            "",
+        ),
+    );
+    assert!(push_with(&mut b, "RESULT").contains("1-0"));
+    let over = inbox.any("game over");
+    assert!(over.text.contains("1-0"), "{}", over.text);
+    let result = inbox.any("RESULT");
+    assert!(result.subject.contains(game));
+    assert!(show(&mut b, game).contains("result: 1-0"));
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
+#[test]
+fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "iccf", None);
+    let boris = EmailPlayer::new("boris", "lan", Some("ru"));
+    let game = "em-em";
+    let s = setup(&[&alice, &boris], &[], &[(game, "alice", "boris")], None);
+    let _daemon = Daemon::start(&s.config);
+    let relay = s.relay_address();
+    let (mut a, mut b) = (Reader::new(&alice.user), Reader::new(&boris.user));
+    let subject = |p: &EmailPlayer| format!("Re: [ccrelay] {game} key:{}", p.token);
+    a.wait("you play White");
+    let started = b.wait("you play Black");
+    assert!(
+        started.text.contains("Чтобы ответить"),
+        "Russian help: {}",
+        started.text
+    );
+
+    // Alice: numeric, multipart/alternative, text/plain preferred over the HTML.
+    let multipart = format!(
+        "From: {}\r\nTo: {relay}\r\nSubject: {}\r\nMessage-ID: <{}@player.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=\"b1\"\r\n\r\n--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n1. 6263\r\n--b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>1. 5254</p>\r\n--b1--\r\n",
+        alice.address(),
+        subject(&alice),
+        unique("m")
+    );
+    send(&relay, multipart.as_bytes());
+    let m = b.wait("f2—f3");
+    assert!(m.text.contains("(6263)"), "{}", m.text);
+    a.wait("accepted");
+
+    // Boris: KOI8-R, 8bit, Russian long algebraic with Cyrillic letters.
+    send(
+        &relay,
+        &encoded(
+            &boris.address(),
+            &relay,
+            &subject(&boris),
+            "Добрый день!\n\n1... е7-е5\n\nС уважением, Борис",
+            "koi8-r",
+            false,
+        ),
+    );
+    let m = a.wait("5755");
+    assert!(m.text.contains("moves: 1. 6263 5755"), "{}", m.text);
+    b.wait("accepted");
+
+    // Alice: HTML only.
+    send(
+        &relay,
+        &html_only(
+            &alice.address(),
+            &relay,
+            &subject(&alice),
+            "<html><body><p>My move:</p><p><b>2. 7274</b></p></body></html>",
+        ),
+    );
+    b.wait("g2—g4");
+    a.wait("accepted");
+
+    // Boris: windows-1251, base64, with the repeat in Russian; mate.
+    send(
+        &relay,
+        &encoded(
+            &boris.address(),
+            &relay,
+            &subject(&boris),
+            "2... Фd8—h4#\nповтор: g2—g4\n",
+            "windows-1251",
+            true,
+        ),
+    );
+    let over = b.any("game over");
+    assert!(over.text.contains("0-1"), "{}", over.text);
+    a.wait("RESULT");
+    b.any("RESULT");
+}
+
+#[test]
+fn forged_unknown_wrong_token_replayed_and_huge_mail() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let mut carol = EmailPlayer::new("carol", "san", None);
+    carol.dkim = true;
+    let game = "em-bad";
+    let s = setup(
+        &[&alice, &carol],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris"), ("em-c", "carol", "boris")],
+        None,
+    );
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let mut inbox = Reader::new(&alice.user);
+    let mut carol_box = Reader::new(&carol.user);
+    inbox.wait("you play White");
+    carol_box.wait("you play White");
+    let mallory = unique("mallory");
+
+    // A wrong token.
+    send(
+        &relay,
+        &plain(
+            &alice.address(),
+            &relay,
+            &format!("{game} key:guess"),
+            "1. e4",
+            "",
+        ),
+    );
+    let r = inbox.wait("REFUSED");
+    assert!(r.text.contains("token is wrong"), "{}", r.text);
+    // A forged From: Alice's address, no token.
+    send(&relay, &plain(&alice.address(), &relay, game, "1. d4", ""));
+    let r = inbox.wait("REFUSED");
+    assert!(r.text.contains("no token"), "{}", r.text);
+    // An unknown sender, with a valid token even: nothing, and no mail to anyone.
+    send(
+        &relay,
+        &plain(
+            &format!("{mallory}@{DOMAIN}"),
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "1. e4",
+            "",
+        ),
+    );
+    // Carol's mail must carry a DKIM signature: the right token alone is not enough.
+    send(
+        &relay,
+        &plain(
+            &carol.address(),
+            &relay,
+            &format!("em-c key:{}", carol.token),
+            "1. e4",
+            "",
+        ),
+    );
+    let r = carol_box.wait("REFUSED");
+    assert!(r.text.contains("DKIM"), "{}", r.text);
+
+    // Nothing changed.
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 0);
+    assert_eq!(crate::daemon::moves_in(&mut b, "em-c"), 0);
+    let rejected = email_rejections(&s.config);
+    let reasons: Vec<&str> = rejected.iter().map(|(_, r)| r.as_str()).collect();
+    assert!(
+        reasons.iter().any(|r| r.contains("token is wrong")),
+        "{rejected:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("no token")),
+        "{rejected:?}"
+    );
+    assert!(reasons.iter().any(|r| r.contains("DKIM")), "{rejected:?}");
+    assert!(
+        rejected
+            .iter()
+            .any(|(p, r)| p.starts_with("mallory") && r.contains("not a player")),
+        "{rejected:?}"
+    );
+    assert_eq!(mails(&mallory).len(), 0, "no reply to an unverified sender");
+
+    // A 10 MB attachment after the move: the move is read, the attachment is not loaded.
+    let attachment = base64::engine::general_purpose::STANDARD.encode(vec![0x5au8; 10 << 20]);
+    let mut huge = format!(
+        "From: {}\r\nTo: {relay}\r\nSubject: {game} key:{}\r\nMessage-ID: <{}@player.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n--zz\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n1. e4\r\n--zz\r\nContent-Type: application/octet-stream; name=\"big.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+        alice.address(),
+        alice.token,
+        unique("huge")
+    );
+    for chunk in attachment.as_bytes().chunks(76) {
+        huge.push_str(std::str::from_utf8(chunk).unwrap());
+        huge.push_str("\r\n");
+    }
+    huge.push_str("--zz--\r\n");
+    send(&relay, huge.as_bytes());
+    assert_eq!(
+        push_with(&mut b, "MOVE"),
+        format!("MOVE {game} 1. e2—e4 (5254) by alice")
+    );
+    let ack = inbox.wait("accepted");
+    assert!(
+        ack.text.contains("only its beginning was read"),
+        "{}",
+        ack.text
+    );
+
+    // The same mail again (same Message-ID): recognised, not applied twice.
+    send(&relay, huge.as_bytes());
+    let again = inbox.wait("handled before");
+    assert!(again.text.contains("not applied again"), "{}", again.text);
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 1);
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
+fn service(args: &[&str]) {
+    let status = Command::new(args[0])
+        .args(&args[1..])
+        .status()
+        .expect(args[0]);
+    assert!(status.success(), "{args:?}");
+}
+
+#[test]
+fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let game = "em-down";
+    let s = setup(
+        &[&alice],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris")],
+        None,
+    );
+    let mut daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let mut inbox = Reader::new(&alice.user);
+    inbox.wait("you play White");
+    send(
+        &relay,
+        &plain(
+            &alice.address(),
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "1. e4",
+            "",
+        ),
+    );
+    push_with(&mut b, "MOVE");
+    inbox.wait("accepted");
+
+    // Both servers down; Boris moves; the relay cannot mail it and keeps trying.
+    service(&["postfix", "stop"]);
+    service(&["doveadm", "stop"]);
+    let (code, text) = b.call(&format!("MOVE {game} 1... e5"));
+    assert_eq!(code, 250, "{text}");
+    std::thread::sleep(Duration::from_secs(4));
+    // The relay is killed while the mail is undelivered, and comes back.
+    daemon.kill9();
+    drop(b);
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    std::thread::sleep(Duration::from_secs(2));
+    service(&["dovecot"]);
+    service(&["postfix", "start"]);
+
+    let m = inbox.wait("1... e5");
+    assert!(m.text.contains("moves: 1. e4 e5"), "{}", m.text);
+    // IMAP came back too: Alice's next move is read.
+    send(
+        &relay,
+        &plain(
+            &alice.address(),
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "2. Nf3",
+            "",
+        ),
+    );
+    // (Boris's new session is first re-sent what he had not acknowledged.)
+    assert_eq!(
+        push_with(&mut b, &format!("MOVE {game} 2.")),
+        format!("MOVE {game} 2. Кg1—f3 (7163) by alice")
+    );
+    inbox.wait("accepted");
+    // Exactly one copy of Boris's move reached Alice.
+    let copies = mails(&alice.user)
+        .iter()
+        .filter(|m| m.subject.contains("1... e5"))
+        .count();
+    assert_eq!(copies, 1);
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
+#[test]
+fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let game = "em-md";
+    // The relay reads the Maildir Dovecot delivers its mail into: a relay behind a local
+    // mail server. Dovecot makes the Maildir at the first delivery.
+    let relay_user = unique("mdrelay");
+    let maildir = PathBuf::from(format!("/var/mail/vhosts/{DOMAIN}/{relay_user}/Maildir"));
+    let mut s = setup(
+        &[&alice],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris")],
+        Some(&maildir),
+    );
+    let text = std::fs::read_to_string(&s.config)
+        .unwrap()
+        .replace(&s.relay, &relay_user);
+    std::fs::write(&s.config, text).unwrap();
+    s.relay = relay_user;
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let mut inbox = Reader::new(&alice.user);
+    inbox.wait("you play White");
+    send(
+        &relay,
+        &plain(
+            &alice.address(),
+            &relay,
+            &format!("{game} key:{}", alice.token),
+            "1. e4",
+            "",
+        ),
+    );
+    push_with(&mut b, "MOVE");
+    inbox.wait("accepted");
+    // Handled mail is in cur/ with the Seen flag.
+    let cur: Vec<PathBuf> = std::fs::read_dir(maildir.join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cur.len(), 1, "{cur:?}");
+    assert!(cur[0].to_string_lossy().ends_with(":2,S"));
+    assert_eq!(std::fs::read_dir(maildir.join("new")).unwrap().count(), 0);
+
+    // As if the relay had crashed after committing but before moving it: back in new/.
+    std::fs::copy(&cur[0], maildir.join("new").join("1.again.host")).unwrap();
+    let again = inbox.wait("handled before");
+    assert!(again.text.contains("e4"), "{}", again.text);
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 1);
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
