@@ -390,6 +390,21 @@ fn email_rejections(config: &Path) -> Vec<(String, String)> {
         .unwrap()
 }
 
+/// The text of every journal entry.
+fn journal_texts(config: &Path) -> Vec<String> {
+    let data = config.parent().unwrap().join("data/journal.sqlite3");
+    let conn =
+        rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("journal");
+    let mut stmt = conn
+        .prepare("SELECT text || ' ' || detail FROM entries")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 fn show(client: &mut Client, game: &str) -> String {
     let (code, text) = client.call(&format!("SHOW {game}"));
     assert_eq!(code, 250, "{text}");
@@ -689,6 +704,11 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
         "{rejected:?}"
     );
     assert_eq!(mails(&mallory).len(), 0, "no reply to an unverified sender");
+    let texts = journal_texts(&s.config);
+    assert!(
+        texts.iter().all(|t| !t.contains(alice.token)),
+        "no token in the journal: {texts:?}"
+    );
 
     // A 10 MB attachment after the move: the move is read, the attachment is not loaded.
     let attachment = base64::engine::general_purpose::STANDARD.encode(vec![0x5au8; 10 << 20]);

@@ -3,6 +3,7 @@
 mod cli;
 mod daemon;
 mod email;
+mod email_fixtures;
 mod errors;
 mod peer;
 mod regressions;

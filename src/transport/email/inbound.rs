@@ -57,6 +57,20 @@ pub fn key(mail: &Mail, raw: &[u8]) -> String {
     format!("email:{}", hex::encode(&h.finalize()[..16]))
 }
 
+/// The game a mail is about: the relay's Message-ID it replies to (the relay's `domain`),
+/// else the subject's first word if it is an id.
+pub fn game_of(mail: &Mail, domain: &str) -> Option<String> {
+    for reference in mail.references.iter().rev() {
+        if let Some(game) = outbound::game_of_message_id(reference, domain) {
+            return Some(game);
+        }
+    }
+    message::subject_words(&mail.subject)
+        .into_iter()
+        .next()
+        .filter(|w| valid_id(w))
+}
+
 impl Inbound {
     pub fn new(config: Arc<Config>, relay: Relay, mailbox: Mailbox, spool: Spool) -> Inbound {
         Inbound {
@@ -142,31 +156,28 @@ impl Inbound {
             }
             return outcome;
         }
-        match seen {
-            Some(seen) => {
-                tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
-                let what = match (&seen.iccf, seen.kind) {
-                    (Some(iccf), _) => format!("the move {} ({iccf})", seen.text),
-                    (None, crate::journal::EntryKind::Rejected) => {
-                        format!("refused: {}", seen.detail)
-                    }
-                    (None, kind) => kind.as_str().replace('_', " "),
-                };
-                let text = format!(
-                    "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
-                    seen.seq, seen.game
-                );
-                return self
-                    .answer(
-                        player,
-                        &mail,
-                        &key,
-                        Some(&seen.game),
-                        &Reply::new(208, text),
-                    )
-                    .await;
-            }
-            None => {}
+        if let Some(seen) = seen {
+            tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
+            let what = match (&seen.iccf, seen.kind) {
+                (Some(iccf), _) => format!("the move {} ({iccf})", seen.text),
+                (None, crate::journal::EntryKind::Rejected) => {
+                    format!("refused: {}", seen.detail)
+                }
+                (None, kind) => kind.as_str().replace('_', " "),
+            };
+            let text = format!(
+                "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
+                seen.seq, seen.game
+            );
+            return self
+                .answer(
+                    player,
+                    &mail,
+                    &key,
+                    Some(&seen.game),
+                    &Reply::new(208, text),
+                )
+                .await;
         }
         let Some(game) = game else {
             let reason = "which game? Put the game id first in the subject (e.g. \"demo-1\"), or reply to the relay's last mail about the game";
@@ -250,19 +261,8 @@ impl Inbound {
         Ok(())
     }
 
-    /// The game a mail is about: the relay's Message-ID it replies to, else the subject's
-    /// first word if it is an id.
     fn game_of(&self, mail: &Mail) -> Option<String> {
-        let domain = &self.email().domain;
-        for reference in mail.references.iter().rev() {
-            if let Some(game) = outbound::game_of_message_id(reference, domain) {
-                return Some(game);
-            }
-        }
-        message::subject_words(&mail.subject)
-            .into_iter()
-            .next()
-            .filter(|w| valid_id(w))
+        game_of(mail, &self.email().domain)
     }
 
     async fn journal_rejection(
@@ -273,7 +273,21 @@ impl Inbound {
         reason: &str,
         key: String,
     ) -> Outcome {
-        let text: String = text.chars().take(200).collect();
+        // A subject may hold a token (right or wrong): it never reaches the journal.
+        let text: String = text
+            .split_whitespace()
+            .map(|w| {
+                if w.to_lowercase().starts_with("key:") {
+                    "key:***"
+                } else {
+                    w
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(200)
+            .collect();
         let rejected = Rejected {
             game,
             player,

@@ -271,13 +271,17 @@ impl Outbound {
                 }
             };
             let idle = page.is_empty();
+            let mut stuck = false;
             for item in page {
                 let show = self.show(&player, &item.game).await;
                 let out = match push_mail(&self.email, &to, &item, show.as_deref(), lang_ru) {
                     Ok(out) => out,
                     Err(e) => {
-                        tracing::error!(%player, id = item.id, error = %e, "cannot build a mail");
-                        continue;
+                        // Never dropped: it stays in the outbox, and later messages wait
+                        // behind it, until the configuration is fixed.
+                        tracing::error!(%player, id = item.id, error = %e, "cannot build a mail; will retry");
+                        stuck = true;
+                        break;
                     }
                 };
                 if !self.send_until_accepted(&out).await {
@@ -287,6 +291,10 @@ impl Outbound {
                 if let Err(e) = self.mailbox.acknowledge(&player, item.id).await {
                     tracing::error!(%player, error = %e, "cannot acknowledge a sent mail");
                 }
+            }
+            if stuck && self.pause(self.email.retry_max).await {
+                self.mailbox.unsubscribe(&player, feed.id);
+                return;
             }
             if idle {
                 tokio::select! {
