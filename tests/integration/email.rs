@@ -309,27 +309,52 @@ impl Setup {
     }
 }
 
+/// How the relay reaches the IMAP server.
+#[derive(Clone, Copy)]
+enum Imap {
+    /// IMAPS, port 993.
+    Tls,
+    /// Port 143, upgraded with STARTTLS.
+    StartTls,
+}
+
 /// A config: `email` players reached by mail, `tcp` players by TCP, IMAP inbound (or a
-/// Maildir, if `maildir` is given), SMTP out, 1 s polls, retries capped at 2 s.
+/// Maildir, if `maildir` is given), SMTP out with STARTTLS and a login, 1 s polls, retries
+/// capped at 2 s.
 fn setup(
     email: &[&EmailPlayer],
     tcp: &[crate::daemon::Player],
     games: &[(&str, &str, &str)],
     maildir: Option<&Path>,
 ) -> Setup {
+    setup_with(email, tcp, games, maildir, Imap::Tls)
+}
+
+fn setup_with(
+    email: &[&EmailPlayer],
+    tcp: &[crate::daemon::Player],
+    games: &[(&str, &str, &str)],
+    maildir: Option<&Path>,
+    imap: Imap,
+) -> Setup {
+    // IMAPS with IDLE; or STARTTLS, polling without IDLE.
+    let (imap_port, imap_tls, idle) = match imap {
+        Imap::Tls => (993, "tls", true),
+        Imap::StartTls => (143, "starttls", false),
+    };
     let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
     let dir = tempfile::tempdir().expect("tempdir");
     let relay = unique("relay");
     let inbound = match maildir {
         Some(path) => format!("maildir = {:?}\n", path.display().to_string()),
         None => format!(
-            "[email.imap]\nserver = \"localhost\"\nport = 993\ntls = \"tls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\n"
+            "[email.imap]\nserver = \"localhost\"\nport = {imap_port}\ntls = \"{imap_tls}\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\nidle = {idle}\n"
         ),
     };
     let mut text = format!(
         "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n\
          [email]\naddress = \"{relay}@{DOMAIN}\"\npoll_interval_secs = 1\nretry_max_secs = 2\nmax_message_bytes = 262144\n{inbound}\
-         [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"none\"\ntimeout_secs = 10\n",
+         [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"starttls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\ntimeout_secs = 10\n",
         dir.path().join("data").display().to_string(),
         hash(ADMIN_SECRET),
     );
@@ -626,11 +651,13 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     let mut carol = EmailPlayer::new("carol", "san", None);
     carol.dkim = true;
     let game = "em-bad";
-    let s = setup(
+    // IMAP with STARTTLS and polling here; IMAPS with IDLE in the other tests.
+    let s = setup_with(
         &[&alice, &carol],
         &[crate::daemon::BORIS],
         &[(game, "alice", "boris"), ("em-c", "carol", "boris")],
         None,
+        Imap::StartTls,
     );
     let daemon = Daemon::start(&s.config);
     let mut b = daemon.login(&crate::daemon::BORIS);

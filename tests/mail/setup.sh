@@ -26,7 +26,9 @@ fi
 
 # Stop whatever runs (a previous run of this script, or the packages' own start).
 postfix stop >/dev/null 2>&1 || true
-doveadm stop >/dev/null 2>&1 || pkill -x dovecot >/dev/null 2>&1 || true
+if ! doveadm stop >/dev/null 2>&1 && [ -s /run/dovecot/master.pid ]; then
+  kill "$(cat /run/dovecot/master.pid)" >/dev/null 2>&1 || true
+fi
 sleep 1
 
 # A test CA and a server certificate for localhost / 127.0.0.1.
@@ -74,6 +76,15 @@ ssl_cert = <$ETC/server.pem
 ssl_key = <$ETC/server.key
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = no
+# Postfix asks Dovecot to check SMTP logins (SASL), so the relay's SMTP authentication is
+# tested too.
+service auth {
+  unix_listener /var/spool/postfix/private/auth {
+    mode = 0660
+    user = postfix
+    group = postfix
+  }
+}
 service lmtp {
   unix_listener /var/spool/postfix/private/dovecot-lmtp {
     mode = 0600
@@ -113,6 +124,10 @@ postconf -e \
   "smtpd_tls_cert_file = $ETC/server.pem" \
   "smtpd_tls_key_file = $ETC/server.key" \
   "smtpd_tls_security_level = may" \
+  "smtpd_sasl_type = dovecot" \
+  "smtpd_sasl_path = private/auth" \
+  "smtpd_sasl_auth_enable = yes" \
+  "smtpd_tls_auth_only = yes" \
   "message_size_limit = 52428800" \
   "queue_run_delay = 5s" \
   "minimal_backoff_time = 5s" \
