@@ -393,3 +393,92 @@ impl RawPlayerEmail {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::{Config, Reach};
+
+    const HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ";
+
+    #[test]
+    fn every_bad_email_key_is_named() {
+        let text = format!(
+            r#"
+[email]
+address = "not an address"
+poll_interval_secs = 0
+[email.imap]
+server = "imap.example.org"
+tls = "maybe"
+user = "relay"
+password = "a"
+password_file = "b"
+[email.smtp]
+server = "smtp.example.org"
+tls = "none"
+user = "relay"
+[[players]]
+id = "alice"
+secret_hash = "{HASH}"
+reach = "email"
+[players.email]
+address = "alice"
+token_hash = "plain"
+[[players]]
+id = "boris"
+secret_hash = "{HASH}"
+reach = "email"
+"#
+        );
+        let err = Config::from_toml(&text, Path::new(".")).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        for key in [
+            "email.address",
+            "email.poll_interval_secs",
+            "email.imap.tls",
+            "email.imap.password",
+            "email.smtp.user",
+            "email.smtp.tls",
+            "players[0].email.address",
+            "players[0].email.token_hash",
+            "players[1].email",
+        ] {
+            assert!(keys.contains(&key), "{key} not reported in {err}");
+        }
+    }
+
+    #[test]
+    fn a_good_email_section_and_no_password_in_debug() {
+        let text = format!(
+            r#"
+[email]
+address = "relay@chess.example.org"
+maildir = "/var/mail/relay"
+[email.smtp]
+server = "smtp.example.org"
+tls = "starttls"
+user = "relay"
+password = "s3cret-pw"
+[[players]]
+id = "alice"
+secret_hash = "{HASH}"
+reach = "email"
+[players.email]
+address = "Alice@Example.org"
+token_hash = "{HASH}"
+"#
+        );
+        let config = Config::from_toml(&text, Path::new(".")).unwrap();
+        let email = config.email.as_ref().unwrap();
+        assert_eq!(email.domain, "chess.example.org");
+        assert_eq!(email.smtp.port, 587);
+        assert_eq!(config.players["alice"].reach, Reach::Email);
+        assert_eq!(
+            config.players["alice"].email.as_ref().unwrap().address,
+            "alice@example.org"
+        );
+        assert!(!format!("{config:?}").contains("s3cret-pw"));
+    }
+}
