@@ -90,7 +90,7 @@ pub async fn token_matches(tokens: Vec<String>, hash: String, limit: Arc<Semapho
 /// domain (or a parent of it: `d=example.org` signs for `mail.example.org`... and not the
 /// reverse). DNS is the system resolver's; a lookup that fails is a failure.
 pub async fn dkim_passes(raw: &[u8], from: &str) -> bool {
-    use mail_auth::{AuthenticatedMessage, DkimResult, MessageAuthenticator};
+    use mail_auth::{AuthenticatedMessage, MessageAuthenticator};
     let Some(domain) = from.rsplit_once('@').map(|(_, d)| d.to_lowercase()) else {
         return false;
     };
@@ -109,11 +109,17 @@ pub async fn dkim_passes(raw: &[u8], from: &str) -> bool {
         Ok(outputs) => outputs,
         Err(_) => return false,
     };
+    aligned(&outputs, &domain)
+}
+
+/// Whether one of the DKIM results passes with a signing domain `d=` that is the From domain
+/// or a parent of it.
+fn aligned(outputs: &[mail_auth::DkimOutput<'_>], from_domain: &str) -> bool {
     outputs.iter().any(|o| {
-        o.result() == &DkimResult::Pass
+        o.result() == &mail_auth::DkimResult::Pass
             && o.signature().is_some_and(|s| {
                 let d = s.d.to_lowercase();
-                domain == d || domain.ends_with(&format!(".{d}"))
+                from_domain == d || from_domain.ends_with(&format!(".{d}"))
             })
     })
 }
@@ -121,6 +127,92 @@ pub async fn dkim_passes(raw: &[u8], from: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use base64::Engine;
+    use mail_auth::common::crypto::Ed25519Key;
+    use mail_auth::common::headers::HeaderWriter;
+    use mail_auth::common::parse::TxtRecordParser;
+    use mail_auth::common::verify::DomainKey;
+    use mail_auth::dkim::DkimSigner;
+    use mail_auth::{AuthenticatedMessage, MessageAuthenticator, ResolverCache, Txt};
+
+    /// DNS answers for the test: TXT records by name.
+    struct Zone(Mutex<HashMap<Box<str>, Txt>>);
+
+    impl ResolverCache<Box<str>, Txt> for Zone {
+        fn get<Q>(&self, name: &Q) -> Option<Txt>
+        where
+            Box<str>: std::borrow::Borrow<Q>,
+            Q: std::hash::Hash + Eq + ?Sized,
+        {
+            self.0.lock().unwrap().get(name).cloned()
+        }
+        fn remove<Q>(&self, name: &Q) -> Option<Txt>
+        where
+            Box<str>: std::borrow::Borrow<Q>,
+            Q: std::hash::Hash + Eq + ?Sized,
+        {
+            self.0.lock().unwrap().remove(name)
+        }
+        fn insert(&self, key: Box<str>, value: Txt, _valid_until: std::time::Instant) {
+            self.0.lock().unwrap().insert(key, value);
+        }
+    }
+
+    /// Signs `message` for `d=example.org`, verifies it against a zone holding the key, and
+    /// says whether it counts for `from_domain`.
+    async fn check(message: &str, tamper: bool, from_domain: &str) -> bool {
+        let pkcs8 = Ed25519Key::generate_pkcs8().unwrap();
+        let key = Ed25519Key::from_pkcs8_der(&pkcs8).unwrap();
+        let public = base64::engine::general_purpose::STANDARD.encode(key.public_key());
+        let signature = DkimSigner::from_key(key)
+            .domain("example.org")
+            .selector("s1")
+            .headers(["From", "To", "Subject"])
+            .sign(message.as_bytes())
+            .unwrap();
+        let mut signed = format!("{}{message}", signature.to_header());
+        if tamper {
+            signed = signed.replace("12. Nf3", "12. Qh5");
+        }
+        let zone = Zone(Mutex::new(HashMap::new()));
+        let record =
+            DomainKey::parse(format!("v=DKIM1; k=ed25519; p={public}").as_bytes()).unwrap();
+        zone.insert(
+            "s1._domainkey.example.org.".into(),
+            Txt::DomainKey(std::sync::Arc::new(record)),
+            std::time::Instant::now() + std::time::Duration::from_secs(3600),
+        );
+        let parsed = AuthenticatedMessage::parse(signed.as_bytes()).unwrap();
+        // The zone answers: no query leaves the machine.
+        let authenticator = MessageAuthenticator::new_cloudflare().unwrap();
+        let outputs = authenticator
+            .verify_dkim(mail_auth::Parameters::new(&parsed).with_txt_cache(&zone))
+            .await;
+        aligned(&outputs, from_domain)
+    }
+
+    #[tokio::test]
+    async fn dkim_passes_only_signed_unchanged_and_aligned() {
+        let message = "From: alice@mail.example.org\r\nTo: relay@relay.example.net\r\nSubject: demo-1\r\n\r\n12. Nf3\r\n";
+        assert!(check(message, false, "mail.example.org").await);
+        assert!(check(message, false, "example.org").await);
+        assert!(
+            !check(message, true, "mail.example.org").await,
+            "body changed"
+        );
+        assert!(
+            !check(message, false, "evil.example").await,
+            "another domain"
+        );
+        assert!(
+            !check(message, false, "notexample.org").await,
+            "not a parent"
+        );
+    }
 
     #[test]
     fn tokens_from_subject_and_plus_address() {
