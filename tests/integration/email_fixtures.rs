@@ -23,11 +23,12 @@ fn read(path: &std::path::Path) -> String {
         Err(e) => format!("error: {e}"),
     };
     format!(
-        "from: {}\ngame: {}\ntokens: {}\ntruncated: {}\nrequest: {request}\n",
+        "from: {}\ngame: {}\ntokens: {}\ntruncated: {}\nautomatic: {}\nrequest: {request}\n",
         mail.from,
         inbound::game_of(&mail, "relay.example.org").unwrap_or_default(),
         auth::tokens(&mail, "relay@relay.example.org").join(" "),
         mail.truncated,
+        mail.automatic,
     )
 }
 
@@ -60,6 +61,6 @@ fn every_golden_mail_reads_as_expected() {
             checked += 1;
         }
     }
-    assert!(checked >= 19, "only {checked} fixtures");
+    assert!(checked >= 20, "only {checked} fixtures");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -314,6 +314,10 @@ impl Inbound {
         let Some(to) = player.email.as_ref().map(|e| e.address.clone()) else {
             return Outcome::Done;
         };
+        if mail.automatic {
+            tracing::info!(player = %player.id, "automatic mail (Auto-Submitted/Precedence) not answered");
+            return Outcome::Done;
+        }
         let outgoing = outbound::reply_mail(self.email(), &to, mail, key, game, reply);
         match outgoing {
             Ok(Outgoing { id, to, bytes }) => match self.spool.put(&id, &to, &bytes).await {

@@ -27,6 +27,10 @@ pub struct Mail {
     pub text: String,
     /// Whether the mail was longer than what was read.
     pub truncated: bool,
+    /// Sent by a program, not a person (`Auto-Submitted` other than `no`, or `Precedence`
+    /// bulk, junk or list; RFC 3834): an out-of-office reply, a bounce. Never answered, so
+    /// the relay and an autoresponder cannot mail each other forever.
+    pub automatic: bool,
 }
 
 /// Why a mail could not be read.
@@ -91,6 +95,15 @@ pub fn parse(raw: &[u8], truncated: bool) -> Result<Mail, MailError> {
             addresses(&header.value, &mut recipients);
         }
     }
+    let automatic = message
+        .header_raw("Auto-Submitted")
+        .is_some_and(|v| !v.trim().eq_ignore_ascii_case("no"))
+        || message.header_raw("Precedence").is_some_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "bulk" | "junk" | "list"
+            )
+        });
     // body_text prefers text/plain and converts HTML when there is nothing else.
     let body = message
         .body_text(0)
@@ -105,6 +118,7 @@ pub fn parse(raw: &[u8], truncated: bool) -> Result<Mail, MailError> {
         recipients,
         text: own_words(&body),
         truncated,
+        automatic,
     })
 }
 

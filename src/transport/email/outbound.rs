@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::Message;
-use lettre::message::header::ContentType;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox as MailAddress, MessageBuilder};
 use tokio_util::sync::CancellationToken;
 
@@ -76,8 +76,14 @@ fn builder(email: &EmailConfig, to: &str, subject: &str) -> Result<MessageBuilde
     Ok(Message::builder().from(from).to(to).subject(subject))
 }
 
+/// Every mail the relay sends is made by a program: `Auto-Submitted` tells autoresponders not
+/// to answer it (RFC 3834).
 fn finish(builder: MessageBuilder, id: String, to: &str, body: String) -> Result<Outgoing, String> {
     let message = builder
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Auto-Submitted"),
+            "auto-generated".to_owned(),
+        ))
         .message_id(Some(id.clone()))
         .header(ContentType::TEXT_PLAIN)
         .body(body)
