@@ -157,7 +157,11 @@ pub fn reply_mail(
         references.insert(0, root_id(g, &email.domain));
     }
     if !references.is_empty() {
-        b = b.references(references.join(" "));
+        // One header with every id (the builder's `references` keeps only one).
+        b = b.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("References"),
+            references.join(" "),
+        ));
     }
     let status = if reply.code < 300 { "OK" } else { "REFUSED" };
     let mut body = format!("{status} ({}): {}\n", reply.code, reply.text);
