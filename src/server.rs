@@ -78,14 +78,7 @@ pub async fn run(
         games = replayed.games.len(),
         "journal replayed"
     );
-    let relay = Relay::spawn(
-        &config,
-        journal.clone(),
-        replayed.games,
-        QUEUE,
-        failed.clone(),
-    )
-    .await?;
+    let relay = Relay::spawn(&config, journal.clone(), replayed, QUEUE, failed.clone()).await?;
     let listener = listen(config.tcp.listen).map_err(|source| ServerError::Io {
         what: format!("cannot listen on {}", config.tcp.listen),
         source,

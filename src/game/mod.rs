@@ -1,22 +1,30 @@
-//! One game: the position and its history, whose turn it is, draw offers, resignation and the
-//! result. Pure code: no clock, no storage, no transport. The relay asks a [`Game`] whether an
-//! action is allowed ([`Game::check_move`] and friends, which change nothing), journals it, and
-//! only then applies it ([`Game::apply`]), so a refused or unrecorded action never changes a game.
+//! One game: the position and its history, whose turn it is, draw offers and claims,
+//! resignation, the correspondence clock and leave, conditional moves, and the result. Pure
+//! code: the time is passed in, nothing is stored or sent. The relay asks a [`Game`] whether an
+//! action is allowed ([`Game::check_move`], [`Game::check`] and friends, which change nothing),
+//! journals it, and only then applies it ([`Game::apply_by`]), so a refused or unrecorded
+//! action never changes a game.
 //!
 //! ```
 //! use ccrelay::game::{Game, Action};
+//! use jiff::Timestamp;
 //! use shakmaty::Color;
 //!
 //! let mut game = Game::new("g1", "alice", "boris", None).unwrap();
 //! let m = game.check_move(Color::White, "5254", None, None).unwrap().m;
-//! game.apply(&Action::Move { m, draw_offer: false });
+//! game.apply(&Action::Move { m, draw_offer: false }, Timestamp::UNIX_EPOCH);
 //! assert_eq!(game.turn(), Color::Black);
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
+pub mod clock;
+
 use std::fmt;
 
-use shakmaty::{Chess, Color, Move, Position};
+use jiff::Timestamp;
+use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
+
+use self::clock::{Leave, Overdue, Rules, SideTime, TimeControl, Timeline};
 
 use crate::notation::movetext::parse_position;
 use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
@@ -27,6 +35,8 @@ pub struct GameResult {
     /// `None` for a draw.
     pub winner: Option<Color>,
     pub reason: EndReason,
+    /// The arbiter's reason, for an adjudication.
+    pub note: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,9 +46,48 @@ pub enum EndReason {
     InsufficientMaterial,
     Resignation,
     Agreement,
+    /// Threefold repetition, claimed.
+    Repetition,
+    /// Fifty moves without a capture or a pawn move, claimed.
+    FiftyMoves,
+    /// Past the time control.
+    TimeForfeit,
+    /// Silent longer than the event allows.
+    Silence,
+    /// Decided by the arbiter.
+    Adjudication,
+}
+
+impl EndReason {
+    /// The PGN `Termination` tag.
+    pub fn termination(self) -> &'static str {
+        match self {
+            EndReason::TimeForfeit | EndReason::Silence => "time forfeit",
+            EndReason::Adjudication => "adjudication",
+            _ => "normal",
+        }
+    }
 }
 
 impl GameResult {
+    pub fn new(winner: Option<Color>, reason: EndReason) -> GameResult {
+        GameResult {
+            winner,
+            reason,
+            note: None,
+        }
+    }
+
+    /// Reads `1-0`, `0-1`, `1/2-1/2` (or `½-½`).
+    pub fn winner_from_pgn(s: &str) -> Option<Option<Color>> {
+        match s {
+            "1-0" => Some(Some(Color::White)),
+            "0-1" => Some(Some(Color::Black)),
+            "1/2-1/2" | "½-½" | "=" => Some(None),
+            _ => None,
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn pgn(&self) -> &'static str {
         match self.winner {
@@ -57,19 +106,87 @@ impl fmt::Display for GameResult {
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::FiftyMoves => "fifty-move rule",
+            EndReason::TimeForfeit => "lost on time",
+            EndReason::Silence => "lost by silence",
+            EndReason::Adjudication => "adjudicated",
         };
-        write!(f, "{} ({reason})", self.pgn())
+        match &self.note {
+            Some(note) => write!(f, "{} ({reason}: {note})", self.pgn()),
+            None => write!(f, "{} ({reason})", self.pgn()),
+        }
     }
 }
 
-/// Something a player does in a game, once allowed.
+/// A draw claimed under a rule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The same position for the third time (same side to move, castling and en passant rights).
+    Repetition,
+    /// Fifty moves by each side without a capture or a pawn move.
+    FiftyMoves,
+}
+
+impl Claim {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claim::Repetition => "threefold",
+            Claim::FiftyMoves => "fifty",
+        }
+    }
+}
+
+impl std::str::FromStr for Claim {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Claim, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "threefold" | "repetition" | "3" | "3fold" => Ok(Claim::Repetition),
+            "fifty" | "50" | "50-move" | "fifty-move" => Ok(Claim::FiftyMoves),
+            _ => Err(format!("{s:?}: claim THREEFOLD or FIFTY")),
+        }
+    }
+}
+
+/// Something done in a game, once allowed: by a player, the clock or the arbiter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Move { m: Move, draw_offer: bool },
+    Move {
+        m: Move,
+        draw_offer: bool,
+    },
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
     Resign,
+    /// A draw claimed by the side to move, on the position now or after its move `m`.
+    Claim {
+        claim: Claim,
+        m: Option<Move>,
+    },
+    /// Leave announced by a side: its clock stops for those days.
+    Leave(Leave),
+    /// A side's conditional line, starting with the opponent's next move and alternating;
+    /// empty to cancel it.
+    Conditional(Vec<Move>),
+    /// The side to move ran out of time: it loses (`forfeit`) or is flagged for the arbiter.
+    TimeUp {
+        overdue: Overdue,
+        forfeit: bool,
+    },
+    /// The side to move was reminded after `days` days of silence.
+    Remind {
+        days: u32,
+    },
+    /// The arbiter decides the result (the acting colour is ignored).
+    Adjudicate(GameResult),
+}
+
+/// What the clock says must happen now, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    TimeUp { color: Color, overdue: Overdue },
+    Remind { color: Color, days: u32 },
 }
 
 /// Why an action is refused.
@@ -90,6 +207,12 @@ pub enum Refusal {
     OwnDrawOffer,
     #[error("your opponent's move repeated in this message is {written}, but it was {actual}")]
     WrongRepeat { written: String, actual: String },
+    #[error("claim refused: {0}")]
+    WrongClaim(String),
+    #[error("leave refused: {0}")]
+    Leave(String),
+    #[error("conditional moves refused: {0}")]
+    Conditional(String),
 }
 
 /// A colour, written for people.
@@ -118,7 +241,46 @@ pub struct Game {
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
     result: Option<GameResult>,
+    rules: Rules,
+    timeline: Timeline,
+    /// Reminders sent to the side to move on its current move.
+    reminders_sent: usize,
+    /// The side to move was flagged for the arbiter on its current move.
+    flagged: bool,
+    /// Each side's conditional line (White, Black).
+    conditional: [Vec<Move>; 2],
 }
+
+/// What makes two positions "the same" for repetition: pieces, side to move, castling rights
+/// and a capturable en passant square.
+#[derive(PartialEq, Eq)]
+struct PositionKey {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+impl PositionKey {
+    fn of(pos: &Chess) -> PositionKey {
+        PositionKey {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            ep: pos.ep_square(EnPassantMode::Legal),
+        }
+    }
+}
+
+fn side_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Conditional lines longer than this are refused (a line is a plan, not a game).
+pub const MAX_CONDITIONAL: usize = 40;
 
 impl Game {
     /// A new game from the initial position, or from `fen`.
@@ -127,6 +289,7 @@ impl Game {
             Some(fen) => parse_position(fen)?,
             None => Chess::default(),
         };
+        let first = start.turn();
         Ok(Game {
             id: id.to_owned(),
             white: white.to_owned(),
@@ -137,6 +300,94 @@ impl Game {
             moves: Vec::new(),
             draw_offer: None,
             result: None,
+            rules: Rules::unlimited(),
+            timeline: Timeline::new(Timestamp::UNIX_EPOCH, first),
+            reminders_sent: 0,
+            flagged: false,
+            conditional: [Vec::new(), Vec::new()],
+        })
+    }
+
+    /// The game under `rules`, started (its first side's clock running) at `started`.
+    pub fn with_rules(mut self, rules: Rules, started: Timestamp) -> Game {
+        self.rules = rules;
+        self.timeline.started = started;
+        self
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// `color`'s time at `now`.
+    pub fn side_time(&self, color: Color, now: Timestamp) -> SideTime {
+        let running = self.result.is_none() && self.turn() == color;
+        self.timeline
+            .side_time(self.rules.time_control, color, now, running)
+    }
+
+    /// Whether the side to move was flagged for the arbiter on this move.
+    pub fn flagged(&self) -> bool {
+        self.flagged
+    }
+
+    /// `color`'s conditional line still pending.
+    pub fn conditional(&self, color: Color) -> &[Move] {
+        &self.conditional[side_index(color)]
+    }
+
+    /// The move the side to move plays at once from its conditional line, if the opponent's
+    /// last move was the one it expected.
+    pub fn conditional_reply(&self) -> Option<Move> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.conditional[side_index(self.turn())]
+            .first()
+            .copied()
+            .filter(|m| self.pos.is_legal(*m))
+    }
+
+    /// What the clock requires at `now`: the side to move out of time (unless already flagged
+    /// on this move), or a reminder due. Nothing while the side is on leave.
+    pub fn due(&self, now: Timestamp) -> Option<Due> {
+        if self.result.is_some() || self.rules.time_control == TimeControl::Unlimited {
+            return None;
+        }
+        let color = self.turn();
+        if self.timeline.on_leave(color, now) {
+            return None;
+        }
+        let silence = self.timeline.used_on_move(color, now);
+        if !self.flagged {
+            if self.side_time(color, now).left.is_some_and(|left| left < 0) {
+                return Some(Due::TimeUp {
+                    color,
+                    overdue: Overdue::TimeControl,
+                });
+            }
+            if let Some(days) = self.rules.silence_days
+                && silence > i64::from(days) * clock::DAY
+            {
+                return Some(Due::TimeUp {
+                    color,
+                    overdue: Overdue::Silence,
+                });
+            }
+        }
+        let reached = self
+            .rules
+            .reminder_days
+            .iter()
+            .filter(|d| silence >= i64::from(**d) * clock::DAY)
+            .count();
+        (reached > self.reminders_sent).then(|| Due::Remind {
+            color,
+            days: self.rules.reminder_days[reached - 1],
         })
     }
 
@@ -247,71 +498,224 @@ impl Game {
         }
     }
 
-    /// Checks a draw offer, acceptance, decline or resignation by `color`. Changes nothing.
-    pub fn check(&self, color: Color, action: &Action) -> Result<(), Refusal> {
+    /// Checks an action by `color` at `at` (not a move's legality: [`Game::check_move`] reads
+    /// moves). Changes nothing.
+    pub fn check(&self, color: Color, action: &Action, at: Timestamp) -> Result<(), Refusal> {
         self.check_open()?;
         match action {
-            Action::Move { .. } | Action::OfferDraw | Action::Resign => Ok(()),
+            Action::Move { .. }
+            | Action::OfferDraw
+            | Action::Resign
+            | Action::TimeUp { .. }
+            | Action::Remind { .. }
+            | Action::Adjudicate(_) => Ok(()),
             Action::AcceptDraw | Action::DeclineDraw => match self.draw_offer {
                 None => Err(Refusal::NoDrawOffer),
                 Some(offerer) if offerer == color => Err(Refusal::OwnDrawOffer),
                 Some(_) => Ok(()),
             },
+            Action::Claim { claim, m } => self.check_claim(color, *claim, *m),
+            Action::Leave(leave) => self
+                .timeline
+                .check_leave(color, *leave, at, self.rules.leave_days_per_year)
+                .map_err(Refusal::Leave),
+            Action::Conditional(line) => {
+                if !line.is_empty() && self.turn() == color {
+                    return Err(Refusal::Conditional(
+                        "it is your move: send it; conditional moves answer your opponent's next move"
+                            .to_owned(),
+                    ));
+                }
+                Ok(())
+            }
         }
     }
 
-    /// Applies an action already checked (and journaled). `color` is who acts; for a move it is
-    /// the side to move.
-    pub fn apply_by(&mut self, color: Color, action: &Action) {
+    /// Checks a draw claim by `color`, on the position now or after `m`.
+    fn check_claim(&self, color: Color, claim: Claim, m: Option<Move>) -> Result<(), Refusal> {
+        if self.turn() != color {
+            return Err(Refusal::NotYourTurn(ColorName(self.turn())));
+        }
+        let mut target = self.pos.clone();
+        if let Some(m) = m {
+            if !target.is_legal(m) {
+                return Err(Refusal::WrongClaim("that move is not legal".to_owned()));
+            }
+            target.play_unchecked(m);
+        }
+        let when = if m.is_some() {
+            "after your move"
+        } else {
+            "now"
+        };
+        match claim {
+            Claim::Repetition => {
+                let key = PositionKey::of(&target);
+                let mut pos = self.start.clone();
+                let mut seen = usize::from(PositionKey::of(&pos) == key);
+                for m in self.moves.iter().chain(m.iter()) {
+                    pos.play_unchecked(*m);
+                    seen += usize::from(PositionKey::of(&pos) == key);
+                }
+                if seen < 3 {
+                    return Err(Refusal::WrongClaim(format!(
+                        "the position {when} has occurred {seen} time(s); a draw by repetition needs 3"
+                    )));
+                }
+            }
+            Claim::FiftyMoves => {
+                let halfmoves = target.halfmoves();
+                if halfmoves < 100 {
+                    return Err(Refusal::WrongClaim(format!(
+                        "{when}, {} move(s) have been made without a capture or a pawn move; the rule needs 50",
+                        halfmoves / 2
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `color`'s conditional line: the opponent's next move, `color`'s answer, and so on,
+    /// each in any notation (in `lang` first). Changes nothing.
+    pub fn read_conditional(
+        &self,
+        color: Color,
+        texts: &[String],
+        lang: Option<Lang>,
+    ) -> Result<Vec<Move>, Refusal> {
+        self.check_open()?;
+        let refuse = |why: String| Err(Refusal::Conditional(why));
+        if texts.len() % 2 == 1 {
+            return refuse(
+                "a line pairs each expected move of your opponent with your answer".to_owned(),
+            );
+        }
+        if texts.len() > MAX_CONDITIONAL {
+            return refuse(format!("at most {MAX_CONDITIONAL} moves in a line"));
+        }
+        let mut pos = self.pos.clone();
+        let mut line = Vec::with_capacity(texts.len());
+        for (i, text) in texts.iter().enumerate() {
+            if pos.is_game_over() {
+                return refuse(format!("the game would be over before {text:?}"));
+            }
+            let whose = if i % 2 == 0 {
+                "your opponent's"
+            } else {
+                "your"
+            };
+            match Reader::new(lang).read(&pos, text) {
+                Ok(read) => {
+                    pos.play_unchecked(read.m);
+                    line.push(read.m);
+                }
+                Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
+            }
+        }
+        let refusal = self.check(
+            color,
+            &Action::Conditional(line.clone()),
+            Timestamp::UNIX_EPOCH,
+        );
+        refusal.map(|()| line)
+    }
+
+    /// Applies an action already checked (and journaled), done at `at`. `color` is who acts:
+    /// for a move, the side to move; for the clock's actions, the side whose clock it is.
+    pub fn apply_by(&mut self, color: Color, action: &Action, at: Timestamp) {
         match action {
             Action::Move { m, draw_offer } => {
-                self.pos.play_unchecked(*m);
-                self.moves.push(*m);
+                self.play(*m, at);
                 // A move answers a standing offer by the opponent (declines it).
                 self.draw_offer = draw_offer.then_some(color);
+                if *draw_offer {
+                    // The opponent decides on the offer itself: no automatic answer.
+                    self.conditional[side_index(!color)].clear();
+                }
                 self.result = self.board_result();
             }
             Action::OfferDraw => self.draw_offer = Some(color),
             Action::DeclineDraw => self.draw_offer = None,
             Action::AcceptDraw => {
                 self.draw_offer = None;
-                self.result = Some(GameResult {
-                    winner: None,
-                    reason: EndReason::Agreement,
-                });
+                self.result = Some(GameResult::new(None, EndReason::Agreement));
             }
             Action::Resign => {
-                self.result = Some(GameResult {
-                    winner: Some(!color),
-                    reason: EndReason::Resignation,
-                });
+                self.result = Some(GameResult::new(Some(!color), EndReason::Resignation));
             }
+            Action::Claim { claim, m } => {
+                if let Some(m) = m {
+                    self.play(*m, at);
+                    self.draw_offer = None;
+                }
+                self.result = self.board_result().or(Some(GameResult::new(
+                    None,
+                    match claim {
+                        Claim::Repetition => EndReason::Repetition,
+                        Claim::FiftyMoves => EndReason::FiftyMoves,
+                    },
+                )));
+            }
+            Action::Leave(leave) => self.timeline.add_leave(color, *leave),
+            Action::Conditional(line) => self.conditional[side_index(color)] = line.clone(),
+            Action::TimeUp { overdue, forfeit } => {
+                if *forfeit {
+                    let reason = match overdue {
+                        Overdue::TimeControl => EndReason::TimeForfeit,
+                        Overdue::Silence => EndReason::Silence,
+                    };
+                    self.result = Some(GameResult::new(Some(!color), reason));
+                } else {
+                    self.flagged = true;
+                }
+            }
+            Action::Remind { days } => {
+                self.reminders_sent = self
+                    .rules
+                    .reminder_days
+                    .iter()
+                    .filter(|d| **d <= *days)
+                    .count();
+            }
+            Action::Adjudicate(result) => self.result = Some(result.clone()),
         }
     }
 
-    /// Applies a move by the side to move.
-    pub fn apply(&mut self, action: &Action) {
+    /// Applies an action by the side to move.
+    pub fn apply(&mut self, action: &Action, at: Timestamp) {
         let color = self.turn();
-        self.apply_by(color, action);
+        self.apply_by(color, action, at);
+    }
+
+    /// Plays `m` at `at`: the position, the record, the clocks, the conditional
+    /// lines (a move on a line advances it; any other move cancels it).
+    fn play(&mut self, m: Move, at: Timestamp) {
+        self.pos.play_unchecked(m);
+        self.moves.push(m);
+        self.timeline.moves.push(at);
+        self.reminders_sent = 0;
+        self.flagged = false;
+        for line in &mut self.conditional {
+            if line.first() == Some(&m) {
+                line.remove(0);
+            } else {
+                line.clear();
+            }
+        }
     }
 
     /// The result the board itself gives: mate, stalemate, insufficient material.
     fn board_result(&self) -> Option<GameResult> {
         if self.pos.is_checkmate() {
-            Some(GameResult {
-                winner: Some(!self.pos.turn()),
-                reason: EndReason::Checkmate,
-            })
+            Some(GameResult::new(
+                Some(!self.pos.turn()),
+                EndReason::Checkmate,
+            ))
         } else if self.pos.is_stalemate() {
-            Some(GameResult {
-                winner: None,
-                reason: EndReason::Stalemate,
-            })
+            Some(GameResult::new(None, EndReason::Stalemate))
         } else if self.pos.is_insufficient_material() {
-            Some(GameResult {
-                winner: None,
-                reason: EndReason::InsufficientMaterial,
-            })
+            Some(GameResult::new(None, EndReason::InsufficientMaterial))
         } else {
             None
         }
@@ -344,16 +748,21 @@ impl Game {
 mod tests {
     use super::*;
 
+    const T0: Timestamp = Timestamp::UNIX_EPOCH;
+
     fn play(game: &mut Game, moves: &[&str]) {
         for text in moves {
             let m = game
                 .check_move(game.turn(), text, None, None)
                 .unwrap_or_else(|e| panic!("{text}: {e}"))
                 .m;
-            game.apply(&Action::Move {
-                m,
-                draw_offer: false,
-            });
+            game.apply(
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                T0,
+            );
         }
     }
 
@@ -385,10 +794,7 @@ mod tests {
         play(&mut game, &["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(
             game.result(),
-            Some(&GameResult {
-                winner: Some(Color::Black),
-                reason: EndReason::Checkmate
-            })
+            Some(&GameResult::new(Some(Color::Black), EndReason::Checkmate))
         );
         assert!(matches!(
             game.check_move(Color::White, "a3", None, None),
@@ -400,23 +806,23 @@ mod tests {
     fn draw_offers_are_answered_by_the_opponent_only() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
         assert_eq!(
-            game.check(Color::Black, &Action::AcceptDraw),
+            game.check(Color::Black, &Action::AcceptDraw, T0),
             Err(Refusal::NoDrawOffer)
         );
-        game.apply_by(Color::White, &Action::OfferDraw);
+        game.apply_by(Color::White, &Action::OfferDraw, T0);
         assert_eq!(
-            game.check(Color::White, &Action::AcceptDraw),
+            game.check(Color::White, &Action::AcceptDraw, T0),
             Err(Refusal::OwnDrawOffer)
         );
-        assert_eq!(game.check(Color::Black, &Action::AcceptDraw), Ok(()));
-        game.apply_by(Color::Black, &Action::AcceptDraw);
+        assert_eq!(game.check(Color::Black, &Action::AcceptDraw, T0), Ok(()));
+        game.apply_by(Color::Black, &Action::AcceptDraw, T0);
         assert_eq!(game.result().map(GameResult::pgn), Some("1/2-1/2"));
     }
 
     #[test]
     fn resignation_loses() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
-        game.apply_by(Color::White, &Action::Resign);
+        game.apply_by(Color::White, &Action::Resign, T0);
         assert_eq!(game.result().map(GameResult::pgn), Some("0-1"));
     }
 

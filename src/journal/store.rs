@@ -118,7 +118,7 @@ pub fn insert_entry(
 ) -> Result<Entry, JournalError> {
     let mut entry = Entry {
         seq,
-        time: jiff::Timestamp::now().to_string(),
+        time: new.time.to_string(),
         game: new.game,
         player: new.player,
         channel: new.channel,

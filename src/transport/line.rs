@@ -200,15 +200,79 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
             no_more(words)?;
             Command::Resign { game }
         }
+        "CLAIM" => {
+            let game = arg(&mut words, "game id")?;
+            let claim = arg(&mut words, "THREEFOLD or FIFTY")?;
+            let rest: Vec<&str> = words.collect();
+            let text = match rest.as_slice() {
+                [] => None,
+                [text] => Some((*text).to_owned()),
+                [number, text] if move_number(number).is_some() => Some((*text).to_owned()),
+                _ => return Err(LineError("CLAIM takes at most one move".to_owned())),
+            };
+            Command::Claim { game, claim, text }
+        }
+        "IF" | "CONDITIONAL" => {
+            let game = arg(&mut words, "game id")?;
+            let rest: Vec<&str> = words.collect();
+            let moves = if matches!(rest.as_slice(), [w] if w.eq_ignore_ascii_case("CANCEL")) {
+                Vec::new()
+            } else {
+                // `if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3` reads as its moves.
+                let moves: Vec<String> = rest
+                    .iter()
+                    .map(|w| w.trim_end_matches([',', ';']))
+                    .filter(|w| {
+                        !w.is_empty()
+                            && move_number(w).is_none()
+                            && !["IF", "THEN"].iter().any(|k| w.eq_ignore_ascii_case(k))
+                    })
+                    .map(str::to_owned)
+                    .collect();
+                if moves.is_empty() {
+                    return Err(LineError(
+                        "missing moves (or CANCEL): their move, your answer, ...".to_owned(),
+                    ));
+                }
+                moves
+            };
+            Command::Conditional { game, moves }
+        }
+        "LEAVE" => {
+            let first = arg(&mut words, "first day (YYYY-MM-DD)")?;
+            let days = arg(&mut words, "number of days")?;
+            no_more(words)?;
+            Command::Leave { first, days }
+        }
+        "ADJUDICATE" => {
+            let game = arg(&mut words, "game id")?;
+            let result = arg(&mut words, "result (1-0, 0-1, 1/2-1/2)")?;
+            let reason = words.collect::<Vec<_>>().join(" ");
+            if reason.is_empty() {
+                return Err(LineError("missing reason".to_owned()));
+            }
+            Command::Adjudicate {
+                game,
+                result,
+                reason,
+            }
+        }
+        "CLOCK" => {
+            let set = words.next().map(str::to_owned);
+            no_more(words)?;
+            Command::Clock { set }
+        }
         "CREATE" => {
             let game = arg(&mut words, "game id")?;
             let white = arg(&mut words, "white player")?;
             let black = arg(&mut words, "black player")?;
             let mut event = None;
             let mut fen = None;
+            let mut round = None;
             while let Some(word) = words.next() {
                 match word.to_ascii_uppercase().as_str() {
                     "EVENT" => event = Some(arg(&mut words, "event id")?),
+                    "ROUND" => round = Some(arg(&mut words, "round")?),
                     "FEN" => {
                         let rest: Vec<&str> = words.by_ref().collect();
                         if rest.is_empty() {
@@ -218,7 +282,7 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                     }
                     _ => {
                         return Err(LineError(format!(
-                            "unexpected {word:?} (EVENT id, FEN ...)"
+                            "unexpected {word:?} (EVENT id, ROUND r, FEN ...)"
                         )));
                     }
                 }
@@ -229,6 +293,7 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                 black,
                 event,
                 fen,
+                round,
             }
         }
         _ => {
@@ -264,8 +329,13 @@ SHOW <game>                            the position and the moves
 MOVE <game> [<number>] <move> [(=)] [REPEAT <their last move>]
 DRAW <game> OFFER|ACCEPT|DECLINE
 RESIGN <game>
+CLAIM <game> THREEFOLD|FIFTY [<move>]  a draw, now or with your move
+IF <game> <their move> <your answer> ...   conditional moves (IF <game> CANCEL)
+LEAVE <YYYY-MM-DD> <days>              leave from that day, in all your games
 ACK [<id>]                             messages up to <id> (or all shown) received
-CREATE <game> <white> <black> [EVENT <event>] [FEN <fen>]   (admin)
+CREATE <game> <white> <black> [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
+ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
+CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 QUIT";
 
 #[cfg(test)]
@@ -316,6 +386,43 @@ mod tests {
             panic!()
         };
         assert_eq!((text.as_str(), repeat.as_deref()), ("Nf3", Some("e5")));
+    }
+
+    #[test]
+    fn correspondence_lines() {
+        assert_eq!(
+            mv("IF g if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3"),
+            Command::Conditional {
+                game: "g".to_owned(),
+                moves: ["Nf6", "Bg5", "Be7", "Nc3"].map(str::to_owned).to_vec()
+            }
+        );
+        assert_eq!(
+            mv("IF g cancel"),
+            Command::Conditional {
+                game: "g".to_owned(),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            mv("CLAIM g threefold 23. Nf3"),
+            Command::Claim {
+                game: "g".to_owned(),
+                claim: "threefold".to_owned(),
+                text: Some("Nf3".to_owned())
+            }
+        );
+        assert_eq!(
+            mv("ADJUDICATE g 1-0 Black exceeded the silence limit"),
+            Command::Adjudicate {
+                game: "g".to_owned(),
+                result: "1-0".to_owned(),
+                reason: "Black exceeded the silence limit".to_owned()
+            }
+        );
+        assert!(parse("ADJUDICATE g 1-0").is_err());
+        assert!(parse("IF g 12.").is_err());
+        assert!(parse("LEAVE 2027-01-01").is_err());
     }
 
     #[test]
