@@ -94,7 +94,7 @@ impl FromStr for TimeControl {
             }
         };
         match words.as_slice() {
-            ["none" | "unlimited" | "-"] => Ok(TimeControl::Unlimited),
+            ["none" | "unlimited" | "-"] | ["no", "time", "limit"] => Ok(TimeControl::Unlimited),
             [n, "moves" | "move", "in", d, "days" | "day"] => Ok(TimeControl::MovesInDays {
                 moves: number(n)?,
                 days: number(d)?,

@@ -834,4 +834,238 @@ mod tests {
         assert_eq!(game.check_repeat("e2-e4", None), Ok(()));
         assert!(game.check_repeat("d4", None).is_err());
     }
+
+    fn day(n: i64) -> Timestamp {
+        Timestamp::from_second(1_800_000_000 + n * clock::DAY).unwrap()
+    }
+
+    fn timed(rules: Rules) -> Game {
+        Game::new("g", "w", "b", None)
+            .unwrap()
+            .with_rules(rules, day(0))
+    }
+
+    fn play_at(game: &mut Game, text: &str, at: Timestamp) {
+        let m = game.check_move(game.turn(), text, None, None).unwrap().m;
+        game.apply(
+            &Action::Move {
+                m,
+                draw_offer: false,
+            },
+            at,
+        );
+    }
+
+    #[test]
+    fn threefold_repetition_is_drawn_only_on_a_correct_claim() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]);
+        // Black to move; the position has occurred twice (start, after 2...Ng8 it is White's
+        // move: the initial position with White to move counts at the start and after 2...Ng8).
+        let claim = |m: Option<Move>| Action::Claim {
+            claim: Claim::Repetition,
+            m,
+        };
+        let refused = game.check(Color::Black, &claim(None), T0);
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("2 time(s)")),
+            "{refused:?}"
+        );
+        // With the move that makes it the third time, the claim holds.
+        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
+        assert_eq!(game.check(Color::Black, &claim(Some(ng8)), T0), Ok(()));
+        // Only the side to move claims.
+        assert!(matches!(
+            game.check(Color::White, &claim(None), T0),
+            Err(Refusal::NotYourTurn(_))
+        ));
+        game.apply_by(Color::Black, &claim(Some(ng8)), T0);
+        assert_eq!(
+            game.result(),
+            Some(&GameResult::new(None, EndReason::Repetition))
+        );
+        assert_eq!(game.moves().len(), 8, "the claiming move is played");
+    }
+
+    #[test]
+    fn the_fifty_move_rule_counts_halfmoves_since_a_capture_or_pawn_move() {
+        // 99 half-moves already played without a capture or pawn move.
+        let fen = "8/8/4k3/8/8/4K3/8/R7 w - - 99 80";
+        let mut game = Game::new("g", "w", "b", Some(fen)).unwrap();
+        let fifty = |m| Action::Claim {
+            claim: Claim::FiftyMoves,
+            m,
+        };
+        let refused = game.check(Color::White, &fifty(None), T0);
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("49 move(s)")),
+            "{refused:?}"
+        );
+        let ra2 = game.check_move(Color::White, "Ra2", None, None).unwrap().m;
+        assert_eq!(game.check(Color::White, &fifty(Some(ra2)), T0), Ok(()));
+        play(&mut game, &["Ra2"]);
+        assert_eq!(game.check(Color::Black, &fifty(None), T0), Ok(()));
+    }
+
+    #[test]
+    fn a_conditional_line_answers_at_once_and_a_move_off_it_cancels_it() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        // White, waiting for Black: if 1...e5 then 2.Nf3; if 2...Nc6 then 3.Bb5.
+        let texts: Vec<String> = ["e5", "Nf3", "Nc6", "Bb5"].map(str::to_owned).to_vec();
+        assert!(matches!(
+            game.read_conditional(Color::Black, &texts, None),
+            Err(Refusal::Move(_) | Refusal::Conditional(_))
+        ));
+        let line = game.read_conditional(Color::White, &texts, None).unwrap();
+        game.apply_by(Color::White, &Action::Conditional(line), T0);
+        play(&mut game, &["e5"]);
+        let answer = game.conditional_reply().expect("Nf3 is due");
+        game.apply(
+            &Action::Move {
+                m: answer,
+                draw_offer: false,
+            },
+            T0,
+        );
+        assert_eq!(game.conditional(Color::White).len(), 2);
+        play(&mut game, &["d6"]);
+        assert_eq!(game.conditional_reply(), None);
+        assert!(game.conditional(Color::White).is_empty(), "cancelled");
+    }
+
+    #[test]
+    fn conditional_lines_are_refused_when_malformed() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        let read = |texts: &[&str]| {
+            let texts: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+            game.read_conditional(Color::White, &texts, None)
+        };
+        assert!(matches!(read(&["e5"]), Err(Refusal::Conditional(_))), "odd");
+        let illegal = read(&["e5", "Ke3"]);
+        assert!(
+            matches!(&illegal, Err(Refusal::Conditional(why)) if why.contains("move 2")),
+            "{illegal:?}"
+        );
+        assert_eq!(read(&[]), Ok(vec![]), "cancelling");
+    }
+
+    #[test]
+    fn a_draw_offer_with_the_expected_move_suspends_the_answer() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        let texts: Vec<String> = ["e5", "Nf3"].map(str::to_owned).to_vec();
+        let line = game.read_conditional(Color::White, &texts, None).unwrap();
+        game.apply_by(Color::White, &Action::Conditional(line), T0);
+        let e5 = game.check_move(Color::Black, "e5", None, None).unwrap().m;
+        game.apply(
+            &Action::Move {
+                m: e5,
+                draw_offer: true,
+            },
+            T0,
+        );
+        assert_eq!(game.conditional_reply(), None);
+    }
+
+    #[test]
+    fn time_runs_out_into_a_forfeit_or_a_flag() {
+        let rules = Rules {
+            time_control: TimeControl::MovesInDays { moves: 2, days: 10 },
+            ..Rules::default()
+        };
+        let mut game = timed(rules.clone());
+        play_at(&mut game, "e4", day(4));
+        play_at(&mut game, "e5", day(5));
+        // White has used 4 days; the second move must come within 10 in all.
+        assert_eq!(game.due(day(11)), None);
+        assert_eq!(
+            game.due(day(11) + jiff::SignedDuration::from_secs(1)),
+            Some(Due::TimeUp {
+                color: Color::White,
+                overdue: Overdue::TimeControl
+            })
+        );
+        let mut forfeited = game.clone();
+        forfeited.apply_by(
+            Color::White,
+            &Action::TimeUp {
+                overdue: Overdue::TimeControl,
+                forfeit: true,
+            },
+            day(12),
+        );
+        assert_eq!(
+            forfeited.result(),
+            Some(&GameResult::new(Some(Color::Black), EndReason::TimeForfeit))
+        );
+        let mut flagged = game.clone();
+        flagged.apply_by(
+            Color::White,
+            &Action::TimeUp {
+                overdue: Overdue::TimeControl,
+                forfeit: false,
+            },
+            day(12),
+        );
+        assert!(flagged.flagged());
+        assert_eq!(flagged.result(), None);
+        assert_eq!(flagged.due(day(13)), None, "flagged once per move");
+    }
+
+    #[test]
+    fn leave_stops_the_clock_and_pauses_reminders() {
+        let rules = Rules {
+            time_control: TimeControl::DaysPerMove { days: 10 },
+            reminder_days: vec![3, 6],
+            silence_days: Some(9),
+            ..Rules::default()
+        };
+        let mut game = timed(rules);
+        let leave = Leave {
+            first: clock::date_of(day(1)),
+            days: 5,
+        };
+        assert!(matches!(
+            game.check(Color::White, &Action::Leave(leave), day(1)),
+            Err(Refusal::Leave(_))
+        ));
+        assert_eq!(game.check(Color::White, &Action::Leave(leave), day(0)), Ok(()));
+        game.apply_by(Color::White, &Action::Leave(leave), day(0));
+        assert_eq!(game.due(day(3)), None, "on leave");
+        // The game started at 08:00 the day before the leave: 16 hours count before it, then
+        // the time since it ended (5 days later, at midnight).
+        let used = game.side_time(Color::White, day(7)).used;
+        assert_eq!(used, 2 * clock::DAY);
+        // Reminders after 3 and 6 days counted, then the silence limit.
+        let due = game.due(day(9));
+        assert!(matches!(due, Some(Due::Remind { days: 3, .. })), "{due:?}");
+        game.apply_by(Color::White, &Action::Remind { days: 3 }, day(9));
+        assert_eq!(game.due(day(9)), None);
+        assert!(matches!(game.due(day(12)), Some(Due::Remind { days: 6, .. })));
+        assert!(matches!(
+            game.due(day(15)),
+            Some(Due::TimeUp {
+                overdue: Overdue::Silence,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn the_arbiter_decides_with_a_reason() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        let mut result = GameResult::new(Some(Color::White), EndReason::Adjudication);
+        result.note = Some("Black abandoned the game".to_owned());
+        game.apply_by(Color::White, &Action::Adjudicate(result), T0);
+        assert_eq!(
+            game.result().map(ToString::to_string).as_deref(),
+            Some("1-0 (adjudicated: Black abandoned the game)")
+        );
+        assert_eq!(
+            game.result().map(|r| r.reason.termination()),
+            Some("adjudication")
+        );
+    }
 }

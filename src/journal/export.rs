@@ -294,7 +294,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     }
     let _ = writeln!(
         out,
-        "\n  No.  White  sent        days  Black  sent        days"
+        "\n  No.  White   sent        days  Black   sent        days"
     );
     // Each move's thinking time: from the move before it (or the start) to it.
     let mut available = record.started;
@@ -302,16 +302,16 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     for m in &record.moves {
         let days = (m.time.as_second() - available.as_second()) as f64 / 86_400.0;
         available = m.time;
-        let offer = if m.draw_offer { "=" } else { " " };
+        let offer = if m.draw_offer { "=" } else { "" };
         let cell = format!(
-            "{:<5}{offer}{}  {days:>5.1}",
+            "{:<5}{offer:<2}{}  {days:>5.1}",
             m.iccf.to_string(),
             m.time.strftime("%Y-%m-%d")
         );
         rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
     }
     for (number, [white, black]) in rows {
-        let blank = format!("{:<24}", "...");
+        let blank = format!("{:<25}", "...");
         let _ = writeln!(
             out,
             "{number:>4}.  {}  {}",
