@@ -298,7 +298,7 @@ impl Timeline {
 
     /// Who makes move `ply` (0-based).
     fn mover(&self, ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.first
         } else {
             !self.first

@@ -859,7 +859,10 @@ mod tests {
     #[test]
     fn threefold_repetition_is_drawn_only_on_a_correct_claim() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
-        play(&mut game, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]);
+        play(
+            &mut game,
+            &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"],
+        );
         // Black to move; the position has occurred twice (start, after 2...Ng8 it is White's
         // move: the initial position with White to move counts at the start and after 2...Ng8).
         let claim = |m: Option<Move>| Action::Claim {
@@ -1031,7 +1034,10 @@ mod tests {
             game.check(Color::White, &Action::Leave(leave), day(1)),
             Err(Refusal::Leave(_))
         ));
-        assert_eq!(game.check(Color::White, &Action::Leave(leave), day(0)), Ok(()));
+        assert_eq!(
+            game.check(Color::White, &Action::Leave(leave), day(0)),
+            Ok(())
+        );
         game.apply_by(Color::White, &Action::Leave(leave), day(0));
         assert_eq!(game.due(day(3)), None, "on leave");
         // The game started at 08:00 the day before the leave: 16 hours count before it, then
@@ -1043,7 +1049,10 @@ mod tests {
         assert!(matches!(due, Some(Due::Remind { days: 3, .. })), "{due:?}");
         game.apply_by(Color::White, &Action::Remind { days: 3 }, day(9));
         assert_eq!(game.due(day(9)), None);
-        assert!(matches!(game.due(day(12)), Some(Due::Remind { days: 6, .. })));
+        assert!(matches!(
+            game.due(day(12)),
+            Some(Due::Remind { days: 6, .. })
+        ));
         assert!(matches!(
             game.due(day(15)),
             Some(Due::TimeUp {

@@ -590,10 +590,10 @@ pub fn crosstable(
             };
             let _ = write!(out, " {cell:^5}");
         }
-        let points = if s.points2 % 2 == 1 {
-            format!("{}½", s.points2 / 2)
-        } else {
-            format!("{}", s.points2 / 2)
+        let points = match (s.points2 / 2, s.points2 % 2) {
+            (0, 1) => "½".to_owned(),
+            (whole, 1) => format!("{whole}½"),
+            (whole, _) => whole.to_string(),
         };
         let _ = writeln!(out, "  {points:>6}  {:>5}", s.games);
     }

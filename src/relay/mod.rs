@@ -365,8 +365,15 @@ impl State {
                 fen,
                 round,
             } => {
-                self.create(sender, game, white, black, event, fen, round)
-                    .await
+                let detail = GameStartDetail {
+                    white,
+                    black,
+                    event,
+                    fen,
+                    rules: None,
+                    round,
+                };
+                self.create(sender, game, detail).await
             }
             Command::Move {
                 game,
@@ -1201,15 +1208,12 @@ impl State {
         self.commit(sender, after, records, reply).await
     }
 
+    /// Starts a game; `detail` without rules: they come from its event.
     async fn create(
         &mut self,
         sender: &Sender,
         game_id: String,
-        white: String,
-        black: String,
-        event: Option<String>,
-        fen: Option<String>,
-        round: Option<String>,
+        mut detail: GameStartDetail,
     ) -> Pending {
         if !sender.admin {
             return Pending::Now(Reply::new(403, "only the admin creates games"));
@@ -1223,6 +1227,7 @@ impl State {
         if self.games.contains_key(&game_id) {
             return Pending::Now(Reply::new(409, format!("game {game_id} exists already")));
         }
+        let (white, black) = (detail.white.clone(), detail.black.clone());
         for player in [&white, &black] {
             if !self.players.contains_key(player) {
                 return Pending::Now(Reply::new(404, format!("no player {player:?}")));
@@ -1231,21 +1236,14 @@ impl State {
         if white == black {
             return Pending::Now(Reply::new(400, "a player cannot play themself"));
         }
-        let rules = match &event {
+        let rules = match &detail.event {
             None => Rules::default(),
             Some(id) => match self.events.get(id) {
                 Some(event) => event.rules.clone(),
                 None => return Pending::Now(Reply::new(404, format!("no event {id:?}"))),
             },
         };
-        let detail = GameStartDetail {
-            white: white.clone(),
-            black: black.clone(),
-            event,
-            fen,
-            rules: Some(rules),
-            round,
-        };
+        detail.rules = Some(rules);
         let game = match detail.game(&game_id, self.now) {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),

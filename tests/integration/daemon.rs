@@ -545,7 +545,11 @@ fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_ex
         .map(|l| l.split_whitespace().collect())
         .collect();
     assert_eq!(rows.len(), 2, "{sheet}");
-    assert_eq!((rows[0][0], rows[0][1], rows[0][4]), ("1.", "5254", "5847"), "{sheet}");
+    assert_eq!(
+        (rows[0][0], rows[0][1], rows[0][4]),
+        ("1.", "5254", "5847"),
+        "{sheet}"
+    );
     assert_eq!(rows[0][5], "=", "the draw offer is marked: {sheet}");
     assert_eq!((rows[1][0], rows[1][1]), ("2.", "5455"), "{sheet}");
     assert!(sheet.contains("Result: * (in progress)"), "{sheet}");

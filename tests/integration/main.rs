@@ -6,5 +6,6 @@ mod errors;
 mod peer;
 mod regressions;
 mod roundtrip;
+mod rules;
 mod seeds;
 mod support;
