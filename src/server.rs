@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
+use crate::transport::session;
 use crate::transport::tcp;
 
 #[derive(Debug, thiserror::Error)]
@@ -88,21 +89,24 @@ pub async fn run(
         source,
     })?;
     let tracker = TaskTracker::new();
-    let ctx = tcp::Context::new(
+    let tls = match &config.tcp.tls {
+        Some(files) => Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
+            what: "TLS".to_owned(),
+            source,
+        })?),
+        None => None,
+    };
+    let ctx = Arc::new(session::Context::new(
         config.clone(),
         relay,
         Mailbox::new(journal.clone(), hub),
         shutdown.clone(),
         tracker.clone(),
-    )
-    .map_err(|source| ServerError::Io {
-        what: "TLS".to_owned(),
-        source,
-    })?;
+    ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
     watchdog(journal.clone(), shutdown.clone());
     ready(addr);
-    let served = tcp::serve(listener, Arc::new(ctx)).await;
+    let served = tcp::serve(listener, ctx, tls).await;
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
         tracing::warn!("some sessions did not finish in time");

@@ -3,4 +3,5 @@
 //! nothing of chess.
 
 pub mod line;
+pub mod session;
 pub mod tcp;
