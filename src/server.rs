@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
 use crate::transport::session;
-use crate::transport::tcp;
+use crate::transport::{tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -104,6 +104,9 @@ pub async fn run(
         tracker.clone(),
     ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    for line in &config.terminals {
+        tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
+    }
     watchdog(journal.clone(), shutdown.clone());
     ready(addr);
     let served = tcp::serve(listener, ctx, tls).await;

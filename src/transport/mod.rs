@@ -3,5 +3,7 @@
 //! nothing of chess.
 
 pub mod line;
+pub mod serial_port;
 pub mod session;
 pub mod tcp;
+pub mod terminal;

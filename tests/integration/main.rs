@@ -9,3 +9,4 @@ mod roundtrip;
 mod rules;
 mod seeds;
 mod support;
+mod terminal;
