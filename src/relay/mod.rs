@@ -916,8 +916,12 @@ impl State {
         let line = match game.read_conditional(color, moves, self.lang_of(&sender.player)) {
             Ok(line) => line,
             Err(refusal) => {
+                let code = match refusal {
+                    Refusal::Move(_) | Refusal::Conditional(_) => 422,
+                    _ => 409,
+                };
                 let refused = Refused {
-                    code: 422,
+                    code,
                     reason: refusal.to_string(),
                 };
                 return self.refuse(sender, game_id, &written, refused).await;
