@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,9 @@ pub struct Peer {
     pub key: String,
     /// The transport, as journal entries name it: `tcp`, `serial`.
     pub channel: &'static str,
+    /// Where output passes through a slow line: the highest message id actually printed.
+    /// A bare `ACK` then acknowledges only what the person can have read.
+    pub printed: Option<Arc<AtomicI64>>,
 }
 
 /// What every session shares.
@@ -265,7 +269,11 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     self.reply(&Reply::new(401, "log in first")).await?;
                     return Ok(true);
                 };
-                let upto = upto.map_or(login.last_sent, |id| id.min(login.last_sent));
+                let shown = match &self.peer.printed {
+                    Some(printed) => login.last_sent.min(printed.load(Ordering::Acquire)),
+                    None => login.last_sent,
+                };
+                let upto = upto.map_or(shown, |id| id.min(shown));
                 let reply = match self
                     .ctx
                     .mailbox

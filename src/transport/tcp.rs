@@ -82,6 +82,7 @@ async fn connection(
     let peer = Peer {
         key: addr.ip().to_string(),
         channel: "tcp",
+        printed: None,
     };
     match tls {
         None => Session::new(stream, peer, &ctx).run().await,

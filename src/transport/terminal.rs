@@ -23,6 +23,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -46,15 +47,28 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
         max_line_bytes: ctx.config.limits.max_line_bytes,
         baud: config.baud,
     };
-    let peer = Peer {
-        key: format!("serial:{}", config.device),
-        channel: "serial",
-    };
+    let key = format!("serial:{}", config.device);
+    // A port that opens but fails at once (a device half there) must not be reopened in a
+    // tight loop: failures within a few seconds of opening wait, longer each time.
+    let mut failing = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
+    let mut first = true;
     'port: loop {
+        if !first {
+            let wait = failing.next_delay();
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = ctx.shutdown.cancelled() => return,
+            }
+        }
+        first = false;
         let Some(mut port) = open_with_backoff(&config, &mut backoff, &ctx.shutdown).await else {
             return;
         };
+        let opened = tokio::time::Instant::now();
         loop {
+            if opened.elapsed() > Duration::from_secs(10) {
+                failing.reset();
+            }
             // An unattended line stays quiet: a session (and its login deadline) starts
             // when someone types.
             let mut wake = [0u8; 256];
@@ -66,8 +80,14 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
                 },
             };
             let (ours, theirs) = tokio::io::duplex(SESSION_BUFFER);
+            let printed = Arc::new(AtomicI64::new(0));
+            let peer = Peer {
+                key: key.clone(),
+                channel: "serial",
+                printed: Some(printed.clone()),
+            };
             let session = {
-                let (ctx, peer) = (ctx.clone(), peer.clone());
+                let ctx = ctx.clone();
                 ctx.tracker.clone().spawn(async move {
                     if let Err(e) = Session::new(theirs, peer, &ctx).run().await {
                         tracing::debug!(error = %e, "serial session ended with an error");
@@ -75,6 +95,7 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
                 })
             };
             let ran = Discipline::new(options)
+                .reporting_printed(printed)
                 .run(&mut port, ours, ctx.shutdown.clone(), &wake[..n])
                 .await;
             // Its side of the pipe is closed: the session ends (and unsubscribes) at once.
@@ -85,6 +106,19 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
             if let Err(e) = ran {
                 tracing::warn!(port = %config, error = %e, "serial line lost; reopening");
                 continue 'port;
+            }
+            // What follows the last line (the LF of a CR LF, keys typed after QUIT) must not
+            // start the next session: the line is quiet until someone types again.
+            let settle = tokio::time::sleep(Duration::from_millis(300));
+            tokio::pin!(settle);
+            loop {
+                tokio::select! {
+                    () = &mut settle => break,
+                    read = port.read(&mut wake) => match read {
+                        Ok(0) | Err(_) => continue 'port,
+                        Ok(_) => {}
+                    },
+                }
             }
         }
     }
@@ -133,6 +167,10 @@ pub struct Discipline {
     prompted: bool,
     /// The session's output ended in the middle of a line.
     output_mid_line: bool,
+    /// The start of the output line being printed, to read a push's id from.
+    output_line: Vec<u8>,
+    /// The highest push id printed to the terminal, for the session's `ACK`.
+    printed: Option<Arc<AtomicI64>>,
 }
 
 impl Discipline {
@@ -144,6 +182,40 @@ impl Discipline {
             after_cr: false,
             prompted: false,
             output_mid_line: false,
+            output_line: Vec::new(),
+            printed: None,
+        }
+    }
+
+    /// Reports the id of each push once it is written to the terminal.
+    pub fn reporting_printed(mut self, printed: Arc<AtomicI64>) -> Discipline {
+        self.printed = Some(printed);
+        self
+    }
+
+    /// Notes pushes (`* <id> ...` lines) in output the terminal has taken.
+    fn note_printed(&mut self, output: &[u8]) {
+        let Some(printed) = &self.printed else {
+            return;
+        };
+        for &b in output {
+            if b == b'\n' {
+                let line = std::mem::take(&mut self.output_line);
+                let id = line
+                    .strip_prefix(b"* ")
+                    .map(|rest| {
+                        rest.iter()
+                            .take_while(|c| c.is_ascii_digit())
+                            .copied()
+                            .collect::<Vec<u8>>()
+                    })
+                    .and_then(|digits| std::str::from_utf8(&digits).ok()?.parse::<i64>().ok());
+                if let Some(id) = id {
+                    printed.fetch_max(id, Ordering::AcqRel);
+                }
+            } else if self.output_line.len() < 32 {
+                self.output_line.push(b);
+            }
         }
     }
 
@@ -154,18 +226,23 @@ impl Discipline {
         for &b in bytes {
             match self.escape {
                 Escape::Start => {
-                    self.escape = if b == b'[' || b == b'O' {
-                        Escape::Sequence
-                    } else {
-                        Escape::None
-                    };
-                    continue;
+                    if b == b'[' || b == b'O' {
+                        self.escape = Escape::Sequence;
+                        continue;
+                    }
+                    // A lone ESC: the byte after it is typed as usual.
+                    self.escape = Escape::None;
                 }
                 Escape::Sequence => {
                     if (0x40..=0x7e).contains(&b) {
                         self.escape = Escape::None;
+                        continue;
                     }
-                    continue;
+                    if b >= 0x20 {
+                        continue;
+                    }
+                    // A control byte (Enter) ends an unfinished sequence and counts.
+                    self.escape = Escape::None;
                 }
                 Escape::None => {}
             }
@@ -236,24 +313,22 @@ impl Discipline {
         false
     }
 
-    /// Whether byte `b`, typed next, is part of a `LOGIN` line's secret (its third word).
+    /// Whether byte `b`, typed next, is part of a `LOGIN` line's secret (its third word),
+    /// with words split as the line protocol splits them (any Unicode whitespace).
     fn in_secret(&self, b: u8) -> bool {
-        if b == b' ' {
+        if b.is_ascii_whitespace() {
             return false;
         }
-        let mut words = self.line.split(|c| *c == b' ').filter(|w| !w.is_empty());
-        let is_login = words
+        let text = String::from_utf8_lossy(&self.line);
+        let is_login = text
+            .split_whitespace()
             .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case(b"login"));
-        let complete = self
-            .line
-            .split(|c| *c == b' ')
-            .filter(|w| !w.is_empty())
-            .count();
-        let index = if self.line.last().is_none_or(|c| *c == b' ') {
-            complete
+            .is_some_and(|w| w.eq_ignore_ascii_case("login"));
+        let words = text.split_whitespace().count();
+        let index = if text.chars().last().is_none_or(char::is_whitespace) {
+            words
         } else {
-            complete - 1
+            words.saturating_sub(1)
         };
         is_login && index >= 2
     }
@@ -345,6 +420,7 @@ impl Discipline {
                     }
                     let out = self.output(&from_session[..n]);
                     self.write_port(&mut port, &out).await?;
+                    self.note_printed(&from_session[..n]);
                 }
             }
         }
@@ -405,6 +481,8 @@ mod tests {
             (b"a b\x17c\r", "a b\x08 \x08c\r\n", vec!["a c\n"]),
             (b"oops\x03", "oops^C\r\n> ", vec![]),
             (b"\x1b[A\x1bOBok\r", "ok\r\n", vec!["ok\n"]),
+            (b"x\x1b\r", "x\r\n", vec!["x\n"]),
+            (b"y\x1b[1;\r", "y\r\n", vec!["y\n"]),
             (b"\x08", "", vec![]),
         ] {
             let (e, l) = typed(&mut d, input);
@@ -428,6 +506,9 @@ mod tests {
         assert_eq!(lines, ["login alice sécret\n"]);
         let (echo, _) = typed(&mut d, b"LOGINX a b\r");
         assert_eq!(echo, "LOGINX a b\r\n");
+        // A full-width space separates words for the protocol: the secret after it is starred.
+        let (echo, _) = typed(&mut d, "login\u{3000}alice\u{3000}pw\r".as_bytes());
+        assert_eq!(echo, "login\u{3000}alice\u{3000}**\r\n");
     }
 
     #[test]

@@ -153,9 +153,23 @@ fn a_person_plays_from_a_terminal_on_a_serial_line() {
         "{shown:?}"
     );
 
-    // QUIT ends the session; the line is quiet until someone types again.
+    // ACK acknowledges what was printed on the line: the game start and Boris's three moves.
+    terminal.type_bytes(b"ACK\r");
+    terminal.expect("250 acknowledged up to ");
+    terminal.expect(" (4 message(s))");
+
+    // QUIT ends the session. The LF of a CR LF arriving apart from its CR does not start a
+    // new one: the line is quiet until someone types again.
     terminal.type_bytes(b"QUIT\r");
     terminal.expect("221 bye");
+    std::thread::sleep(Duration::from_millis(50));
+    terminal.type_bytes(b"\n");
+    std::thread::sleep(Duration::from_millis(1000));
+    let after = terminal.seen.lock().unwrap()[terminal.read_upto..].to_vec();
+    assert!(
+        !String::from_utf8_lossy(&after).contains("200 ccrelay"),
+        "a stray LF started a session: {after:?}"
+    );
     terminal.type_bytes(b"\r");
     terminal.expect("200 ccrelay");
     drop(daemon);
