@@ -25,7 +25,9 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::game::Game;
+use crate::game::clock::{OnTimeout, Rules, TimeControl};
 use crate::notation::{Lang, Notation};
+use crate::transport::serial_port::SerialConfig;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,13 +36,29 @@ struct RawConfig {
     tcp: Option<RawTcp>,
     limits: Option<RawLimits>,
     admin: Option<RawAdmin>,
+    clock: Option<RawClock>,
     #[serde(default)]
     players: Vec<RawPlayer>,
     #[serde(default)]
     events: Vec<RawEvent>,
     #[serde(default)]
     games: Vec<RawGame>,
+    #[serde(default)]
+    terminals: Vec<RawSerial>,
     email: Option<crate::transport::email::config::RawEmail>,
+}
+
+/// A serial line's settings, as `[[terminals]]` (and links over a serial line) write them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSerial {
+    device: Option<String>,
+    baud: Option<i64>,
+    parity: Option<String>,
+    data_bits: Option<i64>,
+    stop_bits: Option<i64>,
+    flow_control: Option<String>,
+    exclusive: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +99,14 @@ struct RawPlayer {
     email: Option<crate::transport::email::config::RawPlayerEmail>,
 }
 
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawClock {
+    mode: Option<String>,
+    start: Option<String>,
+    check_secs: Option<i64>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEvent {
@@ -88,6 +114,10 @@ struct RawEvent {
     name: Option<String>,
     site: Option<String>,
     time_control: Option<String>,
+    on_timeout: Option<String>,
+    reminder_days: Option<Vec<i64>>,
+    silence_days: Option<i64>,
+    leave_days_per_year: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -98,6 +128,7 @@ struct RawGame {
     white: Option<String>,
     black: Option<String>,
     fen: Option<String>,
+    round: Option<String>,
 }
 
 /// A validated configuration.
@@ -111,8 +142,21 @@ pub struct Config {
     pub players: BTreeMap<String, Player>,
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
+    pub clock: ClockConfig,
+    /// Serial lines with a player's terminal on them.
+    pub terminals: Vec<SerialConfig>,
     /// The email transport, if configured.
     pub email: Option<crate::transport::email::config::EmailConfig>,
+}
+
+/// Where the relay's time comes from.
+#[derive(Clone, Debug)]
+pub struct ClockConfig {
+    /// `Some(start)`: a manual clock, starting at `start` (or the journal's last entry, if
+    /// later), moved only by the administrator's `CLOCK` command. For tests and demonstrations.
+    pub manual_start: Option<jiff::Timestamp>,
+    /// How often the clocks of all games are checked (time forfeits, reminders).
+    pub check_interval: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -181,7 +225,8 @@ pub struct Event {
     pub id: String,
     pub name: String,
     pub site: String,
-    pub time_control: String,
+    /// The time rules of its games, fixed in each game's record when it starts.
+    pub rules: Rules,
 }
 
 #[derive(Clone, Debug)]
@@ -191,6 +236,7 @@ pub struct GameConfig {
     pub white: String,
     pub black: String,
     pub fen: Option<String>,
+    pub round: Option<String>,
 }
 
 /// One problem in the configuration.
@@ -280,6 +326,50 @@ impl Checker {
             );
         }
         hash
+    }
+}
+
+impl Checker {
+    /// A serial line's settings under `prefix` (`terminals[0]`): 8N1 without flow control and
+    /// 9600 baud unless said otherwise.
+    fn serial(&mut self, prefix: &str, raw: RawSerial) -> SerialConfig {
+        let key = |field: &str| format!("{prefix}.{field}");
+        let device = self.required(&key("device"), raw.device);
+        let baud = match raw.baud {
+            None => 9600,
+            Some(b) if (50..=4_000_000).contains(&b) => b as u32,
+            Some(b) => {
+                self.problem(key("baud"), format!("{b} is out of range (50 to 4000000)"));
+                9600
+            }
+        };
+        let mut serial = SerialConfig::new(device, baud);
+        if let Some(p) = &raw.parity {
+            match SerialConfig::parse_parity(p) {
+                Ok(v) => serial.parity = v,
+                Err(e) => self.problem(key("parity"), e),
+            }
+        }
+        if let Some(b) = raw.data_bits {
+            match SerialConfig::parse_data_bits(b) {
+                Ok(v) => serial.data_bits = v,
+                Err(e) => self.problem(key("data_bits"), e),
+            }
+        }
+        if let Some(b) = raw.stop_bits {
+            match SerialConfig::parse_stop_bits(b) {
+                Ok(v) => serial.stop_bits = v,
+                Err(e) => self.problem(key("stop_bits"), e),
+            }
+        }
+        if let Some(f) = &raw.flow_control {
+            match SerialConfig::parse_flow_control(f) {
+                Ok(v) => serial.flow_control = v,
+                Err(e) => self.problem(key("flow_control"), e),
+            }
+        }
+        serial.exclusive = raw.exclusive.unwrap_or(true);
+        serial
     }
 }
 
@@ -452,10 +542,59 @@ impl Config {
         for (i, e) in raw.events.into_iter().enumerate() {
             let key = |field: &str| format!("events[{i}].{field}");
             let id = c.id(&key("id"), e.id);
+            let d = Rules::default();
+            let time_control = match e.time_control.as_deref().map(str::parse::<TimeControl>) {
+                None => d.time_control,
+                Some(Ok(tc)) => tc,
+                Some(Err(err)) => {
+                    c.problem(key("time_control"), err);
+                    d.time_control
+                }
+            };
+            let on_timeout = match e.on_timeout.as_deref() {
+                None => d.on_timeout,
+                Some("forfeit") => OnTimeout::Forfeit,
+                Some("arbiter") => OnTimeout::Arbiter,
+                Some(other) => {
+                    c.problem(
+                        key("on_timeout"),
+                        format!("{other:?}: say \"forfeit\" or \"arbiter\""),
+                    );
+                    d.on_timeout
+                }
+            };
+            let mut reminder_days = Vec::new();
+            for (j, days) in e.reminder_days.unwrap_or_default().into_iter().enumerate() {
+                let days = c.positive(&key(&format!("reminder_days[{j}]")), Some(days), 1, 3650);
+                reminder_days.push(days as u32);
+            }
+            if !reminder_days.is_sorted_by(|a, b| a < b) {
+                c.problem(key("reminder_days"), "must be ascending");
+            }
+            let silence_days = e
+                .silence_days
+                .map(|days| c.positive(&key("silence_days"), Some(days), 1, 3650) as u32);
+            let leave_days_per_year = match e.leave_days_per_year {
+                None => d.leave_days_per_year,
+                Some(days) if (0..=366).contains(&days) => days as u32,
+                Some(days) => {
+                    c.problem(
+                        key("leave_days_per_year"),
+                        format!("{days} is out of range (0 to 366)"),
+                    );
+                    d.leave_days_per_year
+                }
+            };
             let event = Event {
                 name: e.name.unwrap_or_else(|| id.clone()),
                 site: e.site.unwrap_or_else(|| "?".to_owned()),
-                time_control: e.time_control.unwrap_or_else(|| "-".to_owned()),
+                rules: Rules {
+                    time_control,
+                    on_timeout,
+                    reminder_days,
+                    silence_days,
+                    leave_days_per_year,
+                },
                 id: id.clone(),
             };
             if events.insert(id.clone(), event).is_some() {
@@ -496,8 +635,59 @@ impl Config {
                 white,
                 black,
                 fen: g.fen,
+                round: g.round,
             });
         }
+
+        let mut terminals: Vec<SerialConfig> = Vec::new();
+        for (i, t) in raw.terminals.into_iter().enumerate() {
+            let serial = c.serial(&format!("terminals[{i}]"), t);
+            if terminals.iter().any(|other| other.device == serial.device) {
+                c.problem(
+                    format!("terminals[{i}].device"),
+                    format!("{:?} is used twice", serial.device),
+                );
+            }
+            terminals.push(serial);
+        }
+
+        let raw_clock = raw.clock.unwrap_or_default();
+        let manual_start = match raw_clock.mode.as_deref().unwrap_or("system") {
+            "system" => {
+                if raw_clock.start.is_some() {
+                    c.problem("clock.start", "only for mode = \"manual\"");
+                }
+                None
+            }
+            "manual" => {
+                let text = raw_clock
+                    .start
+                    .unwrap_or_else(|| "2026-01-01T00:00:00Z".to_owned());
+                match text.parse::<jiff::Timestamp>() {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        c.problem("clock.start", format!("{text:?}: {e}"));
+                        None
+                    }
+                }
+            }
+            other => {
+                c.problem(
+                    "clock.mode",
+                    format!("{other:?}: say \"system\" or \"manual\""),
+                );
+                None
+            }
+        };
+        let clock = ClockConfig {
+            manual_start,
+            check_interval: Duration::from_secs(c.positive(
+                "clock.check_secs",
+                raw_clock.check_secs,
+                60,
+                86_400,
+            )),
+        };
 
         let email = raw.email.map(|e| e.validate(base, &mut c.problems));
         if email.is_none() && players.values().any(|p| p.reach == Reach::Email) {
@@ -513,6 +703,8 @@ impl Config {
                 players,
                 events,
                 games,
+                clock,
+                terminals,
             })
         } else {
             Err(ConfigError {

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
 use ccrelay::convert::{Format, Options, convert};
-use ccrelay::journal::export::{EventInfo, ExportFormat, export};
+use ccrelay::journal::export::{EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export};
 use ccrelay::journal::{store, verify};
 use ccrelay::notation::Lang;
 use clap::{Parser, Subcommand};
@@ -91,9 +91,16 @@ enum JournalCommand {
         config: PathBuf,
         #[arg(long)]
         game: String,
-        /// pgn, iccf (the numeric scoresheet) or text (every entry).
+        /// pgn, iccf (the numeric scoresheet), report (readable) or text (every entry).
         #[arg(long, default_value = "pgn")]
         format: ExportFormat,
+    },
+    /// An event's crosstable: every player against every other, points and places.
+    Crosstable {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        event: String,
     },
 }
 
@@ -266,20 +273,44 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
         } => {
             let config = load_config(&config)?;
             let conn = store::open_read_only(&config.data_dir)?;
-            let event = config
-                .games
-                .iter()
-                .find(|g| g.id == game)
-                .and_then(|g| g.event.as_ref())
-                .and_then(|e| config.events.get(e))
-                .map(|e| EventInfo {
-                    name: e.name.clone(),
-                    site: e.site.clone(),
-                });
-            let text = export(&conn, &game, format, event.as_ref())?;
+            let text = export(&conn, &game, format, &names(&config))?;
             print!("{text}");
             Ok(ExitCode::SUCCESS)
         }
+        JournalCommand::Crosstable { config, event } => {
+            let config = load_config(&config)?;
+            let conn = store::open_read_only(&config.data_dir)?;
+            print!("{}", crosstable(&conn, &event, &names(&config))?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The names the records use, from the configuration.
+fn names(config: &ccrelay::config::Config) -> Names {
+    Names {
+        events: config
+            .events
+            .values()
+            .map(|e| {
+                let info = EventInfo {
+                    name: e.name.clone(),
+                    site: e.site.clone(),
+                };
+                (e.id.clone(), info)
+            })
+            .collect(),
+        players: config
+            .players
+            .values()
+            .map(|p| {
+                let info = PlayerInfo {
+                    name: p.name.clone(),
+                    address: None,
+                };
+                (p.id.clone(), info)
+            })
+            .collect(),
     }
 }
 

@@ -15,7 +15,8 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
-use crate::transport::tcp;
+use crate::transport::session;
+use crate::transport::{tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -78,14 +79,7 @@ pub async fn run(
         games = replayed.games.len(),
         "journal replayed"
     );
-    let relay = Relay::spawn(
-        &config,
-        journal.clone(),
-        replayed.games,
-        QUEUE,
-        failed.clone(),
-    )
-    .await?;
+    let relay = Relay::spawn(&config, journal.clone(), replayed, QUEUE, failed.clone()).await?;
     let listener = listen(config.tcp.listen).map_err(|source| ServerError::Io {
         what: format!("cannot listen on {}", config.tcp.listen),
         source,
@@ -107,21 +101,27 @@ pub async fn run(
         what: "email transport".to_owned(),
         source: std::io::Error::other(e),
     })?;
-    let ctx = tcp::Context::new(
+    let tls = match &config.tcp.tls {
+        Some(files) => Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
+            what: "TLS".to_owned(),
+            source,
+        })?),
+        None => None,
+    };
+    let ctx = Arc::new(session::Context::new(
         config.clone(),
         relay,
         mailbox,
         shutdown.clone(),
         tracker.clone(),
-    )
-    .map_err(|source| ServerError::Io {
-        what: "TLS".to_owned(),
-        source,
-    })?;
+    ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    for line in &config.terminals {
+        tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
+    }
     watchdog(journal.clone(), shutdown.clone());
     ready(addr);
-    let served = tcp::serve(listener, Arc::new(ctx)).await;
+    let served = tcp::serve(listener, ctx, tls).await;
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
         tracing::warn!("some sessions did not finish in time");

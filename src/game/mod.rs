@@ -1,22 +1,30 @@
-//! One game: the position and its history, whose turn it is, draw offers, resignation and the
-//! result. Pure code: no clock, no storage, no transport. The relay asks a [`Game`] whether an
-//! action is allowed ([`Game::check_move`] and friends, which change nothing), journals it, and
-//! only then applies it ([`Game::apply`]), so a refused or unrecorded action never changes a game.
+//! One game: the position and its history, whose turn it is, draw offers and claims,
+//! resignation, the correspondence clock and leave, conditional moves, and the result. Pure
+//! code: the time is passed in, nothing is stored or sent. The relay asks a [`Game`] whether an
+//! action is allowed ([`Game::check_move`], [`Game::check`] and friends, which change nothing),
+//! journals it, and only then applies it ([`Game::apply_by`]), so a refused or unrecorded
+//! action never changes a game.
 //!
 //! ```
 //! use ccrelay::game::{Game, Action};
+//! use jiff::Timestamp;
 //! use shakmaty::Color;
 //!
 //! let mut game = Game::new("g1", "alice", "boris", None).unwrap();
 //! let m = game.check_move(Color::White, "5254", None, None).unwrap().m;
-//! game.apply(&Action::Move { m, draw_offer: false });
+//! game.apply(&Action::Move { m, draw_offer: false }, Timestamp::UNIX_EPOCH);
 //! assert_eq!(game.turn(), Color::Black);
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
+pub mod clock;
+
 use std::fmt;
 
-use shakmaty::{Chess, Color, Move, Position};
+use jiff::Timestamp;
+use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
+
+use self::clock::{Leave, Overdue, Rules, SideTime, Timeline};
 
 use crate::notation::movetext::parse_position;
 use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
@@ -27,6 +35,8 @@ pub struct GameResult {
     /// `None` for a draw.
     pub winner: Option<Color>,
     pub reason: EndReason,
+    /// The arbiter's reason, for an adjudication.
+    pub note: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,9 +46,48 @@ pub enum EndReason {
     InsufficientMaterial,
     Resignation,
     Agreement,
+    /// Threefold repetition, claimed.
+    Repetition,
+    /// Fifty moves without a capture or a pawn move, claimed.
+    FiftyMoves,
+    /// Past the time control.
+    TimeForfeit,
+    /// Silent longer than the event allows.
+    Silence,
+    /// Decided by the arbiter.
+    Adjudication,
+}
+
+impl EndReason {
+    /// The PGN `Termination` tag.
+    pub fn termination(self) -> &'static str {
+        match self {
+            EndReason::TimeForfeit | EndReason::Silence => "time forfeit",
+            EndReason::Adjudication => "adjudication",
+            _ => "normal",
+        }
+    }
 }
 
 impl GameResult {
+    pub fn new(winner: Option<Color>, reason: EndReason) -> GameResult {
+        GameResult {
+            winner,
+            reason,
+            note: None,
+        }
+    }
+
+    /// Reads `1-0`, `0-1`, `1/2-1/2` (or `½-½`).
+    pub fn winner_from_pgn(s: &str) -> Option<Option<Color>> {
+        match s {
+            "1-0" => Some(Some(Color::White)),
+            "0-1" => Some(Some(Color::Black)),
+            "1/2-1/2" | "½-½" | "=" => Some(None),
+            _ => None,
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn pgn(&self) -> &'static str {
         match self.winner {
@@ -57,19 +106,87 @@ impl fmt::Display for GameResult {
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::FiftyMoves => "fifty-move rule",
+            EndReason::TimeForfeit => "lost on time",
+            EndReason::Silence => "lost by silence",
+            EndReason::Adjudication => "adjudicated",
         };
-        write!(f, "{} ({reason})", self.pgn())
+        match &self.note {
+            Some(note) => write!(f, "{} ({reason}: {note})", self.pgn()),
+            None => write!(f, "{} ({reason})", self.pgn()),
+        }
     }
 }
 
-/// Something a player does in a game, once allowed.
+/// A draw claimed under a rule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The same position for the third time (same side to move, castling and en passant rights).
+    Repetition,
+    /// Fifty moves by each side without a capture or a pawn move.
+    FiftyMoves,
+}
+
+impl Claim {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claim::Repetition => "threefold",
+            Claim::FiftyMoves => "fifty",
+        }
+    }
+}
+
+impl std::str::FromStr for Claim {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Claim, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "threefold" | "repetition" | "3" | "3fold" => Ok(Claim::Repetition),
+            "fifty" | "50" | "50-move" | "fifty-move" => Ok(Claim::FiftyMoves),
+            _ => Err(format!("{s:?}: claim THREEFOLD or FIFTY")),
+        }
+    }
+}
+
+/// Something done in a game, once allowed: by a player, the clock or the arbiter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Move { m: Move, draw_offer: bool },
+    Move {
+        m: Move,
+        draw_offer: bool,
+    },
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
     Resign,
+    /// A draw claimed by the side to move, on the position now or after its move `m`.
+    Claim {
+        claim: Claim,
+        m: Option<Move>,
+    },
+    /// Leave announced by a side: its clock stops for those days.
+    Leave(Leave),
+    /// A side's conditional line, starting with the opponent's next move and alternating;
+    /// empty to cancel it.
+    Conditional(Vec<Move>),
+    /// The side to move ran out of time: it loses (`forfeit`) or is flagged for the arbiter.
+    TimeUp {
+        overdue: Overdue,
+        forfeit: bool,
+    },
+    /// The side to move was reminded after `days` days of silence.
+    Remind {
+        days: u32,
+    },
+    /// The arbiter decides the result (the acting colour is ignored).
+    Adjudicate(GameResult),
+}
+
+/// What the clock says must happen now, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    TimeUp { color: Color, overdue: Overdue },
+    Remind { color: Color, days: u32 },
 }
 
 /// Why an action is refused.
@@ -90,6 +207,12 @@ pub enum Refusal {
     OwnDrawOffer,
     #[error("your opponent's move repeated in this message is {written}, but it was {actual}")]
     WrongRepeat { written: String, actual: String },
+    #[error("claim refused: {0}")]
+    WrongClaim(String),
+    #[error("leave refused: {0}")]
+    Leave(String),
+    #[error("conditional moves refused: {0}")]
+    Conditional(String),
 }
 
 /// A colour, written for people.
@@ -118,7 +241,48 @@ pub struct Game {
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
     result: Option<GameResult>,
+    rules: Rules,
+    timeline: Timeline,
+    /// Reminders sent to the side to move on its current move.
+    reminders_sent: usize,
+    /// The side to move was flagged for the arbiter on its current move.
+    flagged: bool,
+    /// Each side's conditional line (White, Black).
+    conditional: [Vec<Move>; 2],
+    /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
+    ended: Option<Timestamp>,
 }
+
+/// What makes two positions "the same" for repetition: pieces, side to move, castling rights
+/// and a capturable en passant square.
+#[derive(PartialEq, Eq)]
+struct PositionKey {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+impl PositionKey {
+    fn of(pos: &Chess) -> PositionKey {
+        PositionKey {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            ep: pos.ep_square(EnPassantMode::Legal),
+        }
+    }
+}
+
+fn side_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Conditional lines longer than this are refused (a line is a plan, not a game).
+pub const MAX_CONDITIONAL: usize = 40;
 
 impl Game {
     /// A new game from the initial position, or from `fen`.
@@ -127,6 +291,7 @@ impl Game {
             Some(fen) => parse_position(fen)?,
             None => Chess::default(),
         };
+        let first = start.turn();
         Ok(Game {
             id: id.to_owned(),
             white: white.to_owned(),
@@ -137,6 +302,110 @@ impl Game {
             moves: Vec::new(),
             draw_offer: None,
             result: None,
+            rules: Rules::unlimited(),
+            timeline: Timeline::new(Timestamp::UNIX_EPOCH, first),
+            reminders_sent: 0,
+            flagged: false,
+            conditional: [Vec::new(), Vec::new()],
+            ended: None,
+        })
+    }
+
+    /// The game under `rules`, started (its first side's clock running) at `started`.
+    pub fn with_rules(mut self, rules: Rules, started: Timestamp) -> Game {
+        self.rules = rules;
+        self.timeline.started = started;
+        self
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// `color`'s time at `now`. Once the game is over, the side that was to move is counted
+    /// up to when it ended (a loss on time shows the time that was overstepped).
+    pub fn side_time(&self, color: Color, now: Timestamp) -> SideTime {
+        let to_move = self.turn() == color;
+        match (&self.result, self.ended) {
+            (None, _) => self
+                .timeline
+                .side_time(self.rules.time_control, color, now, to_move),
+            (Some(_), Some(ended)) if to_move => {
+                let mut time = self
+                    .timeline
+                    .side_time(self.rules.time_control, color, ended, true);
+                time.running = false;
+                time
+            }
+            (Some(_), _) => self
+                .timeline
+                .side_time(self.rules.time_control, color, now, false),
+        }
+    }
+
+    /// Whether the side to move was flagged for the arbiter on this move.
+    pub fn flagged(&self) -> bool {
+        self.flagged
+    }
+
+    /// `color`'s conditional line still pending.
+    pub fn conditional(&self, color: Color) -> &[Move] {
+        &self.conditional[side_index(color)]
+    }
+
+    /// The move the side to move plays at once from its conditional line, if the opponent's
+    /// last move was the one it expected.
+    pub fn conditional_reply(&self) -> Option<Move> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.conditional[side_index(self.turn())]
+            .first()
+            .copied()
+            .filter(|m| self.pos.is_legal(*m))
+    }
+
+    /// What the clock requires at `now`: the side to move out of time or silent too long
+    /// (unless already flagged on this move), or a reminder due (not while it is on leave).
+    pub fn due(&self, now: Timestamp) -> Option<Due> {
+        if self.result.is_some() {
+            return None;
+        }
+        let color = self.turn();
+        // Counted time does not grow on leave, but an overstep from before it still counts.
+        let silence = self.timeline.used_on_move(color, now);
+        if !self.flagged {
+            if self.side_time(color, now).left.is_some_and(|left| left < 0) {
+                return Some(Due::TimeUp {
+                    color,
+                    overdue: Overdue::TimeControl,
+                });
+            }
+            if let Some(days) = self.rules.silence_days
+                && silence > i64::from(days) * clock::DAY
+            {
+                return Some(Due::TimeUp {
+                    color,
+                    overdue: Overdue::Silence,
+                });
+            }
+        }
+        if self.timeline.on_leave(color, now) {
+            return None;
+        }
+        let reached = self
+            .rules
+            .reminder_days
+            .iter()
+            .filter(|d| silence >= i64::from(**d) * clock::DAY)
+            .count();
+        (reached > self.reminders_sent).then(|| Due::Remind {
+            color,
+            days: self.rules.reminder_days[reached - 1],
         })
     }
 
@@ -247,71 +516,249 @@ impl Game {
         }
     }
 
-    /// Checks a draw offer, acceptance, decline or resignation by `color`. Changes nothing.
-    pub fn check(&self, color: Color, action: &Action) -> Result<(), Refusal> {
+    /// Checks an action by `color` at `at` (not a move's legality: [`Game::check_move`] reads
+    /// moves). Changes nothing.
+    pub fn check(&self, color: Color, action: &Action, at: Timestamp) -> Result<(), Refusal> {
+        if let Action::Adjudicate(_) = action {
+            // The arbiter may also correct the result of a finished game.
+            return Ok(());
+        }
         self.check_open()?;
         match action {
-            Action::Move { .. } | Action::OfferDraw | Action::Resign => Ok(()),
+            Action::Move { .. }
+            | Action::OfferDraw
+            | Action::Resign
+            | Action::TimeUp { .. }
+            | Action::Remind { .. }
+            | Action::Adjudicate(_) => Ok(()),
             Action::AcceptDraw | Action::DeclineDraw => match self.draw_offer {
                 None => Err(Refusal::NoDrawOffer),
                 Some(offerer) if offerer == color => Err(Refusal::OwnDrawOffer),
                 Some(_) => Ok(()),
             },
+            Action::Claim { claim, m } => self.check_claim(color, *claim, *m),
+            Action::Leave(leave) => self
+                .timeline
+                .check_leave(color, *leave, at, self.rules.leave_days_per_year)
+                .map_err(Refusal::Leave),
+            Action::Conditional(line) => {
+                if !line.is_empty() && self.turn() == color {
+                    return Err(Refusal::Conditional(
+                        "it is your move: send it; conditional moves answer your opponent's next move"
+                            .to_owned(),
+                    ));
+                }
+                Ok(())
+            }
         }
     }
 
-    /// Applies an action already checked (and journaled). `color` is who acts; for a move it is
-    /// the side to move.
-    pub fn apply_by(&mut self, color: Color, action: &Action) {
+    /// Checks a draw claim by `color`, on the position now or after `m`.
+    fn check_claim(&self, color: Color, claim: Claim, m: Option<Move>) -> Result<(), Refusal> {
+        if self.turn() != color {
+            return Err(Refusal::NotYourTurn(ColorName(self.turn())));
+        }
+        let mut target = self.pos.clone();
+        if let Some(m) = m {
+            if !target.is_legal(m) {
+                return Err(Refusal::WrongClaim("that move is not legal".to_owned()));
+            }
+            target.play_unchecked(m);
+        }
+        let when = if m.is_some() {
+            "after your move"
+        } else {
+            "now"
+        };
+        match claim {
+            Claim::Repetition => {
+                let key = PositionKey::of(&target);
+                let mut pos = self.start.clone();
+                let mut seen = usize::from(PositionKey::of(&pos) == key);
+                for m in self.moves.iter().chain(m.iter()) {
+                    pos.play_unchecked(*m);
+                    seen += usize::from(PositionKey::of(&pos) == key);
+                }
+                if seen < 3 {
+                    return Err(Refusal::WrongClaim(format!(
+                        "the position {when} has occurred {seen} time(s); a draw by repetition needs 3"
+                    )));
+                }
+            }
+            Claim::FiftyMoves => {
+                let halfmoves = target.halfmoves();
+                if halfmoves < 100 {
+                    return Err(Refusal::WrongClaim(format!(
+                        "{when}, {} move(s) have been made without a capture or a pawn move; the rule needs 50",
+                        halfmoves / 2
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `color`'s conditional line: the opponent's next move, `color`'s answer, and so on,
+    /// each in any notation (in `lang` first). Changes nothing.
+    pub fn read_conditional(
+        &self,
+        color: Color,
+        texts: &[(Option<u32>, String)],
+        lang: Option<Lang>,
+    ) -> Result<Vec<Move>, Refusal> {
+        self.check_open()?;
+        let refuse = |why: String| Err(Refusal::Conditional(why));
+        if texts.len() % 2 == 1 {
+            return refuse(
+                "a line pairs each expected move of your opponent with your answer".to_owned(),
+            );
+        }
+        if texts.len() > MAX_CONDITIONAL {
+            return refuse(format!("at most {MAX_CONDITIONAL} moves in a line"));
+        }
+        let mut pos = self.pos.clone();
+        let mut line = Vec::with_capacity(texts.len());
+        for (i, (number, text)) in texts.iter().enumerate() {
+            if pos.is_game_over() {
+                return refuse(format!("the game would be over before {text:?}"));
+            }
+            let whose = if i % 2 == 0 {
+                "your opponent's"
+            } else {
+                "your"
+            };
+            if let Some(written) = number
+                && *written != pos.fullmoves().get()
+            {
+                return refuse(format!(
+                    "move {} ({whose}) {text:?} is written as move {written}, but it would be move {}",
+                    i + 1,
+                    pos.fullmoves()
+                ));
+            }
+            match Reader::new(lang).read(&pos, text) {
+                Ok(read) => {
+                    pos.play_unchecked(read.m);
+                    line.push(read.m);
+                }
+                Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
+            }
+        }
+        let refusal = self.check(
+            color,
+            &Action::Conditional(line.clone()),
+            Timestamp::UNIX_EPOCH,
+        );
+        refusal.map(|()| line)
+    }
+
+    /// Applies an action already checked (and journaled), done at `at`. `color` is who acts:
+    /// for a move, the side to move; for the clock's actions, the side whose clock it is.
+    pub fn apply_by(&mut self, color: Color, action: &Action, at: Timestamp) {
+        let was_over = self.result.is_some();
+        self.apply_action(color, action, at);
+        let by_move = matches!(
+            action,
+            Action::Move { .. } | Action::Claim { m: Some(_), .. }
+        );
+        if !was_over && self.result.is_some() && !by_move {
+            self.ended = Some(at);
+        }
+    }
+
+    fn apply_action(&mut self, color: Color, action: &Action, at: Timestamp) {
         match action {
             Action::Move { m, draw_offer } => {
-                self.pos.play_unchecked(*m);
-                self.moves.push(*m);
+                self.play(*m, at);
                 // A move answers a standing offer by the opponent (declines it).
                 self.draw_offer = draw_offer.then_some(color);
+                if *draw_offer {
+                    // The opponent decides on the offer itself: no automatic answer.
+                    self.conditional[side_index(!color)].clear();
+                }
                 self.result = self.board_result();
             }
             Action::OfferDraw => self.draw_offer = Some(color),
             Action::DeclineDraw => self.draw_offer = None,
             Action::AcceptDraw => {
                 self.draw_offer = None;
-                self.result = Some(GameResult {
-                    winner: None,
-                    reason: EndReason::Agreement,
-                });
+                self.result = Some(GameResult::new(None, EndReason::Agreement));
             }
             Action::Resign => {
-                self.result = Some(GameResult {
-                    winner: Some(!color),
-                    reason: EndReason::Resignation,
-                });
+                self.result = Some(GameResult::new(Some(!color), EndReason::Resignation));
             }
+            Action::Claim { claim, m } => {
+                if let Some(m) = m {
+                    self.play(*m, at);
+                    self.draw_offer = None;
+                }
+                self.result = self.board_result().or(Some(GameResult::new(
+                    None,
+                    match claim {
+                        Claim::Repetition => EndReason::Repetition,
+                        Claim::FiftyMoves => EndReason::FiftyMoves,
+                    },
+                )));
+            }
+            Action::Leave(leave) => self.timeline.add_leave(color, *leave),
+            Action::Conditional(line) => self.conditional[side_index(color)] = line.clone(),
+            Action::TimeUp { overdue, forfeit } => {
+                if *forfeit {
+                    let reason = match overdue {
+                        Overdue::TimeControl => EndReason::TimeForfeit,
+                        Overdue::Silence => EndReason::Silence,
+                    };
+                    self.result = Some(GameResult::new(Some(!color), reason));
+                } else {
+                    self.flagged = true;
+                }
+            }
+            Action::Remind { days } => {
+                self.reminders_sent = self
+                    .rules
+                    .reminder_days
+                    .iter()
+                    .filter(|d| **d <= *days)
+                    .count();
+            }
+            Action::Adjudicate(result) => self.result = Some(result.clone()),
         }
     }
 
-    /// Applies a move by the side to move.
-    pub fn apply(&mut self, action: &Action) {
+    /// Applies an action by the side to move.
+    pub fn apply(&mut self, action: &Action, at: Timestamp) {
         let color = self.turn();
-        self.apply_by(color, action);
+        self.apply_by(color, action, at);
+    }
+
+    /// Plays `m` at `at`: the position, the record, the clocks, the conditional
+    /// lines (a move on a line advances it; any other move cancels it).
+    fn play(&mut self, m: Move, at: Timestamp) {
+        self.pos.play_unchecked(m);
+        self.moves.push(m);
+        self.timeline.moves.push(at);
+        self.reminders_sent = 0;
+        self.flagged = false;
+        for line in &mut self.conditional {
+            if line.first() == Some(&m) {
+                line.remove(0);
+            } else {
+                line.clear();
+            }
+        }
     }
 
     /// The result the board itself gives: mate, stalemate, insufficient material.
     fn board_result(&self) -> Option<GameResult> {
         if self.pos.is_checkmate() {
-            Some(GameResult {
-                winner: Some(!self.pos.turn()),
-                reason: EndReason::Checkmate,
-            })
+            Some(GameResult::new(
+                Some(!self.pos.turn()),
+                EndReason::Checkmate,
+            ))
         } else if self.pos.is_stalemate() {
-            Some(GameResult {
-                winner: None,
-                reason: EndReason::Stalemate,
-            })
+            Some(GameResult::new(None, EndReason::Stalemate))
         } else if self.pos.is_insufficient_material() {
-            Some(GameResult {
-                winner: None,
-                reason: EndReason::InsufficientMaterial,
-            })
+            Some(GameResult::new(None, EndReason::InsufficientMaterial))
         } else {
             None
         }
@@ -344,16 +791,23 @@ impl Game {
 mod tests {
     use super::*;
 
+    use clock::TimeControl;
+
+    const T0: Timestamp = Timestamp::UNIX_EPOCH;
+
     fn play(game: &mut Game, moves: &[&str]) {
         for text in moves {
             let m = game
                 .check_move(game.turn(), text, None, None)
                 .unwrap_or_else(|e| panic!("{text}: {e}"))
                 .m;
-            game.apply(&Action::Move {
-                m,
-                draw_offer: false,
-            });
+            game.apply(
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                T0,
+            );
         }
     }
 
@@ -385,10 +839,7 @@ mod tests {
         play(&mut game, &["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(
             game.result(),
-            Some(&GameResult {
-                winner: Some(Color::Black),
-                reason: EndReason::Checkmate
-            })
+            Some(&GameResult::new(Some(Color::Black), EndReason::Checkmate))
         );
         assert!(matches!(
             game.check_move(Color::White, "a3", None, None),
@@ -400,23 +851,23 @@ mod tests {
     fn draw_offers_are_answered_by_the_opponent_only() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
         assert_eq!(
-            game.check(Color::Black, &Action::AcceptDraw),
+            game.check(Color::Black, &Action::AcceptDraw, T0),
             Err(Refusal::NoDrawOffer)
         );
-        game.apply_by(Color::White, &Action::OfferDraw);
+        game.apply_by(Color::White, &Action::OfferDraw, T0);
         assert_eq!(
-            game.check(Color::White, &Action::AcceptDraw),
+            game.check(Color::White, &Action::AcceptDraw, T0),
             Err(Refusal::OwnDrawOffer)
         );
-        assert_eq!(game.check(Color::Black, &Action::AcceptDraw), Ok(()));
-        game.apply_by(Color::Black, &Action::AcceptDraw);
+        assert_eq!(game.check(Color::Black, &Action::AcceptDraw, T0), Ok(()));
+        game.apply_by(Color::Black, &Action::AcceptDraw, T0);
         assert_eq!(game.result().map(GameResult::pgn), Some("1/2-1/2"));
     }
 
     #[test]
     fn resignation_loses() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
-        game.apply_by(Color::White, &Action::Resign);
+        game.apply_by(Color::White, &Action::Resign, T0);
         assert_eq!(game.result().map(GameResult::pgn), Some("0-1"));
     }
 
@@ -427,5 +878,281 @@ mod tests {
         assert_eq!(game.check_repeat("5254", None), Ok(()));
         assert_eq!(game.check_repeat("e2-e4", None), Ok(()));
         assert!(game.check_repeat("d4", None).is_err());
+    }
+
+    fn unnumbered(texts: &[&str]) -> Vec<(Option<u32>, String)> {
+        texts.iter().map(|t| (None, (*t).to_owned())).collect()
+    }
+
+    fn day(n: i64) -> Timestamp {
+        Timestamp::from_second(1_800_000_000 + n * clock::DAY).unwrap()
+    }
+
+    fn timed(rules: Rules) -> Game {
+        Game::new("g", "w", "b", None)
+            .unwrap()
+            .with_rules(rules, day(0))
+    }
+
+    fn play_at(game: &mut Game, text: &str, at: Timestamp) {
+        let m = game.check_move(game.turn(), text, None, None).unwrap().m;
+        game.apply(
+            &Action::Move {
+                m,
+                draw_offer: false,
+            },
+            at,
+        );
+    }
+
+    #[test]
+    fn threefold_repetition_is_drawn_only_on_a_correct_claim() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(
+            &mut game,
+            &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"],
+        );
+        // Black to move; the position has occurred twice (start, after 2...Ng8 it is White's
+        // move: the initial position with White to move counts at the start and after 2...Ng8).
+        let claim = |m: Option<Move>| Action::Claim {
+            claim: Claim::Repetition,
+            m,
+        };
+        let refused = game.check(Color::Black, &claim(None), T0);
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("2 time(s)")),
+            "{refused:?}"
+        );
+        // With the move that makes it the third time, the claim holds.
+        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
+        assert_eq!(game.check(Color::Black, &claim(Some(ng8)), T0), Ok(()));
+        // Only the side to move claims.
+        assert!(matches!(
+            game.check(Color::White, &claim(None), T0),
+            Err(Refusal::NotYourTurn(_))
+        ));
+        game.apply_by(Color::Black, &claim(Some(ng8)), T0);
+        assert_eq!(
+            game.result(),
+            Some(&GameResult::new(None, EndReason::Repetition))
+        );
+        assert_eq!(game.moves().len(), 8, "the claiming move is played");
+    }
+
+    #[test]
+    fn a_repetition_needs_the_same_castling_rights() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        // The rooks go out and back: the board is the initial one again, but no side may
+        // castle short any more, so it is not the same position.
+        play(
+            &mut game,
+            &["Nf3", "Nf6", "Rg1", "Rg8", "Rh1", "Rh8", "Ng1"],
+        );
+        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
+        let refused = game.check(
+            Color::Black,
+            &Action::Claim {
+                claim: Claim::Repetition,
+                m: Some(ng8),
+            },
+            T0,
+        );
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("1 time(s)")),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn the_fifty_move_rule_counts_halfmoves_since_a_capture_or_pawn_move() {
+        // 99 half-moves already played without a capture or pawn move.
+        let fen = "8/8/4k3/8/8/4K3/8/R7 w - - 99 80";
+        let mut game = Game::new("g", "w", "b", Some(fen)).unwrap();
+        let fifty = |m| Action::Claim {
+            claim: Claim::FiftyMoves,
+            m,
+        };
+        let refused = game.check(Color::White, &fifty(None), T0);
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("49 move(s)")),
+            "{refused:?}"
+        );
+        let ra2 = game.check_move(Color::White, "Ra2", None, None).unwrap().m;
+        assert_eq!(game.check(Color::White, &fifty(Some(ra2)), T0), Ok(()));
+        play(&mut game, &["Ra2"]);
+        assert_eq!(game.check(Color::Black, &fifty(None), T0), Ok(()));
+    }
+
+    #[test]
+    fn a_conditional_line_answers_at_once_and_a_move_off_it_cancels_it() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        // White, waiting for Black: if 1...e5 then 2.Nf3; if 2...Nc6 then 3.Bb5.
+        let texts = unnumbered(&["e5", "Nf3", "Nc6", "Bb5"]);
+        assert!(matches!(
+            game.read_conditional(Color::Black, &texts, None),
+            Err(Refusal::Move(_) | Refusal::Conditional(_))
+        ));
+        let line = game.read_conditional(Color::White, &texts, None).unwrap();
+        game.apply_by(Color::White, &Action::Conditional(line), T0);
+        play(&mut game, &["e5"]);
+        let answer = game.conditional_reply().expect("Nf3 is due");
+        game.apply(
+            &Action::Move {
+                m: answer,
+                draw_offer: false,
+            },
+            T0,
+        );
+        assert_eq!(game.conditional(Color::White).len(), 2);
+        play(&mut game, &["d6"]);
+        assert_eq!(game.conditional_reply(), None);
+        assert!(game.conditional(Color::White).is_empty(), "cancelled");
+    }
+
+    #[test]
+    fn conditional_lines_are_refused_when_malformed() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        let read = |texts: &[&str]| game.read_conditional(Color::White, &unnumbered(texts), None);
+        assert!(matches!(read(&["e5"]), Err(Refusal::Conditional(_))), "odd");
+        let illegal = read(&["e5", "Ke3"]);
+        assert!(
+            matches!(&illegal, Err(Refusal::Conditional(why)) if why.contains("move 2")),
+            "{illegal:?}"
+        );
+        assert_eq!(read(&[]), Ok(vec![]), "cancelling");
+        let numbered = [(Some(7), "e5".to_owned()), (Some(8), "Nf3".to_owned())];
+        let wrong = game.read_conditional(Color::White, &numbered, None);
+        assert!(
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("written as move 7")),
+            "{wrong:?}"
+        );
+        let numbered = [(Some(1), "e5".to_owned()), (Some(2), "Nf3".to_owned())];
+        assert!(game.read_conditional(Color::White, &numbered, None).is_ok());
+    }
+
+    #[test]
+    fn a_draw_offer_with_the_expected_move_suspends_the_answer() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        play(&mut game, &["e4"]);
+        let texts = unnumbered(&["e5", "Nf3"]);
+        let line = game.read_conditional(Color::White, &texts, None).unwrap();
+        game.apply_by(Color::White, &Action::Conditional(line), T0);
+        let e5 = game.check_move(Color::Black, "e5", None, None).unwrap().m;
+        game.apply(
+            &Action::Move {
+                m: e5,
+                draw_offer: true,
+            },
+            T0,
+        );
+        assert_eq!(game.conditional_reply(), None);
+    }
+
+    #[test]
+    fn time_runs_out_into_a_forfeit_or_a_flag() {
+        let rules = Rules {
+            time_control: TimeControl::MovesInDays { moves: 2, days: 10 },
+            ..Rules::default()
+        };
+        let mut game = timed(rules.clone());
+        play_at(&mut game, "e4", day(4));
+        play_at(&mut game, "e5", day(5));
+        // White has used 4 days; the second move must come within 10 in all.
+        assert_eq!(game.due(day(11)), None);
+        assert_eq!(
+            game.due(day(11) + jiff::SignedDuration::from_secs(1)),
+            Some(Due::TimeUp {
+                color: Color::White,
+                overdue: Overdue::TimeControl
+            })
+        );
+        let mut forfeited = game.clone();
+        forfeited.apply_by(
+            Color::White,
+            &Action::TimeUp {
+                overdue: Overdue::TimeControl,
+                forfeit: true,
+            },
+            day(12),
+        );
+        assert_eq!(
+            forfeited.result(),
+            Some(&GameResult::new(Some(Color::Black), EndReason::TimeForfeit))
+        );
+        let mut flagged = game.clone();
+        flagged.apply_by(
+            Color::White,
+            &Action::TimeUp {
+                overdue: Overdue::TimeControl,
+                forfeit: false,
+            },
+            day(12),
+        );
+        assert!(flagged.flagged());
+        assert_eq!(flagged.result(), None);
+        assert_eq!(flagged.due(day(13)), None, "flagged once per move");
+    }
+
+    #[test]
+    fn leave_stops_the_clock_and_pauses_reminders() {
+        let rules = Rules {
+            time_control: TimeControl::DaysPerMove { days: 10 },
+            reminder_days: vec![3, 6],
+            silence_days: Some(9),
+            ..Rules::default()
+        };
+        let mut game = timed(rules);
+        let leave = Leave {
+            first: clock::date_of(day(1)),
+            days: 5,
+        };
+        assert!(matches!(
+            game.check(Color::White, &Action::Leave(leave), day(1)),
+            Err(Refusal::Leave(_))
+        ));
+        assert_eq!(
+            game.check(Color::White, &Action::Leave(leave), day(0)),
+            Ok(())
+        );
+        game.apply_by(Color::White, &Action::Leave(leave), day(0));
+        assert_eq!(game.due(day(3)), None, "on leave");
+        // The game started at 08:00 the day before the leave: 16 hours count before it, then
+        // the time since it ended (5 days later, at midnight).
+        let used = game.side_time(Color::White, day(7)).used;
+        assert_eq!(used, 2 * clock::DAY);
+        // Reminders after 3 and 6 days counted, then the silence limit.
+        let due = game.due(day(9));
+        assert!(matches!(due, Some(Due::Remind { days: 3, .. })), "{due:?}");
+        game.apply_by(Color::White, &Action::Remind { days: 3 }, day(9));
+        assert_eq!(game.due(day(9)), None);
+        assert!(matches!(
+            game.due(day(12)),
+            Some(Due::Remind { days: 6, .. })
+        ));
+        assert!(matches!(
+            game.due(day(15)),
+            Some(Due::TimeUp {
+                overdue: Overdue::Silence,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn the_arbiter_decides_with_a_reason() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        let mut result = GameResult::new(Some(Color::White), EndReason::Adjudication);
+        result.note = Some("Black abandoned the game".to_owned());
+        game.apply_by(Color::White, &Action::Adjudicate(result), T0);
+        assert_eq!(
+            game.result().map(ToString::to_string).as_deref(),
+            Some("1-0 (adjudicated: Black abandoned the game)")
+        );
+        assert_eq!(
+            game.result().map(|r| r.reason.termination()),
+            Some("adjudication")
+        );
     }
 }

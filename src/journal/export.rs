@@ -1,14 +1,21 @@
-//! The official record of one game, from the journal: PGN, the ICCF numeric scoresheet, or a
-//! readable report of every entry (rejected attempts included).
+//! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
+//! correspondence tags, each move's date in a comment), as the ICCF numeric scoresheet, as a
+//! readable report, or as every entry; and an event's crosstable.
+//!
+//! Every export checks the whole hash chain first: a record is only official if the chain
+//! holds.
 
-use std::io::Write;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
+use jiff::Timestamp;
 use rusqlite::Connection;
-use shakmaty::Position;
+use shakmaty::Color;
 
-use super::replay::{GameStartDetail, action_of};
+use super::replay::{GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
-use crate::game::{Action, Game};
+use crate::game::clock::{TimeControl, days_hours};
+use crate::game::{Action, ColorName, Game};
 use crate::notation::pgn::{LineWriter, write_tags};
 use crate::notation::{Iccf, Lang, san};
 
@@ -17,6 +24,7 @@ use crate::notation::{Iccf, Lang, san};
 pub enum ExportFormat {
     Pgn,
     Iccf,
+    Report,
     Text,
 }
 
@@ -26,19 +34,125 @@ impl std::str::FromStr for ExportFormat {
         match s {
             "pgn" => Ok(ExportFormat::Pgn),
             "iccf" => Ok(ExportFormat::Iccf),
+            "report" => Ok(ExportFormat::Report),
             "text" => Ok(ExportFormat::Text),
             _ => Err(format!(
-                "unknown export format {s:?} (known: pgn, iccf, text)"
+                "unknown export format {s:?} (known: pgn, iccf, report, text)"
             )),
         }
     }
 }
 
-/// The event a game belongs to, as the configuration names it.
+/// An event as the configuration names it.
 #[derive(Clone, Debug, Default)]
 pub struct EventInfo {
     pub name: String,
     pub site: String,
+}
+
+/// A player as the records name them.
+#[derive(Clone, Debug, Default)]
+pub struct PlayerInfo {
+    pub name: String,
+    /// Where the player is reached (an email address), for the `WhiteNA`/`BlackNA` tags.
+    pub address: Option<String>,
+}
+
+/// What the configuration adds to the journal's records: names.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub events: BTreeMap<String, EventInfo>,
+    pub players: BTreeMap<String, PlayerInfo>,
+}
+
+impl Names {
+    fn player(&self, id: &str) -> String {
+        self.players
+            .get(id)
+            .map_or_else(|| id.to_owned(), |p| p.name.clone())
+    }
+}
+
+/// One move as recorded.
+struct MoveRecord {
+    color: Color,
+    number: u32,
+    san: String,
+    iccf: Iccf,
+    draw_offer: bool,
+    time: Timestamp,
+    channel: String,
+}
+
+/// A game rebuilt from its entries, with what the records show.
+struct Record {
+    id: String,
+    detail: GameStartDetail,
+    started: Timestamp,
+    /// The last entry's time: an unfinished game's clocks are shown as of then.
+    last: Timestamp,
+    game: Game,
+    moves: Vec<MoveRecord>,
+    entries: Vec<Entry>,
+}
+
+fn corrupt(why: String) -> JournalError {
+    JournalError::Corrupt(why)
+}
+
+/// Rebuilds `game_id` from `entries` (its own, in order).
+fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, JournalError> {
+    let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
+        return Err(corrupt(format!("no game {game_id:?} in the journal")));
+    };
+    let detail: GameStartDetail = serde_json::from_str(&start.detail)
+        .map_err(|e| corrupt(format!("game start detail: {e}")))?;
+    let started = time_of(start)?;
+    let mut game = detail.game(game_id, started).map_err(corrupt)?;
+    let mut moves = Vec::new();
+    let mut last = started;
+    for e in &entries {
+        let at = time_of(e)?;
+        last = last.max(at);
+        let Some((color, action)) = action_of(e, &game)? else {
+            continue;
+        };
+        let played = match &action {
+            Action::Move { m, draw_offer } => Some((*m, *draw_offer)),
+            Action::Claim { m: Some(m), .. } => Some((*m, false)),
+            _ => None,
+        };
+        if let Some((m, draw_offer)) = played {
+            moves.push(MoveRecord {
+                color,
+                number: game.move_number(),
+                san: san::write(game.position(), m, Lang::English),
+                iccf: Iccf::from_move(m),
+                draw_offer,
+                time: at,
+                channel: e.channel.clone(),
+            });
+        }
+        game.apply_by(color, &action, at);
+    }
+    Ok(Record {
+        id: game_id.to_owned(),
+        detail,
+        started,
+        last,
+        game,
+        moves,
+        entries,
+    })
+}
+
+fn read_game(conn: &Connection, game_id: &str) -> Result<Record, JournalError> {
+    let mut entries: Vec<Entry> = Vec::new();
+    store::for_each_entry(conn, Some(game_id), |e| {
+        entries.push(e);
+        Ok(())
+    })?;
+    rebuild(game_id, entries)
 }
 
 /// Exports `game_id`.
@@ -46,174 +160,530 @@ pub fn export(
     conn: &Connection,
     game_id: &str,
     format: ExportFormat,
-    event: Option<&EventInfo>,
+    names: &Names,
 ) -> Result<String, JournalError> {
-    // The record is only official if the whole chain holds.
     super::replay::verify(conn)?;
-    let mut entries: Vec<Entry> = Vec::new();
-    store::for_each_entry(conn, Some(game_id), |e| {
-        entries.push(e);
-        Ok(())
-    })?;
-    let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
-        return Err(JournalError::Corrupt(format!(
-            "no game {game_id:?} in the journal"
-        )));
-    };
-    let detail: GameStartDetail = serde_json::from_str(&start.detail)
-        .map_err(|e| JournalError::Corrupt(format!("game start detail: {e}")))?;
-    let mut game = Game::new(game_id, &detail.white, &detail.black, detail.fen.as_deref())
-        .map_err(JournalError::Corrupt)?;
-    // Replay, remembering each move's SAN and ICCF and whether it carried a draw offer.
-    let mut moves: Vec<(String, Iccf, bool)> = Vec::new();
-    for e in &entries {
-        let Some((color, action)) = action_of(e, &game)? else {
-            continue;
-        };
-        if let Action::Move { m, draw_offer } = action {
-            moves.push((
-                san::write(game.position(), m, Lang::English),
-                Iccf::from_move(m),
-                draw_offer,
-            ));
-        }
-        game.apply_by(color, &action);
-    }
-    let result = game.result().map_or("*", |r| r.pgn());
-    let first_number = game.start().fullmoves().get();
-    let black_first = game.start().turn() == shakmaty::Color::Black;
-    let numbered = |texts: Vec<String>| -> Vec<String> {
-        let mut out = Vec::new();
-        for (i, text) in texts.into_iter().enumerate() {
-            let ply = i + usize::from(black_first);
-            let number = first_number as usize + ply / 2;
-            if ply % 2 == 0 {
-                out.push(format!("{number}. {text}"));
-            } else if i == 0 {
-                out.push(format!("{number}... {text}"));
-            } else {
-                out.push(text);
-            }
-        }
-        out
-    };
-    let date = start
-        .time
-        .get(..10)
-        .unwrap_or("????-??-??")
-        .replace('-', ".");
-    let event_name = event.map_or_else(
-        || detail.event.clone().unwrap_or_else(|| "?".to_owned()),
-        |e| e.name.clone(),
-    );
-    let site = event.map_or_else(|| "?".to_owned(), |e| e.site.clone());
-
-    let mut out: Vec<u8> = Vec::new();
-    let io = |e: std::io::Error| JournalError::Io(e.to_string());
-    match format {
-        ExportFormat::Pgn => {
-            let tags: Vec<(String, String)> = [
-                ("Event", event_name.as_str()),
-                ("Site", site.as_str()),
-                ("Date", date.as_str()),
-                ("Round", "-"),
-                ("White", detail.white.as_str()),
-                ("Black", detail.black.as_str()),
-                ("Result", result),
-            ]
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-            let mut extra = vec![("GameId", game_id)];
-            if let Some(fen) = detail.fen.as_deref() {
-                extra.push(("SetUp", "1"));
-                extra.push(("FEN", fen));
-            }
-            write_tags(&mut out, &tags, &extra).map_err(io)?;
-            out.push(b'\n');
-            let texts = moves
-                .iter()
-                .map(|(s, _, offer)| with_offer(s, *offer, "{(=)}"))
-                .collect();
-            write_movetext(&mut out, numbered(texts), result).map_err(io)?;
-        }
-        ExportFormat::Iccf => {
-            writeln!(out, "Game {game_id}: {} - {}", detail.white, detail.black).map_err(io)?;
-            writeln!(out, "Event: {event_name}\nStarted: {}", start.time).map_err(io)?;
-            if let Some(fen) = &detail.fen {
-                writeln!(out, "Start position: {fen}").map_err(io)?;
-            }
-            out.push(b'\n');
-            let texts = moves
-                .iter()
-                .map(|(_, iccf, offer)| with_offer(&iccf.to_string(), *offer, "(=)"))
-                .collect();
-            write_movetext(&mut out, numbered(texts), result).map_err(io)?;
-        }
-        ExportFormat::Text => {
-            writeln!(
-                out,
-                "Game {game_id}: {} (White) - {} (Black)",
-                detail.white, detail.black
-            )
-            .map_err(io)?;
-            writeln!(out, "Event: {event_name}, {site}").map_err(io)?;
-            match game.result() {
-                Some(r) => writeln!(out, "Result: {r}").map_err(io)?,
-                None => writeln!(
-                    out,
-                    "Result: in progress, {} to move",
-                    crate::game::ColorName(game.turn())
-                )
-                .map_err(io)?,
-            }
-            writeln!(out, "Entries: {}\n", entries.len()).map_err(io)?;
-            for e in &entries {
-                write!(
-                    out,
-                    "#{:<6} {}  {:<10} {:<6} {:<12} {:?}",
-                    e.seq,
-                    e.time,
-                    e.player,
-                    e.channel,
-                    e.kind.as_str(),
-                    e.text
-                )
-                .map_err(io)?;
-                if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
-                    write!(out, " = {san} ({iccf})").map_err(io)?;
-                }
-                if !e.detail.is_empty() && e.kind != EntryKind::GameStart {
-                    write!(out, " [{}]", e.detail).map_err(io)?;
-                }
-                out.push(b'\n');
-            }
-            writeln!(
-                out,
-                "\nJournal hash of the last entry: {}",
-                hex::encode(entries.last().map_or([0; 32], |e| e.hash))
-            )
-            .map_err(io)?;
-        }
-    }
-    String::from_utf8(out).map_err(|e| JournalError::Io(e.to_string()))
+    let record = read_game(conn, game_id)?;
+    Ok(match format {
+        ExportFormat::Pgn => pgn(&record, names),
+        ExportFormat::Iccf => scoresheet(&record, names),
+        ExportFormat::Report => report(&record, names),
+        ExportFormat::Text => entries_text(&record, names),
+    })
 }
 
-/// Numbered move tokens and the result, wrapped to 80 columns.
-fn write_movetext(out: &mut Vec<u8>, tokens: Vec<String>, result: &str) -> std::io::Result<()> {
+/// PGN dates: `2026.11.29`.
+fn pgn_date(t: Timestamp) -> String {
+    t.strftime("%Y.%m.%d").to_string()
+}
+
+fn event_of(record: &Record, names: &Names) -> (String, String) {
+    match record.detail.event.as_deref() {
+        Some(id) => names.events.get(id).map_or_else(
+            || (id.to_owned(), "?".to_owned()),
+            |e| (e.name.clone(), e.site.clone()),
+        ),
+        None => ("?".to_owned(), "?".to_owned()),
+    }
+}
+
+/// `EM` when every move came by email, else `TC` (general telecommunication).
+fn mode(record: &Record) -> &'static str {
+    if !record.moves.is_empty() && record.moves.iter().all(|m| m.channel == "email") {
+        "EM"
+    } else {
+        "TC"
+    }
+}
+
+fn pgn(record: &Record, names: &Names) -> String {
+    let (event, site) = event_of(record, names);
+    let result = record.game.result().map_or("*", |r| r.pgn());
+    let white = names.player(&record.detail.white);
+    let black = names.player(&record.detail.black);
+    let tags: Vec<(String, String)> = [
+        ("Event", event.as_str()),
+        ("Site", site.as_str()),
+        ("Date", pgn_date(record.started).as_str()),
+        ("Round", record.detail.round.as_deref().unwrap_or("-")),
+        ("White", white.as_str()),
+        ("Black", black.as_str()),
+        ("Result", result),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    let address = |id: &str| {
+        names
+            .players
+            .get(id)
+            .and_then(|p| p.address.clone())
+            .unwrap_or_else(|| "-".to_owned())
+    };
+    let (white_na, black_na) = (address(&record.detail.white), address(&record.detail.black));
+    let time_control = record.game.rules().time_control.to_pgn();
+    let termination = record
+        .game
+        .result()
+        .map_or("unterminated", |r| r.reason.termination());
+    let mut extra = vec![
+        ("GameId", record.id.as_str()),
+        ("TimeControl", time_control.as_str()),
+        ("WhiteNA", white_na.as_str()),
+        ("BlackNA", black_na.as_str()),
+        ("Mode", mode(record)),
+        ("Termination", termination),
+    ];
+    if let Some(fen) = record.detail.fen.as_deref() {
+        extra.push(("SetUp", "1"));
+        extra.push(("FEN", fen));
+    }
+    let mut out: Vec<u8> = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = write_tags(&mut out, &tags, &extra);
+    out.push(b'\n');
+    let mut tokens = Vec::new();
+    for m in &record.moves {
+        // Every move is followed by a comment, so a Black move needs its number again
+        // (PGN export format, 8.2.2.2).
+        if m.color == Color::White {
+            tokens.push(format!("{}.", m.number));
+        } else {
+            tokens.push(format!("{}...", m.number));
+        }
+        tokens.push(m.san.clone());
+        let offer = if m.draw_offer { "(=) " } else { "" };
+        tokens.push(format!(
+            "{{{offer}[%ccsnt {}]}}",
+            m.time.strftime("%Y.%m.%d,%H:%M")
+        ));
+    }
+    if let Some(result) = record.game.result()
+        && result.note.is_some()
+    {
+        tokens.push(format!("{{{}}}", comment_text(&result.to_string())));
+    }
+    tokens.push(result.to_owned());
     let mut lines = LineWriter::default();
     for token in tokens {
-        lines.token(out, token.as_bytes())?;
+        let _ = lines.token(&mut out, token.as_bytes());
     }
-    lines.token(out, result.as_bytes())?;
-    lines.finish(out)
+    let _ = lines.finish(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A move, followed by `mark` when it carried a draw offer.
-fn with_offer(text: &str, offer: bool, mark: &str) -> String {
-    if offer {
-        format!("{text} {mark}")
-    } else {
-        text.to_owned()
+/// Text safe inside a PGN comment: no closing brace, one line, at most 200 characters.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .take(200)
+        .collect()
+}
+
+/// The ICCF numeric scoresheet: each move in numbers with the day it was made and the days
+/// the mover thought.
+fn scoresheet(record: &Record, names: &Names) -> String {
+    let (event, _) = event_of(record, names);
+    let game = &record.game;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Game {}: {} (White) - {} (Black)",
+        record.id,
+        names.player(&record.detail.white),
+        names.player(&record.detail.black)
+    );
+    let _ = writeln!(
+        out,
+        "Event: {event}\nStarted: {}\nTime control: {}",
+        record.started,
+        game.rules().time_control
+    );
+    if let Some(fen) = &record.detail.fen {
+        let _ = writeln!(out, "Start position: {fen}");
     }
+    let _ = writeln!(
+        out,
+        "\n  No.  White   sent        days  Black   sent        days"
+    );
+    let mut rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
+    for (ply, m) in record.moves.iter().enumerate() {
+        // The mover's thinking: from the move before it (or the start), leave excluded.
+        let days = game.timeline().used_on_ply(ply) as f64 / 86_400.0;
+        let offer = if m.draw_offer { "=" } else { "" };
+        let cell = format!(
+            "{:<5}{offer:<2}{}  {days:>5.1}",
+            m.iccf.to_string(),
+            m.time.strftime("%Y-%m-%d")
+        );
+        rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
+    }
+    for (number, [white, black]) in rows {
+        let blank = format!("{:<24}", "...");
+        let _ = writeln!(
+            out,
+            "{number:>4}.  {}  {}",
+            white.unwrap_or(blank),
+            black.unwrap_or_default()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded)"
+    );
+    let _ = writeln!(
+        out,
+        "Result: {}",
+        game.result()
+            .map_or_else(|| "* (in progress)".to_owned(), ToString::to_string)
+    );
+    out
+}
+
+/// A readable report: players, time control, result, time used and leave, the moves with
+/// their dates, claims and decisions.
+fn report(record: &Record, names: &Names) -> String {
+    let (event, site) = event_of(record, names);
+    let game = &record.game;
+    let mut out = String::new();
+    let _ = writeln!(out, "GAME REPORT {}", record.id);
+    let _ = writeln!(out, "Event: {event} ({site})");
+    if let Some(round) = &record.detail.round {
+        let _ = writeln!(out, "Round: {round}");
+    }
+    for color in [Color::White, Color::Black] {
+        let id = game.player(color);
+        let _ = writeln!(out, "{}: {} ({id})", ColorName(color), names.player(id));
+    }
+    let _ = writeln!(out, "Started: {}", record.started);
+    let _ = writeln!(out, "Time control: {}", game.rules().time_control);
+    match game.result() {
+        Some(result) => {
+            let _ = writeln!(out, "Result: {result}");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Result: in progress, {} to move (as of {})",
+                ColorName(game.turn()),
+                record.last
+            );
+        }
+    }
+    let _ = writeln!(out, "\nTime used (leave excluded):");
+    for color in [Color::White, Color::Black] {
+        let t = game.side_time(color, record.last);
+        let moves = game.timeline().moves_by(color);
+        let total = game.timeline().used_total(color, record.last, t.running);
+        let mut line = format!(
+            "  {}: {} in {moves} move(s)",
+            ColorName(color),
+            days_hours(total)
+        );
+        if game.rules().time_control != TimeControl::Unlimited
+            && let Some(left) = t.left
+        {
+            let _ = write!(line, ", {} left at the end", days_hours(left));
+        }
+        let _ = writeln!(out, "{line}");
+        for leave in game.timeline().leave_of(color) {
+            let _ = writeln!(out, "    leave {leave}");
+        }
+    }
+    let _ = writeln!(out, "\nMoves:");
+    let mut line = String::new();
+    for m in &record.moves {
+        if m.color == Color::White || line.is_empty() {
+            if !line.is_empty() {
+                let _ = writeln!(out, "{line}");
+            }
+            let dots = if m.color == Color::White { "." } else { "..." };
+            line = format!("  {:>3}{dots:<4}", m.number);
+            if m.color == Color::Black {
+                line.push_str(&format!("{:<28}", ""));
+            }
+        }
+        let offer = if m.draw_offer { " (=)" } else { "" };
+        let cell = format!(
+            "{} {}{offer} {}",
+            m.san,
+            m.iccf,
+            m.time.strftime("%Y-%m-%d")
+        );
+        line.push_str(&format!("{cell:<28}"));
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let events: Vec<&Entry> = record
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EntryKind::Claim
+                    | EntryKind::TimeUp
+                    | EntryKind::Reminder
+                    | EntryKind::Adjudication
+                    | EntryKind::Leave
+                    | EntryKind::DrawOffer
+                    | EntryKind::DrawAccept
+                    | EntryKind::DrawDecline
+                    | EntryKind::Resign
+                    | EntryKind::Rejected
+            )
+        })
+        .collect();
+    if !events.is_empty() {
+        let _ = writeln!(out, "\nEvents:");
+        for e in events {
+            let what = match e.kind {
+                EntryKind::Rejected => format!("refused {:?}: {}", e.text, e.detail),
+                EntryKind::Adjudication => format!("adjudication: {}", e.text),
+                EntryKind::Claim => format!("draw claim ({}), upheld", e.detail),
+                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), e.text),
+            };
+            let _ = writeln!(
+                out,
+                "  {} {:<10} {what}",
+                e.time.get(..16).unwrap_or(&e.time),
+                e.player
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nJournal: {} entries for this game; the hash chain was verified.",
+        record.entries.len()
+    );
+    out
+}
+
+/// Every entry of the game, as journaled (rejected attempts and conditional lines included).
+fn entries_text(record: &Record, names: &Names) -> String {
+    let (event, site) = event_of(record, names);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Game {}: {} (White) - {} (Black)",
+        record.id, record.detail.white, record.detail.black
+    );
+    let _ = writeln!(out, "Event: {event}, {site}");
+    match record.game.result() {
+        Some(r) => {
+            let _ = writeln!(out, "Result: {r}");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Result: in progress, {} to move",
+                ColorName(record.game.turn())
+            );
+        }
+    }
+    let _ = writeln!(out, "Entries: {}\n", record.entries.len());
+    for e in &record.entries {
+        let _ = write!(
+            out,
+            "#{:<6} {}  {:<10} {:<11} {:<12} {:?}",
+            e.seq,
+            e.time,
+            e.player,
+            e.channel,
+            e.kind.as_str(),
+            e.text
+        );
+        if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
+            let _ = write!(out, " = {san} ({iccf})");
+        }
+        if !e.detail.is_empty() && e.kind != EntryKind::GameStart {
+            let _ = write!(out, " [{}]", e.detail);
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "\nJournal hash of the last entry: {}",
+        hex::encode(record.entries.last().map_or([0; 32], |e| e.hash))
+    );
+    out
+}
+
+/// Points counted in halves, written `1½`.
+fn halves(points2: u32) -> String {
+    match (points2 / 2, points2 % 2) {
+        (0, 1) => "½".to_owned(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+/// Points counted in quarters, written `1¾`.
+fn quarters(points4: u32) -> String {
+    let frac = ["", "¼", "½", "¾"][(points4 % 4) as usize];
+    match points4 / 4 {
+        0 if !frac.is_empty() => frac.to_owned(),
+        whole => format!("{whole}{frac}"),
+    }
+}
+
+/// One player's line in a crosstable.
+struct Standing {
+    id: String,
+    points2: u32,
+    games: u32,
+    /// Against each opponent: their results, `1`, `½`, `0` or `*` (in progress).
+    against: BTreeMap<String, Vec<&'static str>>,
+}
+
+/// The crosstable of an event: every player against every other, points, Sonneborn-Berger,
+/// and places (shared when both are equal).
+pub fn crosstable(
+    conn: &Connection,
+    event_id: &str,
+    names: &Names,
+) -> Result<String, JournalError> {
+    super::replay::verify(conn)?;
+    let mut by_game: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
+    store::for_each_entry(conn, None, |e| {
+        by_game.entry(e.game.clone()).or_default().push(e);
+        Ok(())
+    })?;
+    let mut standings: BTreeMap<String, Standing> = BTreeMap::new();
+    let mut games = Vec::new();
+    for (id, entries) in by_game {
+        let record = rebuild(&id, entries)?;
+        if record.detail.event.as_deref() != Some(event_id) {
+            continue;
+        }
+        for color in [Color::White, Color::Black] {
+            let me = record.game.player(color).to_owned();
+            let opponent = record.game.player(!color).to_owned();
+            let (mark, points2) = match record.game.result() {
+                None => ("*", 0),
+                Some(r) => match r.winner {
+                    None => ("½", 1),
+                    Some(w) if w == color => ("1", 2),
+                    Some(_) => ("0", 0),
+                },
+            };
+            let standing = standings.entry(me.clone()).or_insert_with(|| Standing {
+                id: me.clone(),
+                points2: 0,
+                games: 0,
+                against: BTreeMap::new(),
+            });
+            standing.points2 += points2;
+            if mark != "*" {
+                standing.games += 1;
+            }
+            standing.against.entry(opponent).or_default().push(mark);
+        }
+        games.push(record);
+    }
+    if games.is_empty() {
+        return Err(JournalError::Corrupt(format!(
+            "no game of event {event_id:?} in the journal"
+        )));
+    }
+    // Sonneborn-Berger, in quarter points: each finished game's score times the opponent's
+    // total. It breaks ties; players equal on both share the place.
+    let sb4 = |s: &Standing| -> u32 {
+        s.against
+            .iter()
+            .map(|(opponent, marks)| {
+                let theirs = standings.get(opponent).map_or(0, |o| o.points2);
+                marks
+                    .iter()
+                    .map(|m| match *m {
+                        "1" => 2 * theirs,
+                        "½" => theirs,
+                        _ => 0,
+                    })
+                    .sum::<u32>()
+            })
+            .sum()
+    };
+    let mut order: Vec<(&Standing, u32)> = standings.values().map(|s| (s, sb4(s))).collect();
+    order.sort_by(|(a, a_sb), (b, b_sb)| {
+        b.points2
+            .cmp(&a.points2)
+            .then(b_sb.cmp(a_sb))
+            .then(a.id.cmp(&b.id))
+    });
+    let place = |i: usize| -> String {
+        let key = |j: usize| (order[j].0.points2, order[j].1);
+        let first = (0..=i)
+            .rev()
+            .take_while(|&j| key(j) == key(i))
+            .last()
+            .unwrap_or(i);
+        let last = (i..order.len())
+            .take_while(|&j| key(j) == key(i))
+            .last()
+            .unwrap_or(i);
+        if first == last {
+            (i + 1).to_string()
+        } else {
+            format!("{}-{}", first + 1, last + 1)
+        }
+    };
+    let (event, site) = names.events.get(event_id).map_or_else(
+        || (event_id.to_owned(), "?".to_owned()),
+        |e| (e.name.clone(), e.site.clone()),
+    );
+    let mut out = String::new();
+    let _ = writeln!(out, "CROSSTABLE {event} ({site})\n");
+    let width = order
+        .iter()
+        .map(|(s, _)| names.player(&s.id).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let _ = write!(out, "{:>5}  {:<width$} ", "Place", "Player");
+    for i in 0..order.len() {
+        let _ = write!(out, " {:^5}", i + 1);
+    }
+    let _ = writeln!(out, "  Points  Games  S-B");
+    for (i, (s, sb)) in order.iter().enumerate() {
+        let _ = write!(out, "{:>5}  {:<width$} ", place(i), names.player(&s.id));
+        for (other, _) in &order {
+            let cell = if other.id == s.id {
+                "X".to_owned()
+            } else {
+                s.against
+                    .get(&other.id)
+                    .map_or_else(|| ".".to_owned(), |marks| marks.join(""))
+            };
+            let _ = write!(out, " {cell:^5}");
+        }
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>5}  {:>3}",
+            halves(s.points2),
+            s.games,
+            quarters(*sb)
+        );
+    }
+    let _ = writeln!(out, "\nGames:");
+    for record in &games {
+        let result = record
+            .game
+            .result()
+            .map_or_else(|| "* (in progress)".to_owned(), ToString::to_string);
+        let _ = writeln!(
+            out,
+            "  {:<16} {} - {}  {result}, {} moves",
+            record.id,
+            names.player(&record.detail.white),
+            names.player(&record.detail.black),
+            record.moves.len()
+        );
+    }
+    Ok(out)
 }

@@ -43,11 +43,17 @@ pub enum EntryKind {
     DrawDecline,
     Resign,
     Result,
+    Leave,
+    Conditional,
+    Claim,
+    TimeUp,
+    Reminder,
+    Adjudication,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 8] = [
+    const NAMES: [(EntryKind, &'static str); 14] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -56,6 +62,12 @@ impl EntryKind {
         (EntryKind::DrawDecline, "draw_decline"),
         (EntryKind::Resign, "resign"),
         (EntryKind::Result, "result"),
+        (EntryKind::Leave, "leave"),
+        (EntryKind::Conditional, "conditional"),
+        (EntryKind::Claim, "claim"),
+        (EntryKind::TimeUp, "time_up"),
+        (EntryKind::Reminder, "reminder"),
+        (EntryKind::Adjudication, "adjudication"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -89,7 +101,8 @@ pub struct Entry {
     /// The move, normalized.
     pub iccf: Option<String>,
     pub san: Option<String>,
-    /// Why a rejection, what result, a game's players and start position (JSON).
+    /// Why a rejection, what result, a game's players and start position (JSON), a claim, a
+    /// leave, a conditional line (ICCF moves).
     pub detail: String,
     pub hash: [u8; 32],
 }
@@ -97,6 +110,8 @@ pub struct Entry {
 /// An entry to append.
 #[derive(Clone, Debug)]
 pub struct NewEntry {
+    /// When it happened: the relay's clock, which tests control.
+    pub time: jiff::Timestamp,
     pub game: String,
     pub player: String,
     pub channel: String,
@@ -114,6 +129,7 @@ pub struct NewEntry {
 impl NewEntry {
     pub fn new(game: &str, player: &str, channel: &str, kind: EntryKind, text: &str) -> NewEntry {
         NewEntry {
+            time: jiff::Timestamp::now(),
             game: game.to_owned(),
             player: player.to_owned(),
             channel: channel.to_owned(),

@@ -6,10 +6,12 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
+use jiff::Timestamp;
 use shakmaty::Color;
 
 use super::{Entry, EntryKind, JournalError, store};
-use crate::game::{Action, Game};
+use crate::game::clock::{Leave, Overdue, Rules};
+use crate::game::{Action, EndReason, Game, GameResult};
 use crate::notation::Iccf;
 
 /// A move entry's detail when the move carried a draw offer.
@@ -24,6 +26,56 @@ pub struct GameStartDetail {
     pub event: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
+    /// The time rules the game is played under (none in journals older than clocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
+    /// Round, for the records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
+    /// Leave each player (White, Black) had announced when the game started and that was not
+    /// over yet: it covers this game too.
+    #[serde(default, skip_serializing_if = "no_leave")]
+    pub leave: [Vec<Leave>; 2],
+}
+
+fn no_leave(leave: &[Vec<Leave>; 2]) -> bool {
+    leave.iter().all(Vec::is_empty)
+}
+
+impl GameStartDetail {
+    /// The game as it starts, at `started`.
+    pub fn game(&self, id: &str, started: Timestamp) -> Result<Game, String> {
+        let mut game = Game::new(id, &self.white, &self.black, self.fen.as_deref())?
+            .with_rules(self.rules.clone().unwrap_or_else(Rules::unlimited), started);
+        for (color, leave) in [Color::White, Color::Black].into_iter().zip(&self.leave) {
+            for l in leave {
+                game.apply_by(color, &Action::Leave(*l), started);
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// A `time_up` entry's detail.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TimeUpDetail {
+    pub overdue: Overdue,
+    pub forfeit: bool,
+}
+
+/// An `adjudication` entry's detail.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AdjudicationDetail {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    pub reason: String,
+}
+
+/// An entry's time.
+pub fn time_of(e: &Entry) -> Result<Timestamp, JournalError> {
+    e.time
+        .parse()
+        .map_err(|err| JournalError::Corrupt(format!("entry {}: time {:?}: {err}", e.seq, e.time)))
 }
 
 /// A game as the journal holds it.
@@ -40,6 +92,8 @@ pub struct JournaledGame {
 pub struct Replayed {
     pub games: BTreeMap<String, JournaledGame>,
     pub entries: u64,
+    /// The latest entry's time: a manual clock never starts before it.
+    pub last_time: Option<Timestamp>,
 }
 
 /// What an entry does to its game, and by whom: `None` for entries that change no game (a
@@ -48,26 +102,70 @@ pub struct Replayed {
 /// out-of-turn move).
 pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, JournalError> {
     let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
+    let read_move = |iccf: &str, pos: &shakmaty::Chess| -> Result<shakmaty::Move, JournalError> {
+        let iccf: Iccf = iccf
+            .parse()
+            .map_err(|err| corrupt(format!("move {iccf:?}: {err}")))?;
+        iccf.to_move(pos)
+            .map_err(|err| corrupt(format!("move {iccf}: {err}")))
+    };
     let action = match e.kind {
         EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result => return Ok(None),
         EntryKind::DrawOffer => Action::OfferDraw,
         EntryKind::DrawAccept => Action::AcceptDraw,
         EntryKind::DrawDecline => Action::DeclineDraw,
         EntryKind::Resign => Action::Resign,
-        EntryKind::Move => {
-            let iccf: Iccf = e
-                .iccf
-                .as_deref()
-                .unwrap_or("")
+        EntryKind::Move => Action::Move {
+            m: read_move(e.iccf.as_deref().unwrap_or(""), game.position())?,
+            draw_offer: e.detail == DRAW_OFFER,
+        },
+        EntryKind::Claim => Action::Claim {
+            claim: e
+                .detail
                 .parse()
-                .map_err(|err| corrupt(format!("move: {err}")))?;
-            let m = iccf
-                .to_move(game.position())
-                .map_err(|err| corrupt(format!("move {iccf}: {err}")))?;
-            Action::Move {
-                m,
-                draw_offer: e.detail == DRAW_OFFER,
+                .map_err(|err| corrupt(format!("claim: {err}")))?,
+            m: match e.iccf.as_deref() {
+                Some(iccf) => Some(read_move(iccf, game.position())?),
+                None => None,
+            },
+        },
+        EntryKind::Leave => Action::Leave(
+            serde_json::from_str::<Leave>(&e.detail)
+                .map_err(|err| corrupt(format!("leave: {err}")))?,
+        ),
+        EntryKind::Conditional => {
+            let mut pos = game.position().clone();
+            let mut line = Vec::new();
+            for iccf in e.detail.split_whitespace() {
+                let m = read_move(iccf, &pos)?;
+                shakmaty::Position::play_unchecked(&mut pos, m);
+                line.push(m);
             }
+            Action::Conditional(line)
+        }
+        EntryKind::TimeUp => {
+            let detail: TimeUpDetail = serde_json::from_str(&e.detail)
+                .map_err(|err| corrupt(format!("time up: {err}")))?;
+            Action::TimeUp {
+                overdue: detail.overdue,
+                forfeit: detail.forfeit,
+            }
+        }
+        EntryKind::Reminder => Action::Remind {
+            days: e
+                .detail
+                .parse()
+                .map_err(|err| corrupt(format!("reminder: {err}")))?,
+        },
+        EntryKind::Adjudication => {
+            let detail: AdjudicationDetail = serde_json::from_str(&e.detail)
+                .map_err(|err| corrupt(format!("adjudication: {err}")))?;
+            let winner = GameResult::winner_from_pgn(&detail.result)
+                .ok_or_else(|| corrupt(format!("adjudication result {:?}", detail.result)))?;
+            let mut result = GameResult::new(winner, EndReason::Adjudication);
+            result.note = Some(detail.reason);
+            // The arbiter is no side: the colour is only a placeholder.
+            return Ok(Some((game.turn(), Action::Adjudicate(result))));
         }
     };
     let Some(color) = game.side_of(&e.player) else {
@@ -76,8 +174,12 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
             e.player, e.game
         )));
     };
-    if matches!(action, Action::Move { .. }) && game.turn() != color {
-        return Err(corrupt(format!("{} moved out of turn", e.player)));
+    let must_be_to_move = matches!(
+        action,
+        Action::Move { .. } | Action::Claim { .. } | Action::TimeUp { .. } | Action::Remind { .. }
+    );
+    if must_be_to_move && game.turn() != color {
+        return Err(corrupt(format!("{} acted out of turn", e.player)));
     }
     Ok(Some((color, action)))
 }
@@ -103,14 +205,15 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
+        let at = time_of(&e)?;
+        out.last_time = out.last_time.max(Some(at));
         if e.kind == EntryKind::GameStart {
             let detail: GameStartDetail = serde_json::from_str(&e.detail)
                 .map_err(|err| corrupt(format!("game start detail: {err}")))?;
             if out.games.contains_key(&e.game) {
                 return Err(corrupt(format!("game {} started twice", e.game)));
             }
-            let game = Game::new(&e.game, &detail.white, &detail.black, detail.fen.as_deref())
-                .map_err(corrupt)?;
+            let game = detail.game(&e.game, at).map_err(corrupt)?;
             let started = e.time.clone();
             out.games.insert(
                 e.game.clone(),
@@ -134,9 +237,9 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
         let Some((color, action)) = action_of(&e, game)? else {
             return Ok(());
         };
-        game.check(color, &action)
+        game.check(color, &action, at)
             .map_err(|err| corrupt(err.to_string()))?;
-        game.apply_by(color, &action);
+        game.apply_by(color, &action, at);
         Ok(())
     })?;
     Ok(out)

@@ -123,7 +123,7 @@ pub fn insert_entry(
     let key = new.key;
     let mut entry = Entry {
         seq,
-        time: jiff::Timestamp::now().to_string(),
+        time: new.time.to_string(),
         game: new.game,
         player: new.player,
         channel: new.channel,

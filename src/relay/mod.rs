@@ -17,14 +17,18 @@ pub use mailbox::{Mailbox, Message, Rejected, Subscription};
 
 use std::collections::{BTreeMap, HashMap};
 
-use shakmaty::Color;
+use jiff::Timestamp;
+use shakmaty::{Chess, Color, Move};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{Config, Player, valid_id};
-use crate::game::{Action, ColorName, Game, Refusal};
-use crate::journal::replay::{DRAW_OFFER, GameStartDetail, JournaledGame};
-use crate::journal::{Committed, EntryKind, Journal, JournalError, NewEntry, NewOutbox, Record};
+use crate::config::{Config, Event, Player, valid_id};
+use crate::game::clock::{Leave, OnTimeout, Rules};
+use crate::game::{Action, Claim, ColorName, Due, EndReason, Game, GameResult, Refusal};
+use crate::journal::replay::{AdjudicationDetail, DRAW_OFFER, GameStartDetail, TimeUpDetail};
+use crate::journal::{
+    Committed, EntryKind, Journal, JournalError, NewEntry, NewOutbox, Record, Replayed,
+};
 use crate::notation::written::Marks;
 use crate::notation::{Iccf, Lang, san};
 
@@ -69,6 +73,35 @@ pub enum Command {
     Resign {
         game: String,
     },
+    /// A draw claim (`threefold`, `fifty`), on the position now or with a move (and its
+    /// number, if written).
+    Claim {
+        game: String,
+        claim: String,
+        number: Option<u32>,
+        text: Option<String>,
+    },
+    /// A conditional line: the opponent's expected move, the answer, and so on, each with its
+    /// number if written; empty cancels.
+    Conditional {
+        game: String,
+        moves: Vec<(Option<u32>, String)>,
+    },
+    /// Leave from a day (`YYYY-MM-DD`) for some days, in all the sender's games.
+    Leave {
+        first: String,
+        days: String,
+    },
+    /// Admin: decide a game's result.
+    Adjudicate {
+        game: String,
+        result: String,
+        reason: String,
+    },
+    /// Admin: read or move the manual clock (`+40d`, `+6h`, an RFC 3339 time).
+    Clock {
+        set: Option<String>,
+    },
     /// Admin: start a game.
     Create {
         game: String,
@@ -76,7 +109,29 @@ pub enum Command {
         black: String,
         event: Option<String>,
         fen: Option<String>,
+        round: Option<String>,
     },
+}
+
+impl Command {
+    /// The game a command acts on, if one.
+    fn game(&self) -> Option<&str> {
+        match self {
+            Command::Show { game }
+            | Command::Move { game, .. }
+            | Command::OfferDraw { game }
+            | Command::AcceptDraw { game }
+            | Command::DeclineDraw { game }
+            | Command::Resign { game }
+            | Command::Claim { game, .. }
+            | Command::Conditional { game, .. }
+            | Command::Adjudicate { game, .. } => Some(game),
+            Command::Games
+            | Command::Leave { .. }
+            | Command::Clock { .. }
+            | Command::Create { .. } => None,
+        }
+    }
 }
 
 /// A reply: a status code and text (lines after the first are details).
@@ -135,14 +190,31 @@ impl Relay {
     pub async fn spawn(
         config: &Config,
         journal: Journal,
-        games: BTreeMap<String, JournaledGame>,
+        replayed: Replayed,
         queue: usize,
         failed: CancellationToken,
     ) -> Result<Relay, JournalError> {
+        let clock = match config.clock.manual_start {
+            // A manual clock never goes back before what the journal holds.
+            Some(start) => Clock::Manual(start.max(replayed.last_time.unwrap_or(start))),
+            None => Clock::System,
+        };
+        if matches!(clock, Clock::Manual(_)) {
+            tracing::warn!("manual clock: time moves only by the admin's CLOCK command");
+        }
         let mut state = State {
-            games: games.into_iter().map(|(id, g)| (id, g.game)).collect(),
+            games: replayed
+                .games
+                .into_iter()
+                .map(|(id, g)| (id, g.game))
+                .collect(),
             players: config.players.clone(),
+            events: config.events.clone(),
             journal,
+            now: clock
+                .now()
+                .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
+            clock,
             key: None,
         };
         let mut starts = Vec::new();
@@ -156,6 +228,7 @@ impl Relay {
                 black: g.black.clone(),
                 event: g.event.clone(),
                 fen: g.fen.clone(),
+                round: g.round.clone(),
             };
             let sender = Sender {
                 player: "admin".to_owned(),
@@ -171,12 +244,20 @@ impl Relay {
             committed.await.map_err(|_| JournalError::Stopped)??;
         }
         let (tx, mut rx) = mpsc::channel::<Request>(queue.max(1));
+        let mut ticks = tokio::time::interval(config.clock.check_interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let task = tokio::spawn(async move {
-            while let Some(request) = rx.recv().await {
-                state.key = request.key;
-                let pending = state.handle(&request.sender, request.command).await;
-                state.key = None;
-                let _ = request.reply.send(pending);
+            loop {
+                tokio::select! {
+                    request = rx.recv() => {
+                        let Some(request) = request else { break };
+                        state.key = request.key;
+                        let pending = state.handle(&request.sender, request.command).await;
+                        state.key = None;
+                        let _ = request.reply.send(pending);
+                    }
+                    _ = ticks.tick() => state.tick().await,
+                }
             }
         });
         // A relay that died (a bug) must not leave a daemon answering 421 forever.
@@ -219,12 +300,60 @@ impl Relay {
     }
 }
 
+/// Where the relay's time comes from.
+enum Clock {
+    System,
+    /// Set by the admin's `CLOCK` command only (tests, demonstrations).
+    Manual(Timestamp),
+}
+
+impl Clock {
+    fn now(&self) -> Timestamp {
+        match self {
+            Clock::System => Timestamp::now(),
+            Clock::Manual(at) => *at,
+        }
+    }
+}
+
 struct State {
     games: HashMap<String, Game>,
     players: BTreeMap<String, Player>,
+    events: BTreeMap<String, Event>,
     journal: Journal,
+    clock: Clock,
+    /// The time of what is being handled: every entry it writes carries it. Never goes back,
+    /// even if the system clock does.
+    now: Timestamp,
     /// The idempotency key of the request being handled, recorded with its first entry.
     key: Option<String>,
+}
+
+/// `+40d`, `+6h`, `+30m` from `now`, or an RFC 3339 time.
+fn parse_clock_setting(now: Timestamp, set: &str) -> Result<Timestamp, String> {
+    let bad = || format!("{set:?}: say +<n>d, +<n>h, +<n>m or an RFC 3339 time");
+    if let Some(rest) = set.strip_prefix('+') {
+        let (number, unit) = match rest.char_indices().last() {
+            Some((at, unit)) => (&rest[..at], unit),
+            None => return Err(bad()),
+        };
+        let n: i64 = number.parse().map_err(|_| bad())?;
+        let seconds = match unit {
+            'd' => n.checked_mul(86_400),
+            'h' => n.checked_mul(3_600),
+            'm' => n.checked_mul(60),
+            _ => None,
+        }
+        .ok_or_else(bad)?;
+        now.checked_add(jiff::SignedDuration::from_secs(seconds))
+            .map_err(|e| e.to_string())
+    } else {
+        set.parse().map_err(|_| bad())
+    }
+}
+
+fn dots(color: Color) -> &'static str {
+    if color == Color::White { "." } else { "..." }
 }
 
 /// A refusal worth journaling: the player plays in the game.
@@ -239,6 +368,12 @@ impl State {
     }
 
     async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
+        self.now = self.now.max(self.clock.now());
+        // The clock acts first: a move that comes after its side's time ran out is too late.
+        if let Some(game) = command.game() {
+            let game = game.to_owned();
+            self.settle(&game).await;
+        }
         match command {
             // What is shown includes moves still being committed: answer once they are on disk.
             Command::Games => self.after_commit(self.list_games(sender)).await,
@@ -249,7 +384,19 @@ impl State {
                 black,
                 event,
                 fen,
-            } => self.create(sender, game, white, black, event, fen).await,
+                round,
+            } => {
+                let detail = GameStartDetail {
+                    white,
+                    black,
+                    event,
+                    fen,
+                    rules: None,
+                    round,
+                    leave: Default::default(),
+                };
+                self.create(sender, game, detail).await
+            }
             Command::Move {
                 game,
                 number,
@@ -271,7 +418,38 @@ impl State {
                     .await
             }
             Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
+            Command::Claim {
+                game,
+                claim,
+                number,
+                text,
+            } => {
+                self.claim(sender, &game, &claim, number, text.as_deref())
+                    .await
+            }
+            Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
+            Command::Leave { first, days } => self.leave(sender, &first, &days).await,
+            Command::Adjudicate {
+                game,
+                result,
+                reason,
+            } => self.adjudicate(sender, &game, &result, &reason).await,
+            Command::Clock { set } => self.set_clock(sender, set.as_deref()).await,
         }
+    }
+
+    /// A new entry at the relay's time.
+    fn entry(
+        &self,
+        game: &str,
+        player: &str,
+        channel: &str,
+        kind: EntryKind,
+        text: &str,
+    ) -> NewEntry {
+        let mut entry = NewEntry::new(game, player, channel, kind, text);
+        entry.time = self.now;
+        entry
     }
 
     /// `reply`, sent once everything queued before it is committed.
@@ -319,7 +497,7 @@ impl State {
             .players
             .get(&sender.player)
             .map_or(crate::notation::Notation::Iccf, |p| p.notation);
-        Reply::new(250, render::show(game, notation))
+        Reply::new(250, render::show(game, notation, &sender.player, self.now))
     }
 
     async fn enqueue(&self, mut records: Vec<Record>) -> Result<Committed, Reply> {
@@ -340,7 +518,7 @@ impl State {
         text: &str,
         refused: Refused,
     ) -> Pending {
-        let mut entry = NewEntry::new(
+        let mut entry = self.entry(
             game_id,
             &sender.player,
             sender.channel,
@@ -427,50 +605,111 @@ impl State {
             }
         };
 
-        let before = game.position().clone();
         let number = game.move_number();
-        let opponent = game.player(!color).to_owned();
         let iccf = Iccf::from_move(m).to_string();
-        let san_en = san::write(&before, m, Lang::English);
-        let mut entry = NewEntry::new(
-            game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::Move,
-            &written,
-        );
-        entry.iccf = Some(iccf.clone());
-        entry.san = Some(san_en);
-        if draw_offer {
-            entry.detail = DRAW_OFFER.to_owned();
+        let own_text = self.written_for(&sender.player, game.position(), m);
+        let owner = game.player(!color).to_owned();
+        let owner_had_line = !game.conditional(!color).is_empty();
+        let (mut after, mut record) =
+            self.move_record(game, color, m, draw_offer, &written, sender.channel);
+        let mut records = Vec::new();
+        if let Some(answer) = after.conditional_reply() {
+            // The opponent's conditional line expected this move: its answer is played at
+            // once, at the same instant (it costs no time).
+            let answer_number = after.move_number();
+            let answer_text = self.written_for(&owner, after.position(), answer);
+            let answer_iccf = Iccf::from_move(answer).to_string();
+            let (answered, mut answer_record) = self.move_record(
+                &after,
+                !color,
+                answer,
+                false,
+                &format!("conditional {answer_iccf}"),
+                "conditional",
+            );
+            let left = answered.conditional(!color).len() / 2;
+            answer_record.outbox.push(NewOutbox {
+                player: owner.clone(),
+                body: format!(
+                    "CONDITIONAL {game_id} {answer_number}{} {} played from your line; {left} pair(s) left in it",
+                    dots(!color),
+                    render::with_numeric(&answer_text, &answer_iccf)
+                ),
+            });
+            records.push(record);
+            records.push(answer_record);
+            after = answered;
+        } else {
+            if owner_had_line && after.conditional(!color).is_empty() {
+                for out in &mut record.outbox {
+                    out.body.push_str("; your conditional line is cancelled");
+                }
+            }
+            records.push(record);
         }
-        let mut after = game.clone();
-        after.apply_by(color, &Action::Move { m, draw_offer });
-        let opponent_text = self
-            .players
-            .get(&opponent)
-            .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
-        let body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
-        let records = vec![Record {
-            entry,
-            outbox: vec![NewOutbox {
-                player: opponent.clone(),
-                body,
-            }],
-        }];
-        let own_text = self
-            .players
-            .get(&sender.player)
-            .map_or_else(|| iccf.clone(), |p| p.notation.write(&before, m));
-        let dots = if color == Color::White { "." } else { "..." };
         let mut reply = format!(
-            "accepted {game_id} {number}{dots} {}",
+            "accepted {game_id} {number}{} {}",
+            dots(color),
             render::with_numeric(&own_text, &iccf)
         );
         if draw_offer {
             reply.push_str(", draw offered");
         }
+        if let Some(clocks) = render::clock_line(&after, self.now) {
+            reply.push_str("; ");
+            reply.push_str(&clocks);
+        }
         self.commit(sender, after, records, reply).await
+    }
+
+    /// `m` (from `pos`) as `player` reads moves.
+    fn written_for(&self, player: &str, pos: &Chess, m: Move) -> String {
+        self.players.get(player).map_or_else(
+            || Iccf::from_move(m).to_string(),
+            |p| p.notation.write(pos, m),
+        )
+    }
+
+    /// `color`'s move `m` in `game`: the game after it, and its record (an entry of `kind`,
+    /// written `written`, arriving by `channel`) with the push telling the opponent, in the
+    /// opponent's notation, with both clocks.
+    #[allow(clippy::too_many_arguments)]
+    fn move_record(
+        &self,
+        game: &Game,
+        color: Color,
+        m: Move,
+        draw_offer: bool,
+        written: &str,
+        channel: &str,
+    ) -> (Game, Record) {
+        let before = game.position();
+        let number = game.move_number();
+        let player = game.player(color);
+        let opponent = game.player(!color);
+        let iccf = Iccf::from_move(m).to_string();
+        let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
+        entry.iccf = Some(iccf.clone());
+        entry.san = Some(san::write(before, m, Lang::English));
+        if draw_offer {
+            entry.detail = DRAW_OFFER.to_owned();
+        }
+        let mut after = game.clone();
+        after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
+        let opponent_text = self.written_for(opponent, before, m);
+        let mut body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
+        if let Some(clocks) = render::clock_line(&after, self.now) {
+            body.push_str("; ");
+            body.push_str(&clocks);
+        }
+        let record = Record {
+            entry,
+            outbox: vec![NewOutbox {
+                player: opponent.to_owned(),
+                body,
+            }],
+        };
+        (after, record)
     }
 
     /// Queues the records (and the result, if `after` has one) and, once queued, makes `after`
@@ -479,20 +718,491 @@ impl State {
         &mut self,
         sender: &Sender,
         after: Game,
+        records: Vec<Record>,
+        reply: String,
+    ) -> Pending {
+        self.commit_many(sender, vec![after], records, reply).await
+    }
+
+    /// [`State::commit`] for several games at once (leave is taken in all a player's games).
+    async fn commit_many(
+        &mut self,
+        sender: &Sender,
+        afters: Vec<Game>,
         mut records: Vec<Record>,
         mut reply: String,
     ) -> Pending {
-        if let Some(result) = after.result() {
-            records.push(self.result_record(&after, result, sender));
-            reply.push_str(&format!("; game over: {result}"));
+        for after in &afters {
+            let before = self.games.get(&after.id).and_then(Game::result);
+            if let Some(result) = after.result()
+                && before != Some(result)
+            {
+                records.push(self.result_record(after, result, sender));
+                reply.push_str(&format!("; game over: {result}"));
+            }
         }
         match self.enqueue(records).await {
             Ok(committed) => {
-                self.games.insert(after.id.clone(), after);
+                for after in afters {
+                    self.games.insert(after.id.clone(), after);
+                }
                 Pending::AfterCommit(committed, Reply::new(250, reply))
             }
             Err(refused) => Pending::Now(refused),
         }
+    }
+
+    /// Applies what the clock requires of one game now: a loss on time or a flag for the
+    /// arbiter, and reminders. Journaled like any action, by the channel `clock`.
+    async fn settle(&mut self, game_id: &str) {
+        for _ in 0..4 {
+            let Some(game) = self.games.get(game_id) else {
+                return;
+            };
+            let Some(due) = game.due(self.now) else {
+                return;
+            };
+            let (color, action, kind, detail, text) = match due {
+                Due::TimeUp { color, overdue } => {
+                    let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
+                    let detail = serde_json::to_string(&TimeUpDetail { overdue, forfeit })
+                        .unwrap_or_default();
+                    (
+                        color,
+                        Action::TimeUp { overdue, forfeit },
+                        EntryKind::TimeUp,
+                        detail,
+                        overdue.to_string(),
+                    )
+                }
+                Due::Remind { color, days } => (
+                    color,
+                    Action::Remind { days },
+                    EntryKind::Reminder,
+                    days.to_string(),
+                    format!("reminder after {days} days"),
+                ),
+            };
+            let player = game.player(color).to_owned();
+            let opponent = game.player(!color).to_owned();
+            let side = ColorName(color);
+            let mut after = game.clone();
+            after.apply_by(color, &action, self.now);
+            let clocks = render::clock_line(&after, self.now).unwrap_or_default();
+            let outbox = match &action {
+                Action::TimeUp { overdue, forfeit: true } => [&player, &opponent]
+                    .map(|p| NewOutbox {
+                        player: p.clone(),
+                        body: format!("TIME {game_id} {player} ({side}): {overdue}, lost on time; {clocks}"),
+                    })
+                    .to_vec(),
+                Action::TimeUp { overdue, .. } => [&player, &opponent, &"admin".to_owned()]
+                    .map(|p| NewOutbox {
+                        player: p.clone(),
+                        body: format!(
+                            "TIME {game_id} {player} ({side}): {overdue}; the arbiter decides; {clocks}"
+                        ),
+                    })
+                    .to_vec(),
+                _ => vec![NewOutbox {
+                    player: player.clone(),
+                    body: format!(
+                        "REMINDER {game_id}: your move has waited {}; {clocks}",
+                        text.trim_start_matches("reminder after ")
+                    ),
+                }],
+            };
+            let mut entry = self.entry(game_id, &player, "clock", kind, &text);
+            entry.detail = detail;
+            let sender = Sender {
+                player: player.clone(),
+                admin: false,
+                channel: "clock",
+            };
+            tracing::info!(game = game_id, player, what = text, "clock");
+            // Queued in order before anything that follows; its commit is awaited by them.
+            let _ = self
+                .commit(
+                    &sender,
+                    after,
+                    vec![Record { entry, outbox }],
+                    String::new(),
+                )
+                .await;
+        }
+    }
+
+    /// Checks every game's clock.
+    async fn tick(&mut self) {
+        self.now = self.now.max(self.clock.now());
+        let mut ids: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.result().is_none())
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        for id in ids {
+            self.settle(&id).await;
+        }
+    }
+
+    async fn claim(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        claim: &str,
+        number: Option<u32>,
+        text: Option<&str>,
+    ) -> Pending {
+        let color = match self.seat(sender, game_id) {
+            Ok(color) => color,
+            Err(reply) => return Pending::Now(reply),
+        };
+        let written = match text {
+            Some(text) => format!("claim {claim} {text}"),
+            None => format!("claim {claim}"),
+        };
+        let claim: Claim = match claim.parse() {
+            Ok(claim) => claim,
+            Err(e) => return Pending::Now(Reply::new(400, e)),
+        };
+        let game = &self.games[game_id];
+        let m = match text {
+            None => None,
+            Some(text) => {
+                match game.check_move(color, text, number, self.lang_of(&sender.player)) {
+                    Ok(read) => Some(read.m),
+                    Err(refusal) => {
+                        let code = if matches!(refusal, Refusal::Move(_)) {
+                            422
+                        } else {
+                            409
+                        };
+                        let refused = Refused {
+                            code,
+                            reason: refusal.to_string(),
+                        };
+                        return self.refuse(sender, game_id, &written, refused).await;
+                    }
+                }
+            }
+        };
+        let action = Action::Claim { claim, m };
+        if let Err(refusal) = game.check(color, &action, self.now) {
+            let refused = Refused {
+                code: 409,
+                reason: refusal.to_string(),
+            };
+            return self.refuse(sender, game_id, &written, refused).await;
+        }
+        let opponent = game.player(!color).to_owned();
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Claim,
+            &written,
+        );
+        entry.detail = claim.as_str().to_owned();
+        let mut body = format!(
+            "CLAIM {game_id} {} ({}) claims a draw ({})",
+            sender.player,
+            ColorName(color),
+            claim.as_str()
+        );
+        if let Some(m) = m {
+            let iccf = Iccf::from_move(m).to_string();
+            entry.iccf = Some(iccf.clone());
+            entry.san = Some(san::write(game.position(), m, Lang::English));
+            let text = self.written_for(&opponent, game.position(), m);
+            body.push_str(&format!(
+                " with {}{} {}",
+                game.move_number(),
+                dots(color),
+                render::with_numeric(&text, &iccf)
+            ));
+        }
+        let mut after = game.clone();
+        after.apply_by(color, &action, self.now);
+        let records = vec![Record {
+            entry,
+            outbox: vec![NewOutbox {
+                player: opponent,
+                body,
+            }],
+        }];
+        let reply = format!("claim accepted {game_id}");
+        self.commit(sender, after, records, reply).await
+    }
+
+    async fn conditional(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        moves: &[(Option<u32>, String)],
+    ) -> Pending {
+        let color = match self.seat(sender, game_id) {
+            Ok(color) => color,
+            Err(reply) => return Pending::Now(reply),
+        };
+        let written = if moves.is_empty() {
+            "cancel".to_owned()
+        } else {
+            moves
+                .iter()
+                .map(|(number, text)| match number {
+                    Some(n) => format!("{n}. {text}"),
+                    None => text.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let game = &self.games[game_id];
+        let line = match game.read_conditional(color, moves, self.lang_of(&sender.player)) {
+            Ok(line) => line,
+            Err(refusal) => {
+                let code = match refusal {
+                    Refusal::Move(_) | Refusal::Conditional(_) => 422,
+                    _ => 409,
+                };
+                let refused = Refused {
+                    code,
+                    reason: refusal.to_string(),
+                };
+                return self.refuse(sender, game_id, &written, refused).await;
+            }
+        };
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Conditional,
+            &written,
+        );
+        entry.detail = line
+            .iter()
+            .map(|m| Iccf::from_move(*m).to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let reply = if line.is_empty() {
+            format!("conditional line cancelled {game_id}")
+        } else {
+            let notation = self
+                .players
+                .get(&sender.player)
+                .map_or(crate::notation::Notation::Iccf, |p| p.notation);
+            format!(
+                "conditional line set {game_id}: {}",
+                render::line_text(game, &line, notation)
+            )
+        };
+        let mut after = game.clone();
+        after.apply_by(color, &Action::Conditional(line), self.now);
+        // Never shown to the opponent: no message, only the journal entry.
+        self.commit(
+            sender,
+            after,
+            vec![Record {
+                entry,
+                outbox: vec![],
+            }],
+            reply,
+        )
+        .await
+    }
+
+    async fn leave(&mut self, sender: &Sender, first: &str, days: &str) -> Pending {
+        if sender.admin {
+            return Pending::Now(Reply::new(403, "leave is a player's"));
+        }
+        let first: jiff::civil::Date = match first.parse() {
+            Ok(date) => date,
+            Err(_) => {
+                return Pending::Now(Reply::new(
+                    400,
+                    format!("{first:?} is not a date (YYYY-MM-DD)"),
+                ));
+            }
+        };
+        let days: u32 = match days.parse() {
+            Ok(days) if (1..=366).contains(&days) => days,
+            _ => {
+                return Pending::Now(Reply::new(
+                    400,
+                    format!("{days:?} is not a number of days (1 to 366)"),
+                ));
+            }
+        };
+        let leave = Leave { first, days };
+        let mut ids: Vec<&String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.result().is_none() && g.side_of(&sender.player).is_some())
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        if ids.is_empty() {
+            return Pending::Now(Reply::new(
+                409,
+                "you have no game in progress to take leave from",
+            ));
+        }
+        let written = format!("leave {first} {days}");
+        // Leave is the player's: checked against all of it, in every game, finished or not.
+        let taken = self.leave_of(&sender.player);
+        for id in &ids {
+            let game = &self.games[*id];
+            let color = game.side_of(&sender.player).unwrap_or(Color::White);
+            let per_year = game.rules().leave_days_per_year;
+            let checked = crate::game::clock::check_leave(&taken, leave, self.now, per_year)
+                .map_err(Refusal::Leave)
+                .and_then(|()| game.check(color, &Action::Leave(leave), self.now));
+            if let Err(refusal) = checked {
+                let refused = Refused {
+                    code: 409,
+                    reason: format!("game {id}: {refusal}"),
+                };
+                let id = (*id).clone();
+                return self.refuse(sender, &id, &written, refused).await;
+            }
+        }
+        let mut afters = Vec::new();
+        let mut records = Vec::new();
+        for id in &ids {
+            let game = &self.games[*id];
+            let color = game.side_of(&sender.player).unwrap_or(Color::White);
+            let mut entry = self.entry(
+                id,
+                &sender.player,
+                sender.channel,
+                EntryKind::Leave,
+                &written,
+            );
+            entry.detail = serde_json::to_string(&leave).unwrap_or_default();
+            let body = format!(
+                "LEAVE {id} {} ({}) is on leave {leave}: their clock stops",
+                sender.player,
+                ColorName(color)
+            );
+            records.push(Record {
+                entry,
+                outbox: vec![NewOutbox {
+                    player: game.player(!color).to_owned(),
+                    body,
+                }],
+            });
+            let mut after = game.clone();
+            after.apply_by(color, &Action::Leave(leave), self.now);
+            afters.push(after);
+        }
+        let reply = format!(
+            "leave {leave} in {}",
+            ids.iter()
+                .map(|id| id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.commit_many(sender, afters, records, reply).await
+    }
+
+    /// Every leave `player` has announced, in any game.
+    fn leave_of(&self, player: &str) -> Vec<Leave> {
+        let mut all: Vec<Leave> = Vec::new();
+        for game in self.games.values() {
+            if let Some(color) = game.side_of(player) {
+                for leave in game.timeline().leave_of(color) {
+                    if !all.contains(leave) {
+                        all.push(*leave);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    async fn adjudicate(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        result: &str,
+        reason: &str,
+    ) -> Pending {
+        if !sender.admin {
+            return Pending::Now(Reply::new(403, "only the arbiter (admin) adjudicates"));
+        }
+        let Some(game) = self.games.get(game_id) else {
+            return Pending::Now(Reply::new(404, format!("no game {game_id:?}")));
+        };
+        let Some(winner) = GameResult::winner_from_pgn(result) else {
+            return Pending::Now(Reply::new(
+                400,
+                format!("{result:?}: say 1-0, 0-1 or 1/2-1/2"),
+            ));
+        };
+        let mut decided = GameResult::new(winner, EndReason::Adjudication);
+        decided.note = Some(reason.to_owned());
+        let action = Action::Adjudicate(decided.clone());
+        if let Err(refusal) = game.check(game.turn(), &action, self.now) {
+            return Pending::Now(Reply::new(409, refusal.to_string()));
+        }
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Adjudication,
+            reason,
+        );
+        entry.detail = serde_json::to_string(&AdjudicationDetail {
+            result: decided.pgn().to_owned(),
+            reason: reason.to_owned(),
+        })
+        .unwrap_or_default();
+        let mut after = game.clone();
+        after.apply_by(game.turn(), &action, self.now);
+        let record = Record {
+            entry,
+            outbox: vec![],
+        };
+        self.commit(
+            sender,
+            after,
+            vec![record],
+            format!("adjudicated {game_id}"),
+        )
+        .await
+    }
+
+    async fn set_clock(&mut self, sender: &Sender, set: Option<&str>) -> Pending {
+        if !sender.admin {
+            return Pending::Now(Reply::new(403, "only the admin sets the clock"));
+        }
+        let Clock::Manual(current) = self.clock else {
+            if set.is_none() {
+                return Pending::Now(Reply::new(250, format!("clock {} (system)", self.now)));
+            }
+            return Pending::Now(Reply::new(
+                403,
+                "the clock is the system clock; only [clock] mode = \"manual\" can be set",
+            ));
+        };
+        let Some(set) = set else {
+            return Pending::Now(Reply::new(250, format!("clock {current} (manual)")));
+        };
+        let target = match parse_clock_setting(current, set) {
+            Ok(t) => t,
+            Err(e) => return Pending::Now(Reply::new(400, e)),
+        };
+        if target < current {
+            return Pending::Now(Reply::new(
+                409,
+                format!("the clock never goes back: it is {current}"),
+            ));
+        }
+        self.clock = Clock::Manual(target);
+        self.tick().await;
+        self.after_commit(Reply::new(250, format!("clock {}", self.now)))
+            .await
     }
 
     fn result_record(
@@ -501,7 +1211,7 @@ impl State {
         result: &crate::game::GameResult,
         sender: &Sender,
     ) -> Record {
-        let mut entry = NewEntry::new(
+        let mut entry = self.entry(
             &game.id,
             &sender.player,
             sender.channel,
@@ -528,7 +1238,7 @@ impl State {
             Err(reply) => return Pending::Now(reply),
         };
         let game = &self.games[game_id];
-        if let Err(refusal) = game.check(color, &action) {
+        if let Err(refusal) = game.check(color, &action, self.now) {
             return self
                 .refuse(
                     sender,
@@ -549,7 +1259,7 @@ impl State {
         };
         let opponent = game.player(!color).to_owned();
         let mut after = game.clone();
-        after.apply_by(color, &action);
+        after.apply_by(color, &action, self.now);
         let side = ColorName(color);
         let body = match action {
             Action::OfferDraw => format!("DRAW {game_id} offered by {} ({side})", sender.player),
@@ -557,7 +1267,7 @@ impl State {
             Action::DeclineDraw => format!("DRAW {game_id} declined by {} ({side})", sender.player),
             _ => format!("RESIGN {game_id} {} ({side}) resigns", sender.player),
         };
-        let entry = NewEntry::new(game_id, &sender.player, sender.channel, kind, word);
+        let entry = self.entry(game_id, &sender.player, sender.channel, kind, word);
         let records = vec![Record {
             entry,
             outbox: vec![NewOutbox {
@@ -569,14 +1279,12 @@ impl State {
         self.commit(sender, after, records, reply).await
     }
 
+    /// Starts a game; `detail` without rules: they come from its event.
     async fn create(
         &mut self,
         sender: &Sender,
         game_id: String,
-        white: String,
-        black: String,
-        event: Option<String>,
-        fen: Option<String>,
+        mut detail: GameStartDetail,
     ) -> Pending {
         if !sender.admin {
             return Pending::Now(Reply::new(403, "only the admin creates games"));
@@ -590,6 +1298,7 @@ impl State {
         if self.games.contains_key(&game_id) {
             return Pending::Now(Reply::new(409, format!("game {game_id} exists already")));
         }
+        let (white, black) = (detail.white.clone(), detail.black.clone());
         for player in [&white, &black] {
             if !self.players.contains_key(player) {
                 return Pending::Now(Reply::new(404, format!("no player {player:?}")));
@@ -598,17 +1307,28 @@ impl State {
         if white == black {
             return Pending::Now(Reply::new(400, "a player cannot play themself"));
         }
-        let game = match Game::new(&game_id, &white, &black, fen.as_deref()) {
+        let rules = match &detail.event {
+            None => Rules::default(),
+            Some(id) => match self.events.get(id) {
+                Some(event) => event.rules.clone(),
+                None => return Pending::Now(Reply::new(404, format!("no event {id:?}"))),
+            },
+        };
+        detail.rules = Some(rules);
+        // Leave already announced covers a game started during it.
+        let today = crate::game::clock::date_of(self.now);
+        let current = |player: &str| -> Vec<Leave> {
+            self.leave_of(player)
+                .into_iter()
+                .filter(|l| l.last() >= today)
+                .collect()
+        };
+        detail.leave = [current(&white), current(&black)];
+        let game = match detail.game(&game_id, self.now) {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),
         };
-        let detail = GameStartDetail {
-            white: white.clone(),
-            black: black.clone(),
-            event,
-            fen,
-        };
-        let mut entry = NewEntry::new(
+        let mut entry = self.entry(
             &game_id,
             &sender.player,
             sender.channel,

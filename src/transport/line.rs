@@ -128,7 +128,12 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
         "LOGIN" => {
             let player = arg(&mut words, "player id")?;
             let secret = arg(&mut words, "secret")?;
-            no_more(words)?;
+            if words.next().is_some() {
+                // Never quote the words of a login line: one may be part of a secret.
+                return Err(LineError(
+                    "LOGIN takes two words: the player id and the secret".to_owned(),
+                ));
+            }
             return Ok(Line::Login { player, secret });
         }
         "QUIT" | "LOGOUT" | "BYE" => return Ok(Line::Quit),
@@ -200,15 +205,91 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
             no_more(words)?;
             Command::Resign { game }
         }
+        "CLAIM" => {
+            let game = arg(&mut words, "game id")?;
+            let claim = arg(&mut words, "THREEFOLD or FIFTY")?;
+            let rest: Vec<&str> = words.collect();
+            let (number, text) = match rest.as_slice() {
+                [] => (None, None),
+                [text] => (None, Some((*text).to_owned())),
+                [number, text] if move_number(number).is_some() => {
+                    (move_number(number), Some((*text).to_owned()))
+                }
+                _ => return Err(LineError("CLAIM takes at most one move".to_owned())),
+            };
+            Command::Claim {
+                game,
+                claim,
+                number,
+                text,
+            }
+        }
+        "IF" | "CONDITIONAL" => {
+            let game = arg(&mut words, "game id")?;
+            let rest: Vec<&str> = words.collect();
+            let moves = if matches!(rest.as_slice(), [w] if w.eq_ignore_ascii_case("CANCEL")) {
+                Vec::new()
+            } else {
+                // `if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3`: each move with the
+                // number written before it, if any.
+                let mut moves: Vec<(Option<u32>, String)> = Vec::new();
+                let mut number = None;
+                for word in rest {
+                    let word = word.trim_end_matches([',', ';']);
+                    if word.is_empty()
+                        || ["IF", "THEN"].iter().any(|k| word.eq_ignore_ascii_case(k))
+                    {
+                        continue;
+                    }
+                    match move_number(word) {
+                        Some(n) => number = Some(n),
+                        None => moves.push((number.take(), word.to_owned())),
+                    }
+                }
+                if moves.is_empty() {
+                    return Err(LineError(
+                        "missing moves (or CANCEL): their move, your answer, ...".to_owned(),
+                    ));
+                }
+                moves
+            };
+            Command::Conditional { game, moves }
+        }
+        "LEAVE" => {
+            let first = arg(&mut words, "first day (YYYY-MM-DD)")?;
+            let days = arg(&mut words, "number of days")?;
+            no_more(words)?;
+            Command::Leave { first, days }
+        }
+        "ADJUDICATE" => {
+            let game = arg(&mut words, "game id")?;
+            let result = arg(&mut words, "result (1-0, 0-1, 1/2-1/2)")?;
+            let reason = words.collect::<Vec<_>>().join(" ");
+            if reason.is_empty() {
+                return Err(LineError("missing reason".to_owned()));
+            }
+            Command::Adjudicate {
+                game,
+                result,
+                reason,
+            }
+        }
+        "CLOCK" => {
+            let set = words.next().map(str::to_owned);
+            no_more(words)?;
+            Command::Clock { set }
+        }
         "CREATE" => {
             let game = arg(&mut words, "game id")?;
             let white = arg(&mut words, "white player")?;
             let black = arg(&mut words, "black player")?;
             let mut event = None;
             let mut fen = None;
+            let mut round = None;
             while let Some(word) = words.next() {
                 match word.to_ascii_uppercase().as_str() {
                     "EVENT" => event = Some(arg(&mut words, "event id")?),
+                    "ROUND" => round = Some(arg(&mut words, "round")?),
                     "FEN" => {
                         let rest: Vec<&str> = words.by_ref().collect();
                         if rest.is_empty() {
@@ -218,7 +299,7 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                     }
                     _ => {
                         return Err(LineError(format!(
-                            "unexpected {word:?} (EVENT id, FEN ...)"
+                            "unexpected {word:?} (EVENT id, ROUND r, FEN ...)"
                         )));
                     }
                 }
@@ -229,6 +310,7 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                 black,
                 event,
                 fen,
+                round,
             }
         }
         _ => {
@@ -264,8 +346,13 @@ SHOW <game>                            the position and the moves
 MOVE <game> [<number>] <move> [(=)] [REPEAT <their last move>]
 DRAW <game> OFFER|ACCEPT|DECLINE
 RESIGN <game>
+CLAIM <game> THREEFOLD|FIFTY [<move>]  a draw, now or with your move
+IF <game> <their move> <your answer> ...   conditional moves (IF <game> CANCEL)
+LEAVE <YYYY-MM-DD> <days>              leave from that day, in all your games
 ACK [<id>]                             messages up to <id> (or all shown) received
-CREATE <game> <white> <black> [EVENT <event>] [FEN <fen>]   (admin)
+CREATE <game> <white> <black> [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
+ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
+CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 QUIT";
 
 #[cfg(test)]
@@ -316,6 +403,49 @@ mod tests {
             panic!()
         };
         assert_eq!((text.as_str(), repeat.as_deref()), ("Nf3", Some("e5")));
+    }
+
+    #[test]
+    fn correspondence_lines() {
+        assert_eq!(
+            mv("IF g if 12... Nf6 then 13. Bg5, if 13... Be7 then Nc3"),
+            Command::Conditional {
+                game: "g".to_owned(),
+                moves: vec![
+                    (Some(12), "Nf6".to_owned()),
+                    (Some(13), "Bg5".to_owned()),
+                    (Some(13), "Be7".to_owned()),
+                    (None, "Nc3".to_owned())
+                ]
+            }
+        );
+        assert_eq!(
+            mv("IF g cancel"),
+            Command::Conditional {
+                game: "g".to_owned(),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            mv("CLAIM g threefold 23. Nf3"),
+            Command::Claim {
+                game: "g".to_owned(),
+                claim: "threefold".to_owned(),
+                number: Some(23),
+                text: Some("Nf3".to_owned())
+            }
+        );
+        assert_eq!(
+            mv("ADJUDICATE g 1-0 Black exceeded the silence limit"),
+            Command::Adjudicate {
+                game: "g".to_owned(),
+                result: "1-0".to_owned(),
+                reason: "Black exceeded the silence limit".to_owned()
+            }
+        );
+        assert!(parse("ADJUDICATE g 1-0").is_err());
+        assert!(parse("IF g 12.").is_err());
+        assert!(parse("LEAVE 2027-01-01").is_err());
     }
 
     #[test]

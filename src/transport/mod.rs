@@ -4,4 +4,7 @@
 
 pub mod email;
 pub mod line;
+pub mod serial_port;
+pub mod session;
 pub mod tcp;
+pub mod terminal;

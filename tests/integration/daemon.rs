@@ -525,14 +525,52 @@ fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_ex
         pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"),
         "{pgn}"
     );
-    assert!(pgn.contains("1. e4 Kd7 {(=)} 2. e5 *"), "{pgn}");
+    let movetext: String = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let without_comments = strip_comments(&movetext);
+    assert_eq!(without_comments.trim(), "1. e4 1... Kd7 2. e5 *", "{pgn}");
+    // Each move carries its date; the draw offer rides with Black's move.
+    assert_eq!(pgn.matches("[%ccsnt ").count(), 3, "{pgn}");
+    assert!(pgn.contains("1... Kd7 {(=) [%ccsnt "), "{pgn}");
     // The exported PGN reads back in ccrelay's own reader.
     let back = crate::support::convert_text(&pgn, ccrelay::convert::Format::Uci, None, None);
     assert_eq!(back.out, "e2e4 e8d7 e4e5\n", "{}", back.err);
-    assert!(export("iccf").contains("1. 5254 5847 (=) 2. 5455 *"));
+    let sheet = export("iccf");
+    let rows: Vec<Vec<&str>> = sheet
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{sheet}");
+    assert_eq!(
+        (rows[0][0], rows[0][1], rows[0][4]),
+        ("1.", "5254", "5847"),
+        "{sheet}"
+    );
+    assert_eq!(rows[0][5], "=", "the draw offer is marked: {sheet}");
+    assert_eq!((rows[1][0], rows[1][1]), ("2.", "5455"), "{sheet}");
+    assert!(sheet.contains("Result: * (in progress)"), "{sheet}");
     let text = export("text");
     assert!(text.contains("draw_decline"), "{text}");
     drop(dir);
+}
+
+/// Movetext without its `{...}` comments.
+fn strip_comments(movetext: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]

@@ -8,5 +8,7 @@ mod errors;
 mod peer;
 mod regressions;
 mod roundtrip;
+mod rules;
 mod seeds;
 mod support;
+mod terminal;

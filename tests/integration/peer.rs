@@ -8,7 +8,7 @@ use crate::support::{ccrelay, fixture};
 
 const GAMES: [&str; 2] = ["games/lichess_db_1000k.pgn", "games/twic1599_1000k.pgn"];
 
-fn pgn_extract() -> Command {
+pub fn pgn_extract() -> Command {
     let path = ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
         .into_iter()
         .find(|p| Path::new(p).exists())

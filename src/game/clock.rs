@@ -1,0 +1,614 @@
+//! Correspondence time: a time control counted in days, each side's thinking time, leave that
+//! stops a side's clock, reminders to a silent player and the silence limit.
+//!
+//! Pure arithmetic over instants the caller passes in (the journal's entry times), so the same
+//! record always gives the same clocks, and tests set the time.
+//!
+//! A side's clock runs from the moment the opponent's move was made available to it (committed
+//! to its outbox) until it moves, except during its announced leave.
+//!
+//! ```
+//! use ccrelay::game::clock::TimeControl;
+//! let iccf: TimeControl = "10 moves in 50 days".parse().unwrap();
+//! assert_eq!(iccf, TimeControl::MovesInDays { moves: 10, days: 50 });
+//! assert_eq!(iccf.to_pgn(), "10/4320000");
+//! assert_eq!("3 days per move".parse(), Ok(TimeControl::DaysPerMove { days: 3 }));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+/// Seconds in a day: correspondence time is counted in days.
+pub const DAY: i64 = 86_400;
+
+/// How much time a side has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// `moves` moves in `days` days, cumulative: by its `k·moves`-th move a side may have used
+    /// at most `k·days` days (ICCF's 10 moves in 50 days).
+    MovesInDays { moves: u32, days: u32 },
+    /// Every move within `days` days; unused time is not carried over.
+    DaysPerMove { days: u32 },
+    /// No limit.
+    Unlimited,
+}
+
+impl Default for TimeControl {
+    /// ICCF's standard.
+    fn default() -> TimeControl {
+        TimeControl::MovesInDays {
+            moves: 10,
+            days: 50,
+        }
+    }
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` tag: moves/seconds, `1/seconds` for a limit per move, `-` for none.
+    pub fn to_pgn(self) -> String {
+        match self {
+            TimeControl::MovesInDays { moves, days } => {
+                format!("{moves}/{}", i64::from(days) * DAY)
+            }
+            TimeControl::DaysPerMove { days } => format!("1/{}", i64::from(days) * DAY),
+            TimeControl::Unlimited => "-".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::MovesInDays { moves, days } => {
+                write!(f, "{moves} moves in {days} days")
+            }
+            TimeControl::DaysPerMove { days } => write!(f, "{days} days per move"),
+            TimeControl::Unlimited => f.write_str("no time limit"),
+        }
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    /// `10 moves in 50 days`, `10/50` (moves/days), `3 days per move`, `none`.
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let bad = || {
+            format!(
+                "{s:?} is not a time control (say \"10 moves in 50 days\", \"10/50\", \"3 days per move\" or \"none\")"
+            )
+        };
+        let words: Vec<String> = s.split_whitespace().map(str::to_ascii_lowercase).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let number = |w: &str| -> Result<u32, String> {
+            match w.parse::<u32>() {
+                Ok(n) if (1..=10_000).contains(&n) => Ok(n),
+                _ => Err(bad()),
+            }
+        };
+        match words.as_slice() {
+            ["none" | "unlimited" | "-"] | ["no", "time", "limit"] => Ok(TimeControl::Unlimited),
+            [n, "moves" | "move", "in", d, "days" | "day"] => Ok(TimeControl::MovesInDays {
+                moves: number(n)?,
+                days: number(d)?,
+            }),
+            [d, "days" | "day", "per", "move"] => Ok(TimeControl::DaysPerMove { days: number(d)? }),
+            [pair] => {
+                let (n, d) = pair.split_once('/').ok_or_else(bad)?;
+                Ok(TimeControl::MovesInDays {
+                    moves: number(n)?,
+                    days: number(d)?,
+                })
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// What happens to a side past its time or silence limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnTimeout {
+    /// The side loses at once.
+    #[default]
+    Forfeit,
+    /// The game goes on; the arbiter is told and decides (`ADJUDICATE`).
+    Arbiter,
+}
+
+/// An event's time rules, fixed for a game when it starts (and journaled with its start).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub time_control: TimeControl,
+    #[serde(default)]
+    pub on_timeout: OnTimeout,
+    /// Days of silence on one move after which the silent side is reminded, ascending.
+    #[serde(default)]
+    pub reminder_days: Vec<u32>,
+    /// Days of silence on one move after which the side is out of time, as if past its limit.
+    #[serde(default)]
+    pub silence_days: Option<u32>,
+    /// Leave days each side may take per calendar year.
+    #[serde(default)]
+    pub leave_days_per_year: u32,
+}
+
+impl Default for Rules {
+    /// ICCF's: 10 moves in 50 days, a loss on time, 45 days of leave a year; no reminders.
+    fn default() -> Rules {
+        Rules {
+            time_control: TimeControl::default(),
+            on_timeout: OnTimeout::Forfeit,
+            reminder_days: Vec::new(),
+            silence_days: None,
+            leave_days_per_year: 45,
+        }
+    }
+}
+
+impl Rules {
+    /// No clock at all: for games whose journal predates clocks.
+    pub fn unlimited() -> Rules {
+        Rules {
+            time_control: TimeControl::Unlimited,
+            on_timeout: OnTimeout::Forfeit,
+            reminder_days: Vec::new(),
+            silence_days: None,
+            leave_days_per_year: 0,
+        }
+    }
+}
+
+/// A side's leave: whole UTC days, from midnight `first` for `days` days.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leave {
+    pub first: Date,
+    pub days: u32,
+}
+
+impl Leave {
+    /// `[start, end)` in seconds.
+    fn span(self) -> (i64, i64) {
+        let start = midnight(self.first);
+        (start, start + i64::from(self.days) * DAY)
+    }
+
+    /// The last day of leave.
+    pub fn last(self) -> Date {
+        self.first
+            .checked_add(jiff::Span::new().days(i64::from(self.days.max(1)) - 1))
+            .unwrap_or(self.first)
+    }
+
+    fn overlaps(self, other: Leave) -> bool {
+        let (a, b) = self.span();
+        let (c, d) = other.span();
+        a < d && c < b
+    }
+
+    /// Its days falling in `year`.
+    fn days_in(self, year: i16) -> u32 {
+        let (start, end) = self.span();
+        let year_start = Date::new(year, 1, 1).map_or(i64::MIN, midnight);
+        let year_end = year
+            .checked_add(1)
+            .and_then(|y| Date::new(y, 1, 1).ok())
+            .map_or(i64::MAX, midnight);
+        let overlap = end.min(year_end) - start.max(year_start);
+        u32::try_from(overlap.max(0) / DAY).unwrap_or(0)
+    }
+}
+
+impl fmt::Display for Leave {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} to {} ({} day{})",
+            self.first,
+            self.last(),
+            self.days,
+            if self.days == 1 { "" } else { "s" }
+        )
+    }
+}
+
+fn midnight(date: Date) -> i64 {
+    date.to_zoned_datetime(TimeZone::UTC)
+        .map_or(0, |z| z.timestamp().as_second())
+}
+
+/// The UTC date of an instant.
+pub fn date_of(at: Timestamp) -> Date {
+    at.to_zoned_datetime(TimeZone::UTC).date()
+}
+
+/// Why a side ran out of time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overdue {
+    /// Past the time control.
+    TimeControl,
+    /// Silent on one move longer than the silence limit.
+    Silence,
+}
+
+impl fmt::Display for Overdue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Overdue::TimeControl => "time limit exceeded",
+            Overdue::Silence => "silence limit exceeded",
+        })
+    }
+}
+
+/// One side's time, for reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideTime {
+    /// Thinking time counted against the limit: all of it (moves in days) or on the current
+    /// move (days per move), leave excluded; in seconds.
+    pub used: i64,
+    /// Seconds left before the limit (negative when past it); `None` without a limit.
+    pub left: Option<i64>,
+    /// The side's own move count by which `left` must be spent (moves in days).
+    pub control_at: Option<u32>,
+    /// Whether the side's clock is running now.
+    pub running: bool,
+    pub on_leave: bool,
+}
+
+/// When each move was made, and each side's leave: what a game's clocks are computed from.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    pub started: Timestamp,
+    /// Who moves first.
+    pub first: Color,
+    /// The instant of every move, in order.
+    pub moves: Vec<Timestamp>,
+    /// Each side's leave (White, Black), without overlaps.
+    pub leave: [Vec<Leave>; 2],
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Timeline {
+    pub fn new(started: Timestamp, first: Color) -> Timeline {
+        Timeline {
+            started,
+            first,
+            moves: Vec::new(),
+            leave: [Vec::new(), Vec::new()],
+        }
+    }
+
+    pub fn leave_of(&self, color: Color) -> &[Leave] {
+        &self.leave[index(color)]
+    }
+
+    /// Who makes move `ply` (0-based).
+    fn mover(&self, ply: usize) -> Color {
+        if ply.is_multiple_of(2) {
+            self.first
+        } else {
+            !self.first
+        }
+    }
+
+    /// When move `ply` became the mover's to make.
+    fn available(&self, ply: usize) -> i64 {
+        match ply.checked_sub(1) {
+            None => self.started.as_second(),
+            Some(prev) => self.moves[prev].as_second(),
+        }
+    }
+
+    /// Seconds of `[from, to)` not on `color`'s leave.
+    fn counted(&self, color: Color, from: i64, to: i64) -> i64 {
+        if to <= from {
+            return 0;
+        }
+        let on_leave: i64 = self.leave[index(color)]
+            .iter()
+            .map(|l| {
+                let (a, b) = l.span();
+                (b.min(to) - a.max(from)).max(0)
+            })
+            .sum();
+        to - from - on_leave
+    }
+
+    /// How many moves `color` has made.
+    pub fn moves_by(&self, color: Color) -> u32 {
+        let n = self.moves.len();
+        let by_first = n.div_ceil(2);
+        let count = if color == self.first {
+            by_first
+        } else {
+            n - by_first
+        };
+        u32::try_from(count).unwrap_or(u32::MAX)
+    }
+
+    /// `color`'s thinking on all its moves, the current one counted to `now` if `running`.
+    pub fn used_total(&self, color: Color, now: Timestamp, running: bool) -> i64 {
+        let mut used = 0;
+        for ply in 0..self.moves.len() {
+            if self.mover(ply) == color {
+                used += self.counted(color, self.available(ply), self.moves[ply].as_second());
+            }
+        }
+        if running {
+            used += self.used_on_move(color, now);
+        }
+        used
+    }
+
+    /// `color`'s thinking on the move it is to make now.
+    pub fn used_on_move(&self, color: Color, now: Timestamp) -> i64 {
+        self.counted(
+            color,
+            self.available(self.moves.len()),
+            now.as_second().max(self.available(self.moves.len())),
+        )
+    }
+
+    pub fn on_leave(&self, color: Color, at: Timestamp) -> bool {
+        let t = at.as_second();
+        self.leave[index(color)].iter().any(|l| {
+            let (a, b) = l.span();
+            a <= t && t < b
+        })
+    }
+
+    /// `color`'s time under `control`; `running` says whether its clock runs now.
+    pub fn side_time(
+        &self,
+        control: TimeControl,
+        color: Color,
+        now: Timestamp,
+        running: bool,
+    ) -> SideTime {
+        let on_leave = self.on_leave(color, now);
+        match control {
+            TimeControl::MovesInDays { moves, days } => {
+                let made = self.moves_by(color);
+                // The control this side's next move falls under.
+                let period = made / moves + 1;
+                let allowance = i64::from(period) * i64::from(days) * DAY;
+                let used = self.used_total(color, now, running);
+                SideTime {
+                    used,
+                    left: Some(allowance - used),
+                    control_at: Some(period * moves),
+                    running,
+                    on_leave,
+                }
+            }
+            TimeControl::DaysPerMove { days } => {
+                let used = if running {
+                    self.used_on_move(color, now)
+                } else {
+                    0
+                };
+                SideTime {
+                    used,
+                    left: Some(i64::from(days) * DAY - used),
+                    control_at: None,
+                    running,
+                    on_leave,
+                }
+            }
+            TimeControl::Unlimited => SideTime {
+                used: self.used_total(color, now, running),
+                left: None,
+                control_at: None,
+                running,
+                on_leave,
+            },
+        }
+    }
+
+    /// Checks a leave `color` announces at `now` against this game's record of its leave.
+    pub fn check_leave(
+        &self,
+        color: Color,
+        leave: Leave,
+        now: Timestamp,
+        per_year: u32,
+    ) -> Result<(), String> {
+        check_leave(&self.leave[index(color)], leave, now, per_year)
+    }
+
+    /// `color`'s thinking on move `ply` (0-based, made), leave excluded, in seconds.
+    pub fn used_on_ply(&self, ply: usize) -> i64 {
+        match self.moves.get(ply) {
+            Some(at) => self.counted(self.mover(ply), self.available(ply), at.as_second()),
+            None => 0,
+        }
+    }
+
+    pub fn add_leave(&mut self, color: Color, leave: Leave) {
+        self.leave[index(color)].push(leave);
+    }
+}
+
+/// Checks leave announced at `now` against the leave already `taken` by the same player (in
+/// one game, or in all their games): in the future, not overlapping, within `per_year` days
+/// in each year it touches.
+pub fn check_leave(
+    taken: &[Leave],
+    leave: Leave,
+    now: Timestamp,
+    per_year: u32,
+) -> Result<(), String> {
+    if leave.days == 0 {
+        return Err("leave is at least one day".to_owned());
+    }
+    if leave.first <= date_of(now) {
+        return Err(format!(
+            "leave is announced ahead: it can start tomorrow ({}) at the earliest",
+            date_of(now).tomorrow().unwrap_or(leave.first)
+        ));
+    }
+    if let Some(other) = taken.iter().find(|l| l.overlaps(leave)) {
+        return Err(format!("it overlaps leave already announced: {other}"));
+    }
+    for year in [leave.first.year(), leave.last().year()] {
+        let before: u32 = taken.iter().map(|l| l.days_in(year)).sum();
+        let asked = leave.days_in(year);
+        if before + asked > per_year {
+            return Err(format!(
+                "{asked} day(s) of leave in {year} asked, {before} taken already, {per_year} allowed a year"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Days and hours, for people: `12d 04h`, `-0d 03h` when past a limit.
+pub fn days_hours(seconds: i64) -> String {
+    let sign = if seconds < 0 { "-" } else { "" };
+    let s = seconds.unsigned_abs();
+    let day = DAY.unsigned_abs();
+    format!("{sign}{}d {:02}h", s / day, (s % day) / 3600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(day: i64, hour: i64) -> Timestamp {
+        Timestamp::from_second(midnight(Date::constant(2027, 1, 1)) + day * DAY + hour * 3600)
+            .unwrap()
+    }
+
+    #[test]
+    fn time_controls_parse_and_print() {
+        for (text, control) in [
+            (
+                "10 moves in 50 days",
+                TimeControl::MovesInDays {
+                    moves: 10,
+                    days: 50,
+                },
+            ),
+            ("5/30", TimeControl::MovesInDays { moves: 5, days: 30 }),
+            ("3 days per move", TimeControl::DaysPerMove { days: 3 }),
+            ("none", TimeControl::Unlimited),
+        ] {
+            assert_eq!(text.parse::<TimeControl>(), Ok(control), "{text}");
+            assert_eq!(control.to_string().parse::<TimeControl>(), Ok(control));
+        }
+        for bad in [
+            "",
+            "10 in 50",
+            "0/50",
+            "10/0",
+            "ten moves in 50 days",
+            "10/50/3",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn each_side_counts_from_when_the_opponents_move_arrived() {
+        let mut t = Timeline::new(at(0, 0), Color::White);
+        t.moves.push(at(2, 0)); // White thought 2 days
+        t.moves.push(at(3, 12)); // Black 1.5 days
+        t.moves.push(at(4, 0)); // White 0.5 day
+        assert_eq!(
+            t.used_total(Color::White, at(9, 0), false),
+            2 * DAY + DAY / 2
+        );
+        // Black is to move since day 4.
+        assert_eq!(
+            t.used_total(Color::Black, at(5, 0), true),
+            DAY + DAY / 2 + DAY
+        );
+        let control = TimeControl::MovesInDays { moves: 2, days: 3 };
+        // White made 2 moves: the next falls under the second control, 6 days by move 4.
+        let white = t.side_time(control, Color::White, at(5, 0), false);
+        assert_eq!(white.control_at, Some(4));
+        assert_eq!(white.left, Some(6 * DAY - (2 * DAY + DAY / 2)));
+        let black = t.side_time(control, Color::Black, at(5, 0), true);
+        assert_eq!(black.control_at, Some(2));
+        assert_eq!(black.left, Some(3 * DAY - (2 * DAY + DAY / 2)));
+    }
+
+    #[test]
+    fn leave_stops_only_its_own_sides_clock() {
+        let mut t = Timeline::new(at(0, 0), Color::White);
+        t.add_leave(
+            Color::White,
+            Leave {
+                first: Date::constant(2027, 1, 3),
+                days: 4,
+            },
+        );
+        // White to move from day 0 to day 10; days 2..6 are leave.
+        assert_eq!(t.used_on_move(Color::White, at(10, 0)), 6 * DAY);
+        assert!(t.on_leave(Color::White, at(3, 5)));
+        assert!(!t.on_leave(Color::Black, at(3, 5)));
+        assert_eq!(t.used_on_move(Color::Black, at(10, 0)), 10 * DAY);
+    }
+
+    #[test]
+    fn leave_must_be_ahead_apart_and_within_the_yearly_allowance() {
+        let mut t = Timeline::new(at(0, 0), Color::White);
+        let now = at(0, 10);
+        let leave = |m, d, days| Leave {
+            first: Date::constant(2027, m, d),
+            days,
+        };
+        assert!(
+            t.check_leave(Color::White, leave(1, 1, 3), now, 45)
+                .unwrap_err()
+                .contains("ahead")
+        );
+        assert!(
+            t.check_leave(Color::White, leave(1, 2, 30), now, 45)
+                .is_ok()
+        );
+        t.add_leave(Color::White, leave(1, 2, 30));
+        assert!(
+            t.check_leave(Color::White, leave(1, 20, 5), now, 45)
+                .unwrap_err()
+                .contains("overlaps")
+        );
+        assert!(
+            t.check_leave(Color::White, leave(3, 1, 16), now, 45)
+                .unwrap_err()
+                .contains("45 allowed")
+        );
+        assert!(
+            t.check_leave(Color::White, leave(3, 1, 15), now, 45)
+                .is_ok()
+        );
+        // Black's allowance is its own.
+        assert!(
+            t.check_leave(Color::Black, leave(1, 2, 45), now, 45)
+                .is_ok()
+        );
+        // Leave over New Year counts in each year.
+        assert_eq!(leave(12, 30, 5).days_in(2027), 2);
+        assert_eq!(leave(12, 30, 5).days_in(2028), 3);
+    }
+
+    #[test]
+    fn days_hours_reads_well() {
+        assert_eq!(days_hours(3 * DAY + 4 * 3600 + 59), "3d 04h");
+        assert_eq!(days_hours(-3 * 3600), "-0d 03h");
+    }
+}
