@@ -42,6 +42,8 @@ struct RawConfig {
     events: Vec<RawEvent>,
     #[serde(default)]
     games: Vec<RawGame>,
+    #[serde(default)]
+    links: Vec<RawLink>,
 }
 
 #[derive(Deserialize)]
@@ -79,6 +81,8 @@ struct RawPlayer {
     notation: Option<String>,
     lang: Option<String>,
     reach: Option<String>,
+    /// With `reach = "link"`: the link the player is across.
+    link: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -104,6 +108,26 @@ struct RawEvent {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawLink {
+    id: Option<String>,
+    transport: Option<String>,
+    connect: Option<String>,
+    listen: Option<String>,
+    device: Option<String>,
+    baud: Option<i64>,
+    parity: Option<String>,
+    data_bits: Option<i64>,
+    stop_bits: Option<i64>,
+    flow_control: Option<String>,
+    exclusive: Option<bool>,
+    secret: Option<String>,
+    secret_file: Option<PathBuf>,
+    window: Option<i64>,
+    retransmit_ms: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawGame {
     id: Option<String>,
     event: Option<String>,
@@ -125,6 +149,39 @@ pub struct Config {
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
     pub clock: ClockConfig,
+    /// Links to other ccrelay nodes.
+    pub links: Vec<LinkConfig>,
+}
+
+/// A link to another ccrelay node: how to reach it and the secret both hold.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    pub id: String,
+    pub transport: LinkTransport,
+    pub secret: LinkSecret,
+    /// DATA frames in flight before an acknowledgement (1 to 64).
+    pub window: usize,
+    /// The base retransmission timeout; `None`: computed from the line speed.
+    pub retransmit: Option<Duration>,
+}
+
+#[derive(Clone, Debug)]
+pub enum LinkTransport {
+    /// Connect to the peer (and reconnect after a drop).
+    TcpConnect(String),
+    /// Wait for the peer to connect.
+    TcpListen(SocketAddr),
+    Serial(crate::transport::serial_port::SerialConfig),
+}
+
+/// A link's shared secret. Never printed: `Debug` shows its length only.
+#[derive(Clone)]
+pub struct LinkSecret(pub Vec<u8>);
+
+impl fmt::Debug for LinkSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LinkSecret({} bytes)", self.0.len())
+    }
 }
 
 /// Where the relay's time comes from.
@@ -192,6 +249,9 @@ pub struct Player {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reach {
     Tcp,
+    /// Across the link with this id: the player's own node checks their secret; here they
+    /// have none, and their moves arrive only over that link.
+    Link(String),
 }
 
 #[derive(Clone, Debug)]
@@ -435,17 +495,32 @@ impl Config {
             };
             let reach = match p.reach.as_deref().unwrap_or("tcp") {
                 "tcp" => Reach::Tcp,
+                "link" => match p.link.clone() {
+                    Some(link) => Reach::Link(link),
+                    None => {
+                        c.problem(key("link"), "missing (reach = \"link\" needs a link id)");
+                        Reach::Tcp
+                    }
+                },
                 other => {
                     c.problem(
                         key("reach"),
-                        format!("{other:?} is not a way to reach a player (known: tcp)"),
+                        format!("{other:?} is not a way to reach a player (known: tcp, link)"),
                     );
                     Reach::Tcp
                 }
             };
+            if p.link.is_some() && !matches!(reach, Reach::Link(_)) {
+                c.problem(key("link"), "only with reach = \"link\"");
+            }
+            // A player across a link logs in on their own node: no secret here, unless given.
+            let secret_hash = match (&reach, p.secret_hash) {
+                (Reach::Link(_), None) => String::new(),
+                (_, hash) => c.secret_hash(&key("secret_hash"), hash),
+            };
             let player = Player {
                 name: p.name.unwrap_or_else(|| id.clone()),
-                secret_hash: c.secret_hash(&key("secret_hash"), p.secret_hash),
+                secret_hash,
                 notation,
                 lang,
                 reach,
@@ -560,6 +635,25 @@ impl Config {
             });
         }
 
+        let links = check_links(&mut c, raw.links, &resolve);
+        for (id, p) in &players {
+            if let Reach::Link(link) = &p.reach
+                && !links.iter().any(|l: &LinkConfig| &l.id == link)
+            {
+                c.problem(format!("players.{id}.link"), format!("no link {link:?}"));
+            }
+        }
+        let mut codes = BTreeMap::new();
+        for g in &games {
+            let code = crate::transport::link::frame::game_code(&g.id);
+            if let Some(other) = codes.insert(code, g.id.clone()) {
+                c.problem(
+                    "games",
+                    format!("{other:?} and {:?} share a link code; rename one", g.id),
+                );
+            }
+        }
+
         let raw_clock = raw.clock.unwrap_or_default();
         let manual_start = match raw_clock.mode.as_deref().unwrap_or("system") {
             "system" => {
@@ -608,6 +702,7 @@ impl Config {
                 events,
                 games,
                 clock,
+                links,
             })
         } else {
             Err(ConfigError {
@@ -615,6 +710,105 @@ impl Config {
             })
         }
     }
+}
+
+/// Validates the `[[links]]` tables.
+fn check_links(
+    c: &mut Checker,
+    raw: Vec<RawLink>,
+    resolve: &dyn Fn(PathBuf) -> PathBuf,
+) -> Vec<LinkConfig> {
+    use crate::transport::serial_port::SerialConfig;
+    let mut links: Vec<LinkConfig> = Vec::new();
+    for (i, l) in raw.into_iter().enumerate() {
+        let key = |field: &str| format!("links[{i}].{field}");
+        let id = c.id(&key("id"), l.id);
+        let transport = match l.transport.as_deref().unwrap_or("tcp") {
+            "tcp" => match (l.connect, l.listen) {
+                (Some(addr), None) => Some(LinkTransport::TcpConnect(addr)),
+                (None, Some(listen)) => match listen.parse() {
+                    Ok(addr) => Some(LinkTransport::TcpListen(addr)),
+                    Err(_) => {
+                        c.problem(key("listen"), format!("{listen:?} is not an address:port"));
+                        None
+                    }
+                },
+                _ => {
+                    c.problem(key("connect"), "a tcp link needs connect or listen (one of them)");
+                    None
+                }
+            },
+            "serial" => {
+                let device = c.required(&key("device"), l.device);
+                let baud = c.positive(&key("baud"), l.baud, 9600, 4_000_000) as u32;
+                let mut serial = SerialConfig::new(device, baud);
+                let mut take = |field: &str, r: Result<(), String>| {
+                    if let Err(e) = r {
+                        c.problem(key(field), e);
+                    }
+                };
+                if let Some(p) = &l.parity {
+                    take("parity", SerialConfig::parse_parity(p).map(|v| serial.parity = v));
+                }
+                if let Some(b) = l.data_bits {
+                    take("data_bits", SerialConfig::parse_data_bits(b).map(|v| serial.data_bits = v));
+                }
+                if let Some(b) = l.stop_bits {
+                    take("stop_bits", SerialConfig::parse_stop_bits(b).map(|v| serial.stop_bits = v));
+                }
+                if let Some(f) = &l.flow_control {
+                    take(
+                        "flow_control",
+                        SerialConfig::parse_flow_control(f).map(|v| serial.flow_control = v),
+                    );
+                }
+                serial.exclusive = l.exclusive.unwrap_or(true);
+                Some(LinkTransport::Serial(serial))
+            }
+            other => {
+                c.problem(key("transport"), format!("{other:?}: say \"tcp\" or \"serial\""));
+                None
+            }
+        };
+        let secret = match (l.secret, l.secret_file) {
+            (Some(s), None) => s.into_bytes(),
+            (None, Some(path)) => {
+                let path = resolve(path);
+                match std::fs::read(&path) {
+                    // A trailing newline from an editor is not part of the secret.
+                    Ok(bytes) => bytes.trim_ascii_end().to_vec(),
+                    Err(e) => {
+                        c.problem(key("secret_file"), format!("{}: {e}", path.display()));
+                        Vec::new()
+                    }
+                }
+            }
+            _ => {
+                c.problem(key("secret"), "give secret or secret_file (one of them)");
+                Vec::new()
+            }
+        };
+        if !secret.is_empty() && secret.len() < 16 {
+            c.problem(key("secret"), "too short: at least 16 bytes");
+        }
+        let window = c.positive(&key("window"), l.window, 4, 64) as usize;
+        let retransmit = l
+            .retransmit_ms
+            .map(|ms| Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000)));
+        if links.iter().any(|other| other.id == id) {
+            c.problem(key("id"), format!("{id:?} is used twice"));
+        }
+        if let Some(transport) = transport {
+            links.push(LinkConfig {
+                id,
+                transport,
+                secret: LinkSecret(secret),
+                window,
+                retransmit,
+            });
+        }
+    }
+    links
 }
 
 #[cfg(test)]

@@ -88,10 +88,18 @@ pub async fn run(
         source,
     })?;
     let tracker = TaskTracker::new();
+    let mailbox = Mailbox::new(journal.clone(), hub);
+    crate::transport::link::spawn_all(
+        &config,
+        relay.clone(),
+        mailbox.clone(),
+        shutdown.clone(),
+        &tracker,
+    );
     let ctx = tcp::Context::new(
         config.clone(),
         relay,
-        Mailbox::new(journal.clone(), hub),
+        mailbox,
         shutdown.clone(),
         tracker.clone(),
     )

@@ -99,6 +99,14 @@ pub enum Command {
     Clock {
         set: Option<String>,
     },
+    /// From a link: the other node refused the sender's action `number` in `game` (their
+    /// `number`-th move, draw offer, acceptance, decline or resignation in it). Journaled and
+    /// told to the sender; changes no game.
+    PeerRefused {
+        game: String,
+        number: u32,
+        reason: String,
+    },
     /// Admin: start a game.
     Create {
         game: String,
@@ -122,6 +130,7 @@ impl Command {
             | Command::Resign { game }
             | Command::Claim { game, .. }
             | Command::Conditional { game, .. }
+            | Command::PeerRefused { game, .. }
             | Command::Adjudicate { game, .. } => Some(game),
             Command::Games
             | Command::Leave { .. }
@@ -407,6 +416,50 @@ impl State {
                 reason,
             } => self.adjudicate(sender, &game, &result, &reason).await,
             Command::Clock { set } => self.set_clock(sender, set.as_deref()).await,
+            Command::PeerRefused {
+                game,
+                number,
+                reason,
+            } => self.peer_refused(sender, &game, number, &reason).await,
+        }
+    }
+
+    /// The other node refused an action this node accepted: the record says so, and the
+    /// player hears it. Only a link may say this.
+    async fn peer_refused(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        number: u32,
+        reason: &str,
+    ) -> Pending {
+        if sender.channel != "link" {
+            return Pending::Now(Reply::new(403, "only a link reports refusals"));
+        }
+        if let Err(reply) = self.seat(sender, game_id) {
+            return Pending::Now(reply);
+        }
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Rejected,
+            &format!("refused by the other node: action {number}"),
+        );
+        entry.detail = reason.to_owned();
+        let body = format!(
+            "REFUSED {game_id} the other node refused your action {number}: {reason}"
+        );
+        let record = Record {
+            entry,
+            outbox: vec![NewOutbox {
+                player: sender.player.clone(),
+                body,
+            }],
+        };
+        match self.enqueue(vec![record]).await {
+            Ok(committed) => Pending::AfterCommit(committed, Reply::new(250, "refusal recorded")),
+            Err(reply) => Pending::Now(reply),
         }
     }
 

@@ -3,4 +3,6 @@
 //! nothing of chess.
 
 pub mod line;
+pub mod link;
+pub mod serial_port;
 pub mod tcp;

@@ -3,6 +3,7 @@
 mod cli;
 mod daemon;
 mod errors;
+mod link;
 mod peer;
 mod regressions;
 mod roundtrip;

@@ -1,0 +1,685 @@
+//! Two real ccrelay nodes joined by a link, with a line simulator between them that drops,
+//! corrupts, duplicates and delays what passes: over TCP, and over pseudo-terminal pairs as
+//! serial lines. And a hand-driven peer that sends an illegal move, a forged frame and a
+//! replayed frame to a real node.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use ccrelay::transport::link::frame::{
+    self, Act, DATA, Deframer, Message, Plain, Side, game_code,
+};
+use ccrelay::transport::link::session::{Session, Timing};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
+use crate::support::ccrelay;
+
+const SECRET: &str = "a shared secret of the two clubs";
+
+/// Faults per chunk of bytes the simulator passes (per mille).
+#[derive(Clone, Copy)]
+struct Faults {
+    drop: u64,
+    corrupt: u64,
+    duplicate: u64,
+    delay: u64,
+    seed: u64,
+}
+
+const NOISY: Faults = Faults {
+    drop: 50,
+    corrupt: 10,
+    duplicate: 20,
+    delay: 100,
+    seed: 1886,
+};
+
+/// What the simulator did, for the test's report.
+#[derive(Default)]
+struct Counts {
+    chunks: AtomicU64,
+    dropped: AtomicU64,
+    corrupted: AtomicU64,
+    duplicated: AtomicU64,
+    bytes: AtomicU64,
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn per_mille(&mut self, p: u64) -> bool {
+        self.next() % 1000 < p
+    }
+}
+
+/// Copies `from` to `to`, damaging chunks as `faults` says, until either end fails.
+async fn pump<R, W>(mut from: R, mut to: W, faults: Faults, seed: u64, counts: Arc<Counts>)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut rng = Rng(faults.seed ^ seed | 1);
+    let mut buf = [0u8; 256];
+    loop {
+        let n = match tokio::time::timeout(Duration::from_secs(120), from.read(&mut buf)).await {
+            Ok(Ok(0)) | Err(_) => return,
+            Ok(Ok(n)) => n,
+            Ok(Err(e)) if e.raw_os_error() == Some(5) => {
+                // A pseudo-terminal whose other end is not open yet (EIO): wait for it.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+            Ok(Err(_)) => return,
+        };
+        let mut chunk = buf[..n].to_vec();
+        counts.chunks.fetch_add(1, Ordering::Relaxed);
+        if rng.per_mille(faults.drop) {
+            counts.dropped.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        if rng.per_mille(faults.corrupt) {
+            let i = (rng.next() as usize) % chunk.len();
+            chunk[i] ^= 1 << (rng.next() % 8);
+            counts.corrupted.fetch_add(1, Ordering::Relaxed);
+        }
+        if rng.per_mille(faults.delay) {
+            tokio::time::sleep(Duration::from_millis(5 + rng.next() % 45)).await;
+        }
+        let copies = if rng.per_mille(faults.duplicate) {
+            counts.duplicated.fetch_add(1, Ordering::Relaxed);
+            2
+        } else {
+            1
+        };
+        for _ in 0..copies {
+            counts.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+            if to.write_all(&chunk).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// A TCP line simulator: node A connects to the first port, node B to the second; bytes pass
+/// between each pair of connections, damaged, until one end closes, then it waits for both
+/// again (a node restarted).
+struct TcpSimulator {
+    ports: (u16, u16),
+    counts: Arc<Counts>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl TcpSimulator {
+    fn start(faults: Faults) -> TcpSimulator {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let counts = Arc::new(Counts::default());
+        let (la, lb) = runtime.block_on(async {
+            (
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+            )
+        });
+        let ports = (
+            la.local_addr().unwrap().port(),
+            lb.local_addr().unwrap().port(),
+        );
+        let c = counts.clone();
+        runtime.spawn(async move {
+            let mut round = 0u64;
+            loop {
+                let (Ok((a, _)), Ok((b, _))) = tokio::join!(la.accept(), lb.accept()) else {
+                    return;
+                };
+                round += 1;
+                let (ar, aw) = a.into_split();
+                let (br, bw) = b.into_split();
+                let one = pump(ar, bw, faults, round * 2, c.clone());
+                let two = pump(br, aw, faults, round * 2 + 1, c.clone());
+                // When either direction ends, both connections close with this scope.
+                tokio::select! {
+                    () = one => {}
+                    () = two => {}
+                }
+            }
+        });
+        TcpSimulator {
+            ports,
+            counts,
+            _runtime: runtime,
+        }
+    }
+}
+
+struct Node {
+    dir: tempfile::TempDir,
+    config: PathBuf,
+    daemon: Daemon,
+}
+
+impl Node {
+    fn restart(&mut self) {
+        self.daemon.kill9();
+        self.daemon = Daemon::start(&self.config);
+    }
+}
+
+/// A node's config: its `local` players (secret = id + "-secret"), the `remote` ones across
+/// link `peer`, the games, and the link table.
+fn node_config(
+    data: &Path,
+    local: &[&str],
+    remote: &[&str],
+    games: &[(&str, &str, &str)],
+    link: &str,
+) -> String {
+    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
+    let mut text = format!(
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n",
+        data.display().to_string(),
+        hash(ADMIN_SECRET)
+    );
+    for p in local {
+        text.push_str(&format!(
+            "[[players]]\nid = {p:?}\nsecret_hash = {:?}\nnotation = \"iccf\"\n",
+            hash(&format!("{p}-secret"))
+        ));
+    }
+    for p in remote {
+        text.push_str(&format!(
+            "[[players]]\nid = {p:?}\nreach = \"link\"\nlink = \"peer\"\n"
+        ));
+    }
+    for (id, white, black) in games {
+        text.push_str(&format!(
+            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\nretransmit_ms = 150\nwindow = 4\n{link}"
+    ));
+    text
+}
+
+fn start_node(local: &[&str], remote: &[&str], games: &[(&str, &str, &str)], link: &str) -> Node {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    std::fs::write(
+        &config,
+        node_config(&dir.path().join("data"), local, remote, games, link),
+    )
+    .expect("write config");
+    let daemon = Daemon::start(&config);
+    Node {
+        dir,
+        config,
+        daemon,
+    }
+}
+
+fn login(node: &Node, player: &str) -> Client {
+    let mut c = node.daemon.connect();
+    let (code, text) = c.call(&format!("LOGIN {player} {player}-secret"));
+    assert_eq!(code, 230, "{text}");
+    c
+}
+
+/// Waits for a push that contains `needle`, keeping the others.
+fn wait_push(client: &mut Client, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(i) = client.pushes.iter().position(|(_, b)| b.contains(needle)) {
+            return client.pushes.remove(i).1;
+        }
+        assert!(Instant::now() < deadline, "no push with {needle:?}");
+        let push = client.next_push();
+        client.pushes.push(push);
+    }
+}
+
+fn export_text(config: &Path, game: &str) -> String {
+    let out = ccrelay()
+        .args(["journal", "export", "--format", "text", "--game", game, "--config"])
+        .arg(config)
+        .output()
+        .expect("export");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// A game's moves in a node's journal, in order: (player, ICCF).
+fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
+    export_text(config, game)
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols.len() > 5 && cols[0].starts_with('#') && cols[4] == "move").then(|| {
+                let iccf = cols.last().unwrap().trim_matches(['(', ')']).to_owned();
+                (cols[2].to_owned(), iccf)
+            })
+        })
+        .collect()
+}
+
+/// How many `rejected` entries a node's journal holds for a game.
+fn rejected_in(config: &Path, game: &str) -> usize {
+    export_text(config, game)
+        .lines()
+        .filter(|l| l.split_whitespace().nth(4) == Some("rejected"))
+        .count()
+}
+
+/// The match: three games between the clubs, players on both nodes, White on either side.
+const GAMES: [(&str, &str, &str); 3] = [
+    ("m1", "anna", "boris"),
+    ("m2", "vera", "anna"),
+    ("m3", "anna", "vera"),
+];
+
+/// Who is where: anna on node A; boris and vera on node B.
+fn local_of(player: &str) -> usize {
+    if player == "anna" { 0 } else { 1 }
+}
+
+struct Match {
+    nodes: [Node; 2],
+    /// Each node's logged-in local players.
+    clients: [Vec<(&'static str, Client)>; 2],
+    plies: Vec<String>,
+}
+
+impl Match {
+    fn start(links: [String; 2]) -> Match {
+        let a = start_node(&["anna"], &["boris", "vera"], &GAMES, &links[0]);
+        let b = start_node(&["boris", "vera"], &["anna"], &GAMES, &links[1]);
+        let mut m = Match {
+            nodes: [a, b],
+            clients: [Vec::new(), Vec::new()],
+            plies: LONG_GAME.split_whitespace().map(str::to_owned).collect(),
+        };
+        m.login_all();
+        m
+    }
+
+    fn login_all(&mut self) {
+        self.clients = [
+            vec![("anna", login(&self.nodes[0], "anna"))],
+            vec![
+                ("boris", login(&self.nodes[1], "boris")),
+                ("vera", login(&self.nodes[1], "vera")),
+            ],
+        ];
+    }
+
+    fn client(&mut self, player: &str) -> &mut Client {
+        let node = local_of(player);
+        &mut self
+            .clients[node]
+            .iter_mut()
+            .find(|(p, _)| *p == player)
+            .expect("logged in")
+            .1
+    }
+
+    /// Game `g`'s ply `i` in ICCF (each game plays the long game from a different offset).
+    fn ply(&self, g: usize, i: usize) -> String {
+        let uci = &self.plies[i];
+        let _ = g;
+        let b = uci.as_bytes();
+        let sq = |f: u8, r: u8| format!("{}{}", f - b'a' + 1, r - b'0');
+        let mut s = format!("{}{}", sq(b[0], b[1]), sq(b[2], b[3]));
+        if let Some(p) = b.get(4) {
+            s.push(match p {
+                b'q' => '1',
+                b'r' => '2',
+                b'b' => '3',
+                _ => '4',
+            });
+        }
+        s
+    }
+
+    /// Plays plies `range` in every game: in each round every game's mover sends its move,
+    /// then every receiver waits for it. `between` runs after the moves of round `at` are
+    /// sent and before they are awaited.
+    fn play(&mut self, range: std::ops::Range<usize>, at: Option<usize>, between: &mut dyn FnMut(&mut Match)) {
+        for i in range {
+            let mut expect = Vec::new();
+            for (g, (id, white, black)) in GAMES.iter().enumerate() {
+                let (mover, receiver) = if i % 2 == 0 { (white, black) } else { (black, white) };
+                let mv = self.ply(g, i);
+                let number = i / 2 + 1;
+                let (code, text) = self.client(mover).call(&format!("MOVE {id} {number} {mv}"));
+                assert_eq!(code, 250, "{id} ply {i} {mv} by {mover}: {text}");
+                expect.push((*receiver, format!("MOVE {id} {number}{} {mv}", if i % 2 == 0 { "." } else { "..." })));
+            }
+            if at == Some(i) {
+                between(self);
+            }
+            for (receiver, needle) in expect {
+                wait_push(self.client(receiver), &needle);
+            }
+        }
+    }
+
+    /// Both journals hold every game's moves, the same, and verify.
+    fn check(&self, plies: usize) {
+        for (g, (id, white, black)) in GAMES.iter().enumerate() {
+            let want: Vec<(String, String)> = (0..plies)
+                .map(|i| {
+                    let who = if i % 2 == 0 { white } else { black };
+                    ((*who).to_owned(), self.ply(g, i))
+                })
+                .collect();
+            let a = moves_of(&self.nodes[0].config, id);
+            let b = moves_of(&self.nodes[1].config, id);
+            assert_eq!(a, want, "node A, {id}");
+            assert_eq!(b, want, "node B, {id}");
+            for node in &self.nodes {
+                // Nothing refused: no move was misapplied or applied twice.
+                assert_eq!(
+                    rejected_in(&node.config, id),
+                    0,
+                    "rejected entries in {id} at {}",
+                    node.dir.path().display()
+                );
+            }
+        }
+        for node in &self.nodes {
+            assert_journal_verifies(&node.config);
+        }
+    }
+}
+
+fn tcp_links(sim: &TcpSimulator) -> [String; 2] {
+    [
+        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n", sim.ports.0),
+        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n", sim.ports.1),
+    ]
+}
+
+const PLIES: usize = 40;
+
+#[test]
+fn a_match_over_a_noisy_tcp_line_completes_with_identical_journals() {
+    let sim = TcpSimulator::start(NOISY);
+    let mut m = Match::start(tcp_links(&sim));
+    let started = Instant::now();
+    m.play(0..PLIES, None, &mut |_| {});
+    m.check(PLIES);
+    let c = &sim.counts;
+    eprintln!(
+        "noisy TCP: {} plies in {:?}; chunks {} dropped {} corrupted {} duplicated {}",
+        PLIES * GAMES.len(),
+        started.elapsed(),
+        c.chunks.load(Ordering::Relaxed),
+        c.dropped.load(Ordering::Relaxed),
+        c.corrupted.load(Ordering::Relaxed),
+        c.duplicated.load(Ordering::Relaxed),
+    );
+    assert!(c.dropped.load(Ordering::Relaxed) > 0 && c.corrupted.load(Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn a_node_killed_mid_match_restarts_and_the_match_completes_the_same() {
+    let sim = TcpSimulator::start(NOISY);
+    let mut m = Match::start(tcp_links(&sim));
+    // Round 15: moves sent on both nodes, then node B is killed before they are awaited.
+    m.play(0..PLIES, Some(15), &mut |m| {
+        m.nodes[1].restart();
+        m.login_all();
+    });
+    // And node A, at another moment.
+    m.check(PLIES);
+    let more = PLIES + 10;
+    m.play(PLIES..more, Some(PLIES + 3), &mut |m| {
+        m.nodes[0].restart();
+        m.login_all();
+    });
+    m.check(more);
+}
+
+/// A pseudo-terminal pair per node; the simulator pumps bytes between the two masters.
+#[test]
+fn a_match_over_noisy_serial_lines_on_pseudo_terminals() {
+    use tokio_serial::{SerialPort, SerialStream};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let counts = Arc::new(Counts::default());
+    let (names, _slaves) = runtime.block_on(async {
+        let (ma, sa) = SerialStream::pair().expect("pty pair");
+        let (mb, sb) = SerialStream::pair().expect("pty pair");
+        let names = [sa.name().expect("name"), sb.name().expect("name")];
+        let (ar, aw) = tokio::io::split(ma);
+        let (br, bw) = tokio::io::split(mb);
+        let c = counts.clone();
+        tokio::spawn(async move {
+            tokio::join!(
+                pump(ar, bw, NOISY, 7, c.clone()),
+                pump(br, aw, NOISY, 8, c.clone())
+            );
+        });
+        (names, (sa, sb))
+    });
+    let serial = |name: &str| {
+        format!(
+            "transport = \"serial\"\ndevice = {name:?}\nbaud = 9600\nparity = \"none\"\ndata_bits = 8\nstop_bits = 1\nflow_control = \"none\"\nexclusive = false\n"
+        )
+    };
+    let mut m = Match::start([serial(&names[0]), serial(&names[1])]);
+    let plies = 30;
+    m.play(0..plies, None, &mut |_| {});
+    m.check(plies);
+    assert!(counts.dropped.load(Ordering::Relaxed) > 0);
+}
+
+/// A peer driven by hand: the test holds the secret and speaks the protocol to a real node.
+struct HandPeer<S> {
+    stream: S,
+    session: Session,
+    deframer: Deframer,
+    /// Every byte this peer wrote, frame by frame.
+    sent: Vec<Vec<u8>>,
+    /// Messages received from the node.
+    received: Vec<Message>,
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
+    fn new(stream: S) -> Self {
+        let timing = Timing {
+            hello: Duration::from_millis(100),
+            rto: Duration::from_millis(300),
+            rto_max: Duration::from_secs(2),
+            keepalive: Duration::from_secs(2),
+            dead: Duration::from_secs(30),
+        };
+        HandPeer {
+            stream,
+            session: Session::new(SECRET.as_bytes(), 4, timing, Instant::now()),
+            deframer: Deframer::default(),
+            sent: Vec::new(),
+            received: Vec::new(),
+        }
+    }
+
+    async fn write(&mut self, frames: Vec<Vec<u8>>) {
+        for f in frames {
+            self.stream.write_all(&f).await.expect("write");
+            self.sent.push(f);
+        }
+    }
+
+    /// Runs the session for `for_`: answers, acknowledges, collects messages.
+    async fn run(&mut self, for_: Duration) {
+        let end = tokio::time::Instant::now() + for_;
+        let mut buf = [0u8; 256];
+        loop {
+            let now = Instant::now();
+            let mut out = self.session.tick(now);
+            out.extend(self.session.poll_send(now));
+            self.write(out).await;
+            let read = tokio::time::timeout(Duration::from_millis(30), self.stream.read(&mut buf));
+            tokio::select! {
+                r = read => {
+                    if let Ok(Ok(n)) = r {
+                        assert!(n > 0, "the node closed the line");
+                        let mut frames = Vec::new();
+                        self.deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
+                        for f in frames {
+                            let Ok(input) = self.session.on_frame(&f, Instant::now()) else { continue };
+                            self.write(input.send).await;
+                            if let Some(m) = input.data {
+                                self.received.push(Message::decode(&m).expect("a message we read"));
+                                let ack = self.session.delivered(Instant::now());
+                                self.write(vec![ack]).await;
+                            }
+                        }
+                    }
+                }
+                () = tokio::time::sleep_until(end) => return,
+            }
+        }
+    }
+
+    /// Runs until `done` holds (or fails after 20 s).
+    async fn until(&mut self, what: &str, done: impl Fn(&Self) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !done(self) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            self.run(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn white_move(number: u16, iccf: &str) -> Message {
+    let (from, to, promotion) = frame::pack_iccf(iccf).expect("ICCF");
+    Message::Action {
+        game: game_code("h1"),
+        side: Side::White,
+        number,
+        act: Act::Move {
+            from,
+            to,
+            promotion,
+            draw_offer: false,
+        },
+    }
+}
+
+#[test]
+fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignored() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Node B: boris local; "hand" (White) across the link, played by this test.
+    let games = [("h1", "hand", "boris")];
+    let node = start_node(
+        &["boris"],
+        &["hand"],
+        &games,
+        &format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
+    );
+    let mut boris = login(&node, "boris");
+    let stream = runtime.block_on(async { listener.accept().await.unwrap().0 });
+    let mut peer = HandPeer::new(stream);
+    let done = Arc::new(AtomicBool::new(false));
+    runtime.block_on(async {
+        peer.until("the session", |p| p.session.is_established()).await;
+        // 1. e2-e4, legal: applied and forwarded.
+        peer.session.push(white_move(0, "5254").encode());
+        peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0).await;
+    });
+    wait_push(&mut boris, "MOVE h1 1. 5254");
+    runtime.block_on(async {
+        // 2. The same DATA frame again, byte for byte: a replay, dropped.
+        let data_frame = peer
+            .sent
+            .iter()
+            .rev()
+            .find(|f| {
+                let body = frame::cobs_decode(&f[..f.len() - 1]).unwrap_or_default();
+                body.first() == Some(&DATA)
+            })
+            .cloned()
+            .expect("the DATA frame we sent");
+        peer.stream.write_all(&data_frame).await.unwrap();
+        // 3. A forged frame: a legal-looking move sealed with a key that is not the session's.
+        let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
+        let mut payload = vec![1u8];
+        payload.extend(white_move(1, "1213").encode());
+        let forged = frame::seal(
+            &forged_key,
+            0,
+            1000,
+            &Plain {
+                kind: DATA,
+                ack: 0,
+                payload,
+            },
+        );
+        peer.stream.write_all(&forged).await.unwrap();
+        peer.run(Duration::from_millis(500)).await;
+    });
+    // Boris answers e7-e5 on node B; it comes to us over the link.
+    let (code, text) = boris.call("MOVE h1 1 5755");
+    assert_eq!(code, 250, "{text}");
+    runtime.block_on(async {
+        peer.until("black's reply", |p| !p.received.is_empty()).await;
+        assert!(
+            matches!(
+                &peer.received[0],
+                Message::Action { side: Side::Black, number: 0, act: Act::Move { .. }, .. }
+            ),
+            "{:?}",
+            peer.received
+        );
+        // 4. An illegal move with a valid tag: e2-e4 again (no pawn on e2 now).
+        peer.session.push(white_move(1, "5254").encode());
+        peer.until("the refusal", |p| p.received.len() >= 2).await;
+        let Message::Refused { number, reason, side, .. } = &peer.received[1] else {
+            panic!("expected REFUSED, got {:?}", peer.received[1]);
+        };
+        assert_eq!((*number, *side), (1, Side::White));
+        assert!(!reason.is_empty(), "the refusal says why");
+        eprintln!("refused: {reason}");
+        // 5. The link goes on: g1-f3 is applied.
+        peer.session.push(white_move(2, "7163").encode());
+        peer.until("g1-f3 acknowledged", |p| p.session.queued() == 0).await;
+        done.store(true, Ordering::Relaxed);
+    });
+    assert!(done.load(Ordering::Relaxed));
+    wait_push(&mut boris, "MOVE h1 2. 7163");
+    // Node B's record: e4 e5 Nf3 and nothing else; the illegal one journaled as rejected.
+    let moves: Vec<String> = moves_of(&node.config, "h1").into_iter().map(|(_, m)| m).collect();
+    assert_eq!(moves, ["5254", "5755", "7163"]);
+    assert_eq!(rejected_in(&node.config, "h1"), 1);
+    // Boris was never told of the refused move.
+    boris.call("GAMES");
+    assert!(
+        boris.pushes.iter().all(|(_, b)| !b.contains("MOVE h1 2. 5254")),
+        "{:?}",
+        boris.pushes
+    );
+    assert_journal_verifies(&node.config);
+}
