@@ -734,7 +734,10 @@ fn check_links(
                     }
                 },
                 _ => {
-                    c.problem(key("connect"), "a tcp link needs connect or listen (one of them)");
+                    c.problem(
+                        key("connect"),
+                        "a tcp link needs connect or listen (one of them)",
+                    );
                     None
                 }
             },
@@ -748,13 +751,22 @@ fn check_links(
                     }
                 };
                 if let Some(p) = &l.parity {
-                    take("parity", SerialConfig::parse_parity(p).map(|v| serial.parity = v));
+                    take(
+                        "parity",
+                        SerialConfig::parse_parity(p).map(|v| serial.parity = v),
+                    );
                 }
                 if let Some(b) = l.data_bits {
-                    take("data_bits", SerialConfig::parse_data_bits(b).map(|v| serial.data_bits = v));
+                    take(
+                        "data_bits",
+                        SerialConfig::parse_data_bits(b).map(|v| serial.data_bits = v),
+                    );
                 }
                 if let Some(b) = l.stop_bits {
-                    take("stop_bits", SerialConfig::parse_stop_bits(b).map(|v| serial.stop_bits = v));
+                    take(
+                        "stop_bits",
+                        SerialConfig::parse_stop_bits(b).map(|v| serial.stop_bits = v),
+                    );
                 }
                 if let Some(f) = &l.flow_control {
                     take(
@@ -766,7 +778,10 @@ fn check_links(
                 Some(LinkTransport::Serial(serial))
             }
             other => {
-                c.problem(key("transport"), format!("{other:?}: say \"tcp\" or \"serial\""));
+                c.problem(
+                    key("transport"),
+                    format!("{other:?}: say \"tcp\" or \"serial\""),
+                );
                 None
             }
         };
@@ -792,9 +807,9 @@ fn check_links(
             c.problem(key("secret"), "too short: at least 16 bytes");
         }
         let window = c.positive(&key("window"), l.window, 4, 64) as usize;
-        let retransmit = l
-            .retransmit_ms
-            .map(|ms| Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000)));
+        let retransmit = l.retransmit_ms.map(|ms| {
+            Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000))
+        });
         if links.iter().any(|other| other.id == id) {
             c.problem(key("id"), format!("{id:?} is used twice"));
         }

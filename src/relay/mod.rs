@@ -447,9 +447,8 @@ impl State {
             &format!("refused by the other node: action {number}"),
         );
         entry.detail = reason.to_owned();
-        let body = format!(
-            "REFUSED {game_id} the other node refused your action {number}: {reason}"
-        );
+        let body =
+            format!("REFUSED {game_id} the other node refused your action {number}: {reason}");
         let record = Record {
             entry,
             outbox: vec![NewOutbox {

@@ -49,7 +49,11 @@ impl SerialConfig {
             DataBits::Seven => 7.0,
             DataBits::Eight => 8.0,
         };
-        let parity = if self.parity == Parity::None { 0.0 } else { 1.0 };
+        let parity = if self.parity == Parity::None {
+            0.0
+        } else {
+            1.0
+        };
         let stop = if self.stop_bits == StopBits::One {
             1.0
         } else {
@@ -116,11 +120,7 @@ impl fmt::Display for SerialConfig {
         } else {
             2
         };
-        write!(
-            f,
-            "{} {} {data}{parity}{stop}",
-            self.device, self.baud
-        )
+        write!(f, "{} {} {data}{parity}{stop}", self.device, self.baud)
     }
 }
 

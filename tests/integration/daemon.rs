@@ -102,7 +102,10 @@ impl Daemon {
         let mut child = ccrelay()
             .args(["run", "--config"])
             .arg(config)
-            .env("CCRELAY_LOG", "warn")
+            .env(
+                "CCRELAY_LOG",
+                std::env::var("CCRELAY_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

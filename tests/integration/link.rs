@@ -8,9 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use ccrelay::transport::link::frame::{
-    self, Act, DATA, Deframer, Message, Plain, Side, game_code,
-};
+use ccrelay::transport::link::frame::{self, Act, DATA, Deframer, Message, Plain, Side, game_code};
 use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -29,9 +27,10 @@ struct Faults {
     seed: u64,
 }
 
+/// 5% of frames dropped, 2% corrupted (one bit), 2% duplicated, 10% delayed 5-50 ms.
 const NOISY: Faults = Faults {
     drop: 50,
-    corrupt: 10,
+    corrupt: 20,
     duplicate: 20,
     delay: 100,
     seed: 1886,
@@ -80,30 +79,36 @@ where
             }
             Ok(Err(_)) => return,
         };
-        let mut chunk = buf[..n].to_vec();
-        counts.chunks.fetch_add(1, Ordering::Relaxed);
-        if rng.per_mille(faults.drop) {
-            counts.dropped.fetch_add(1, Ordering::Relaxed);
-            continue;
-        }
-        if rng.per_mille(faults.corrupt) {
-            let i = (rng.next() as usize) % chunk.len();
-            chunk[i] ^= 1 << (rng.next() % 8);
-            counts.corrupted.fetch_add(1, Ordering::Relaxed);
-        }
-        if rng.per_mille(faults.delay) {
-            tokio::time::sleep(Duration::from_millis(5 + rng.next() % 45)).await;
-        }
-        let copies = if rng.per_mille(faults.duplicate) {
-            counts.duplicated.fetch_add(1, Ordering::Relaxed);
-            2
-        } else {
-            1
-        };
-        for _ in 0..copies {
-            counts.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-            if to.write_all(&chunk).await.is_err() {
-                return;
+        // Faults strike whole frames (each ends at a zero byte) or the bytes between: one
+        // unit at a time, so the rates are per frame whatever the reads coalesced.
+        for unit in buf[..n].split_inclusive(|&b| b == 0) {
+            let mut chunk = unit.to_vec();
+            counts.chunks.fetch_add(1, Ordering::Relaxed);
+            if rng.per_mille(faults.drop) {
+                counts.dropped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if rng.per_mille(faults.corrupt) {
+                let i = (rng.next() as usize) % chunk.len();
+                chunk[i] ^= 1 << (rng.next() % 8);
+                counts.corrupted.fetch_add(1, Ordering::Relaxed);
+            }
+            if rng.per_mille(faults.delay) {
+                tokio::time::sleep(Duration::from_millis(5 + rng.next() % 45)).await;
+            }
+            let copies = if rng.per_mille(faults.duplicate) {
+                counts.duplicated.fetch_add(1, Ordering::Relaxed);
+                2
+            } else {
+                1
+            };
+            for _ in 0..copies {
+                counts
+                    .bytes
+                    .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                if to.write_all(&chunk).await.is_err() {
+                    return;
+                }
             }
         }
     }
@@ -243,19 +248,32 @@ fn wait_push(client: &mut Client, needle: &str) -> String {
         if let Some(i) = client.pushes.iter().position(|(_, b)| b.contains(needle)) {
             return client.pushes.remove(i).1;
         }
-        assert!(Instant::now() < deadline, "no push with {needle:?}");
+        assert!(
+            Instant::now() < deadline,
+            "no push with {needle:?}; pushes: {:?}",
+            client.pushes
+        );
+        // `next_push` hands back kept pushes first: read past them.
+        let kept = std::mem::take(&mut client.pushes);
         let push = client.next_push();
+        client.pushes = kept;
         client.pushes.push(push);
     }
 }
 
 fn export_text(config: &Path, game: &str) -> String {
     let out = ccrelay()
-        .args(["journal", "export", "--format", "text", "--game", game, "--config"])
+        .args([
+            "journal", "export", "--format", "text", "--game", game, "--config",
+        ])
         .arg(config)
         .output()
         .expect("export");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
@@ -325,8 +343,7 @@ impl Match {
 
     fn client(&mut self, player: &str) -> &mut Client {
         let node = local_of(player);
-        &mut self
-            .clients[node]
+        &mut self.clients[node]
             .iter_mut()
             .find(|(p, _)| *p == player)
             .expect("logged in")
@@ -354,16 +371,31 @@ impl Match {
     /// Plays plies `range` in every game: in each round every game's mover sends its move,
     /// then every receiver waits for it. `between` runs after the moves of round `at` are
     /// sent and before they are awaited.
-    fn play(&mut self, range: std::ops::Range<usize>, at: Option<usize>, between: &mut dyn FnMut(&mut Match)) {
+    fn play(
+        &mut self,
+        range: std::ops::Range<usize>,
+        at: Option<usize>,
+        between: &mut dyn FnMut(&mut Match),
+    ) {
         for i in range {
             let mut expect = Vec::new();
             for (g, (id, white, black)) in GAMES.iter().enumerate() {
-                let (mover, receiver) = if i % 2 == 0 { (white, black) } else { (black, white) };
+                let (mover, receiver) = if i % 2 == 0 {
+                    (white, black)
+                } else {
+                    (black, white)
+                };
                 let mv = self.ply(g, i);
                 let number = i / 2 + 1;
                 let (code, text) = self.client(mover).call(&format!("MOVE {id} {number} {mv}"));
                 assert_eq!(code, 250, "{id} ply {i} {mv} by {mover}: {text}");
-                expect.push((*receiver, format!("MOVE {id} {number}{} {mv}", if i % 2 == 0 { "." } else { "..." })));
+                expect.push((
+                    *receiver,
+                    format!(
+                        "MOVE {id} {number}{} {mv}",
+                        if i % 2 == 0 { "." } else { "..." }
+                    ),
+                ));
             }
             if at == Some(i) {
                 between(self);
@@ -403,14 +435,35 @@ impl Match {
     }
 }
 
+/// What the line carried, for the README: bytes per relayed move including handshakes,
+/// acknowledgements, keepalives, retransmissions and the damage.
+fn report(what: &str, plies: usize, c: &Counts) {
+    let moves = plies * GAMES.len();
+    let bytes = c.bytes.load(Ordering::Relaxed);
+    eprintln!(
+        "{what}: {moves} moves relayed; {bytes} bytes on the line = {:.1} per move; units {} dropped {} corrupted {} duplicated {}",
+        bytes as f64 / moves as f64,
+        c.chunks.load(Ordering::Relaxed),
+        c.dropped.load(Ordering::Relaxed),
+        c.corrupted.load(Ordering::Relaxed),
+        c.duplicated.load(Ordering::Relaxed),
+    );
+}
+
 fn tcp_links(sim: &TcpSimulator) -> [String; 2] {
     [
-        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n", sim.ports.0),
-        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n", sim.ports.1),
+        format!(
+            "transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n",
+            sim.ports.0
+        ),
+        format!(
+            "transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n",
+            sim.ports.1
+        ),
     ]
 }
 
-const PLIES: usize = 40;
+const PLIES: usize = 60;
 
 #[test]
 fn a_match_over_a_noisy_tcp_line_completes_with_identical_journals() {
@@ -419,16 +472,9 @@ fn a_match_over_a_noisy_tcp_line_completes_with_identical_journals() {
     let started = Instant::now();
     m.play(0..PLIES, None, &mut |_| {});
     m.check(PLIES);
+    eprintln!("in {:?}", started.elapsed());
+    report("noisy TCP", PLIES, &sim.counts);
     let c = &sim.counts;
-    eprintln!(
-        "noisy TCP: {} plies in {:?}; chunks {} dropped {} corrupted {} duplicated {}",
-        PLIES * GAMES.len(),
-        started.elapsed(),
-        c.chunks.load(Ordering::Relaxed),
-        c.dropped.load(Ordering::Relaxed),
-        c.corrupted.load(Ordering::Relaxed),
-        c.duplicated.load(Ordering::Relaxed),
-    );
     assert!(c.dropped.load(Ordering::Relaxed) > 0 && c.corrupted.load(Ordering::Relaxed) > 0);
 }
 
@@ -485,6 +531,7 @@ fn a_match_over_noisy_serial_lines_on_pseudo_terminals() {
     let plies = 30;
     m.play(0..plies, None, &mut |_| {});
     m.check(plies);
+    report("noisy serial", plies, &counts);
     assert!(counts.dropped.load(Ordering::Relaxed) > 0);
 }
 
@@ -605,10 +652,12 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
     let mut peer = HandPeer::new(stream);
     let done = Arc::new(AtomicBool::new(false));
     runtime.block_on(async {
-        peer.until("the session", |p| p.session.is_established()).await;
+        peer.until("the session", |p| p.session.is_established())
+            .await;
         // 1. e2-e4, legal: applied and forwarded.
         peer.session.push(white_move(0, "5254").encode());
-        peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0).await;
+        peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0)
+            .await;
     });
     wait_push(&mut boris, "MOVE h1 1. 5254");
     runtime.block_on(async {
@@ -645,11 +694,17 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
     let (code, text) = boris.call("MOVE h1 1 5755");
     assert_eq!(code, 250, "{text}");
     runtime.block_on(async {
-        peer.until("black's reply", |p| !p.received.is_empty()).await;
+        peer.until("black's reply", |p| !p.received.is_empty())
+            .await;
         assert!(
             matches!(
                 &peer.received[0],
-                Message::Action { side: Side::Black, number: 0, act: Act::Move { .. }, .. }
+                Message::Action {
+                    side: Side::Black,
+                    number: 0,
+                    act: Act::Move { .. },
+                    ..
+                }
             ),
             "{:?}",
             peer.received
@@ -657,7 +712,13 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         // 4. An illegal move with a valid tag: e2-e4 again (no pawn on e2 now).
         peer.session.push(white_move(1, "5254").encode());
         peer.until("the refusal", |p| p.received.len() >= 2).await;
-        let Message::Refused { number, reason, side, .. } = &peer.received[1] else {
+        let Message::Refused {
+            number,
+            reason,
+            side,
+            ..
+        } = &peer.received[1]
+        else {
             panic!("expected REFUSED, got {:?}", peer.received[1]);
         };
         assert_eq!((*number, *side), (1, Side::White));
@@ -665,19 +726,41 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         eprintln!("refused: {reason}");
         // 5. The link goes on: g1-f3 is applied.
         peer.session.push(white_move(2, "7163").encode());
-        peer.until("g1-f3 acknowledged", |p| p.session.queued() == 0).await;
+        peer.until("g1-f3 acknowledged", |p| p.session.queued() == 0)
+            .await;
+        // 6. This peer refuses boris's e7-e5: node B records it and tells boris.
+        peer.session.push(
+            Message::Refused {
+                game: game_code("h1"),
+                side: Side::Black,
+                number: 0,
+                reason: "not legal here".to_owned(),
+            }
+            .encode(),
+        );
+        peer.until("the refusal acknowledged", |p| p.session.queued() == 0)
+            .await;
         done.store(true, Ordering::Relaxed);
     });
     assert!(done.load(Ordering::Relaxed));
     wait_push(&mut boris, "MOVE h1 2. 7163");
+    let told = wait_push(&mut boris, "REFUSED h1");
+    assert!(told.contains("action 0: not legal here"), "{told}");
     // Node B's record: e4 e5 Nf3 and nothing else; the illegal one journaled as rejected.
-    let moves: Vec<String> = moves_of(&node.config, "h1").into_iter().map(|(_, m)| m).collect();
+    let moves: Vec<String> = moves_of(&node.config, "h1")
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
     assert_eq!(moves, ["5254", "5755", "7163"]);
-    assert_eq!(rejected_in(&node.config, "h1"), 1);
+    // The illegal move, and the refusal of boris's move reported by the peer.
+    assert_eq!(rejected_in(&node.config, "h1"), 2);
     // Boris was never told of the refused move.
     boris.call("GAMES");
     assert!(
-        boris.pushes.iter().all(|(_, b)| !b.contains("MOVE h1 2. 5254")),
+        boris
+            .pushes
+            .iter()
+            .all(|(_, b)| !b.contains("MOVE h1 2. 5254")),
         "{:?}",
         boris.pushes
     );

@@ -236,7 +236,12 @@ impl Unverified {
             // A duplicate of an accepted frame verifies only with its old counter.
             if let Some(last) = last {
                 let old = (last & !0xFFFF) | low;
-                if old <= last && constant_eq(&tag(key, dir, old, &self.body[..split]), &self.body[split..]) {
+                if old <= last
+                    && constant_eq(
+                        &tag(key, dir, old, &self.body[..split]),
+                        &self.body[split..],
+                    )
+                {
                     return Err(FrameError::Replay { got: old, last });
                 }
             }
@@ -580,7 +585,10 @@ mod tests {
             open(&wire, 0, Some(5)).unwrap_err(),
             FrameError::Replay { got: 5, last: 5 }
         );
-        assert_eq!(open(&wire, 0, Some(9)).unwrap_err(), FrameError::Replay { got: 5, last: 9 });
+        assert_eq!(
+            open(&wire, 0, Some(9)).unwrap_err(),
+            FrameError::Replay { got: 5, last: 9 }
+        );
     }
 
     #[test]
@@ -610,7 +618,12 @@ mod tests {
         }
         assert_eq!(got.len(), 2, "the short garbage frame and the real one");
         assert!(Unverified::decode(&got[0]).is_err());
-        assert!(Unverified::decode(&got[1]).unwrap().verify(&key(), 0, Some(0)).is_ok());
+        assert!(
+            Unverified::decode(&got[1])
+                .unwrap()
+                .verify(&key(), 0, Some(0))
+                .is_ok()
+        );
     }
 
     #[test]

@@ -337,7 +337,9 @@ impl LinkTask {
                 Ok(message) => self.apply(message).await?,
                 // Authentic but unreadable: a newer peer, or a bug. Acknowledged so the link
                 // goes on; nothing is applied.
-                Err(e) => tracing::warn!(link = %self.config.id, error = %e, "unreadable message from the peer"),
+                Err(e) => {
+                    tracing::warn!(link = %self.config.id, error = %e, "unreadable message from the peer")
+                }
             }
             let ack = self.session.delivered(Instant::now());
             write_all(wr, vec![ack]).await?;
@@ -479,7 +481,8 @@ impl LinkTask {
         }
         for (player, id) in upto {
             self.mailbox.acknowledge(&player, id).await?;
-            self.open.retain(|row, (p, _)| !(p == &player && *row <= id));
+            self.open
+                .retain(|row, (p, _)| !(p == &player && *row <= id));
         }
         Ok(())
     }
@@ -654,7 +657,10 @@ impl LinkTask {
     }
 }
 
-async fn write_all<W: AsyncWrite + Unpin>(wr: &mut W, frames: Vec<Vec<u8>>) -> Result<(), LinkError> {
+async fn write_all<W: AsyncWrite + Unpin>(
+    wr: &mut W,
+    frames: Vec<Vec<u8>>,
+) -> Result<(), LinkError> {
     if frames.is_empty() {
         return Ok(());
     }

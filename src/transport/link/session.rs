@@ -543,7 +543,10 @@ mod tests {
         p.expect_all(200);
         let s = &p.ends[0].stats;
         assert!(s.retransmissions > 0 && s.bad_frames + p.ends[1].stats.bad_frames > 0);
-        assert!(s.replays + p.ends[1].stats.replays > 0, "duplicates are caught as replays");
+        assert!(
+            s.replays + p.ends[1].stats.replays > 0,
+            "duplicates are caught as replays"
+        );
     }
 
     #[test]
@@ -669,7 +672,10 @@ mod tests {
         let mut handshake_bytes = [0u64; 2];
         while got[1] < moves[0] || got[0] < moves[1] {
             now += step;
-            assert!(now.duration_since(start) < Duration::from_secs(100_000), "stuck");
+            assert!(
+                now.duration_since(start) < Duration::from_secs(100_000),
+                "stuck"
+            );
             for i in 0..2 {
                 while pushed[i] < moves[i] && ends[i].has_room() {
                     ends[i].push(move_message(pushed[i]));
@@ -698,7 +704,9 @@ mod tests {
                 let mut frames = Vec::new();
                 deframers[to].push(&arrived, |f| frames.push(f.to_vec()));
                 for f in frames {
-                    let Ok(input) = ends[to].on_frame(&f, now) else { continue };
+                    let Ok(input) = ends[to].on_frame(&f, now) else {
+                        continue;
+                    };
                     wire[to].extend(input.send.concat());
                     if input.data.is_some() {
                         got[to] += 1;
