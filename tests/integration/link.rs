@@ -497,42 +497,104 @@ fn a_node_killed_mid_match_restarts_and_the_match_completes_the_same() {
     m.check(more);
 }
 
-/// A pseudo-terminal pair per node; the simulator pumps bytes between the two masters.
-#[test]
-fn a_match_over_noisy_serial_lines_on_pseudo_terminals() {
-    use tokio_serial::{SerialPort, SerialStream};
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let counts = Arc::new(Counts::default());
-    let (names, _slaves) = runtime.block_on(async {
-        let (ma, sa) = SerialStream::pair().expect("pty pair");
-        let (mb, sb) = SerialStream::pair().expect("pty pair");
-        let names = [sa.name().expect("name"), sb.name().expect("name")];
-        let (ar, aw) = tokio::io::split(ma);
-        let (br, bw) = tokio::io::split(mb);
-        let c = counts.clone();
-        tokio::spawn(async move {
-            tokio::join!(
-                pump(ar, bw, NOISY, 7, c.clone()),
-                pump(br, aw, NOISY, 8, c.clone())
-            );
+/// Two serial lines made of pseudo-terminal pairs: each node opens a slave (through a
+/// symbolic link, its "device"), the simulator pumps bytes between the two masters. Unplugging
+/// closes both pairs and removes the device names, as pulling two USB adapters does.
+struct PtyLines {
+    devices: [PathBuf; 2],
+    counts: Arc<Counts>,
+    runtime: tokio::runtime::Runtime,
+    pump: Option<tokio::task::JoinHandle<()>>,
+    slaves: Vec<tokio_serial::SerialStream>,
+    round: u64,
+}
+
+impl PtyLines {
+    fn new(dir: &Path) -> PtyLines {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let mut lines = PtyLines {
+            devices: [dir.join("ttyA"), dir.join("ttyB")],
+            counts: Arc::new(Counts::default()),
+            runtime,
+            pump: None,
+            slaves: Vec::new(),
+            round: 0,
+        };
+        lines.plug();
+        lines
+    }
+
+    fn plug(&mut self) {
+        use tokio_serial::{SerialPort, SerialStream};
+        self.round += 1;
+        let round = self.round;
+        let counts = self.counts.clone();
+        let devices = self.devices.clone();
+        let (pump, slaves) = self.runtime.block_on(async move {
+            let (ma, sa) = SerialStream::pair().expect("pty pair");
+            let (mb, sb) = SerialStream::pair().expect("pty pair");
+            for (device, slave) in devices.iter().zip([&sa, &sb]) {
+                std::os::unix::fs::symlink(slave.name().expect("name"), device).expect("symlink");
+            }
+            let (ar, aw) = tokio::io::split(ma);
+            let (br, bw) = tokio::io::split(mb);
+            let pump = tokio::spawn(async move {
+                tokio::join!(
+                    pump(ar, bw, NOISY, round * 2, counts.clone()),
+                    pump(br, aw, NOISY, round * 2 + 1, counts)
+                );
+            });
+            (pump, vec![sa, sb])
         });
-        (names, (sa, sb))
-    });
-    let serial = |name: &str| {
-        format!(
-            "transport = \"serial\"\ndevice = {name:?}\nbaud = 9600\nparity = \"none\"\ndata_bits = 8\nstop_bits = 1\nflow_control = \"none\"\nexclusive = false\n"
-        )
-    };
-    let mut m = Match::start([serial(&names[0]), serial(&names[1])]);
+        self.pump = Some(pump);
+        // Held so that a master never reads EIO while its node has not opened the slave yet.
+        self.slaves = slaves;
+    }
+
+    fn unplug(&mut self) {
+        if let Some(pump) = self.pump.take() {
+            pump.abort();
+            let _ = self.runtime.block_on(pump);
+        }
+        self.slaves.clear();
+        for d in &self.devices {
+            let _ = std::fs::remove_file(d);
+        }
+    }
+
+    fn links(&self) -> [String; 2] {
+        self.devices.clone().map(|d| {
+            format!(
+                "transport = \"serial\"\ndevice = {:?}\nbaud = 9600\nparity = \"none\"\ndata_bits = 8\nstop_bits = 1\nflow_control = \"none\"\nexclusive = false\n",
+                d.display().to_string()
+            )
+        })
+    }
+}
+
+#[test]
+fn a_match_over_noisy_serial_lines_survives_the_ports_being_pulled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lines = PtyLines::new(dir.path());
+    let mut m = Match::start(lines.links());
     let plies = 30;
-    m.play(0..plies, None, &mut |_| {});
+    // Round 12: the moves are accepted on their own nodes, then both ports vanish for a
+    // while; the moves wait in the outboxes and go once the ports are back.
+    m.play(0..plies, Some(12), &mut |_| {
+        lines.unplug();
+        // Longer than the nodes take to notice (3 s of silence): they find no device and
+        // retry with backoff.
+        std::thread::sleep(Duration::from_millis(4000));
+        lines.plug();
+    });
     m.check(plies);
-    report("noisy serial", plies, &counts);
-    assert!(counts.dropped.load(Ordering::Relaxed) > 0);
+    report("noisy serial", plies, &lines.counts);
+    assert!(lines.counts.dropped.load(Ordering::Relaxed) > 0);
+    assert_eq!(lines.round, 2);
 }
 
 /// A peer driven by hand: the test holds the secret and speaks the protocol to a real node.

@@ -65,6 +65,8 @@ pub enum LinkError {
     Io(#[from] std::io::Error),
     #[error("line closed")]
     Closed,
+    #[error("nothing valid heard on the line for too long")]
+    Silent,
     #[error("writing to the line timed out")]
     WriteTimeout,
     #[error(transparent)]
@@ -301,7 +303,14 @@ impl LinkTask {
                     }
                 }
                 _ = ticks.tick() => {
-                    let frames = self.session.tick(Instant::now());
+                    let now = Instant::now();
+                    if self.session.silent_for(now) >= self.session.dead_after() {
+                        // Nothing valid for a long time: the port may be gone (a pulled USB
+                        // adapter does not always make reads fail) or the connection half
+                        // open. Open the line again.
+                        return Err(LinkError::Silent);
+                    }
+                    let frames = self.session.tick(now);
                     write_all(&mut wr, frames).await?;
                 }
                 () = self.shutdown.cancelled() => return Ok(()),
@@ -480,7 +489,9 @@ impl LinkTask {
             }
         }
         for (player, id) in upto {
-            self.mailbox.acknowledge(&player, id).await?;
+            tokio::time::timeout(RELAY_TIMEOUT, self.mailbox.acknowledge(&player, id))
+                .await
+                .map_err(|_| LinkError::Relay("acknowledging the outbox timed out".to_owned()))??;
             self.open
                 .retain(|row, (p, _)| !(p == &player && *row <= id));
         }
@@ -636,6 +647,12 @@ impl LinkTask {
             Side::White => game.white.clone(),
             Side::Black => game.black.clone(),
         };
+        if self.remote.contains(&player) {
+            // Only our own players' actions can be refused by the peer; a refusal naming one of
+            // its players would be recorded against the wrong side.
+            tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for its own player; ignored");
+            return Ok(());
+        }
         tracing::warn!(link = %self.config.id, game = %game.id, %player, number, %reason, "the peer refused our action");
         let sender = Sender {
             player,

@@ -171,6 +171,16 @@ impl Session {
         }
     }
 
+    /// How long since the last frame that verified (a HELLO included): the line's silence.
+    pub fn silent_for(&self, now: Instant) -> Duration {
+        now.duration_since(self.last_rx)
+    }
+
+    /// The period of silence after which a session is given up.
+    pub fn dead_after(&self) -> Duration {
+        self.timing.dead
+    }
+
     pub fn is_established(&self) -> bool {
         self.established
     }
@@ -267,6 +277,7 @@ impl Session {
         if frame.kind() == HELLO {
             let (_, plain) = frame.verify(&self.hello_key, HELLO_DIR, None)?;
             let hello = Hello::decode(&plain.payload)?;
+            self.last_rx = now;
             if hello.nonce == self.my_nonce {
                 return Err(FrameError::Payload("our own HELLO reflected"));
             }
@@ -499,10 +510,10 @@ mod tests {
         fn run(&mut self, messages: usize, steps: usize) {
             let mut next = [0usize; 2];
             for _ in 0..steps {
-                for i in 0..2 {
-                    while next[i] < messages && self.ends[i].has_room() {
-                        self.ends[i].push(format!("{i}:{}", next[i]).into_bytes());
-                        next[i] += 1;
+                for (i, (end, next)) in self.ends.iter_mut().zip(&mut next).enumerate() {
+                    while *next < messages && end.has_room() {
+                        end.push(format!("{i}:{next}").into_bytes());
+                        *next += 1;
                     }
                 }
                 self.step();
@@ -639,7 +650,11 @@ mod tests {
         use crate::transport::link::frame::{Act, Message, Side};
         Message::Action {
             game: 0x1234_5678,
-            side: if n % 2 == 0 { Side::White } else { Side::Black },
+            side: if n.is_multiple_of(2) {
+                Side::White
+            } else {
+                Side::Black
+            },
             number: n,
             act: Act::Move {
                 from: 12,
