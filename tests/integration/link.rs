@@ -716,14 +716,32 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
     runtime.block_on(async {
         peer.until("the session", |p| p.session.is_established())
             .await;
-        // 1. e2-e4, legal: applied and forwarded.
+        // 1. A forged frame: d2-d4, legal, the next sequence number, sealed with a key that is
+        // not the session's. Were it applied, the game would open 1. d4.
+        let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
+        let mut payload = vec![0u8];
+        payload.extend(white_move(0, "4244").encode());
+        let forged = frame::seal(
+            &forged_key,
+            0,
+            1,
+            &Plain {
+                kind: DATA,
+                ack: 0,
+                payload,
+            },
+        );
+        peer.stream.write_all(&forged).await.unwrap();
+        peer.run(Duration::from_millis(300)).await;
+        // 2. e2-e4, legal: applied and forwarded.
         peer.session.push(white_move(0, "5254").encode());
         peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0)
             .await;
     });
     wait_push(&mut boris, "MOVE h1 1. 5254");
     runtime.block_on(async {
-        // 2. The same DATA frame again, byte for byte: a replay, dropped.
+        // 3. The same DATA frame again, byte for byte: a replay, dropped (and were it not,
+        // the sequence number and the action number would each drop it).
         let data_frame = peer
             .sent
             .iter()
@@ -735,21 +753,6 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
             .cloned()
             .expect("the DATA frame we sent");
         peer.stream.write_all(&data_frame).await.unwrap();
-        // 3. A forged frame: a legal-looking move sealed with a key that is not the session's.
-        let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
-        let mut payload = vec![1u8];
-        payload.extend(white_move(1, "1213").encode());
-        let forged = frame::seal(
-            &forged_key,
-            0,
-            1000,
-            &Plain {
-                kind: DATA,
-                ack: 0,
-                payload,
-            },
-        );
-        peer.stream.write_all(&forged).await.unwrap();
         peer.run(Duration::from_millis(500)).await;
     });
     // Boris answers e7-e5 on node B; it comes to us over the link.
