@@ -873,6 +873,86 @@ fen = "not a fen"
     }
 
     #[test]
+    fn links_and_players_across_them_are_checked() {
+        let good = format!(
+            r#"
+[[players]]
+id = "anna"
+secret_hash = "{HASH}"
+[[players]]
+id = "ivan"
+reach = "link"
+link = "spb"
+[[games]]
+id = "m1"
+white = "anna"
+black = "ivan"
+[[links]]
+id = "spb"
+transport = "serial"
+device = "/dev/ttyUSB0"
+baud = 300
+parity = "even"
+data_bits = 7
+stop_bits = 2
+flow_control = "hardware"
+secret = "sixteen bytes at least"
+"#
+        );
+        let config = Config::from_toml(&good, Path::new(".")).unwrap();
+        assert_eq!(config.players["ivan"].reach, Reach::Link("spb".to_owned()));
+        let link = &config.links[0];
+        let LinkTransport::Serial(serial) = &link.transport else {
+            panic!("serial");
+        };
+        assert_eq!(serial.to_string(), "/dev/ttyUSB0 300 7E2");
+        // The secret never shows in a debug print (or a log line made from one).
+        assert!(!format!("{config:?}").contains("sixteen"));
+
+        let bad = format!(
+            r#"
+[[players]]
+id = "ivan"
+reach = "link"
+link = "nowhere"
+[[players]]
+id = "olga"
+reach = "link"
+[[links]]
+id = "a"
+transport = "serial"
+parity = "mark"
+data_bits = 9
+secret = "short"
+[[links]]
+id = "b"
+transport = "tcp"
+[[links]]
+id = "c"
+transport = "pigeon"
+secret_file = "/nonexistent/key"
+"#
+        );
+        let err = Config::from_toml(&bad, Path::new(".")).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        for key in [
+            "players.ivan.link",
+            "players[1].link",
+            "links[0].device",
+            "links[0].parity",
+            "links[0].data_bits",
+            "links[0].secret",
+            "links[1].connect",
+            "links[1].secret",
+            "links[2].transport",
+            "links[2].secret_file",
+        ] {
+            assert!(keys.contains(&key), "{key} not reported in {err}");
+        }
+        assert!(!err.to_string().contains("short\""), "{err}");
+    }
+
+    #[test]
     fn unknown_keys_are_refused() {
         let err = Config::from_toml("colour = \"blue\"", Path::new(".")).unwrap_err();
         assert!(err.to_string().contains("colour"), "{err}");
