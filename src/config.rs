@@ -909,8 +909,7 @@ secret = "sixteen bytes at least"
         // The secret never shows in a debug print (or a log line made from one).
         assert!(!format!("{config:?}").contains("sixteen"));
 
-        let bad = format!(
-            r#"
+        let bad = r#"
 [[players]]
 id = "ivan"
 reach = "link"
@@ -931,9 +930,8 @@ transport = "tcp"
 id = "c"
 transport = "pigeon"
 secret_file = "/nonexistent/key"
-"#
-        );
-        let err = Config::from_toml(&bad, Path::new(".")).unwrap_err();
+"#;
+        let err = Config::from_toml(bad, Path::new(".")).unwrap_err();
         let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
         for key in [
             "players.ivan.link",
