@@ -710,6 +710,9 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         &format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
     );
     let mut boris = login(&node, "boris");
+    // A player across the link has no login here.
+    let (code, text) = node.daemon.connect().call("LOGIN hand hand-secret");
+    assert_ne!(code, 230, "{text}");
     let stream = runtime.block_on(async { listener.accept().await.unwrap().0 });
     let mut peer = HandPeer::new(stream);
     let done = Arc::new(AtomicBool::new(false));
