@@ -834,3 +834,87 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
     );
     assert_journal_verifies(&node.config);
 }
+
+/// A game's record in a node's journal as both nodes must agree on it: who did what, in order
+/// (moves, draw offers and answers, resignations, results), and the result line.
+fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String)>, String) {
+    let text = export_text(config, game);
+    let result = text
+        .lines()
+        .find(|l| l.starts_with("Result:"))
+        .unwrap_or_default()
+        .to_owned();
+    let actions = text
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols.len() > 5
+                && cols[0].starts_with('#')
+                && !matches!(cols[4], "game_start" | "reminder"))
+            .then(|| (cols[2].to_owned(), cols[4].to_owned(), cols[5].to_owned()))
+        })
+        .collect();
+    (actions, result)
+}
+
+#[test]
+fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut m = Match::start([
+        format!("transport = \"tcp\"\nlisten = \"127.0.0.1:{port}\"\n"),
+        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
+    ]);
+    m.play(0..6, None, &mut |_| {});
+    let ok = |c: &mut Client, line: &str| {
+        let (code, text) = c.call(line);
+        assert_eq!(code, 250, "{line}: {text}");
+    };
+    // m1: anna (node A) offers a draw; boris (node B) declines.
+    ok(m.client("anna"), "DRAW m1 OFFER");
+    wait_push(m.client("boris"), "DRAW m1 offered by anna");
+    ok(m.client("boris"), "DRAW m1 DECLINE");
+    wait_push(m.client("anna"), "DRAW m1 declined by boris");
+    // m2: vera (node B, White) resigns.
+    ok(m.client("vera"), "RESIGN m2");
+    wait_push(m.client("anna"), "RESIGN m2 vera");
+    // m3: anna moves and offers a draw with it; vera accepts.
+    let mv = m.ply(2, 6);
+    ok(m.client("anna"), &format!("MOVE m3 4 {mv} (=)"));
+    let push = wait_push(m.client("vera"), &format!("MOVE m3 4. {mv}"));
+    assert!(push.contains("draw offered"), "{push}");
+    ok(m.client("vera"), "DRAW m3 ACCEPT");
+    wait_push(m.client("anna"), "DRAW m3 accepted by vera");
+    for (id, result, kinds) in [
+        ("m1", "in progress", &["draw_offer", "draw_decline"][..]),
+        ("m2", "0-1", &["resign", "result"][..]),
+        ("m3", "1/2-1/2", &["draw_accept", "result"][..]),
+    ] {
+        let a = record_of(&m.nodes[0].config, id);
+        let b = record_of(&m.nodes[1].config, id);
+        assert_eq!(a, b, "{id}: the two nodes' records differ");
+        assert!(a.1.contains(result), "{id}: {}", a.1);
+        assert_eq!(
+            a.0.iter().filter(|(_, k, _)| k == "move").count(),
+            6 + usize::from(id == "m3")
+        );
+        for kind in kinds {
+            assert!(
+                a.0.iter().any(|(_, k, _)| k == kind),
+                "{id}: no {kind} in {:?}",
+                a.0
+            );
+        }
+        assert!(
+            a.0.iter().all(|(_, kind, _)| kind != "rejected"),
+            "{id}: {:?}",
+            a.0
+        );
+    }
+    for node in &m.nodes {
+        assert_journal_verifies(&node.config);
+    }
+}
