@@ -110,6 +110,9 @@ pub struct Session {
     base: u8,
     /// How many of `queue` have been sent in this round.
     sent: usize,
+    /// How many of `queue` have been sent at least once in this session: an acknowledgement
+    /// may cover frames of an earlier round that this round has not sent again yet.
+    sent_ever: usize,
     /// The next sequence number expected from the peer.
     expected: u8,
     window: usize,
@@ -159,6 +162,7 @@ impl Session {
             queue: VecDeque::new(),
             base: 0,
             sent: 0,
+            sent_ever: 0,
             expected: 0,
             window: window.clamp(1, MAX_WINDOW),
             rto: timing.rto,
@@ -216,6 +220,7 @@ impl Session {
         self.rx_ctr = 0;
         self.base = 0;
         self.sent = 0;
+        self.sent_ever = 0;
         self.expected = 0;
         self.rto = self.timing.rto;
     }
@@ -316,10 +321,11 @@ impl Session {
             }
         }
         let acked = plain.ack.wrapping_sub(self.base) as usize;
-        if acked > 0 && acked <= self.sent {
+        if acked > 0 && acked <= self.sent_ever {
             self.queue.drain(..acked);
             self.base = self.base.wrapping_add(acked as u8);
-            self.sent -= acked;
+            self.sent = self.sent.saturating_sub(acked);
+            self.sent_ever -= acked;
             self.rto = self.timing.rto;
             self.last_progress = now;
             input.acked = acked;
@@ -371,6 +377,7 @@ impl Session {
             payload.push(seq);
             payload.extend_from_slice(&self.queue[self.sent]);
             self.sent += 1;
+            self.sent_ever = self.sent_ever.max(self.sent);
             self.stats.data_out += 1;
             out.push(self.sealed(DATA, payload, now));
         }
