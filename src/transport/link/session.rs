@@ -644,6 +644,35 @@ mod tests {
     }
 
     #[test]
+    fn random_bytes_never_panic_and_never_deliver() {
+        let now = Instant::now();
+        let mut p = Pair::new([b"s", b"s"]);
+        p.run(2, 2000);
+        p.expect_all(2);
+        let mut rng = 12345u64;
+        for len in 0..200 {
+            for _ in 0..50 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        rng as u8
+                    })
+                    .collect();
+                for end in &mut p.ends {
+                    if let Ok(input) = end.on_frame(&bytes, now) {
+                        assert!(input.data.is_none());
+                    }
+                }
+                let mut fresh = Session::new(b"s", 4, timing(), now);
+                let _ = fresh.on_frame(&bytes, now);
+            }
+        }
+        assert!(p.ends.iter().all(Session::is_established));
+    }
+
+    #[test]
     fn a_reflected_hello_is_ignored() {
         let now = Instant::now();
         let mut a = Session::new(b"s", 4, timing(), now);
