@@ -27,6 +27,7 @@ use serde::Deserialize;
 use crate::game::Game;
 use crate::game::clock::{OnTimeout, Rules, TimeControl};
 use crate::notation::{Lang, Notation};
+use crate::transport::serial_port::SerialConfig;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +45,21 @@ struct RawConfig {
     games: Vec<RawGame>,
     #[serde(default)]
     links: Vec<RawLink>,
+    #[serde(default)]
+    terminals: Vec<RawSerial>,
+}
+
+/// A serial line's settings, as `[[terminals]]` (and links over a serial line) write them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSerial {
+    device: Option<String>,
+    baud: Option<i64>,
+    parity: Option<String>,
+    data_bits: Option<i64>,
+    stop_bits: Option<i64>,
+    flow_control: Option<String>,
+    exclusive: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -149,6 +165,8 @@ pub struct Config {
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
     pub clock: ClockConfig,
+    /// Serial lines with a player's terminal on them.
+    pub terminals: Vec<SerialConfig>,
     /// Links to other ccrelay nodes.
     pub links: Vec<LinkConfig>,
 }
@@ -360,6 +378,50 @@ impl Checker {
             );
         }
         hash
+    }
+}
+
+impl Checker {
+    /// A serial line's settings under `prefix` (`terminals[0]`): 8N1 without flow control and
+    /// 9600 baud unless said otherwise.
+    fn serial(&mut self, prefix: &str, raw: RawSerial) -> SerialConfig {
+        let key = |field: &str| format!("{prefix}.{field}");
+        let device = self.required(&key("device"), raw.device);
+        let baud = match raw.baud {
+            None => 9600,
+            Some(b) if (50..=4_000_000).contains(&b) => b as u32,
+            Some(b) => {
+                self.problem(key("baud"), format!("{b} is out of range (50 to 4000000)"));
+                9600
+            }
+        };
+        let mut serial = SerialConfig::new(device, baud);
+        if let Some(p) = &raw.parity {
+            match SerialConfig::parse_parity(p) {
+                Ok(v) => serial.parity = v,
+                Err(e) => self.problem(key("parity"), e),
+            }
+        }
+        if let Some(b) = raw.data_bits {
+            match SerialConfig::parse_data_bits(b) {
+                Ok(v) => serial.data_bits = v,
+                Err(e) => self.problem(key("data_bits"), e),
+            }
+        }
+        if let Some(b) = raw.stop_bits {
+            match SerialConfig::parse_stop_bits(b) {
+                Ok(v) => serial.stop_bits = v,
+                Err(e) => self.problem(key("stop_bits"), e),
+            }
+        }
+        if let Some(f) = &raw.flow_control {
+            match SerialConfig::parse_flow_control(f) {
+                Ok(v) => serial.flow_control = v,
+                Err(e) => self.problem(key("flow_control"), e),
+            }
+        }
+        serial.exclusive = raw.exclusive.unwrap_or(true);
+        serial
     }
 }
 
@@ -653,6 +715,17 @@ impl Config {
                 );
             }
         }
+        let mut terminals: Vec<SerialConfig> = Vec::new();
+        for (i, t) in raw.terminals.into_iter().enumerate() {
+            let serial = c.serial(&format!("terminals[{i}]"), t);
+            if terminals.iter().any(|other| other.device == serial.device) {
+                c.problem(
+                    format!("terminals[{i}].device"),
+                    format!("{:?} is used twice", serial.device),
+                );
+            }
+            terminals.push(serial);
+        }
 
         let raw_clock = raw.clock.unwrap_or_default();
         let manual_start = match raw_clock.mode.as_deref().unwrap_or("system") {
@@ -703,6 +776,7 @@ impl Config {
                 games,
                 clock,
                 links,
+                terminals,
             })
         } else {
             Err(ConfigError {

@@ -15,7 +15,8 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
-use crate::transport::tcp;
+use crate::transport::session;
+use crate::transport::{tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -88,6 +89,13 @@ pub async fn run(
         source,
     })?;
     let tracker = TaskTracker::new();
+    let tls = match &config.tcp.tls {
+        Some(files) => Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
+            what: "TLS".to_owned(),
+            source,
+        })?),
+        None => None,
+    };
     let mailbox = Mailbox::new(journal.clone(), hub);
     crate::transport::link::spawn_all(
         &config,
@@ -96,21 +104,20 @@ pub async fn run(
         shutdown.clone(),
         &tracker,
     );
-    let ctx = tcp::Context::new(
+    let ctx = Arc::new(session::Context::new(
         config.clone(),
         relay,
         mailbox,
         shutdown.clone(),
         tracker.clone(),
-    )
-    .map_err(|source| ServerError::Io {
-        what: "TLS".to_owned(),
-        source,
-    })?;
+    ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    for line in &config.terminals {
+        tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
+    }
     watchdog(journal.clone(), shutdown.clone());
     ready(addr);
-    let served = tcp::serve(listener, Arc::new(ctx)).await;
+    let served = tcp::serve(listener, ctx, tls).await;
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
         tracing::warn!("some sessions did not finish in time");

@@ -419,8 +419,7 @@ impl Timeline {
         }
     }
 
-    /// Checks a leave `color` announces at `now` against the rules: in the future, not
-    /// overlapping other leave, within the days allowed in each year it touches.
+    /// Checks a leave `color` announces at `now` against this game's record of its leave.
     pub fn check_leave(
         &self,
         color: Color,
@@ -428,34 +427,53 @@ impl Timeline {
         now: Timestamp,
         per_year: u32,
     ) -> Result<(), String> {
-        if leave.days == 0 {
-            return Err("leave is at least one day".to_owned());
+        check_leave(&self.leave[index(color)], leave, now, per_year)
+    }
+
+    /// `color`'s thinking on move `ply` (0-based, made), leave excluded, in seconds.
+    pub fn used_on_ply(&self, ply: usize) -> i64 {
+        match self.moves.get(ply) {
+            Some(at) => self.counted(self.mover(ply), self.available(ply), at.as_second()),
+            None => 0,
         }
-        if leave.first <= date_of(now) {
-            return Err(format!(
-                "leave is announced ahead: it can start tomorrow ({}) at the earliest",
-                date_of(now).tomorrow().unwrap_or(leave.first)
-            ));
-        }
-        let own = &self.leave[index(color)];
-        if let Some(other) = own.iter().find(|l| l.overlaps(leave)) {
-            return Err(format!("it overlaps leave already announced: {other}"));
-        }
-        for year in [leave.first.year(), leave.last().year()] {
-            let taken: u32 = own.iter().map(|l| l.days_in(year)).sum();
-            let asked = leave.days_in(year);
-            if taken + asked > per_year {
-                return Err(format!(
-                    "{asked} day(s) of leave in {year} asked, {taken} taken already, {per_year} allowed a year"
-                ));
-            }
-        }
-        Ok(())
     }
 
     pub fn add_leave(&mut self, color: Color, leave: Leave) {
         self.leave[index(color)].push(leave);
     }
+}
+
+/// Checks leave announced at `now` against the leave already `taken` by the same player (in
+/// one game, or in all their games): in the future, not overlapping, within `per_year` days
+/// in each year it touches.
+pub fn check_leave(
+    taken: &[Leave],
+    leave: Leave,
+    now: Timestamp,
+    per_year: u32,
+) -> Result<(), String> {
+    if leave.days == 0 {
+        return Err("leave is at least one day".to_owned());
+    }
+    if leave.first <= date_of(now) {
+        return Err(format!(
+            "leave is announced ahead: it can start tomorrow ({}) at the earliest",
+            date_of(now).tomorrow().unwrap_or(leave.first)
+        ));
+    }
+    if let Some(other) = taken.iter().find(|l| l.overlaps(leave)) {
+        return Err(format!("it overlaps leave already announced: {other}"));
+    }
+    for year in [leave.first.year(), leave.last().year()] {
+        let before: u32 = taken.iter().map(|l| l.days_in(year)).sum();
+        let asked = leave.days_in(year);
+        if before + asked > per_year {
+            return Err(format!(
+                "{asked} day(s) of leave in {year} asked, {before} taken already, {per_year} allowed a year"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Days and hours, for people: `12d 04h`, `-0d 03h` when past a limit.

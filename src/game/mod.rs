@@ -24,7 +24,7 @@ use std::fmt;
 use jiff::Timestamp;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
 
-use self::clock::{Leave, Overdue, Rules, SideTime, TimeControl, Timeline};
+use self::clock::{Leave, Overdue, Rules, SideTime, Timeline};
 
 use crate::notation::movetext::parse_position;
 use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
@@ -249,6 +249,8 @@ pub struct Game {
     flagged: bool,
     /// Each side's conditional line (White, Black).
     conditional: [Vec<Move>; 2],
+    /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
+    ended: Option<Timestamp>,
 }
 
 /// What makes two positions "the same" for repetition: pieces, side to move, castling rights
@@ -305,6 +307,7 @@ impl Game {
             reminders_sent: 0,
             flagged: false,
             conditional: [Vec::new(), Vec::new()],
+            ended: None,
         })
     }
 
@@ -323,11 +326,25 @@ impl Game {
         &self.timeline
     }
 
-    /// `color`'s time at `now`.
+    /// `color`'s time at `now`. Once the game is over, the side that was to move is counted
+    /// up to when it ended (a loss on time shows the time that was overstepped).
     pub fn side_time(&self, color: Color, now: Timestamp) -> SideTime {
-        let running = self.result.is_none() && self.turn() == color;
-        self.timeline
-            .side_time(self.rules.time_control, color, now, running)
+        let to_move = self.turn() == color;
+        match (&self.result, self.ended) {
+            (None, _) => self
+                .timeline
+                .side_time(self.rules.time_control, color, now, to_move),
+            (Some(_), Some(ended)) if to_move => {
+                let mut time = self
+                    .timeline
+                    .side_time(self.rules.time_control, color, ended, true);
+                time.running = false;
+                time
+            }
+            (Some(_), _) => self
+                .timeline
+                .side_time(self.rules.time_control, color, now, false),
+        }
     }
 
     /// Whether the side to move was flagged for the arbiter on this move.
@@ -352,16 +369,14 @@ impl Game {
             .filter(|m| self.pos.is_legal(*m))
     }
 
-    /// What the clock requires at `now`: the side to move out of time (unless already flagged
-    /// on this move), or a reminder due. Nothing while the side is on leave.
+    /// What the clock requires at `now`: the side to move out of time or silent too long
+    /// (unless already flagged on this move), or a reminder due (not while it is on leave).
     pub fn due(&self, now: Timestamp) -> Option<Due> {
-        if self.result.is_some() || self.rules.time_control == TimeControl::Unlimited {
+        if self.result.is_some() {
             return None;
         }
         let color = self.turn();
-        if self.timeline.on_leave(color, now) {
-            return None;
-        }
+        // Counted time does not grow on leave, but an overstep from before it still counts.
         let silence = self.timeline.used_on_move(color, now);
         if !self.flagged {
             if self.side_time(color, now).left.is_some_and(|left| left < 0) {
@@ -378,6 +393,9 @@ impl Game {
                     overdue: Overdue::Silence,
                 });
             }
+        }
+        if self.timeline.on_leave(color, now) {
+            return None;
         }
         let reached = self
             .rules
@@ -501,6 +519,10 @@ impl Game {
     /// Checks an action by `color` at `at` (not a move's legality: [`Game::check_move`] reads
     /// moves). Changes nothing.
     pub fn check(&self, color: Color, action: &Action, at: Timestamp) -> Result<(), Refusal> {
+        if let Action::Adjudicate(_) = action {
+            // The arbiter may also correct the result of a finished game.
+            return Ok(());
+        }
         self.check_open()?;
         match action {
             Action::Move { .. }
@@ -581,7 +603,7 @@ impl Game {
     pub fn read_conditional(
         &self,
         color: Color,
-        texts: &[String],
+        texts: &[(Option<u32>, String)],
         lang: Option<Lang>,
     ) -> Result<Vec<Move>, Refusal> {
         self.check_open()?;
@@ -596,7 +618,7 @@ impl Game {
         }
         let mut pos = self.pos.clone();
         let mut line = Vec::with_capacity(texts.len());
-        for (i, text) in texts.iter().enumerate() {
+        for (i, (number, text)) in texts.iter().enumerate() {
             if pos.is_game_over() {
                 return refuse(format!("the game would be over before {text:?}"));
             }
@@ -605,6 +627,15 @@ impl Game {
             } else {
                 "your"
             };
+            if let Some(written) = number
+                && *written != pos.fullmoves().get()
+            {
+                return refuse(format!(
+                    "move {} ({whose}) {text:?} is written as move {written}, but it would be move {}",
+                    i + 1,
+                    pos.fullmoves()
+                ));
+            }
             match Reader::new(lang).read(&pos, text) {
                 Ok(read) => {
                     pos.play_unchecked(read.m);
@@ -624,6 +655,18 @@ impl Game {
     /// Applies an action already checked (and journaled), done at `at`. `color` is who acts:
     /// for a move, the side to move; for the clock's actions, the side whose clock it is.
     pub fn apply_by(&mut self, color: Color, action: &Action, at: Timestamp) {
+        let was_over = self.result.is_some();
+        self.apply_action(color, action, at);
+        let by_move = matches!(
+            action,
+            Action::Move { .. } | Action::Claim { m: Some(_), .. }
+        );
+        if !was_over && self.result.is_some() && !by_move {
+            self.ended = Some(at);
+        }
+    }
+
+    fn apply_action(&mut self, color: Color, action: &Action, at: Timestamp) {
         match action {
             Action::Move { m, draw_offer } => {
                 self.play(*m, at);
@@ -748,6 +791,8 @@ impl Game {
 mod tests {
     use super::*;
 
+    use clock::TimeControl;
+
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
     fn play(game: &mut Game, moves: &[&str]) {
@@ -835,6 +880,10 @@ mod tests {
         assert!(game.check_repeat("d4", None).is_err());
     }
 
+    fn unnumbered(texts: &[&str]) -> Vec<(Option<u32>, String)> {
+        texts.iter().map(|t| (None, (*t).to_owned())).collect()
+    }
+
     fn day(n: i64) -> Timestamp {
         Timestamp::from_second(1_800_000_000 + n * clock::DAY).unwrap()
     }
@@ -891,6 +940,30 @@ mod tests {
     }
 
     #[test]
+    fn a_repetition_needs_the_same_castling_rights() {
+        let mut game = Game::new("g", "w", "b", None).unwrap();
+        // The rooks go out and back: the board is the initial one again, but no side may
+        // castle short any more, so it is not the same position.
+        play(
+            &mut game,
+            &["Nf3", "Nf6", "Rg1", "Rg8", "Rh1", "Rh8", "Ng1"],
+        );
+        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
+        let refused = game.check(
+            Color::Black,
+            &Action::Claim {
+                claim: Claim::Repetition,
+                m: Some(ng8),
+            },
+            T0,
+        );
+        assert!(
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("1 time(s)")),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
     fn the_fifty_move_rule_counts_halfmoves_since_a_capture_or_pawn_move() {
         // 99 half-moves already played without a capture or pawn move.
         let fen = "8/8/4k3/8/8/4K3/8/R7 w - - 99 80";
@@ -915,7 +988,7 @@ mod tests {
         let mut game = Game::new("g", "w", "b", None).unwrap();
         play(&mut game, &["e4"]);
         // White, waiting for Black: if 1...e5 then 2.Nf3; if 2...Nc6 then 3.Bb5.
-        let texts: Vec<String> = ["e5", "Nf3", "Nc6", "Bb5"].map(str::to_owned).to_vec();
+        let texts = unnumbered(&["e5", "Nf3", "Nc6", "Bb5"]);
         assert!(matches!(
             game.read_conditional(Color::Black, &texts, None),
             Err(Refusal::Move(_) | Refusal::Conditional(_))
@@ -941,10 +1014,7 @@ mod tests {
     fn conditional_lines_are_refused_when_malformed() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
         play(&mut game, &["e4"]);
-        let read = |texts: &[&str]| {
-            let texts: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
-            game.read_conditional(Color::White, &texts, None)
-        };
+        let read = |texts: &[&str]| game.read_conditional(Color::White, &unnumbered(texts), None);
         assert!(matches!(read(&["e5"]), Err(Refusal::Conditional(_))), "odd");
         let illegal = read(&["e5", "Ke3"]);
         assert!(
@@ -952,13 +1022,21 @@ mod tests {
             "{illegal:?}"
         );
         assert_eq!(read(&[]), Ok(vec![]), "cancelling");
+        let numbered = [(Some(7), "e5".to_owned()), (Some(8), "Nf3".to_owned())];
+        let wrong = game.read_conditional(Color::White, &numbered, None);
+        assert!(
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("written as move 7")),
+            "{wrong:?}"
+        );
+        let numbered = [(Some(1), "e5".to_owned()), (Some(2), "Nf3".to_owned())];
+        assert!(game.read_conditional(Color::White, &numbered, None).is_ok());
     }
 
     #[test]
     fn a_draw_offer_with_the_expected_move_suspends_the_answer() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
         play(&mut game, &["e4"]);
-        let texts: Vec<String> = ["e5", "Nf3"].map(str::to_owned).to_vec();
+        let texts = unnumbered(&["e5", "Nf3"]);
         let line = game.read_conditional(Color::White, &texts, None).unwrap();
         game.apply_by(Color::White, &Action::Conditional(line), T0);
         let e5 = game.check_move(Color::Black, "e5", None, None).unwrap().m;

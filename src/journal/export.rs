@@ -243,10 +243,12 @@ fn pgn(record: &Record, names: &Names) -> String {
     let _ = write_tags(&mut out, &tags, &extra);
     out.push(b'\n');
     let mut tokens = Vec::new();
-    for (i, m) in record.moves.iter().enumerate() {
+    for m in &record.moves {
+        // Every move is followed by a comment, so a Black move needs its number again
+        // (PGN export format, 8.2.2.2).
         if m.color == Color::White {
             tokens.push(format!("{}.", m.number));
-        } else if i == 0 {
+        } else {
             tokens.push(format!("{}...", m.number));
         }
         tokens.push(m.san.clone());
@@ -259,7 +261,7 @@ fn pgn(record: &Record, names: &Names) -> String {
     if let Some(result) = record.game.result()
         && result.note.is_some()
     {
-        tokens.push(format!("{{{result}}}"));
+        tokens.push(format!("{{{}}}", comment_text(&result.to_string())));
     }
     tokens.push(result.to_owned());
     let mut lines = LineWriter::default();
@@ -268,6 +270,19 @@ fn pgn(record: &Record, names: &Names) -> String {
     }
     let _ = lines.finish(&mut out);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Text safe inside a PGN comment: no closing brace, one line, at most 200 characters.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .take(200)
+        .collect()
 }
 
 /// The ICCF numeric scoresheet: each move in numbers with the day it was made and the days
@@ -296,12 +311,10 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         out,
         "\n  No.  White   sent        days  Black   sent        days"
     );
-    // Each move's thinking time: from the move before it (or the start) to it.
-    let mut available = record.started;
     let mut rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
-    for m in &record.moves {
-        let days = (m.time.as_second() - available.as_second()) as f64 / 86_400.0;
-        available = m.time;
+    for (ply, m) in record.moves.iter().enumerate() {
+        // The mover's thinking: from the move before it (or the start), leave excluded.
+        let days = game.timeline().used_on_ply(ply) as f64 / 86_400.0;
         let offer = if m.draw_offer { "=" } else { "" };
         let cell = format!(
             "{:<5}{offer:<2}{}  {days:>5.1}",
@@ -311,7 +324,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
     }
     for (number, [white, black]) in rows {
-        let blank = format!("{:<25}", "...");
+        let blank = format!("{:<24}", "...");
         let _ = writeln!(
             out,
             "{number:>4}.  {}  {}",
@@ -321,7 +334,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     }
     let _ = writeln!(
         out,
-        "\n(= after a move: a draw offer; days: the mover's thinking time, leave included)"
+        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded)"
     );
     let _ = writeln!(
         out,
@@ -501,6 +514,24 @@ fn entries_text(record: &Record, names: &Names) -> String {
     out
 }
 
+/// Points counted in halves, written `1½`.
+fn halves(points2: u32) -> String {
+    match (points2 / 2, points2 % 2) {
+        (0, 1) => "½".to_owned(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+/// Points counted in quarters, written `1¾`.
+fn quarters(points4: u32) -> String {
+    let frac = ["", "¼", "½", "¾"][(points4 % 4) as usize];
+    match points4 / 4 {
+        0 if !frac.is_empty() => frac.to_owned(),
+        whole => format!("{whole}{frac}"),
+    }
+}
+
 /// One player's line in a crosstable.
 struct Standing {
     id: String,
@@ -510,7 +541,8 @@ struct Standing {
     against: BTreeMap<String, Vec<&'static str>>,
 }
 
-/// The crosstable of an event: every player against every other, points, and places.
+/// The crosstable of an event: every player against every other, points, Sonneborn-Berger,
+/// and places (shared when both are equal).
 pub fn crosstable(
     conn: &Connection,
     event_id: &str,
@@ -559,8 +591,48 @@ pub fn crosstable(
             "no game of event {event_id:?} in the journal"
         )));
     }
-    let mut order: Vec<&Standing> = standings.values().collect();
-    order.sort_by(|a, b| b.points2.cmp(&a.points2).then(a.id.cmp(&b.id)));
+    // Sonneborn-Berger, in quarter points: each finished game's score times the opponent's
+    // total. It breaks ties; players equal on both share the place.
+    let sb4 = |s: &Standing| -> u32 {
+        s.against
+            .iter()
+            .map(|(opponent, marks)| {
+                let theirs = standings.get(opponent).map_or(0, |o| o.points2);
+                marks
+                    .iter()
+                    .map(|m| match *m {
+                        "1" => 2 * theirs,
+                        "½" => theirs,
+                        _ => 0,
+                    })
+                    .sum::<u32>()
+            })
+            .sum()
+    };
+    let mut order: Vec<(&Standing, u32)> = standings.values().map(|s| (s, sb4(s))).collect();
+    order.sort_by(|(a, a_sb), (b, b_sb)| {
+        b.points2
+            .cmp(&a.points2)
+            .then(b_sb.cmp(a_sb))
+            .then(a.id.cmp(&b.id))
+    });
+    let place = |i: usize| -> String {
+        let key = |j: usize| (order[j].0.points2, order[j].1);
+        let first = (0..=i)
+            .rev()
+            .take_while(|&j| key(j) == key(i))
+            .last()
+            .unwrap_or(i);
+        let last = (i..order.len())
+            .take_while(|&j| key(j) == key(i))
+            .last()
+            .unwrap_or(i);
+        if first == last {
+            (i + 1).to_string()
+        } else {
+            format!("{}-{}", first + 1, last + 1)
+        }
+    };
     let (event, site) = names.events.get(event_id).map_or_else(
         || (event_id.to_owned(), "?".to_owned()),
         |e| (e.name.clone(), e.site.clone()),
@@ -569,18 +641,18 @@ pub fn crosstable(
     let _ = writeln!(out, "CROSSTABLE {event} ({site})\n");
     let width = order
         .iter()
-        .map(|s| names.player(&s.id).chars().count())
+        .map(|(s, _)| names.player(&s.id).chars().count())
         .max()
         .unwrap_or(4)
         .max(6);
-    let _ = write!(out, "{:>3}  {:<width$} ", "#", "Player");
+    let _ = write!(out, "{:>5}  {:<width$} ", "Place", "Player");
     for i in 0..order.len() {
         let _ = write!(out, " {:^5}", i + 1);
     }
-    let _ = writeln!(out, "  Points  Games");
-    for (i, s) in order.iter().enumerate() {
-        let _ = write!(out, "{:>3}  {:<width$} ", i + 1, names.player(&s.id));
-        for other in &order {
+    let _ = writeln!(out, "  Points  Games  S-B");
+    for (i, (s, sb)) in order.iter().enumerate() {
+        let _ = write!(out, "{:>5}  {:<width$} ", place(i), names.player(&s.id));
+        for (other, _) in &order {
             let cell = if other.id == s.id {
                 "X".to_owned()
             } else {
@@ -590,12 +662,13 @@ pub fn crosstable(
             };
             let _ = write!(out, " {cell:^5}");
         }
-        let points = match (s.points2 / 2, s.points2 % 2) {
-            (0, 1) => "½".to_owned(),
-            (whole, 1) => format!("{whole}½"),
-            (whole, _) => whole.to_string(),
-        };
-        let _ = writeln!(out, "  {points:>6}  {:>5}", s.games);
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>5}  {:>3}",
+            halves(s.points2),
+            s.games,
+            quarters(*sb)
+        );
     }
     let _ = writeln!(out, "\nGames:");
     for record in &games {

@@ -32,15 +32,27 @@ pub struct GameStartDetail {
     /// Round, for the records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<String>,
+    /// Leave each player (White, Black) had announced when the game started and that was not
+    /// over yet: it covers this game too.
+    #[serde(default, skip_serializing_if = "no_leave")]
+    pub leave: [Vec<Leave>; 2],
+}
+
+fn no_leave(leave: &[Vec<Leave>; 2]) -> bool {
+    leave.iter().all(Vec::is_empty)
 }
 
 impl GameStartDetail {
     /// The game as it starts, at `started`.
     pub fn game(&self, id: &str, started: Timestamp) -> Result<Game, String> {
-        Ok(
-            Game::new(id, &self.white, &self.black, self.fen.as_deref())?
-                .with_rules(self.rules.clone().unwrap_or_else(Rules::unlimited), started),
-        )
+        let mut game = Game::new(id, &self.white, &self.black, self.fen.as_deref())?
+            .with_rules(self.rules.clone().unwrap_or_else(Rules::unlimited), started);
+        for (color, leave) in [Color::White, Color::Black].into_iter().zip(&self.leave) {
+            for l in leave {
+                game.apply_by(color, &Action::Leave(*l), started);
+            }
+        }
+        Ok(game)
     }
 }
 

@@ -73,16 +73,19 @@ pub enum Command {
     Resign {
         game: String,
     },
-    /// A draw claim (`threefold`, `fifty`), on the position now or with a move.
+    /// A draw claim (`threefold`, `fifty`), on the position now or with a move (and its
+    /// number, if written).
     Claim {
         game: String,
         claim: String,
+        number: Option<u32>,
         text: Option<String>,
     },
-    /// A conditional line: the opponent's expected move, the answer, and so on; empty cancels.
+    /// A conditional line: the opponent's expected move, the answer, and so on, each with its
+    /// number if written; empty cancels.
     Conditional {
         game: String,
-        moves: Vec<String>,
+        moves: Vec<(Option<u32>, String)>,
     },
     /// Leave from a day (`YYYY-MM-DD`) for some days, in all the sender's games.
     Leave {
@@ -324,12 +327,15 @@ struct State {
 fn parse_clock_setting(now: Timestamp, set: &str) -> Result<Timestamp, String> {
     let bad = || format!("{set:?}: say +<n>d, +<n>h, +<n>m or an RFC 3339 time");
     if let Some(rest) = set.strip_prefix('+') {
-        let (number, unit) = rest.split_at(rest.len().saturating_sub(1));
+        let (number, unit) = match rest.char_indices().last() {
+            Some((at, unit)) => (&rest[..at], unit),
+            None => return Err(bad()),
+        };
         let n: i64 = number.parse().map_err(|_| bad())?;
         let seconds = match unit {
-            "d" => n.checked_mul(86_400),
-            "h" => n.checked_mul(3_600),
-            "m" => n.checked_mul(60),
+            'd' => n.checked_mul(86_400),
+            'h' => n.checked_mul(3_600),
+            'm' => n.checked_mul(60),
             _ => None,
         }
         .ok_or_else(bad)?;
@@ -381,6 +387,7 @@ impl State {
                     fen,
                     rules: None,
                     round,
+                    leave: Default::default(),
                 };
                 self.create(sender, game, detail).await
             }
@@ -405,8 +412,14 @@ impl State {
                     .await
             }
             Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
-            Command::Claim { game, claim, text } => {
-                self.claim(sender, &game, &claim, text.as_deref()).await
+            Command::Claim {
+                game,
+                claim,
+                number,
+                text,
+            } => {
+                self.claim(sender, &game, &claim, number, text.as_deref())
+                    .await
             }
             Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
             Command::Leave { first, days } => self.leave(sender, &first, &days).await,
@@ -754,9 +767,9 @@ impl State {
         mut reply: String,
     ) -> Pending {
         for after in &afters {
-            let was_over = self.games.get(&after.id).and_then(Game::result).is_some();
+            let before = self.games.get(&after.id).and_then(Game::result);
             if let Some(result) = after.result()
-                && !was_over
+                && before != Some(result)
             {
                 records.push(self.result_record(after, result, sender));
                 reply.push_str(&format!("; game over: {result}"));
@@ -873,6 +886,7 @@ impl State {
         sender: &Sender,
         game_id: &str,
         claim: &str,
+        number: Option<u32>,
         text: Option<&str>,
     ) -> Pending {
         let color = match self.seat(sender, game_id) {
@@ -890,21 +904,23 @@ impl State {
         let game = &self.games[game_id];
         let m = match text {
             None => None,
-            Some(text) => match game.check_move(color, text, None, self.lang_of(&sender.player)) {
-                Ok(read) => Some(read.m),
-                Err(refusal) => {
-                    let code = if matches!(refusal, Refusal::Move(_)) {
-                        422
-                    } else {
-                        409
-                    };
-                    let refused = Refused {
-                        code,
-                        reason: refusal.to_string(),
-                    };
-                    return self.refuse(sender, game_id, &written, refused).await;
+            Some(text) => {
+                match game.check_move(color, text, number, self.lang_of(&sender.player)) {
+                    Ok(read) => Some(read.m),
+                    Err(refusal) => {
+                        let code = if matches!(refusal, Refusal::Move(_)) {
+                            422
+                        } else {
+                            409
+                        };
+                        let refused = Refused {
+                            code,
+                            reason: refusal.to_string(),
+                        };
+                        return self.refuse(sender, game_id, &written, refused).await;
+                    }
                 }
-            },
+            }
         };
         let action = Action::Claim { claim, m };
         if let Err(refusal) = game.check(color, &action, self.now) {
@@ -954,7 +970,12 @@ impl State {
         self.commit(sender, after, records, reply).await
     }
 
-    async fn conditional(&mut self, sender: &Sender, game_id: &str, moves: &[String]) -> Pending {
+    async fn conditional(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        moves: &[(Option<u32>, String)],
+    ) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
@@ -962,14 +983,25 @@ impl State {
         let written = if moves.is_empty() {
             "cancel".to_owned()
         } else {
-            moves.join(" ")
+            moves
+                .iter()
+                .map(|(number, text)| match number {
+                    Some(n) => format!("{n}. {text}"),
+                    None => text.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         let game = &self.games[game_id];
         let line = match game.read_conditional(color, moves, self.lang_of(&sender.player)) {
             Ok(line) => line,
             Err(refusal) => {
+                let code = match refusal {
+                    Refusal::Move(_) | Refusal::Conditional(_) => 422,
+                    _ => 409,
+                };
                 let refused = Refused {
-                    code: 422,
+                    code,
                     reason: refusal.to_string(),
                 };
                 return self.refuse(sender, game_id, &written, refused).await;
@@ -1051,10 +1083,16 @@ impl State {
             ));
         }
         let written = format!("leave {first} {days}");
+        // Leave is the player's: checked against all of it, in every game, finished or not.
+        let taken = self.leave_of(&sender.player);
         for id in &ids {
             let game = &self.games[*id];
             let color = game.side_of(&sender.player).unwrap_or(Color::White);
-            if let Err(refusal) = game.check(color, &Action::Leave(leave), self.now) {
+            let per_year = game.rules().leave_days_per_year;
+            let checked = crate::game::clock::check_leave(&taken, leave, self.now, per_year)
+                .map_err(Refusal::Leave)
+                .and_then(|()| game.check(color, &Action::Leave(leave), self.now));
+            if let Err(refusal) = checked {
                 let refused = Refused {
                     code: 409,
                     reason: format!("game {id}: {refusal}"),
@@ -1100,6 +1138,21 @@ impl State {
                 .join(", ")
         );
         self.commit_many(sender, afters, records, reply).await
+    }
+
+    /// Every leave `player` has announced, in any game.
+    fn leave_of(&self, player: &str) -> Vec<Leave> {
+        let mut all: Vec<Leave> = Vec::new();
+        for game in self.games.values() {
+            if let Some(color) = game.side_of(player) {
+                for leave in game.timeline().leave_of(color) {
+                    if !all.contains(leave) {
+                        all.push(*leave);
+                    }
+                }
+            }
+        }
+        all
     }
 
     async fn adjudicate(
@@ -1296,6 +1349,15 @@ impl State {
             },
         };
         detail.rules = Some(rules);
+        // Leave already announced covers a game started during it.
+        let today = crate::game::clock::date_of(self.now);
+        let current = |player: &str| -> Vec<Leave> {
+            self.leave_of(player)
+                .into_iter()
+                .filter(|l| l.last() >= today)
+                .collect()
+        };
+        detail.leave = [current(&white), current(&black)];
         let game = match detail.game(&game_id, self.now) {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),

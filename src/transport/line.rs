@@ -128,7 +128,12 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
         "LOGIN" => {
             let player = arg(&mut words, "player id")?;
             let secret = arg(&mut words, "secret")?;
-            no_more(words)?;
+            if words.next().is_some() {
+                // Never quote the words of a login line: one may be part of a secret.
+                return Err(LineError(
+                    "LOGIN takes two words: the player id and the secret".to_owned(),
+                ));
+            }
             return Ok(Line::Login { player, secret });
         }
         "QUIT" | "LOGOUT" | "BYE" => return Ok(Line::Quit),
@@ -204,13 +209,20 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
             let game = arg(&mut words, "game id")?;
             let claim = arg(&mut words, "THREEFOLD or FIFTY")?;
             let rest: Vec<&str> = words.collect();
-            let text = match rest.as_slice() {
-                [] => None,
-                [text] => Some((*text).to_owned()),
-                [number, text] if move_number(number).is_some() => Some((*text).to_owned()),
+            let (number, text) = match rest.as_slice() {
+                [] => (None, None),
+                [text] => (None, Some((*text).to_owned())),
+                [number, text] if move_number(number).is_some() => {
+                    (move_number(number), Some((*text).to_owned()))
+                }
                 _ => return Err(LineError("CLAIM takes at most one move".to_owned())),
             };
-            Command::Claim { game, claim, text }
+            Command::Claim {
+                game,
+                claim,
+                number,
+                text,
+            }
         }
         "IF" | "CONDITIONAL" => {
             let game = arg(&mut words, "game id")?;
@@ -218,17 +230,22 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
             let moves = if matches!(rest.as_slice(), [w] if w.eq_ignore_ascii_case("CANCEL")) {
                 Vec::new()
             } else {
-                // `if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3` reads as its moves.
-                let moves: Vec<String> = rest
-                    .iter()
-                    .map(|w| w.trim_end_matches([',', ';']))
-                    .filter(|w| {
-                        !w.is_empty()
-                            && move_number(w).is_none()
-                            && !["IF", "THEN"].iter().any(|k| w.eq_ignore_ascii_case(k))
-                    })
-                    .map(str::to_owned)
-                    .collect();
+                // `if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3`: each move with the
+                // number written before it, if any.
+                let mut moves: Vec<(Option<u32>, String)> = Vec::new();
+                let mut number = None;
+                for word in rest {
+                    let word = word.trim_end_matches([',', ';']);
+                    if word.is_empty()
+                        || ["IF", "THEN"].iter().any(|k| word.eq_ignore_ascii_case(k))
+                    {
+                        continue;
+                    }
+                    match move_number(word) {
+                        Some(n) => number = Some(n),
+                        None => moves.push((number.take(), word.to_owned())),
+                    }
+                }
                 if moves.is_empty() {
                     return Err(LineError(
                         "missing moves (or CANCEL): their move, your answer, ...".to_owned(),
@@ -391,10 +408,15 @@ mod tests {
     #[test]
     fn correspondence_lines() {
         assert_eq!(
-            mv("IF g if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3"),
+            mv("IF g if 12... Nf6 then 13. Bg5, if 13... Be7 then Nc3"),
             Command::Conditional {
                 game: "g".to_owned(),
-                moves: ["Nf6", "Bg5", "Be7", "Nc3"].map(str::to_owned).to_vec()
+                moves: vec![
+                    (Some(12), "Nf6".to_owned()),
+                    (Some(13), "Bg5".to_owned()),
+                    (Some(13), "Be7".to_owned()),
+                    (None, "Nc3".to_owned())
+                ]
             }
         );
         assert_eq!(
@@ -409,6 +431,7 @@ mod tests {
             Command::Claim {
                 game: "g".to_owned(),
                 claim: "threefold".to_owned(),
+                number: Some(23),
                 text: Some("Nf3".to_owned())
             }
         );

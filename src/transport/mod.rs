@@ -5,4 +5,6 @@
 pub mod line;
 pub mod link;
 pub mod serial_port;
+pub mod session;
 pub mod tcp;
+pub mod terminal;

@@ -534,10 +534,10 @@ fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_ex
         .collect::<Vec<_>>()
         .join(" ");
     let without_comments = strip_comments(&movetext);
-    assert_eq!(without_comments.trim(), "1. e4 Kd7 2. e5 *", "{pgn}");
+    assert_eq!(without_comments.trim(), "1. e4 1... Kd7 2. e5 *", "{pgn}");
     // Each move carries its date; the draw offer rides with Black's move.
     assert_eq!(pgn.matches("[%ccsnt ").count(), 3, "{pgn}");
-    assert!(pgn.contains("Kd7 {(=) [%ccsnt "), "{pgn}");
+    assert!(pgn.contains("1... Kd7 {(=) [%ccsnt "), "{pgn}");
     // The exported PGN reads back in ccrelay's own reader.
     let back = crate::support::convert_text(&pgn, ccrelay::convert::Format::Uci, None, None);
     assert_eq!(back.out, "e2e4 e8d7 e4e5\n", "{}", back.err);

@@ -10,3 +10,4 @@ mod roundtrip;
 mod rules;
 mod seeds;
 mod support;
+mod terminal;

@@ -96,6 +96,11 @@ fn a_player_past_the_time_limit_loses_on_time() {
     ok(&mut arbiter, "CLOCK +1h");
     let told = push_starting(&mut alice, "TIME g1");
     assert!(told.contains("time limit exceeded, lost on time"), "{told}");
+    // The clock shown is the one that ran out: 10 days and an hour used, an hour over.
+    assert!(
+        told.contains("White 10d 01h used, -0d 01h left to move 2"),
+        "{told}"
+    );
     assert!(push_starting(&mut boris, "RESULT g1").contains("0-1 (lost on time)"));
     let (code, text) = alice.call("MOVE g1 Nf3");
     assert_eq!(code, 409, "{text}");
@@ -133,6 +138,22 @@ fn a_flag_goes_to_the_arbiter_who_adjudicates_with_a_reason() {
         "{flag}"
     );
     assert!(ok(&mut boris, "SHOW g1").contains("past the time limit: the arbiter decides"));
+    // Nothing is sent twice after a restart: the reminders and the flag are in the journal.
+    ok(&mut boris, "ACK");
+    ok(&mut arbiter, "ACK");
+    drop((alice, boris, arbiter, daemon));
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CLOCK +1d");
+    let mut boris = daemon.login(&BORIS);
+    ok(&mut boris, "GAMES");
+    assert!(boris.pushes.is_empty(), "sent again: {:?}", boris.pushes);
+    assert!(
+        arbiter.pushes.is_empty(),
+        "sent again: {:?}",
+        arbiter.pushes
+    );
+    let mut alice = daemon.login(&ALICE);
     // Only the arbiter adjudicates, and says why.
     assert_eq!(boris.call("ADJUDICATE g1 0-1 I say so").0, 403);
     assert_eq!(arbiter.call("ADJUDICATE g1 2-0 typo").0, 400);
@@ -143,7 +164,12 @@ fn a_flag_goes_to_the_arbiter_who_adjudicates_with_a_reason() {
         "{result}"
     );
     assert!(push_starting(&mut boris, "RESULT g1").contains("adjudicated"));
-    assert_eq!(arbiter.call("ADJUDICATE g1 0-1 again").0, 409);
+    // The arbiter may correct a decision (or a result the clock gave); both players are told.
+    ok(
+        &mut arbiter,
+        "ADJUDICATE g1 1/2-1/2 corrected on appeal {see minutes}",
+    );
+    assert!(push_starting(&mut alice, "RESULT g1").contains("1/2-1/2 (adjudicated: corrected"));
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
     let pgn = export(&config, "g1", "pgn");
@@ -151,9 +177,10 @@ fn a_flag_goes_to_the_arbiter_who_adjudicates_with_a_reason() {
         pgn.contains("[Termination \"adjudication\"]") && pgn.contains("[Round \"3\"]"),
         "{pgn}"
     );
+    // The last decision stands; the reason's braces cannot break the comment.
     let one_line = pgn.replace('\n', " ");
     assert!(
-        one_line.contains("{1-0 (adjudicated: Black silent for 41 days)} 1-0"),
+        one_line.contains("{1/2-1/2 (adjudicated: corrected on appeal (see minutes))} 1/2-1/2"),
         "{pgn}"
     );
     let report = export(&config, "g1", "report");
@@ -188,6 +215,20 @@ fn leave_stops_the_clock_and_survives_a_restart() {
     );
     let told = push_starting(&mut boris, "LEAVE g1 alice (White)");
     assert!(told.contains("their clock stops"), "{told}");
+    // Leave is the player's: a game started during it is covered, and the yearly allowance
+    // counts every game (7 of 10 days taken).
+    ok(&mut arbiter, "CREATE g2 boris alice EVENT ev");
+    let shown = ok(&mut alice, "SHOW g2");
+    assert!(
+        shown.contains("leave: Black 2027-01-02 to 2027-01-08 (7 days)"),
+        "{shown}"
+    );
+    let (code, text) = alice.call("LEAVE 2027-03-01 4");
+    assert!(
+        code == 409 && text.contains("7 taken already"),
+        "{code} {text}"
+    );
+    ok(&mut boris, "RESIGN g2");
     drop((alice, boris, arbiter));
     assert!(daemon.terminate().success());
 
@@ -231,6 +272,12 @@ fn a_conditional_line_is_played_at_once_and_never_shown_to_the_opponent() {
     // A line must start with the opponent's move.
     let (code, text) = boris.call("IF g1 Nf3 Nc6");
     assert_eq!(code, 422, "{text}");
+    // Numbers written must be the moves' numbers.
+    let (code, text) = alice.call("IF g1 if 9... e5 then 10. Nf3");
+    assert!(
+        code == 422 && text.contains("written as move 9"),
+        "{code} {text}"
+    );
     let reply = ok(
         &mut alice,
         "IF g1 if 1... e5 then 2. Nf3, if 2... Nc6 then 3. Bb5",
@@ -250,21 +297,34 @@ fn a_conditional_line_is_played_at_once_and_never_shown_to_the_opponent() {
     assert!(note.contains("1 pair(s) left"), "{note}");
     ok(&mut boris, "MOVE g1 Кb8-c6");
     assert!(push_starting(&mut boris, "MOVE g1 3.").contains("Сf1—b5"));
-    // A move off the line: nothing is answered, and the line is spent.
+    // The line is used up: the next move is answered by nobody.
     ok(&mut boris, "MOVE g1 a6");
-    let shown = ok(&mut alice, "SHOW g1");
-    assert!(
-        shown.contains("White to move") || shown.contains("to move: White"),
-        "{shown}"
-    );
-    // Nothing Boris received names the line.
-    while let Some(push) = boris.pushes.pop() {
-        assert!(!push.1.to_lowercase().contains("conditional"), "{push:?}");
-    }
-    // A new line replacing none, then cancelled.
+    assert!(ok(&mut alice, "SHOW g1").contains("to move: White"));
+    // A move off a new line cancels it, and its owner is told with that move.
     ok(&mut alice, "MOVE g1 Ba4");
     ok(&mut alice, "IF g1 Nf6 O-O");
+    ok(&mut boris, "MOVE g1 d6");
+    let off = push_starting(&mut alice, "MOVE g1 4... d6");
+    assert!(
+        off.ends_with("; your conditional line is cancelled"),
+        "{off}"
+    );
+    assert!(ok(&mut alice, "SHOW g1").contains("to move: White"));
+    // A line cancelled by its owner answers nothing.
+    ok(&mut alice, "MOVE g1 c3");
+    ok(&mut alice, "IF g1 Nf6 O-O");
     assert!(ok(&mut alice, "IF g1 CANCEL").contains("cancelled"));
+    ok(&mut boris, "MOVE g1 Nf6");
+    assert!(ok(&mut alice, "SHOW g1").contains("to move: White"));
+    // Nothing Boris was ever sent names a line: he acknowledged nothing, so a new login
+    // receives everything again.
+    drop(boris);
+    let mut boris = daemon.login(&BORIS);
+    ok(&mut boris, "GAMES");
+    assert!(boris.pushes.len() >= 6, "{:?}", boris.pushes);
+    for (_, body) in &boris.pushes {
+        assert!(!body.to_lowercase().contains("conditional"), "{body}");
+    }
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
     // Columns: seq, time, player, channel, kind, text.
@@ -275,7 +335,7 @@ fn a_conditional_line_is_played_at_once_and_never_shown_to_the_opponent() {
             .filter(|l| l.split_whitespace().nth(i) == Some("conditional"))
             .count()
     };
-    assert_eq!(column(4), 3, "three lines set or cancelled: {text}");
+    assert_eq!(column(4), 4, "three lines set, one cancelled: {text}");
     assert_eq!(column(3), 2, "two moves played from a line: {text}");
 }
 
@@ -310,11 +370,10 @@ fn draw_claims_are_checked_and_a_wrong_one_is_refused_with_the_reason() {
         reply.contains("game over: 1/2-1/2 (threefold repetition)"),
         "{reply}"
     );
-    let told = push_starting(
+    push_starting(
         &mut alice,
         "CLAIM g1 boris (Black) claims a draw (threefold) with 4... Ng8",
     );
-    assert!(!told.is_empty());
     assert!(push_starting(&mut alice, "RESULT g1").contains("threefold repetition"));
 
     // Fifty moves: 98 half-moves made, so a claim needs two more.
@@ -456,12 +515,12 @@ with open(sys.argv[1], encoding="utf-8") as f:
     // Alice: won m1, drew m2, m3 in progress: 1½ from 2 games, first.
     assert_eq!(
         row("alice"),
-        ["1", "alice", "X", "1½*", "1½", "2"],
+        ["1", "alice", "X", "1½*", "1½", "2", "¾"],
         "{table}"
     );
     assert_eq!(
         row("boris"),
-        ["2", "boris", "0½*", "X", "½", "2"],
+        ["2", "boris", "0½*", "X", "½", "2", "¾"],
         "{table}"
     );
 }

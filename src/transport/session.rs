@@ -1,0 +1,478 @@
+//! A logged-in conversation in the line protocol, whatever carries it: a TCP or TLS
+//! connection (`tcp`), or a terminal on a serial line (`terminal`, behind its line discipline).
+//!
+//! Bounded everywhere: lines are cut at `limits.max_line_bytes`, a session that does not log in
+//! within `limits.login_timeout` or stays silent for `limits.idle_timeout` is closed, login
+//! attempts are rate-limited per peer (an IP address, a serial line), commands per minute are
+//! budgeted, every write has a deadline, and each session's push queue is bounded (a session
+//! that falls behind is dropped from the hub and catches up from the durable outbox).
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::Semaphore;
+use tokio_util::codec::Framed;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
+use crate::config::Config;
+use crate::relay::{Mailbox, Message};
+use crate::relay::{Relay, Reply, Sender};
+
+/// Who is at the other end of a session, for the login limit and the logs.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// What login attempts are counted by: an IP address, a serial device.
+    pub key: String,
+    /// The transport, as journal entries name it: `tcp`, `serial`.
+    pub channel: &'static str,
+    /// Where output passes through a slow line: the highest message id actually printed.
+    /// A bare `ACK` then acknowledges only what the person can have read.
+    pub printed: Option<Arc<AtomicI64>>,
+}
+
+/// What every session shares.
+pub struct Context {
+    pub config: Arc<Config>,
+    pub relay: Relay,
+    pub mailbox: Mailbox,
+    pub shutdown: CancellationToken,
+    pub tracker: TaskTracker,
+    logins: LoginLimiter,
+    /// Secret checks running at once: each Argon2id check takes about 19 MiB and a few
+    /// milliseconds, so a crowd of logins must queue rather than exhaust memory.
+    verifying: Arc<Semaphore>,
+}
+
+impl Context {
+    pub fn new(
+        config: Arc<Config>,
+        relay: Relay,
+        mailbox: Mailbox,
+        shutdown: CancellationToken,
+        tracker: TaskTracker,
+    ) -> Context {
+        Context {
+            logins: LoginLimiter::new(config.limits.login_attempts_per_minute),
+            verifying: Arc::new(Semaphore::new(VERIFYING_AT_ONCE)),
+            config,
+            relay,
+            mailbox,
+            shutdown,
+            tracker,
+        }
+    }
+}
+
+/// Login attempts per peer per minute. The table is pruned so it cannot grow without end.
+struct LoginLimiter {
+    per_minute: u32,
+    seen: Mutex<HashMap<String, (Instant, u32)>>,
+}
+
+impl LoginLimiter {
+    const MAX_ADDRESSES: usize = 65_536;
+
+    fn new(per_minute: u32) -> LoginLimiter {
+        LoginLimiter {
+            per_minute,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts an attempt; false if the address is over its limit.
+    fn attempt(&self, key: &str) -> bool {
+        let now = Instant::now();
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        if seen.len() >= Self::MAX_ADDRESSES {
+            seen.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(60));
+            // Still full of recent addresses: refuse new ones rather than grow.
+            if seen.len() >= Self::MAX_ADDRESSES && !seen.contains_key(key) {
+                return false;
+            }
+        }
+        let slot = seen.entry(key.to_owned()).or_insert((now, 0));
+        if now.duration_since(slot.0) >= Duration::from_secs(60) {
+            *slot = (now, 0);
+        }
+        slot.1 += 1;
+        slot.1 <= self.per_minute
+    }
+}
+
+/// Who is logged in on a session.
+struct LoggedIn {
+    sender: Sender,
+    hub_id: u64,
+    pushes: tokio::sync::mpsc::Receiver<Message>,
+    /// The highest outbox id written to this session.
+    last_sent: i64,
+}
+
+pub struct Session<'a, S> {
+    framed: Framed<S, LineCodec>,
+    peer: Peer,
+    ctx: &'a Context,
+    login: Option<LoggedIn>,
+}
+
+const OUTBOX_PAGE: usize = 256;
+
+impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
+    pub fn new(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
+        let codec = LineCodec::new(ctx.config.limits.max_line_bytes);
+        Session {
+            framed: Framed::new(stream, codec),
+            peer,
+            ctx,
+            login: None,
+        }
+    }
+
+    /// Every write has a deadline: a client that stops reading cannot hold a connection (and
+    /// its slot under `max_connections`) by never draining its socket.
+    async fn send(&mut self, line: String) -> io::Result<()> {
+        write_within(self.framed.send(line)).await
+    }
+
+    async fn reply(&mut self, reply: &Reply) -> io::Result<()> {
+        let framed = &mut self.framed;
+        write_within(async move {
+            for line in format_reply(reply) {
+                framed.feed(line).await?;
+            }
+            SinkExt::<String>::flush(framed).await
+        })
+        .await
+    }
+
+    /// Greets, serves until the peer leaves, times out or the daemon stops.
+    pub async fn run(mut self) -> io::Result<()> {
+        self.send(format!(
+            "200 ccrelay {} ready; LOGIN <player> <secret>, HELP",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .await?;
+        let result = self.serve().await;
+        if let Some(login) = self.login.take() {
+            self.ctx
+                .mailbox
+                .unsubscribe(&login.sender.player, login.hub_id);
+        }
+        result
+    }
+
+    async fn serve(&mut self) -> io::Result<()> {
+        let limits = &self.ctx.config.limits;
+        let login_deadline = tokio::time::Instant::now() + limits.login_timeout;
+        // Idle means no line from the client: messages pushed to it do not keep it open.
+        let mut last_line = tokio::time::Instant::now();
+        let mut commands = CommandBudget::new(limits.commands_per_minute);
+        loop {
+            let deadline = if self.login.is_some() {
+                last_line + limits.idle_timeout
+            } else {
+                login_deadline
+            };
+            enum Event {
+                Line(Option<io::Result<Frame>>),
+                Push(Option<Message>),
+                Timeout,
+                Shutdown,
+            }
+            let event = {
+                let pushes = async {
+                    match self.login.as_mut() {
+                        Some(login) => login.pushes.recv().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    biased;
+                    () = self.ctx.shutdown.cancelled() => Event::Shutdown,
+                    item = pushes => Event::Push(item),
+                    line = self.framed.next() => Event::Line(line),
+                    () = tokio::time::sleep_until(deadline) => Event::Timeout,
+                }
+            };
+            match event {
+                Event::Shutdown => {
+                    self.send("421 the relay is shutting down".to_owned())
+                        .await?;
+                    return Ok(());
+                }
+                Event::Timeout => {
+                    let what = if self.login.is_some() {
+                        "idle timeout"
+                    } else {
+                        "no login in time"
+                    };
+                    self.send(format!("421 {what}; closing")).await?;
+                    return Ok(());
+                }
+                Event::Push(Some(item)) => self.push(item).await?,
+                Event::Push(None) => self.catch_up().await?,
+                Event::Line(None) => return Ok(()),
+                Event::Line(Some(Ok(frame))) if !commands.spend() => {
+                    last_line = tokio::time::Instant::now();
+                    drop(frame);
+                    let per_minute = limits.commands_per_minute;
+                    self.send(format!(
+                        "429 more than {per_minute} commands a minute; slow down"
+                    ))
+                    .await?;
+                }
+                Event::Line(Some(Ok(Frame::TooLong))) => {
+                    last_line = tokio::time::Instant::now();
+                    let max = limits.max_line_bytes;
+                    self.send(format!("500 line too long (at most {max} bytes); ignored"))
+                        .await?;
+                }
+                Event::Line(Some(Err(e))) => return Err(e),
+                Event::Line(Some(Ok(Frame::Line(bytes)))) => {
+                    last_line = tokio::time::Instant::now();
+                    let text = String::from_utf8_lossy(&bytes);
+                    let text = text.trim_end_matches('\r');
+                    if !self.line(text).await? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one line; false to close.
+    async fn line(&mut self, text: &str) -> io::Result<bool> {
+        let line = match parse(text) {
+            Ok(line) => line,
+            Err(e) => {
+                self.reply(&Reply::new(400, e.0)).await?;
+                return Ok(true);
+            }
+        };
+        match line {
+            Line::Empty => {}
+            Line::Quit => {
+                self.send("221 bye".to_owned()).await?;
+                return Ok(false);
+            }
+            Line::Help => self.reply(&Reply::new(214, HELP)).await?,
+            Line::Login { player, secret } => self.log_in(player, secret).await?,
+            Line::Ack(upto) => {
+                let Some(login) = &self.login else {
+                    self.reply(&Reply::new(401, "log in first")).await?;
+                    return Ok(true);
+                };
+                let shown = match &self.peer.printed {
+                    Some(printed) => login.last_sent.min(printed.load(Ordering::Acquire)),
+                    None => login.last_sent,
+                };
+                let upto = upto.map_or(shown, |id| id.min(shown));
+                let reply = match self
+                    .ctx
+                    .mailbox
+                    .acknowledge(&login.sender.player, upto)
+                    .await
+                {
+                    Ok(n) => Reply::new(250, format!("acknowledged up to {upto} ({n} message(s))")),
+                    Err(e) => Reply::new(500, format!("not recorded: {e}")),
+                };
+                self.reply(&reply).await?;
+            }
+            Line::Command(command) => {
+                let Some(login) = &self.login else {
+                    self.reply(&Reply::new(401, "log in first: LOGIN <player> <secret>"))
+                        .await?;
+                    return Ok(true);
+                };
+                let reply = self.ctx.relay.call(login.sender.clone(), command).await;
+                self.reply(&reply).await?;
+            }
+        }
+        Ok(true)
+    }
+
+    async fn log_in(&mut self, player: String, secret: String) -> io::Result<()> {
+        if self.login.is_some() {
+            return self.reply(&Reply::new(400, "already logged in")).await;
+        }
+        if !self.ctx.logins.attempt(&self.peer.key) {
+            tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
+            return self
+                .reply(&Reply::new(429, "too many login attempts; wait a minute"))
+                .await;
+        }
+        let config = &self.ctx.config;
+        let (hash, admin, notation) = if player == "admin" {
+            (config.admin_secret_hash.clone(), true, None)
+        } else {
+            let p = config.players.get(&player);
+            (
+                p.map(|p| p.secret_hash.clone()),
+                false,
+                p.map(|p| p.notation),
+            )
+        };
+        // Verify even for an unknown player, against a dummy, so timing does not tell.
+        let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
+        let permit = self
+            .ctx
+            .verifying
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(io::Error::other)?;
+        let ok = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            crate::auth::verify_secret(&secret, &hash_for_check)
+        })
+        .await
+        .unwrap_or(false)
+            && hash.is_some();
+        if !ok {
+            tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
+            return self
+                .reply(&Reply::new(430, "login refused: wrong player or secret"))
+                .await;
+        }
+        tracing::info!(peer = %self.peer.key, %player, "logged in");
+        let subscription = self
+            .ctx
+            .mailbox
+            .subscribe(&player, config.limits.push_queue);
+        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        self.login = Some(LoggedIn {
+            sender: Sender {
+                player: player.clone(),
+                admin,
+                channel: self.peer.channel,
+            },
+            hub_id,
+            pushes,
+            last_sent: 0,
+        });
+        let greeting = match notation {
+            Some(n) => format!("welcome {player}; moves are written to you in {n}"),
+            None => format!("welcome {player} (administrator)"),
+        };
+        self.reply(&Reply::new(230, greeting)).await?;
+        self.send_waiting().await
+    }
+
+    /// Writes every undelivered message after the last one sent, page by page.
+    async fn send_waiting(&mut self) -> io::Result<()> {
+        loop {
+            let Some(login) = &self.login else {
+                return Ok(());
+            };
+            let page = match self
+                .ctx
+                .mailbox
+                .waiting(&login.sender.player, login.last_sent, OUTBOX_PAGE)
+                .await
+            {
+                Ok(page) => page,
+                Err(e) => {
+                    return self
+                        .reply(&Reply::new(500, format!("cannot read the outbox: {e}")))
+                        .await;
+                }
+            };
+            let done = page.len() < OUTBOX_PAGE;
+            for item in page {
+                self.push(item).await?;
+            }
+            if done {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn push(&mut self, item: Message) -> io::Result<()> {
+        let Some(login) = self.login.as_mut() else {
+            return Ok(());
+        };
+        if item.id <= login.last_sent {
+            return Ok(()); // already written from the outbox
+        }
+        login.last_sent = item.id;
+        self.send(format_push(item.id, &item.body)).await
+    }
+
+    /// The hub dropped this session (it fell behind): register again and read the outbox.
+    async fn catch_up(&mut self) -> io::Result<()> {
+        let Some(login) = self.login.as_mut() else {
+            return Ok(());
+        };
+        let subscription = self
+            .ctx
+            .mailbox
+            .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
+        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        login.hub_id = hub_id;
+        login.pushes = pushes;
+        self.send_waiting().await
+    }
+}
+
+/// A hash of a random secret at the default cost, to spend the same time on unknown players.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        let secret = format!("{:?}{:?}", Instant::now(), std::thread::current().id());
+        crate::auth::hash_secret(&secret).unwrap_or_default()
+    })
+}
+
+/// Argon2id checks running at once.
+const VERIFYING_AT_ONCE: usize = 8;
+
+/// How long one write to a client may take.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+async fn write_within(write: impl std::future::Future<Output = io::Result<()>>) -> io::Result<()> {
+    match tokio::time::timeout(WRITE_TIMEOUT, write).await {
+        Ok(result) => result,
+        Err(_) => Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client stopped reading",
+        )),
+    }
+}
+
+/// Commands per minute for one session, refilled continuously.
+struct CommandBudget {
+    per_minute: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl CommandBudget {
+    fn new(per_minute: u32) -> CommandBudget {
+        CommandBudget {
+            per_minute: f64::from(per_minute),
+            tokens: f64::from(per_minute),
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes one command's worth; false when the session is over its rate.
+    fn spend(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_minute / 60.0;
+        self.tokens = (self.tokens + refill).min(self.per_minute);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}

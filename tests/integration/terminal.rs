@@ -1,0 +1,176 @@
+//! A person typing at a terminal on a serial line: the real daemon serves a pseudo-terminal
+//! (`[[terminals]]`), and the test types on its other end as picocom would pass keys through:
+//! numeric and algebraic moves, a typo corrected with backspace, a typo sent, an illegal move,
+//! the opponent's move arriving while a line is half typed.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::daemon::{ALICE, BORIS, Daemon, config_text_with};
+
+/// The far end of a pseudo-terminal: what a terminal program would see and send.
+struct Terminal {
+    master: std::fs::File,
+    seen: Arc<Mutex<Vec<u8>>>,
+    /// How much of `seen` the test has looked at.
+    read_upto: usize,
+    _slave: std::os::fd::OwnedFd,
+    path: String,
+}
+
+impl Terminal {
+    fn open() -> Terminal {
+        let pty = nix::pty::openpty(None, None).expect("openpty");
+        // Raw from the start, as the daemon will set it: nothing echoed by the kernel.
+        let mut termios = nix::sys::termios::tcgetattr(&pty.slave).expect("tcgetattr");
+        nix::sys::termios::cfmakeraw(&mut termios);
+        nix::sys::termios::tcsetattr(&pty.slave, nix::sys::termios::SetArg::TCSANOW, &termios)
+            .expect("tcsetattr");
+        let path = nix::unistd::ttyname(&pty.slave)
+            .expect("ttyname")
+            .display()
+            .to_string();
+        let master = std::fs::File::from(pty.master);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = master.try_clone().expect("clone");
+        let sink = seen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Terminal {
+            master,
+            seen,
+            read_upto: 0,
+            _slave: pty.slave,
+            path,
+        }
+    }
+
+    fn type_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("type");
+    }
+
+    /// Waits until the terminal has printed `wanted` (after what was already looked at);
+    /// returns everything printed up to and including it.
+    fn expect(&mut self, wanted: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            {
+                let seen = self.seen.lock().unwrap();
+                let text = String::from_utf8_lossy(&seen[self.read_upto..]).into_owned();
+                if let Some(at) = text.find(wanted) {
+                    let upto = at + wanted.len();
+                    self.read_upto += text[..upto].len();
+                    return text[..upto].to_owned();
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the terminal never printed {wanted:?}; it printed {text:?}"
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn a_person_plays_from_a_terminal_on_a_serial_line() {
+    let mut terminal = Terminal::open();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let extra = format!(
+        "login_attempts_per_minute = 1000\n[[terminals]]\ndevice = {:?}\nbaud = 9600\nexclusive = false\n",
+        terminal.path
+    );
+    let text = config_text_with(
+        &dir.path().join("data"),
+        &[ALICE, BORIS],
+        &[("g1", "alice", "boris")],
+        &extra,
+    );
+    std::fs::write(&config, text).expect("config");
+    let daemon = Daemon::start(&config);
+    let mut boris = daemon.login(&BORIS);
+
+    // The line is quiet until someone types; Enter brings the greeting and a prompt.
+    std::thread::sleep(Duration::from_millis(300));
+    terminal.type_bytes(b"\r");
+    terminal.expect("200 ccrelay");
+    terminal.expect("\r\n> ");
+    terminal.type_bytes(b"LOGIN alice alice-secret\r");
+    let login = terminal.expect("230 welcome alice");
+    assert!(login.contains("LOGIN alice ************\r\n"), "{login:?}");
+    assert!(
+        !login.contains("alice-secret"),
+        "the secret was echoed: {login:?}"
+    );
+
+    // A numeric move.
+    terminal.type_bytes(b"MOVE g1 5254\r");
+    terminal.expect("MOVE g1 5254\r\n");
+    terminal.expect("250 accepted g1 1. e4 (5254); clock: ");
+    terminal.expect("\r\n> ");
+
+    // Half a line typed when Boris's move arrives: the move is printed above, the half line
+    // typed out again, and finishing it works.
+    terminal.type_bytes(b"MOVE g1 Ng");
+    terminal.expect("MOVE g1 Ng");
+    assert_eq!(boris.call("MOVE g1 e7-e5").0, 250);
+    terminal.expect("\r\n* ");
+    terminal.expect("MOVE g1 1... e5 (5755) by boris; clock: ");
+    terminal.expect("to move 10\r\n> MOVE g1 Ng");
+    terminal.type_bytes(b"f3\r");
+    terminal.expect("250 accepted g1 2. Nf3 (7163)");
+    assert_eq!(boris.call("MOVE g1 Кb8-c6").0, 250);
+    terminal.expect("MOVE g1 2... Nc6");
+
+    // A typo, sent: refused, nothing changes.
+    terminal.type_bytes(b"MOVE g1 Bx5\r");
+    terminal.expect("422 ");
+    // A typo corrected with backspace before Enter.
+    terminal.type_bytes(b"MOVE g1 Bc5\x084\r");
+    terminal.expect("MOVE g1 Bc5\x08 \x084\r\n");
+    terminal.expect("250 accepted g1 3. Bc4 (6134)");
+    assert_eq!(boris.call("MOVE g1 Кg8-f6").0, 250);
+    terminal.expect("MOVE g1 3... Nf6");
+
+    // An illegal move: refused, with what is legal said.
+    terminal.type_bytes(b"MOVE g1 Ke3\r");
+    terminal.expect("MOVE g1 Ke3\r\n422 ");
+    let refused = terminal.expect("\r\n> ");
+    assert!(refused.contains("e3"), "{refused:?}");
+    terminal.type_bytes(b"SHOW g1\r");
+    let shown = terminal.expect("to move: White (alice), move 4");
+    assert!(
+        shown.contains("moves: 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6"),
+        "{shown:?}"
+    );
+
+    // ACK acknowledges what was printed on the line: the game start and Boris's three moves.
+    terminal.type_bytes(b"ACK\r");
+    terminal.expect("250 acknowledged up to ");
+    terminal.expect(" (4 message(s))");
+
+    // QUIT ends the session. The LF of a CR LF arriving apart from its CR does not start a
+    // new one: the line is quiet until someone types again.
+    terminal.type_bytes(b"QUIT\r");
+    terminal.expect("221 bye");
+    std::thread::sleep(Duration::from_millis(50));
+    terminal.type_bytes(b"\n");
+    std::thread::sleep(Duration::from_millis(1000));
+    let after = terminal.seen.lock().unwrap()[terminal.read_upto..].to_vec();
+    assert!(
+        !String::from_utf8_lossy(&after).contains("200 ccrelay"),
+        "a stray LF started a session: {after:?}"
+    );
+    terminal.type_bytes(b"\r");
+    terminal.expect("200 ccrelay");
+    drop(daemon);
+}
