@@ -792,7 +792,6 @@ fn check_links(
     raw: Vec<RawLink>,
     resolve: &dyn Fn(PathBuf) -> PathBuf,
 ) -> Vec<LinkConfig> {
-    use crate::transport::serial_port::SerialConfig;
     let mut links: Vec<LinkConfig> = Vec::new();
     for (i, l) in raw.into_iter().enumerate() {
         let key = |field: &str| format!("links[{i}].{field}");
@@ -816,39 +815,17 @@ fn check_links(
                 }
             },
             "serial" => {
-                let device = c.required(&key("device"), l.device);
-                let baud = c.positive(&key("baud"), l.baud, 9600, 4_000_000) as u32;
-                let mut serial = SerialConfig::new(device, baud);
-                let mut take = |field: &str, r: Result<(), String>| {
-                    if let Err(e) = r {
-                        c.problem(key(field), e);
-                    }
+                // The same settings, checked the same way, as a terminal's line.
+                let raw = RawSerial {
+                    device: l.device,
+                    baud: l.baud,
+                    parity: l.parity,
+                    data_bits: l.data_bits,
+                    stop_bits: l.stop_bits,
+                    flow_control: l.flow_control,
+                    exclusive: l.exclusive,
                 };
-                if let Some(p) = &l.parity {
-                    take(
-                        "parity",
-                        SerialConfig::parse_parity(p).map(|v| serial.parity = v),
-                    );
-                }
-                if let Some(b) = l.data_bits {
-                    take(
-                        "data_bits",
-                        SerialConfig::parse_data_bits(b).map(|v| serial.data_bits = v),
-                    );
-                }
-                if let Some(b) = l.stop_bits {
-                    take(
-                        "stop_bits",
-                        SerialConfig::parse_stop_bits(b).map(|v| serial.stop_bits = v),
-                    );
-                }
-                if let Some(f) = &l.flow_control {
-                    take(
-                        "flow_control",
-                        SerialConfig::parse_flow_control(f).map(|v| serial.flow_control = v),
-                    );
-                }
-                serial.exclusive = l.exclusive.unwrap_or(true);
+                let serial = c.serial(&format!("links[{i}]"), raw);
                 Some(LinkTransport::Serial(serial))
             }
             other => {
