@@ -13,7 +13,6 @@ use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
-use crate::support::ccrelay;
 
 const SECRET: &str = "a shared secret of the two clubs";
 
@@ -262,19 +261,7 @@ fn wait_push(client: &mut Client, needle: &str) -> String {
 }
 
 fn export_text(config: &Path, game: &str) -> String {
-    let out = ccrelay()
-        .args([
-            "journal", "export", "--format", "text", "--game", game, "--config",
-        ])
-        .arg(config)
-        .output()
-        .expect("export");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    crate::daemon::journal_export(config, game, "text")
 }
 
 /// A game's moves in a node's journal, in order: (player, ICCF).
