@@ -440,11 +440,21 @@ impl Config {
 
     /// Validates TOML text; `base` is the folder relative paths start from.
     pub fn from_toml(text: &str, base: &Path) -> Result<Config, ConfigError> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
-            problems: vec![ConfigProblem {
-                key: "toml".to_owned(),
-                message: e.to_string().trim().to_owned(),
-            }],
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            // The error's own text quotes the offending line, which may hold a secret: say
+            // where and what, never the line.
+            let at = e.span().map_or(String::new(), |span| {
+                let before = text.get(..span.start).unwrap_or(text);
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("line {line}, column {column}: ")
+            });
+            ConfigError {
+                problems: vec![ConfigProblem {
+                    key: "toml".to_owned(),
+                    message: format!("{at}{}", e.message().trim()),
+                }],
+            }
         })?;
         let mut c = Checker {
             problems: Vec::new(),
@@ -999,6 +1009,18 @@ secret_file = "/nonexistent/key"
             assert!(keys.contains(&key), "{key} not reported in {err}");
         }
         assert!(!err.to_string().contains("short\""), "{err}");
+    }
+
+    #[test]
+    fn a_toml_error_never_quotes_the_line() {
+        let err = Config::from_toml(
+            "[[links]]\nsecret = \"abc\\qdef-very-secret\"\n",
+            Path::new("."),
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 2"), "{text}");
+        assert!(!text.contains("very-secret"), "{text}");
     }
 
     #[test]

@@ -860,6 +860,14 @@ fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
         let (code, text) = c.call(line);
         assert_eq!(code, 250, "{line}: {text}");
     };
+    // What the link does not carry yet is refused in linked games, not recorded on one node.
+    for line in ["CLAIM m1 THREEFOLD", "LEAVE 2099-01-01 3"] {
+        let (code, text) = m.client("anna").call(line);
+        assert!(
+            code == 409 && text.contains("not carried over the link"),
+            "{line}: {code} {text}"
+        );
+    }
     // m1: anna (node A) offers a draw; boris (node B) declines.
     ok(m.client("anna"), "DRAW m1 OFFER");
     wait_push(m.client("boris"), "DRAW m1 offered by anna");

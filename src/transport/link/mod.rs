@@ -647,10 +647,15 @@ impl LinkTask {
             Side::White => game.white.clone(),
             Side::Black => game.black.clone(),
         };
-        if self.remote.contains(&player) {
-            // Only our own players' actions can be refused by the peer; a refusal naming one of
-            // its players would be recorded against the wrong side.
-            tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for its own player; ignored");
+        let opponent = match side {
+            Side::White => &game.black,
+            Side::Black => &game.white,
+        };
+        if self.remote.contains(&player) || !self.remote.contains(opponent) {
+            // Only our own players' actions in games against this link's players can be
+            // refused by this peer; anything else would be recorded against the wrong side
+            // or in a game the peer has nothing to do with.
+            tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for a game or player it does not play; ignored");
             return Ok(());
         }
         tracing::warn!(link = %self.config.id, game = %game.id, %player, number, %reason, "the peer refused our action");
