@@ -44,6 +44,8 @@ struct RawConfig {
     #[serde(default)]
     games: Vec<RawGame>,
     #[serde(default)]
+    links: Vec<RawLink>,
+    #[serde(default)]
     terminals: Vec<RawSerial>,
     email: Option<crate::transport::email::config::RawEmail>,
 }
@@ -96,6 +98,8 @@ struct RawPlayer {
     notation: Option<String>,
     lang: Option<String>,
     reach: Option<String>,
+    /// With `reach = "link"`: the link the player is across.
+    link: Option<String>,
     email: Option<crate::transport::email::config::RawPlayerEmail>,
 }
 
@@ -118,6 +122,26 @@ struct RawEvent {
     reminder_days: Option<Vec<i64>>,
     silence_days: Option<i64>,
     leave_days_per_year: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLink {
+    id: Option<String>,
+    transport: Option<String>,
+    connect: Option<String>,
+    listen: Option<String>,
+    device: Option<String>,
+    baud: Option<i64>,
+    parity: Option<String>,
+    data_bits: Option<i64>,
+    stop_bits: Option<i64>,
+    flow_control: Option<String>,
+    exclusive: Option<bool>,
+    secret: Option<String>,
+    secret_file: Option<PathBuf>,
+    window: Option<i64>,
+    retransmit_ms: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -145,8 +169,41 @@ pub struct Config {
     pub clock: ClockConfig,
     /// Serial lines with a player's terminal on them.
     pub terminals: Vec<SerialConfig>,
+    /// Links to other ccrelay nodes.
+    pub links: Vec<LinkConfig>,
     /// The email transport, if configured.
     pub email: Option<crate::transport::email::config::EmailConfig>,
+}
+
+/// A link to another ccrelay node: how to reach it and the secret both hold.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    pub id: String,
+    pub transport: LinkTransport,
+    pub secret: LinkSecret,
+    /// DATA frames in flight before an acknowledgement (1 to 64).
+    pub window: usize,
+    /// The base retransmission timeout; `None`: computed from the line speed.
+    pub retransmit: Option<Duration>,
+}
+
+#[derive(Clone, Debug)]
+pub enum LinkTransport {
+    /// Connect to the peer (and reconnect after a drop).
+    TcpConnect(String),
+    /// Wait for the peer to connect.
+    TcpListen(SocketAddr),
+    Serial(crate::transport::serial_port::SerialConfig),
+}
+
+/// A link's shared secret. Never printed: `Debug` shows its length only.
+#[derive(Clone)]
+pub struct LinkSecret(pub Vec<u8>);
+
+impl fmt::Debug for LinkSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LinkSecret({} bytes)", self.0.len())
+    }
 }
 
 /// Where the relay's time comes from.
@@ -216,6 +273,9 @@ pub struct Player {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reach {
     Tcp,
+    /// Across the link with this id: the player's own node checks their secret; here they
+    /// have none, and their moves arrive only over that link.
+    Link(String),
     /// Moves come and go by mail (`[players.email]` says where).
     Email,
 }
@@ -388,11 +448,21 @@ impl Config {
 
     /// Validates TOML text; `base` is the folder relative paths start from.
     pub fn from_toml(text: &str, base: &Path) -> Result<Config, ConfigError> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
-            problems: vec![ConfigProblem {
-                key: "toml".to_owned(),
-                message: e.to_string().trim().to_owned(),
-            }],
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            // The error's own text quotes the offending line, which may hold a secret: say
+            // where and what, never the line.
+            let at = e.span().map_or(String::new(), |span| {
+                let before = text.get(..span.start).unwrap_or(text);
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("line {line}, column {column}: ")
+            });
+            ConfigError {
+                problems: vec![ConfigProblem {
+                    key: "toml".to_owned(),
+                    message: format!("{at}{}", e.message().trim()),
+                }],
+            }
         })?;
         let mut c = Checker {
             problems: Vec::new(),
@@ -505,14 +575,31 @@ impl Config {
             };
             let reach = match p.reach.as_deref().unwrap_or("tcp") {
                 "tcp" => Reach::Tcp,
+                "link" => match p.link.clone() {
+                    Some(link) => Reach::Link(link),
+                    None => {
+                        c.problem(key("link"), "missing (reach = \"link\" needs a link id)");
+                        Reach::Tcp
+                    }
+                },
                 "email" => Reach::Email,
                 other => {
                     c.problem(
                         key("reach"),
-                        format!("{other:?} is not a way to reach a player (known: tcp, email)"),
+                        format!(
+                            "{other:?} is not a way to reach a player (known: tcp, link, email)"
+                        ),
                     );
                     Reach::Tcp
                 }
+            };
+            if p.link.is_some() && !matches!(reach, Reach::Link(_)) {
+                c.problem(key("link"), "only with reach = \"link\"");
+            }
+            // A player across a link logs in on their own node: no secret here, unless given.
+            let secret_hash = match (&reach, p.secret_hash) {
+                (Reach::Link(_), None) => String::new(),
+                (_, hash) => c.secret_hash(&key("secret_hash"), hash),
             };
             let email = p.email.map(|e| e.validate(&key("email"), &mut c.problems));
             if reach == Reach::Email && email.is_none() {
@@ -524,7 +611,7 @@ impl Config {
             let player = Player {
                 email,
                 name: p.name.unwrap_or_else(|| id.clone()),
-                secret_hash: c.secret_hash(&key("secret_hash"), p.secret_hash),
+                secret_hash,
                 notation,
                 lang,
                 reach,
@@ -639,6 +726,24 @@ impl Config {
             });
         }
 
+        let links = check_links(&mut c, raw.links, &resolve);
+        for (id, p) in &players {
+            if let Reach::Link(link) = &p.reach
+                && !links.iter().any(|l: &LinkConfig| &l.id == link)
+            {
+                c.problem(format!("players.{id}.link"), format!("no link {link:?}"));
+            }
+        }
+        let mut codes = BTreeMap::new();
+        for g in &games {
+            let code = crate::transport::link::frame::game_code(&g.id);
+            if let Some(other) = codes.insert(code, g.id.clone()) {
+                c.problem(
+                    "games",
+                    format!("{other:?} and {:?} share a link code; rename one", g.id),
+                );
+            }
+        }
         let mut terminals: Vec<SerialConfig> = Vec::new();
         for (i, t) in raw.terminals.into_iter().enumerate() {
             let serial = c.serial(&format!("terminals[{i}]"), t);
@@ -704,6 +809,7 @@ impl Config {
                 events,
                 games,
                 clock,
+                links,
                 terminals,
             })
         } else {
@@ -712,6 +818,97 @@ impl Config {
             })
         }
     }
+}
+
+/// Validates the `[[links]]` tables.
+fn check_links(
+    c: &mut Checker,
+    raw: Vec<RawLink>,
+    resolve: &dyn Fn(PathBuf) -> PathBuf,
+) -> Vec<LinkConfig> {
+    let mut links: Vec<LinkConfig> = Vec::new();
+    for (i, l) in raw.into_iter().enumerate() {
+        let key = |field: &str| format!("links[{i}].{field}");
+        let id = c.id(&key("id"), l.id);
+        let transport = match l.transport.as_deref().unwrap_or("tcp") {
+            "tcp" => match (l.connect, l.listen) {
+                (Some(addr), None) => Some(LinkTransport::TcpConnect(addr)),
+                (None, Some(listen)) => match listen.parse() {
+                    Ok(addr) => Some(LinkTransport::TcpListen(addr)),
+                    Err(_) => {
+                        c.problem(key("listen"), format!("{listen:?} is not an address:port"));
+                        None
+                    }
+                },
+                _ => {
+                    c.problem(
+                        key("connect"),
+                        "a tcp link needs connect or listen (one of them)",
+                    );
+                    None
+                }
+            },
+            "serial" => {
+                // The same settings, checked the same way, as a terminal's line.
+                let raw = RawSerial {
+                    device: l.device,
+                    baud: l.baud,
+                    parity: l.parity,
+                    data_bits: l.data_bits,
+                    stop_bits: l.stop_bits,
+                    flow_control: l.flow_control,
+                    exclusive: l.exclusive,
+                };
+                let serial = c.serial(&format!("links[{i}]"), raw);
+                Some(LinkTransport::Serial(serial))
+            }
+            other => {
+                c.problem(
+                    key("transport"),
+                    format!("{other:?}: say \"tcp\" or \"serial\""),
+                );
+                None
+            }
+        };
+        let secret = match (l.secret, l.secret_file) {
+            (Some(s), None) => s.into_bytes(),
+            (None, Some(path)) => {
+                let path = resolve(path);
+                match std::fs::read(&path) {
+                    // A trailing newline from an editor is not part of the secret.
+                    Ok(bytes) => bytes.trim_ascii_end().to_vec(),
+                    Err(e) => {
+                        c.problem(key("secret_file"), format!("{}: {e}", path.display()));
+                        Vec::new()
+                    }
+                }
+            }
+            _ => {
+                c.problem(key("secret"), "give secret or secret_file (one of them)");
+                Vec::new()
+            }
+        };
+        if !secret.is_empty() && secret.len() < 16 {
+            c.problem(key("secret"), "too short: at least 16 bytes");
+        }
+        let window = c.positive(&key("window"), l.window, 4, 64) as usize;
+        let retransmit = l.retransmit_ms.map(|ms| {
+            Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000))
+        });
+        if links.iter().any(|other| other.id == id) {
+            c.problem(key("id"), format!("{id:?} is used twice"));
+        }
+        if let Some(transport) = transport {
+            links.push(LinkConfig {
+                id,
+                transport,
+                secret: LinkSecret(secret),
+                window,
+                retransmit,
+            });
+        }
+    }
+    links
 }
 
 #[cfg(test)]
@@ -758,6 +955,96 @@ fen = "not a fen"
         ] {
             assert!(keys.contains(&key), "{key} not reported in {err}");
         }
+    }
+
+    #[test]
+    fn links_and_players_across_them_are_checked() {
+        let good = format!(
+            r#"
+[[players]]
+id = "anna"
+secret_hash = "{HASH}"
+[[players]]
+id = "ivan"
+reach = "link"
+link = "spb"
+[[games]]
+id = "m1"
+white = "anna"
+black = "ivan"
+[[links]]
+id = "spb"
+transport = "serial"
+device = "/dev/ttyUSB0"
+baud = 300
+parity = "even"
+data_bits = 7
+stop_bits = 2
+flow_control = "hardware"
+secret = "sixteen bytes at least"
+"#
+        );
+        let config = Config::from_toml(&good, Path::new(".")).unwrap();
+        assert_eq!(config.players["ivan"].reach, Reach::Link("spb".to_owned()));
+        let link = &config.links[0];
+        let LinkTransport::Serial(serial) = &link.transport else {
+            panic!("serial");
+        };
+        assert_eq!(serial.to_string(), "/dev/ttyUSB0 300 7E2");
+        // The secret never shows in a debug print (or a log line made from one).
+        assert!(!format!("{config:?}").contains("sixteen"));
+
+        let bad = r#"
+[[players]]
+id = "ivan"
+reach = "link"
+link = "nowhere"
+[[players]]
+id = "olga"
+reach = "link"
+[[links]]
+id = "a"
+transport = "serial"
+parity = "mark"
+data_bits = 9
+secret = "short"
+[[links]]
+id = "b"
+transport = "tcp"
+[[links]]
+id = "c"
+transport = "pigeon"
+secret_file = "/nonexistent/key"
+"#;
+        let err = Config::from_toml(bad, Path::new(".")).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        for key in [
+            "players.ivan.link",
+            "players[1].link",
+            "links[0].device",
+            "links[0].parity",
+            "links[0].data_bits",
+            "links[0].secret",
+            "links[1].connect",
+            "links[1].secret",
+            "links[2].transport",
+            "links[2].secret_file",
+        ] {
+            assert!(keys.contains(&key), "{key} not reported in {err}");
+        }
+        assert!(!err.to_string().contains("short\""), "{err}");
+    }
+
+    #[test]
+    fn a_toml_error_never_quotes_the_line() {
+        let err = Config::from_toml(
+            "[[links]]\nsecret = \"abc\\qdef-very-secret\"\n",
+            Path::new("."),
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 2"), "{text}");
+        assert!(!text.contains("very-secret"), "{text}");
     }
 
     #[test]

@@ -108,6 +108,13 @@ pub async fn run(
         })?),
         None => None,
     };
+    crate::transport::link::spawn_all(
+        &config,
+        relay.clone(),
+        mailbox.clone(),
+        shutdown.clone(),
+        &tracker,
+    );
     let ctx = Arc::new(session::Context::new(
         config.clone(),
         relay,

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod export;
+pub mod peer;
 pub mod replay;
 pub mod store;
 

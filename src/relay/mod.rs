@@ -102,6 +102,14 @@ pub enum Command {
     Clock {
         set: Option<String>,
     },
+    /// From a link: the other node refused the sender's action `number` in `game` (their
+    /// `number`-th move, draw offer, acceptance, decline or resignation in it). Journaled and
+    /// told to the sender; changes no game.
+    PeerRefused {
+        game: String,
+        number: u32,
+        reason: String,
+    },
     /// Admin: start a game.
     Create {
         game: String,
@@ -125,6 +133,7 @@ impl Command {
             | Command::Resign { game }
             | Command::Claim { game, .. }
             | Command::Conditional { game, .. }
+            | Command::PeerRefused { game, .. }
             | Command::Adjudicate { game, .. } => Some(game),
             Command::Games
             | Command::Leave { .. }
@@ -423,19 +432,89 @@ impl State {
                 claim,
                 number,
                 text,
-            } => {
-                self.claim(sender, &game, &claim, number, text.as_deref())
-                    .await
-            }
+            } => match self.refuse_if_linked(&game, "a draw claim") {
+                Some(refused) => refused,
+                None => {
+                    self.claim(sender, &game, &claim, number, text.as_deref())
+                        .await
+                }
+            },
             Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
             Command::Leave { first, days } => self.leave(sender, &first, &days).await,
             Command::Adjudicate {
                 game,
                 result,
                 reason,
-            } => self.adjudicate(sender, &game, &result, &reason).await,
+            } => match self.refuse_if_linked(&game, "an adjudication") {
+                Some(refused) => refused,
+                None => self.adjudicate(sender, &game, &result, &reason).await,
+            },
             Command::Clock { set } => self.set_clock(sender, set.as_deref()).await,
+            Command::PeerRefused {
+                game,
+                number,
+                reason,
+            } => self.peer_refused(sender, &game, number, &reason).await,
         }
+    }
+
+    /// The other node refused an action this node accepted: the record says so, and the
+    /// player hears it. Only a link may say this.
+    async fn peer_refused(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        number: u32,
+        reason: &str,
+    ) -> Pending {
+        if sender.channel != "link" {
+            return Pending::Now(Reply::new(403, "only a link reports refusals"));
+        }
+        if let Err(reply) = self.seat(sender, game_id) {
+            return Pending::Now(reply);
+        }
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Rejected,
+            &format!("refused by the other node: action {number}"),
+        );
+        entry.detail = reason.to_owned();
+        let body =
+            format!("REFUSED {game_id} the other node refused your action {number}: {reason}");
+        let record = Record {
+            entry,
+            outbox: vec![NewOutbox {
+                player: sender.player.clone(),
+                body,
+            }],
+        };
+        match self.enqueue(vec![record]).await {
+            Ok(committed) => Pending::AfterCommit(committed, Reply::new(250, "refusal recorded")),
+            Err(reply) => Pending::Now(reply),
+        }
+    }
+
+    /// Whether `player` plays on another node, across a link.
+    fn across_link(&self, player: &str) -> bool {
+        self.players
+            .get(player)
+            .is_some_and(|p| matches!(p.reach, crate::config::Reach::Link(_)))
+    }
+
+    /// Refuses what the link does not carry yet in a game with a player across it: claims,
+    /// leave and adjudication would be recorded on one node only.
+    fn refuse_if_linked(&self, game_id: &str, what: &str) -> Option<Pending> {
+        let game = self.games.get(game_id)?;
+        (self.across_link(&game.white) || self.across_link(&game.black)).then(|| {
+            Pending::Now(Reply::new(
+                409,
+                format!(
+                    "{what} in game {game_id} is not carried over the link between nodes yet; the arbiters of both nodes decide"
+                ),
+            ))
+        })
     }
 
     /// A new entry at the relay's time.
@@ -762,6 +841,13 @@ impl State {
             let Some(due) = game.due(self.now) else {
                 return;
             };
+            let due_color = match &due {
+                Due::TimeUp { color, .. } | Due::Remind { color, .. } => *color,
+            };
+            if self.across_link(game.player(due_color)) {
+                // A player across a link is timed by their own node.
+                return;
+            }
             let (color, action, kind, detail, text) = match due {
                 Due::TimeUp { color, overdue } => {
                     let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
@@ -1047,6 +1133,9 @@ impl State {
                 409,
                 "you have no game in progress to take leave from",
             ));
+        }
+        if let Some(refused) = ids.iter().find_map(|id| self.refuse_if_linked(id, "leave")) {
+            return refused;
         }
         let written = format!("leave {first} {days}");
         // Leave is the player's: checked against all of it, in every game, finished or not.

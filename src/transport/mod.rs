@@ -4,6 +4,7 @@
 
 pub mod email;
 pub mod line;
+pub mod link;
 pub mod serial_port;
 pub mod session;
 pub mod tcp;

@@ -102,7 +102,10 @@ impl Daemon {
         let mut child = ccrelay()
             .args(["run", "--config"])
             .arg(config)
-            .env("CCRELAY_LOG", "warn")
+            .env(
+                "CCRELAY_LOG",
+                std::env::var("CCRELAY_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -248,6 +251,23 @@ pub fn temp_setup(
     )
     .expect("write config");
     (dir, config)
+}
+
+/// `ccrelay journal export` of one game in one format; it must succeed.
+pub fn journal_export(config: &Path, game: &str, format: &str) -> String {
+    let out = ccrelay()
+        .args([
+            "journal", "export", "--game", game, "--format", format, "--config",
+        ])
+        .arg(config)
+        .output()
+        .expect("export");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 /// `ccrelay journal verify` passes on the config's journal.
@@ -505,21 +525,7 @@ fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_ex
     drop(daemon);
 
     assert_journal_verifies(&config);
-    let export = |format: &str| {
-        let out = ccrelay()
-            .args([
-                "journal", "export", "--game", "fromfen", "--format", format, "--config",
-            ])
-            .arg(&config)
-            .output()
-            .expect("export");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8")
-    };
+    let export = |format: &str| journal_export(&config, "fromfen", format);
     let pgn = export("pgn");
     assert!(
         pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"),

@@ -5,6 +5,7 @@ mod daemon;
 mod email;
 mod email_fixtures;
 mod errors;
+mod link;
 mod peer;
 mod regressions;
 mod roundtrip;

@@ -3,11 +3,12 @@
 //! an adjudication, leave (across a restart), a conditional line, draw claims; and the
 //! official records read by pgn-extract and python-chess.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::daemon::{
     ADMIN_SECRET, ALICE, BORIS, Client, Daemon, assert_journal_verifies, config_text_with,
+    journal_export,
 };
 use crate::peer::pgn_extract;
 use crate::support::ccrelay;
@@ -48,22 +49,6 @@ fn push_starting(client: &mut Client, prefix: &str) -> String {
         }
     }
     panic!("no push starting with {prefix:?}");
-}
-
-fn export(config: &Path, game: &str, format: &str) -> String {
-    let out = ccrelay()
-        .args([
-            "journal", "export", "--game", game, "--format", format, "--config",
-        ])
-        .arg(config)
-        .output()
-        .expect("export");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 #[test]
@@ -107,7 +92,7 @@ fn a_player_past_the_time_limit_loses_on_time() {
     assert!(text.contains("game is over: 0-1 (lost on time)"), "{text}");
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
-    let pgn = export(&config, "g1", "pgn");
+    let pgn = journal_export(&config, "g1", "pgn");
     assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
     assert!(
         pgn.contains("[Result \"0-1\"]") && pgn.contains("[TimeControl \"2/864000\"]"),
@@ -172,7 +157,7 @@ fn a_flag_goes_to_the_arbiter_who_adjudicates_with_a_reason() {
     assert!(push_starting(&mut alice, "RESULT g1").contains("1/2-1/2 (adjudicated: corrected"));
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
-    let pgn = export(&config, "g1", "pgn");
+    let pgn = journal_export(&config, "g1", "pgn");
     assert!(
         pgn.contains("[Termination \"adjudication\"]") && pgn.contains("[Round \"3\"]"),
         "{pgn}"
@@ -183,7 +168,7 @@ fn a_flag_goes_to_the_arbiter_who_adjudicates_with_a_reason() {
         one_line.contains("{1/2-1/2 (adjudicated: corrected on appeal (see minutes))} 1/2-1/2"),
         "{pgn}"
     );
-    let report = export(&config, "g1", "report");
+    let report = journal_export(&config, "g1", "report");
     assert!(
         report.contains("reminder") && report.contains("time up"),
         "{report}"
@@ -253,7 +238,7 @@ fn leave_stops_the_clock_and_survives_a_restart() {
     assert!(push_starting(&mut alice, "RESULT g1").contains("1-0 (lost on time)"));
     drop((alice, arbiter, daemon));
     assert_journal_verifies(&config);
-    let report = export(&config, "g1", "report");
+    let report = journal_export(&config, "g1", "report");
     assert!(
         report.contains("leave 2027-01-02 to 2027-01-08 (7 days)"),
         "{report}"
@@ -328,7 +313,7 @@ fn a_conditional_line_is_played_at_once_and_never_shown_to_the_opponent() {
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
     // Columns: seq, time, player, channel, kind, text.
-    let text = export(&config, "g1", "text");
+    let text = journal_export(&config, "g1", "text");
     let column = |i: usize| {
         text.lines()
             .filter(|l| l.starts_with('#'))
@@ -384,7 +369,7 @@ fn draw_claims_are_checked_and_a_wrong_one_is_refused_with_the_reason() {
     assert!(reply.contains("1/2-1/2 (fifty-move rule)"), "{reply}");
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
-    let text = export(&config, "g1", "text");
+    let text = journal_export(&config, "g1", "text");
     assert!(
         text.contains("rejected") && text.contains("needs 3"),
         "the wrong claim is journaled: {text}"
@@ -425,7 +410,7 @@ fn official_records_read_cleanly_in_pgn_extract_and_python_chess() {
 
     let pgn: String = ["m1", "m2", "m3"]
         .iter()
-        .map(|g| export(&config, g, "pgn") + "\n")
+        .map(|g| journal_export(&config, g, "pgn") + "\n")
         .collect();
     let file = dir.path().join("event.pgn");
     std::fs::write(&file, &pgn).expect("write PGN");

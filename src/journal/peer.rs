@@ -1,0 +1,200 @@
+//! What a relay-to-relay link reads from the journal, on a read-only connection of its own
+//! (WAL lets it read committed data while the writer writes):
+//!
+//! - the outbox messages waiting for the players across the link, with the entry each one
+//!   reports (its kind and ICCF move) and how many actions its player had made in the game
+//!   before it: the structured form the link sends instead of the human text;
+//! - how many actions of a player across the link this node has already journaled in a game,
+//!   so that a message the peer sends again after a restart is recognised and not applied
+//!   twice;
+//! - the players of every game, to resolve a game's four-byte code.
+//!
+//! The link never writes through this connection: it acknowledges outbox messages and sends
+//! commands through the relay like any transport.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::replay::GameStartDetail;
+use super::{EntryKind, JournalError, store};
+
+/// The entry kinds a link carries, counted to number a player's actions in a game.
+pub const LINK_KINDS: [EntryKind; 5] = [
+    EntryKind::Move,
+    EntryKind::DrawOffer,
+    EntryKind::DrawAccept,
+    EntryKind::DrawDecline,
+    EntryKind::Resign,
+];
+
+fn kinds_sql(with_rejected: bool) -> String {
+    let mut names: Vec<String> = LINK_KINDS
+        .iter()
+        .map(|k| format!("'{}'", k.as_str()))
+        .collect();
+    if with_rejected {
+        names.push(format!("'{}'", EntryKind::Rejected.as_str()));
+    }
+    names.join(",")
+}
+
+/// An outbox message for a player across a link, with what it reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxEntry {
+    /// The outbox id (what is acknowledged once the peer has it).
+    pub id: i64,
+    /// The player across the link it is for.
+    pub to: String,
+    pub game: String,
+    /// Who acted.
+    pub player: String,
+    pub kind: EntryKind,
+    pub iccf: Option<String>,
+    pub detail: String,
+    /// How many link-carried actions `player` made in `game` before this one.
+    pub number: i64,
+}
+
+/// A read-only view of the journal for one link.
+pub struct PeerView {
+    conn: Connection,
+}
+
+/// A game's players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlayers {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+/// One of a player's earlier actions that came over the link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub kind: EntryKind,
+    pub iccf: Option<String>,
+    /// Why, for a rejected one.
+    pub detail: String,
+}
+
+impl PeerView {
+    pub fn open(data_dir: &std::path::Path) -> Result<PeerView, JournalError> {
+        let conn = store::open_read_only(data_dir)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(PeerView { conn })
+    }
+
+    /// Messages for `players` not yet delivered, after outbox id `after`, oldest first.
+    pub fn waiting(
+        &self,
+        players: &[String],
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxEntry>, JournalError> {
+        if players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = (0..players.len())
+            .map(|i| format!("?{}", i + 3))
+            .collect::<Vec<_>>()
+            .join(",");
+        let sql = format!(
+            "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail,
+               (SELECT COUNT(*) FROM entries x WHERE x.game = e.game AND x.player = e.player
+                  AND x.kind IN ({}) AND x.seq < e.seq)
+             FROM outbox o JOIN entries e ON e.seq = o.seq
+             WHERE o.delivered_at IS NULL AND o.id > ?1 AND o.player IN ({marks})
+             ORDER BY o.id LIMIT ?2",
+            kinds_sql(false)
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut values: Vec<rusqlite::types::Value> = vec![after.into(), (limit as i64).into()];
+        values.extend(players.iter().map(|p| p.clone().into()));
+        let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, i64>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, to, game, player, kind, iccf, detail, number) = row?;
+            let kind = EntryKind::parse(&kind)
+                .ok_or_else(|| JournalError::Corrupt(format!("outbox {id}: kind {kind:?}")))?;
+            out.push(OutboxEntry {
+                id,
+                to,
+                game,
+                player,
+                kind,
+                iccf,
+                detail,
+                number,
+            });
+        }
+        Ok(out)
+    }
+
+    /// How many actions of `player` in `game` arrived over a link and were journaled
+    /// (accepted or rejected).
+    pub fn applied_count(&self, game: &str, player: &str) -> Result<i64, JournalError> {
+        let sql = format!(
+            "SELECT COUNT(*) FROM entries WHERE game = ?1 AND player = ?2 AND channel = 'link'
+               AND kind IN ({})",
+            kinds_sql(true)
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(params![game, player], |r| r.get(0))?)
+    }
+
+    /// The `number`-th (from 0) such action.
+    pub fn applied(
+        &self,
+        game: &str,
+        player: &str,
+        number: i64,
+    ) -> Result<Option<Applied>, JournalError> {
+        let sql = format!(
+            "SELECT kind, iccf, detail FROM entries WHERE game = ?1 AND player = ?2
+               AND channel = 'link' AND kind IN ({}) ORDER BY seq LIMIT 1 OFFSET ?3",
+            kinds_sql(true)
+        );
+        let row: Option<(String, Option<String>, String)> = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(params![game, player, number], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        Ok(row.and_then(|(kind, iccf, detail)| {
+            EntryKind::parse(&kind).map(|kind| Applied { kind, iccf, detail })
+        }))
+    }
+
+    /// Every game the journal has started, with its players.
+    pub fn games(&self) -> Result<Vec<GamePlayers>, JournalError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT game, detail FROM entries WHERE kind = 'game_start'")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, detail) = row?;
+            if let Ok(d) = serde_json::from_str::<GameStartDetail>(&detail) {
+                out.push(GamePlayers {
+                    id,
+                    white: d.white,
+                    black: d.black,
+                });
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,697 @@
+//! The relay-to-relay link: two ccrelay nodes, each with its own players, play games between
+//! them over a serial line or TCP, and both journals record the same moves.
+//!
+//! A game's two players are configured on both nodes; each node's configuration says which
+//! player is local and which is across which link (`reach = "link"`). A move by a local player
+//! is checked and journaled here, and the relay writes it into the outbox of the remote
+//! opponent like any message; this link is that opponent's mailbox reader. It reads the
+//! structured move the outbox row reports ([`crate::journal::peer`]), sends it in a compact
+//! frame ([`frame`]), and acknowledges the outbox row only once the peer has acknowledged the
+//! frame, which the peer does only after its own journal committed the move. A move arriving
+//! from the peer is handed to the relay as its remote player's command (channel `link`):
+//! checked again, journaled, forwarded to the local opponent. A move the relay refuses is
+//! journaled as rejected here and reported back in a REFUSED message; it is acknowledged all
+//! the same, so a bad move cannot wedge the link.
+//!
+//! Exactly once across restarts: every action a player makes in a game has a number (how many
+//! moves, draw offers, acceptances, declines and resignations that player made in the game
+//! before it). The sender numbers from its journal, the receiver counts what its journal holds
+//! from the link, so an action sent again after a drop or a restart is recognised and
+//! acknowledged without being applied twice; a different move under a number already used is
+//! reported as a conflict.
+//!
+//! Carried: moves (with a draw offer), draw offers, acceptances and declines, resignations.
+//! Not carried: claims, leave, conditional lines (each node plays a conditional answer itself
+//! and sends it as a move), adjudications; game starts and results are made by each node.
+
+pub mod frame;
+pub mod session;
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_iccf};
+use self::session::{Session, Timing};
+use crate::config::{Config, LinkConfig, LinkTransport, Reach};
+use crate::journal::peer::{GamePlayers, OutboxEntry, PeerView};
+use crate::journal::replay::DRAW_OFFER;
+use crate::journal::{EntryKind, JournalError};
+use crate::relay::{Command, Mailbox, Relay, Sender};
+use crate::transport::serial_port::{self, Backoff};
+
+/// Outbox rows read and not yet acknowledged, at most.
+const READ_MAX: usize = 64;
+/// How often the outbox is read for new messages for the remote players.
+const POLL: Duration = Duration::from_millis(200);
+/// The timer step.
+const TICK: Duration = Duration::from_millis(50);
+/// A frame not written in this long means the line is stuck: start it again.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The relay's answer to a command from the peer.
+const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
+/// REFUSED messages waiting to be sent, at most (the refusals are in the journal anyway).
+const REFUSALS_MAX: usize = 256;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LinkError {
+    #[error("line: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("line closed")]
+    Closed,
+    #[error("nothing valid heard on the line for too long")]
+    Silent,
+    #[error("writing to the line timed out")]
+    WriteTimeout,
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("the relay did not record the peer's action: {0}")]
+    Relay(String),
+}
+
+/// Starts one task per configured link.
+pub fn spawn_all(
+    config: &Config,
+    relay: Relay,
+    mailbox: Mailbox,
+    shutdown: CancellationToken,
+    tracker: &TaskTracker,
+) {
+    for link in &config.links {
+        let remote: Vec<String> = config
+            .players
+            .values()
+            .filter(|p| p.reach == Reach::Link(link.id.clone()))
+            .map(|p| p.id.clone())
+            .collect();
+        let task = LinkTask::new(
+            link.clone(),
+            config.data_dir.clone(),
+            remote,
+            relay.clone(),
+            mailbox.clone(),
+            shutdown.clone(),
+        );
+        tracker.spawn(task.run());
+    }
+}
+
+/// A byte stream to the peer.
+trait Line: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Line for T {}
+
+struct LinkTask {
+    config: LinkConfig,
+    data_dir: PathBuf,
+    /// The players across this link.
+    remote: Vec<String>,
+    relay: Relay,
+    mailbox: Mailbox,
+    shutdown: CancellationToken,
+    view: Option<Arc<Mutex<PeerView>>>,
+    games: HashMap<u32, GamePlayers>,
+    games_read: Option<Instant>,
+    session: Session,
+    /// The highest outbox id read.
+    after: i64,
+    last_poll: Option<Instant>,
+    /// Outbox rows read and not yet acknowledged: player and whether done with.
+    open: BTreeMap<i64, (String, bool)>,
+    /// Messages not yet handed to the session, with the outbox row each one reports.
+    to_send: VecDeque<(Option<i64>, Message)>,
+    /// The outbox rows of the messages the session holds, in its order.
+    in_session: VecDeque<Option<i64>>,
+}
+
+impl LinkTask {
+    fn new(
+        config: LinkConfig,
+        data_dir: PathBuf,
+        remote: Vec<String>,
+        relay: Relay,
+        mailbox: Mailbox,
+        shutdown: CancellationToken,
+    ) -> LinkTask {
+        let bytes_per_second = match &config.transport {
+            LinkTransport::Serial(s) => s.bytes_per_second(),
+            _ => 10_000.0,
+        };
+        let mut timing = Timing::for_line(bytes_per_second, config.window);
+        if let Some(rto) = config.retransmit {
+            timing = Timing {
+                hello: rto,
+                rto,
+                rto_max: (rto * 16).max(Duration::from_secs(5)),
+                keepalive: rto * 5,
+                dead: rto * 20,
+            };
+        }
+        let session = Session::new(&config.secret.0, config.window, timing, Instant::now());
+        LinkTask {
+            config,
+            data_dir,
+            remote,
+            relay,
+            mailbox,
+            shutdown,
+            view: None,
+            games: HashMap::new(),
+            games_read: None,
+            session,
+            after: 0,
+            last_poll: None,
+            open: BTreeMap::new(),
+            to_send: VecDeque::new(),
+            in_session: VecDeque::new(),
+        }
+    }
+
+    async fn run(mut self) {
+        let id = self.config.id.clone();
+        tracing::info!(link = %id, remote = ?self.remote, "link starting");
+        let mut backoff = Backoff::new(Duration::from_millis(200), Duration::from_secs(30));
+        let listener = match &self.config.transport {
+            LinkTransport::TcpListen(addr) => match tokio::net::TcpListener::bind(addr).await {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    tracing::error!(link = %id, %addr, error = %e, "cannot listen; link disabled");
+                    return;
+                }
+            },
+            _ => None,
+        };
+        loop {
+            let Some(line) = self.open_line(listener.as_ref(), &mut backoff).await else {
+                break;
+            };
+            self.session.restart(Instant::now());
+            let started = Instant::now();
+            match self.serve(line).await {
+                Ok(()) => break,
+                Err(e) => tracing::warn!(link = %id, error = %e, "link line lost"),
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                backoff.reset();
+            }
+            let wait = backoff.next_delay();
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = self.shutdown.cancelled() => break,
+            }
+        }
+        tracing::info!(link = %id, stats = ?self.session.stats, "link stopped");
+    }
+
+    /// Opens the line: connects, accepts, or opens the serial port, retrying with backoff.
+    /// `None` at shutdown.
+    async fn open_line(
+        &self,
+        listener: Option<&tokio::net::TcpListener>,
+        backoff: &mut Backoff,
+    ) -> Option<Box<dyn Line>> {
+        let id = &self.config.id;
+        loop {
+            let attempt: Result<Box<dyn Line>, String> = match &self.config.transport {
+                LinkTransport::Serial(serial) => {
+                    return serial_port::open_with_backoff(serial, backoff, &self.shutdown)
+                        .await
+                        .map(|port| Box::new(port) as Box<dyn Line>);
+                }
+                LinkTransport::TcpConnect(addr) => tokio::select! {
+                    r = tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(addr.as_str())) => match r {
+                        Ok(Ok(s)) => {
+                            let _ = s.set_nodelay(true);
+                            Ok(Box::new(s) as Box<dyn Line>)
+                        }
+                        Ok(Err(e)) => Err(e.to_string()),
+                        Err(_) => Err("connect timed out".to_owned()),
+                    },
+                    () = self.shutdown.cancelled() => return None,
+                },
+                LinkTransport::TcpListen(_) => {
+                    let listener = listener?;
+                    tokio::select! {
+                        r = listener.accept() => match r {
+                            Ok((s, peer)) => {
+                                tracing::info!(link = %id, %peer, "peer connected");
+                                let _ = s.set_nodelay(true);
+                                Ok(Box::new(s) as Box<dyn Line>)
+                            }
+                            Err(e) => Err(e.to_string()),
+                        },
+                        () = self.shutdown.cancelled() => return None,
+                    }
+                }
+            };
+            match attempt {
+                Ok(line) => return Some(line),
+                Err(e) => {
+                    let wait = backoff.next_delay();
+                    tracing::debug!(link = %id, error = %e, retry_in = ?wait, "link not connected");
+                    tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        () = self.shutdown.cancelled() => return None,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs the session over one open line until it fails (`Err`) or shutdown (`Ok`).
+    async fn serve(&mut self, line: Box<dyn Line>) -> Result<(), LinkError> {
+        let (mut rd, mut wr) = tokio::io::split(line);
+        let mut deframer = Deframer::default();
+        let mut buf = [0u8; 512];
+        let mut ticks = tokio::time::interval(TICK);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut was_up = false;
+        loop {
+            if self.session.is_established() {
+                if !was_up {
+                    was_up = true;
+                    tracing::info!(link = %self.config.id, "link session established");
+                }
+                self.refill().await?;
+                while self.session.has_room() {
+                    let Some((row, message)) = self.to_send.pop_front() else {
+                        break;
+                    };
+                    self.session.push(message.encode());
+                    self.in_session.push_back(row);
+                }
+                let frames = self.session.poll_send(Instant::now());
+                write_all(&mut wr, frames).await?;
+            } else {
+                was_up = false;
+            }
+            tokio::select! {
+                n = rd.read(&mut buf) => {
+                    let n = n?;
+                    if n == 0 {
+                        return Err(LinkError::Closed);
+                    }
+                    let mut frames = Vec::new();
+                    deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
+                    for f in frames {
+                        self.on_frame(&f, &mut wr).await?;
+                    }
+                }
+                _ = ticks.tick() => {
+                    let now = Instant::now();
+                    if self.session.silent_for(now) >= self.session.dead_after() {
+                        // Nothing valid for a long time: the port may be gone (a pulled USB
+                        // adapter does not always make reads fail) or the connection half
+                        // open. Open the line again.
+                        return Err(LinkError::Silent);
+                    }
+                    let frames = self.session.tick(now);
+                    write_all(&mut wr, frames).await?;
+                }
+                () = self.shutdown.cancelled() => return Ok(()),
+            }
+        }
+    }
+
+    async fn on_frame<W: AsyncWrite + Unpin>(
+        &mut self,
+        encoded: &[u8],
+        wr: &mut W,
+    ) -> Result<(), LinkError> {
+        let input = match self.session.on_frame(encoded, Instant::now()) {
+            Ok(input) => input,
+            Err(e) => {
+                tracing::debug!(link = %self.config.id, error = %e, "frame dropped");
+                return Ok(());
+            }
+        };
+        write_all(wr, input.send).await?;
+        if input.acked > 0 {
+            for _ in 0..input.acked {
+                if let Some(Some(row)) = self.in_session.pop_front()
+                    && let Some(entry) = self.open.get_mut(&row)
+                {
+                    entry.1 = true;
+                }
+            }
+            self.settle_outbox().await?;
+        }
+        if let Some(bytes) = input.data {
+            match Message::decode(&bytes) {
+                Ok(message) => self.apply(message).await?,
+                // Authentic but unreadable: a newer peer, or a bug. Acknowledged so the link
+                // goes on; nothing is applied.
+                Err(e) => {
+                    tracing::warn!(link = %self.config.id, error = %e, "unreadable message from the peer")
+                }
+            }
+            let ack = self.session.delivered(Instant::now());
+            write_all(wr, vec![ack]).await?;
+        }
+        Ok(())
+    }
+
+    async fn view(&mut self) -> Result<Arc<Mutex<PeerView>>, LinkError> {
+        if let Some(view) = &self.view {
+            return Ok(view.clone());
+        }
+        let dir = self.data_dir.clone();
+        let view = tokio::task::spawn_blocking(move || PeerView::open(&dir))
+            .await
+            .map_err(|e| JournalError::Io(e.to_string()))??;
+        let view = Arc::new(Mutex::new(view));
+        self.view = Some(view.clone());
+        Ok(view)
+    }
+
+    /// Runs a read on the journal view off the async threads.
+    async fn read<T: Send + 'static>(
+        &mut self,
+        f: impl FnOnce(&PeerView) -> Result<T, JournalError> + Send + 'static,
+    ) -> Result<T, LinkError> {
+        let view = self.view().await?;
+        let out = tokio::task::spawn_blocking(move || {
+            let view = view.lock().unwrap_or_else(|p| p.into_inner());
+            f(&view)
+        })
+        .await
+        .map_err(|e| JournalError::Io(e.to_string()))??;
+        Ok(out)
+    }
+
+    /// The game a code names, reading the journal's games again if it is not known yet.
+    async fn game(&mut self, code: u32) -> Result<Option<GamePlayers>, LinkError> {
+        if let Some(g) = self.games.get(&code) {
+            return Ok(Some(g.clone()));
+        }
+        let stale = self
+            .games_read
+            .is_none_or(|at| at.elapsed() > Duration::from_secs(1));
+        if stale {
+            let games = self.read(|v| v.games()).await?;
+            self.games_read = Some(Instant::now());
+            self.games = games.into_iter().map(|g| (game_code(&g.id), g)).collect();
+        }
+        Ok(self.games.get(&code).cloned())
+    }
+
+    /// Reads new outbox rows for the remote players into the send queue.
+    async fn refill(&mut self) -> Result<(), LinkError> {
+        let due = self.last_poll.is_none_or(|at| at.elapsed() >= POLL);
+        if !due || self.open.len() >= READ_MAX || self.remote.is_empty() {
+            return Ok(());
+        }
+        self.last_poll = Some(Instant::now());
+        let (remote, after, limit) = (self.remote.clone(), self.after, READ_MAX - self.open.len());
+        let rows = self.read(move |v| v.waiting(&remote, after, limit)).await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        for row in rows {
+            self.after = self.after.max(row.id);
+            self.open.insert(row.id, (row.to.clone(), false));
+            match self.message_for(&row).await? {
+                Some(message) => self.to_send.push_back((Some(row.id), message)),
+                None => {
+                    if let Some(entry) = self.open.get_mut(&row.id) {
+                        entry.1 = true;
+                    }
+                }
+            }
+        }
+        self.settle_outbox().await
+    }
+
+    /// The message reporting an outbox row to the peer; `None` for what the link does not
+    /// carry (game starts, results, clock messages: each node makes its own).
+    async fn message_for(&mut self, row: &OutboxEntry) -> Result<Option<Message>, LinkError> {
+        if self.remote.contains(&row.player) {
+            return Ok(None);
+        }
+        let act = match row.kind {
+            EntryKind::Move => {
+                let Some((from, to, promotion)) = row.iccf.as_deref().and_then(pack_iccf) else {
+                    tracing::error!(link = %self.config.id, outbox = row.id, "a move without an ICCF form; not sent");
+                    return Ok(None);
+                };
+                Act::Move {
+                    from,
+                    to,
+                    promotion,
+                    draw_offer: row.detail == DRAW_OFFER,
+                }
+            }
+            EntryKind::DrawOffer => Act::OfferDraw,
+            EntryKind::DrawAccept => Act::AcceptDraw,
+            EntryKind::DrawDecline => Act::DeclineDraw,
+            EntryKind::Resign => Act::Resign,
+            _ => return Ok(None),
+        };
+        let code = game_code(&row.game);
+        let Some(game) = self.game(code).await? else {
+            tracing::error!(link = %self.config.id, game = %row.game, "game not in the journal; not sent");
+            return Ok(None);
+        };
+        let side = if game.white == row.player {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let Ok(number) = u16::try_from(row.number) else {
+            tracing::error!(link = %self.config.id, game = %row.game, "more actions than a frame numbers; not sent");
+            return Ok(None);
+        };
+        Ok(Some(Message::Action {
+            game: code,
+            side,
+            number,
+            act,
+        }))
+    }
+
+    /// Acknowledges, for each remote player, the outbox rows up to the first one not done.
+    async fn settle_outbox(&mut self) -> Result<(), LinkError> {
+        let mut upto: HashMap<String, i64> = HashMap::new();
+        let mut blocked: HashSet<String> = HashSet::new();
+        for (id, (player, done)) in &self.open {
+            if blocked.contains(player) {
+                continue;
+            }
+            if *done {
+                upto.insert(player.clone(), *id);
+            } else {
+                blocked.insert(player.clone());
+            }
+        }
+        for (player, id) in upto {
+            tokio::time::timeout(RELAY_TIMEOUT, self.mailbox.acknowledge(&player, id))
+                .await
+                .map_err(|_| LinkError::Relay("acknowledging the outbox timed out".to_owned()))??;
+            self.open
+                .retain(|row, (p, _)| !(p == &player && *row <= id));
+        }
+        Ok(())
+    }
+
+    fn refuse(&mut self, game: u32, side: Side, number: u16, reason: String) {
+        tracing::warn!(link = %self.config.id, game, ?side, number, %reason, "refusing the peer's action");
+        if self.to_send.len() >= REFUSALS_MAX {
+            tracing::warn!(link = %self.config.id, "too many refusals waiting; this one is only journaled");
+            return;
+        }
+        self.to_send.push_back((
+            None,
+            Message::Refused {
+                game,
+                side,
+                number,
+                reason,
+            },
+        ));
+    }
+
+    /// Applies a message from the peer. `Err` only when it could not be recorded (the frame is
+    /// then not acknowledged and the peer sends it again).
+    async fn apply(&mut self, message: Message) -> Result<(), LinkError> {
+        let (code, side, number, act) = match message {
+            Message::Action {
+                game,
+                side,
+                number,
+                act,
+            } => (game, side, number, act),
+            Message::Refused {
+                game,
+                side,
+                number,
+                reason,
+            } => return self.refused_by_peer(game, side, number, reason).await,
+        };
+        let Some(game) = self.game(code).await? else {
+            self.refuse(code, side, number, "no such game on this node".to_owned());
+            return Ok(());
+        };
+        let player = match side {
+            Side::White => game.white.clone(),
+            Side::Black => game.black.clone(),
+        };
+        if !self.remote.contains(&player) {
+            self.refuse(
+                code,
+                side,
+                number,
+                format!("{player} is not across this link"),
+            );
+            return Ok(());
+        }
+        let (g, p) = (game.id.clone(), player.clone());
+        let count = self.read(move |v| v.applied_count(&g, &p)).await?;
+        let number_i = i64::from(number);
+        let iccf = match act {
+            Act::Move {
+                from,
+                to,
+                promotion,
+                ..
+            } => Some(unpack_iccf(from, to, promotion)),
+            _ => None,
+        };
+        if number_i < count {
+            // Sent again (a lost acknowledgement, a restart): already here.
+            let (g, p) = (game.id.clone(), player.clone());
+            let earlier = self.read(move |v| v.applied(&g, &p, number_i)).await?;
+            match earlier {
+                Some(e) if e.kind == EntryKind::Rejected => {
+                    self.refuse(code, side, number, e.detail);
+                }
+                Some(e) if e.kind == EntryKind::Move && e.iccf != iccf => {
+                    tracing::error!(link = %self.config.id, game = %game.id, number, "the peer sent a different move under a number already played");
+                    self.refuse(
+                        code,
+                        side,
+                        number,
+                        format!(
+                            "conflict: action {number} here is {}",
+                            e.iccf.unwrap_or_default()
+                        ),
+                    );
+                }
+                _ => {
+                    tracing::debug!(link = %self.config.id, game = %game.id, number, "duplicate acknowledged");
+                }
+            }
+            return Ok(());
+        }
+        if number_i > count {
+            tracing::warn!(link = %self.config.id, game = %game.id, number, count, "the peer's action numbers skip; applying anyway");
+        }
+        let gid = game.id.clone();
+        let command = match act {
+            Act::Move { draw_offer, .. } => Command::Move {
+                game: gid,
+                number: None,
+                text: iccf.unwrap_or_default(),
+                marks: if draw_offer {
+                    vec!["(=)".to_owned()]
+                } else {
+                    Vec::new()
+                },
+                repeat: None,
+            },
+            Act::OfferDraw => Command::OfferDraw { game: gid },
+            Act::AcceptDraw => Command::AcceptDraw { game: gid },
+            Act::DeclineDraw => Command::DeclineDraw { game: gid },
+            Act::Resign => Command::Resign { game: gid },
+        };
+        let sender = Sender {
+            player: player.clone(),
+            admin: false,
+            channel: "link",
+        };
+        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
+            .await
+            .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
+        match reply.code {
+            250 => {
+                tracing::debug!(link = %self.config.id, game = %game.id, %player, number, "applied");
+                Ok(())
+            }
+            // Not recorded: not acknowledged, so the peer sends it again.
+            421 | 500..=599 => Err(LinkError::Relay(reply.text)),
+            _ => {
+                let first = reply.text.lines().next().unwrap_or("").to_owned();
+                self.refuse(code, side, number, first);
+                Ok(())
+            }
+        }
+    }
+
+    /// The peer refused one of our local player's actions: journal it and tell the player.
+    async fn refused_by_peer(
+        &mut self,
+        code: u32,
+        side: Side,
+        number: u16,
+        reason: String,
+    ) -> Result<(), LinkError> {
+        let Some(game) = self.game(code).await? else {
+            tracing::warn!(link = %self.config.id, code, %reason, "the peer refused an action in a game not known here");
+            return Ok(());
+        };
+        let player = match side {
+            Side::White => game.white.clone(),
+            Side::Black => game.black.clone(),
+        };
+        let opponent = match side {
+            Side::White => &game.black,
+            Side::Black => &game.white,
+        };
+        if self.remote.contains(&player) || !self.remote.contains(opponent) {
+            // Only our own players' actions in games against this link's players can be
+            // refused by this peer; anything else would be recorded against the wrong side
+            // or in a game the peer has nothing to do with.
+            tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for a game or player it does not play; ignored");
+            return Ok(());
+        }
+        tracing::warn!(link = %self.config.id, game = %game.id, %player, number, %reason, "the peer refused our action");
+        let sender = Sender {
+            player,
+            admin: false,
+            channel: "link",
+        };
+        let command = Command::PeerRefused {
+            game: game.id.clone(),
+            number: u32::from(number),
+            reason,
+        };
+        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
+            .await
+            .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
+        match reply.code {
+            421 | 500..=599 => Err(LinkError::Relay(reply.text)),
+            _ => Ok(()),
+        }
+    }
+}
+
+async fn write_all<W: AsyncWrite + Unpin>(
+    wr: &mut W,
+    frames: Vec<Vec<u8>>,
+) -> Result<(), LinkError> {
+    if frames.is_empty() {
+        return Ok(());
+    }
+    let bytes = frames.concat();
+    tokio::time::timeout(WRITE_TIMEOUT, async {
+        wr.write_all(&bytes).await?;
+        wr.flush().await
+    })
+    .await
+    .map_err(|_| LinkError::WriteTimeout)??;
+    Ok(())
+}

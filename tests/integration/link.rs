@@ -1,0 +1,915 @@
+//! Two real ccrelay nodes joined by a link, with a line simulator between them that drops,
+//! corrupts, duplicates and delays what passes: over TCP, and over pseudo-terminal pairs as
+//! serial lines. And a hand-driven peer that sends an illegal move, a forged frame and a
+//! replayed frame to a real node.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use ccrelay::transport::link::frame::{self, Act, DATA, Deframer, Message, Plain, Side, game_code};
+use ccrelay::transport::link::session::{Session, Timing};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
+
+const SECRET: &str = "a shared secret of the two clubs";
+
+/// Faults per chunk of bytes the simulator passes (per mille).
+#[derive(Clone, Copy)]
+struct Faults {
+    drop: u64,
+    corrupt: u64,
+    duplicate: u64,
+    delay: u64,
+    seed: u64,
+}
+
+/// 5% of frames dropped, 2% corrupted (one bit), 2% duplicated, 10% delayed 5-50 ms.
+const NOISY: Faults = Faults {
+    drop: 50,
+    corrupt: 20,
+    duplicate: 20,
+    delay: 100,
+    seed: 1886,
+};
+
+/// What the simulator did, for the test's report.
+#[derive(Default)]
+struct Counts {
+    chunks: AtomicU64,
+    dropped: AtomicU64,
+    corrupted: AtomicU64,
+    duplicated: AtomicU64,
+    bytes: AtomicU64,
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn per_mille(&mut self, p: u64) -> bool {
+        self.next() % 1000 < p
+    }
+}
+
+/// Copies `from` to `to`, damaging chunks as `faults` says, until either end fails.
+async fn pump<R, W>(mut from: R, mut to: W, faults: Faults, seed: u64, counts: Arc<Counts>)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut rng = Rng(faults.seed ^ seed | 1);
+    let mut buf = [0u8; 256];
+    loop {
+        let n = match tokio::time::timeout(Duration::from_secs(120), from.read(&mut buf)).await {
+            Ok(Ok(0)) | Err(_) => return,
+            Ok(Ok(n)) => n,
+            Ok(Err(e)) if e.raw_os_error() == Some(5) => {
+                // A pseudo-terminal whose other end is not open yet (EIO): wait for it.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+            Ok(Err(_)) => return,
+        };
+        // Faults strike whole frames (each ends at a zero byte) or the bytes between: one
+        // unit at a time, so the rates are per frame whatever the reads coalesced.
+        for unit in buf[..n].split_inclusive(|&b| b == 0) {
+            let mut chunk = unit.to_vec();
+            counts.chunks.fetch_add(1, Ordering::Relaxed);
+            if rng.per_mille(faults.drop) {
+                counts.dropped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if rng.per_mille(faults.corrupt) {
+                let i = (rng.next() as usize) % chunk.len();
+                chunk[i] ^= 1 << (rng.next() % 8);
+                counts.corrupted.fetch_add(1, Ordering::Relaxed);
+            }
+            if rng.per_mille(faults.delay) {
+                tokio::time::sleep(Duration::from_millis(5 + rng.next() % 45)).await;
+            }
+            let copies = if rng.per_mille(faults.duplicate) {
+                counts.duplicated.fetch_add(1, Ordering::Relaxed);
+                2
+            } else {
+                1
+            };
+            for _ in 0..copies {
+                counts
+                    .bytes
+                    .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                if to.write_all(&chunk).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A TCP line simulator: node A connects to the first port, node B to the second; bytes pass
+/// between each pair of connections, damaged, until one end closes, then it waits for both
+/// again (a node restarted).
+struct TcpSimulator {
+    ports: (u16, u16),
+    counts: Arc<Counts>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl TcpSimulator {
+    fn start(faults: Faults) -> TcpSimulator {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let counts = Arc::new(Counts::default());
+        let (la, lb) = runtime.block_on(async {
+            (
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+            )
+        });
+        let ports = (
+            la.local_addr().unwrap().port(),
+            lb.local_addr().unwrap().port(),
+        );
+        let c = counts.clone();
+        runtime.spawn(async move {
+            let mut round = 0u64;
+            loop {
+                let (Ok((a, _)), Ok((b, _))) = tokio::join!(la.accept(), lb.accept()) else {
+                    return;
+                };
+                round += 1;
+                let (ar, aw) = a.into_split();
+                let (br, bw) = b.into_split();
+                let one = pump(ar, bw, faults, round * 2, c.clone());
+                let two = pump(br, aw, faults, round * 2 + 1, c.clone());
+                // When either direction ends, both connections close with this scope.
+                tokio::select! {
+                    () = one => {}
+                    () = two => {}
+                }
+            }
+        });
+        TcpSimulator {
+            ports,
+            counts,
+            _runtime: runtime,
+        }
+    }
+}
+
+struct Node {
+    dir: tempfile::TempDir,
+    config: PathBuf,
+    daemon: Daemon,
+}
+
+impl Node {
+    fn restart(&mut self) {
+        self.daemon.kill9();
+        self.daemon = Daemon::start(&self.config);
+    }
+}
+
+/// A node's config: its `local` players (secret = id + "-secret"), the `remote` ones across
+/// link `peer`, the games, and the link table.
+fn node_config(
+    data: &Path,
+    local: &[&str],
+    remote: &[&str],
+    games: &[(&str, &str, &str)],
+    link: &str,
+) -> String {
+    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
+    let mut text = format!(
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n",
+        data.display().to_string(),
+        hash(ADMIN_SECRET)
+    );
+    for p in local {
+        text.push_str(&format!(
+            "[[players]]\nid = {p:?}\nsecret_hash = {:?}\nnotation = \"iccf\"\n",
+            hash(&format!("{p}-secret"))
+        ));
+    }
+    for p in remote {
+        text.push_str(&format!(
+            "[[players]]\nid = {p:?}\nreach = \"link\"\nlink = \"peer\"\n"
+        ));
+    }
+    for (id, white, black) in games {
+        text.push_str(&format!(
+            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\nretransmit_ms = 150\nwindow = 4\n{link}"
+    ));
+    text
+}
+
+fn start_node(local: &[&str], remote: &[&str], games: &[(&str, &str, &str)], link: &str) -> Node {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    std::fs::write(
+        &config,
+        node_config(&dir.path().join("data"), local, remote, games, link),
+    )
+    .expect("write config");
+    let daemon = Daemon::start(&config);
+    Node {
+        dir,
+        config,
+        daemon,
+    }
+}
+
+fn login(node: &Node, player: &str) -> Client {
+    let mut c = node.daemon.connect();
+    let (code, text) = c.call(&format!("LOGIN {player} {player}-secret"));
+    assert_eq!(code, 230, "{text}");
+    c
+}
+
+/// Waits for a push that contains `needle`, keeping the others.
+fn wait_push(client: &mut Client, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(i) = client.pushes.iter().position(|(_, b)| b.contains(needle)) {
+            return client.pushes.remove(i).1;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no push with {needle:?}; pushes: {:?}",
+            client.pushes
+        );
+        // `next_push` hands back kept pushes first: read past them.
+        let kept = std::mem::take(&mut client.pushes);
+        let push = client.next_push();
+        client.pushes = kept;
+        client.pushes.push(push);
+    }
+}
+
+fn export_text(config: &Path, game: &str) -> String {
+    crate::daemon::journal_export(config, game, "text")
+}
+
+/// A game's moves in a node's journal, in order: (player, ICCF).
+fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
+    export_text(config, game)
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols.len() > 5 && cols[0].starts_with('#') && cols[4] == "move").then(|| {
+                let iccf = cols.last().unwrap().trim_matches(['(', ')']).to_owned();
+                (cols[2].to_owned(), iccf)
+            })
+        })
+        .collect()
+}
+
+/// How many `rejected` entries a node's journal holds for a game.
+fn rejected_in(config: &Path, game: &str) -> usize {
+    export_text(config, game)
+        .lines()
+        .filter(|l| l.split_whitespace().nth(4) == Some("rejected"))
+        .count()
+}
+
+/// The match: three games between the clubs, players on both nodes, White on either side.
+const GAMES: [(&str, &str, &str); 3] = [
+    ("m1", "anna", "boris"),
+    ("m2", "vera", "anna"),
+    ("m3", "anna", "vera"),
+];
+
+/// Who is where: anna on node A; boris and vera on node B.
+fn local_of(player: &str) -> usize {
+    if player == "anna" { 0 } else { 1 }
+}
+
+struct Match {
+    nodes: [Node; 2],
+    /// Each node's logged-in local players.
+    clients: [Vec<(&'static str, Client)>; 2],
+    plies: Vec<String>,
+}
+
+impl Match {
+    fn start(links: [String; 2]) -> Match {
+        let a = start_node(&["anna"], &["boris", "vera"], &GAMES, &links[0]);
+        let b = start_node(&["boris", "vera"], &["anna"], &GAMES, &links[1]);
+        let mut m = Match {
+            nodes: [a, b],
+            clients: [Vec::new(), Vec::new()],
+            plies: LONG_GAME.split_whitespace().map(str::to_owned).collect(),
+        };
+        m.login_all();
+        m
+    }
+
+    fn login_all(&mut self) {
+        self.clients = [
+            vec![("anna", login(&self.nodes[0], "anna"))],
+            vec![
+                ("boris", login(&self.nodes[1], "boris")),
+                ("vera", login(&self.nodes[1], "vera")),
+            ],
+        ];
+    }
+
+    fn client(&mut self, player: &str) -> &mut Client {
+        let node = local_of(player);
+        &mut self.clients[node]
+            .iter_mut()
+            .find(|(p, _)| *p == player)
+            .expect("logged in")
+            .1
+    }
+
+    /// Game `g`'s ply `i` in ICCF (each game plays the long game from a different offset).
+    fn ply(&self, g: usize, i: usize) -> String {
+        let uci = &self.plies[i];
+        let _ = g;
+        let b = uci.as_bytes();
+        let sq = |f: u8, r: u8| format!("{}{}", f - b'a' + 1, r - b'0');
+        let mut s = format!("{}{}", sq(b[0], b[1]), sq(b[2], b[3]));
+        if let Some(p) = b.get(4) {
+            s.push(match p {
+                b'q' => '1',
+                b'r' => '2',
+                b'b' => '3',
+                _ => '4',
+            });
+        }
+        s
+    }
+
+    /// Plays plies `range` in every game: in each round every game's mover sends its move,
+    /// then every receiver waits for it. `between` runs after the moves of round `at` are
+    /// sent and before they are awaited.
+    fn play(
+        &mut self,
+        range: std::ops::Range<usize>,
+        at: Option<usize>,
+        between: &mut dyn FnMut(&mut Match),
+    ) {
+        for i in range {
+            let mut expect = Vec::new();
+            for (g, (id, white, black)) in GAMES.iter().enumerate() {
+                let (mover, receiver) = if i % 2 == 0 {
+                    (white, black)
+                } else {
+                    (black, white)
+                };
+                let mv = self.ply(g, i);
+                let number = i / 2 + 1;
+                let (code, text) = self.client(mover).call(&format!("MOVE {id} {number} {mv}"));
+                assert_eq!(code, 250, "{id} ply {i} {mv} by {mover}: {text}");
+                expect.push((
+                    *receiver,
+                    format!(
+                        "MOVE {id} {number}{} {mv}",
+                        if i % 2 == 0 { "." } else { "..." }
+                    ),
+                ));
+            }
+            if at == Some(i) {
+                between(self);
+            }
+            for (receiver, needle) in expect {
+                wait_push(self.client(receiver), &needle);
+            }
+        }
+    }
+
+    /// Both journals hold every game's moves, the same, and verify.
+    fn check(&self, plies: usize) {
+        for (g, (id, white, black)) in GAMES.iter().enumerate() {
+            let want: Vec<(String, String)> = (0..plies)
+                .map(|i| {
+                    let who = if i % 2 == 0 { white } else { black };
+                    ((*who).to_owned(), self.ply(g, i))
+                })
+                .collect();
+            let a = moves_of(&self.nodes[0].config, id);
+            let b = moves_of(&self.nodes[1].config, id);
+            assert_eq!(a, want, "node A, {id}");
+            assert_eq!(b, want, "node B, {id}");
+            for node in &self.nodes {
+                // Nothing refused: no move was misapplied or applied twice.
+                assert_eq!(
+                    rejected_in(&node.config, id),
+                    0,
+                    "rejected entries in {id} at {}",
+                    node.dir.path().display()
+                );
+            }
+        }
+        for node in &self.nodes {
+            assert_journal_verifies(&node.config);
+        }
+    }
+}
+
+/// What the line carried, for the README: bytes per relayed move including handshakes,
+/// acknowledgements, keepalives, retransmissions and the damage.
+fn report(what: &str, plies: usize, c: &Counts) {
+    let moves = plies * GAMES.len();
+    let bytes = c.bytes.load(Ordering::Relaxed);
+    eprintln!(
+        "{what}: {moves} moves relayed; {bytes} bytes on the line = {:.1} per move; units {} dropped {} corrupted {} duplicated {}",
+        bytes as f64 / moves as f64,
+        c.chunks.load(Ordering::Relaxed),
+        c.dropped.load(Ordering::Relaxed),
+        c.corrupted.load(Ordering::Relaxed),
+        c.duplicated.load(Ordering::Relaxed),
+    );
+}
+
+fn tcp_links(sim: &TcpSimulator) -> [String; 2] {
+    [
+        format!(
+            "transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n",
+            sim.ports.0
+        ),
+        format!(
+            "transport = \"tcp\"\nconnect = \"127.0.0.1:{}\"\n",
+            sim.ports.1
+        ),
+    ]
+}
+
+const PLIES: usize = 60;
+
+#[test]
+fn a_match_over_a_noisy_tcp_line_completes_with_identical_journals() {
+    let sim = TcpSimulator::start(NOISY);
+    let mut m = Match::start(tcp_links(&sim));
+    let started = Instant::now();
+    m.play(0..PLIES, None, &mut |_| {});
+    m.check(PLIES);
+    eprintln!("in {:?}", started.elapsed());
+    report("noisy TCP", PLIES, &sim.counts);
+    let c = &sim.counts;
+    assert!(c.dropped.load(Ordering::Relaxed) > 0 && c.corrupted.load(Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn a_node_killed_mid_match_restarts_and_the_match_completes_the_same() {
+    let sim = TcpSimulator::start(NOISY);
+    let mut m = Match::start(tcp_links(&sim));
+    // Round 15: moves sent on both nodes, then node B is killed before they are awaited.
+    m.play(0..PLIES, Some(15), &mut |m| {
+        m.nodes[1].restart();
+        m.login_all();
+    });
+    // And node A, at another moment.
+    m.check(PLIES);
+    let more = PLIES + 10;
+    m.play(PLIES..more, Some(PLIES + 3), &mut |m| {
+        m.nodes[0].restart();
+        m.login_all();
+    });
+    m.check(more);
+}
+
+/// Two serial lines made of pseudo-terminal pairs: each node opens a slave (through a
+/// symbolic link, its "device"), the simulator pumps bytes between the two masters. Unplugging
+/// closes both pairs and removes the device names, as pulling two USB adapters does.
+struct PtyLines {
+    devices: [PathBuf; 2],
+    counts: Arc<Counts>,
+    runtime: tokio::runtime::Runtime,
+    pump: Option<tokio::task::JoinHandle<()>>,
+    slaves: Vec<tokio_serial::SerialStream>,
+    round: u64,
+}
+
+impl PtyLines {
+    fn new(dir: &Path) -> PtyLines {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let mut lines = PtyLines {
+            devices: [dir.join("ttyA"), dir.join("ttyB")],
+            counts: Arc::new(Counts::default()),
+            runtime,
+            pump: None,
+            slaves: Vec::new(),
+            round: 0,
+        };
+        lines.plug();
+        lines
+    }
+
+    fn plug(&mut self) {
+        use tokio_serial::{SerialPort, SerialStream};
+        self.round += 1;
+        let round = self.round;
+        let counts = self.counts.clone();
+        let devices = self.devices.clone();
+        let (pump, slaves) = self.runtime.block_on(async move {
+            let (ma, sa) = SerialStream::pair().expect("pty pair");
+            let (mb, sb) = SerialStream::pair().expect("pty pair");
+            for (device, slave) in devices.iter().zip([&sa, &sb]) {
+                std::os::unix::fs::symlink(slave.name().expect("name"), device).expect("symlink");
+            }
+            let (ar, aw) = tokio::io::split(ma);
+            let (br, bw) = tokio::io::split(mb);
+            let pump = tokio::spawn(async move {
+                tokio::join!(
+                    pump(ar, bw, NOISY, round * 2, counts.clone()),
+                    pump(br, aw, NOISY, round * 2 + 1, counts)
+                );
+            });
+            (pump, vec![sa, sb])
+        });
+        self.pump = Some(pump);
+        // Held so that a master never reads EIO while its node has not opened the slave yet.
+        self.slaves = slaves;
+    }
+
+    fn unplug(&mut self) {
+        if let Some(pump) = self.pump.take() {
+            pump.abort();
+            let _ = self.runtime.block_on(pump);
+        }
+        self.slaves.clear();
+        for d in &self.devices {
+            let _ = std::fs::remove_file(d);
+        }
+    }
+
+    fn links(&self) -> [String; 2] {
+        self.devices.clone().map(|d| {
+            format!(
+                "transport = \"serial\"\ndevice = {:?}\nbaud = 9600\nparity = \"none\"\ndata_bits = 8\nstop_bits = 1\nflow_control = \"none\"\nexclusive = false\n",
+                d.display().to_string()
+            )
+        })
+    }
+}
+
+#[test]
+fn a_match_over_noisy_serial_lines_survives_the_ports_being_pulled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lines = PtyLines::new(dir.path());
+    let mut m = Match::start(lines.links());
+    let plies = 30;
+    // Round 12: the moves are accepted on their own nodes, then both ports vanish for a
+    // while; the moves wait in the outboxes and go once the ports are back.
+    m.play(0..plies, Some(12), &mut |_| {
+        lines.unplug();
+        // Longer than the nodes take to notice (3 s of silence): they find no device and
+        // retry with backoff.
+        std::thread::sleep(Duration::from_millis(4000));
+        lines.plug();
+    });
+    m.check(plies);
+    report("noisy serial", plies, &lines.counts);
+    assert!(lines.counts.dropped.load(Ordering::Relaxed) > 0);
+    assert_eq!(lines.round, 2);
+}
+
+/// A peer driven by hand: the test holds the secret and speaks the protocol to a real node.
+struct HandPeer<S> {
+    stream: S,
+    session: Session,
+    deframer: Deframer,
+    /// Every byte this peer wrote, frame by frame.
+    sent: Vec<Vec<u8>>,
+    /// Messages received from the node.
+    received: Vec<Message>,
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
+    fn new(stream: S) -> Self {
+        let timing = Timing {
+            hello: Duration::from_millis(100),
+            rto: Duration::from_millis(300),
+            rto_max: Duration::from_secs(2),
+            keepalive: Duration::from_secs(2),
+            dead: Duration::from_secs(30),
+        };
+        HandPeer {
+            stream,
+            session: Session::new(SECRET.as_bytes(), 4, timing, Instant::now()),
+            deframer: Deframer::default(),
+            sent: Vec::new(),
+            received: Vec::new(),
+        }
+    }
+
+    async fn write(&mut self, frames: Vec<Vec<u8>>) {
+        for f in frames {
+            self.stream.write_all(&f).await.expect("write");
+            self.sent.push(f);
+        }
+    }
+
+    /// Runs the session for `for_`: answers, acknowledges, collects messages.
+    async fn run(&mut self, for_: Duration) {
+        let end = tokio::time::Instant::now() + for_;
+        let mut buf = [0u8; 256];
+        loop {
+            let now = Instant::now();
+            let mut out = self.session.tick(now);
+            out.extend(self.session.poll_send(now));
+            self.write(out).await;
+            let read = tokio::time::timeout(Duration::from_millis(30), self.stream.read(&mut buf));
+            tokio::select! {
+                r = read => {
+                    if let Ok(Ok(n)) = r {
+                        assert!(n > 0, "the node closed the line");
+                        let mut frames = Vec::new();
+                        self.deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
+                        for f in frames {
+                            let Ok(input) = self.session.on_frame(&f, Instant::now()) else { continue };
+                            self.write(input.send).await;
+                            if let Some(m) = input.data {
+                                self.received.push(Message::decode(&m).expect("a message we read"));
+                                let ack = self.session.delivered(Instant::now());
+                                self.write(vec![ack]).await;
+                            }
+                        }
+                    }
+                }
+                () = tokio::time::sleep_until(end) => return,
+            }
+        }
+    }
+
+    /// Runs until `done` holds (or fails after 20 s).
+    async fn until(&mut self, what: &str, done: impl Fn(&Self) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !done(self) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            self.run(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn white_move(number: u16, iccf: &str) -> Message {
+    let (from, to, promotion) = frame::pack_iccf(iccf).expect("ICCF");
+    Message::Action {
+        game: game_code("h1"),
+        side: Side::White,
+        number,
+        act: Act::Move {
+            from,
+            to,
+            promotion,
+            draw_offer: false,
+        },
+    }
+}
+
+#[test]
+fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignored() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Node B: boris local; "hand" (White) across the link, played by this test.
+    let games = [("h1", "hand", "boris")];
+    let node = start_node(
+        &["boris"],
+        &["hand"],
+        &games,
+        &format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
+    );
+    let mut boris = login(&node, "boris");
+    // A player across the link has no login here.
+    let (code, text) = node.daemon.connect().call("LOGIN hand hand-secret");
+    assert_ne!(code, 230, "{text}");
+    let stream = runtime.block_on(async { listener.accept().await.unwrap().0 });
+    let mut peer = HandPeer::new(stream);
+    let done = Arc::new(AtomicBool::new(false));
+    runtime.block_on(async {
+        peer.until("the session", |p| p.session.is_established())
+            .await;
+        // 1. A forged frame: d2-d4, legal, the next sequence number, sealed with a key that is
+        // not the session's. Were it applied, the game would open 1. d4.
+        let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
+        let mut payload = vec![0u8];
+        payload.extend(white_move(0, "4244").encode());
+        let forged = frame::seal(
+            &forged_key,
+            0,
+            1,
+            &Plain {
+                kind: DATA,
+                ack: 0,
+                payload,
+            },
+        );
+        peer.stream.write_all(&forged).await.unwrap();
+        peer.run(Duration::from_millis(300)).await;
+        // 2. e2-e4, legal: applied and forwarded.
+        peer.session.push(white_move(0, "5254").encode());
+        peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0)
+            .await;
+    });
+    wait_push(&mut boris, "MOVE h1 1. 5254");
+    runtime.block_on(async {
+        // 3. The same DATA frame again, byte for byte: a replay, dropped (and were it not,
+        // the sequence number and the action number would each drop it).
+        let data_frame = peer
+            .sent
+            .iter()
+            .rev()
+            .find(|f| {
+                let body = frame::cobs_decode(&f[..f.len() - 1]).unwrap_or_default();
+                body.first() == Some(&DATA)
+            })
+            .cloned()
+            .expect("the DATA frame we sent");
+        peer.stream.write_all(&data_frame).await.unwrap();
+        peer.run(Duration::from_millis(500)).await;
+    });
+    // Boris answers e7-e5 on node B; it comes to us over the link.
+    let (code, text) = boris.call("MOVE h1 1 5755");
+    assert_eq!(code, 250, "{text}");
+    runtime.block_on(async {
+        peer.until("black's reply", |p| !p.received.is_empty())
+            .await;
+        assert!(
+            matches!(
+                &peer.received[0],
+                Message::Action {
+                    side: Side::Black,
+                    number: 0,
+                    act: Act::Move { .. },
+                    ..
+                }
+            ),
+            "{:?}",
+            peer.received
+        );
+        // 4. An illegal move with a valid tag: e2-e4 again (no pawn on e2 now).
+        peer.session.push(white_move(1, "5254").encode());
+        peer.until("the refusal", |p| p.received.len() >= 2).await;
+        let Message::Refused {
+            number,
+            reason,
+            side,
+            ..
+        } = &peer.received[1]
+        else {
+            panic!("expected REFUSED, got {:?}", peer.received[1]);
+        };
+        assert_eq!((*number, *side), (1, Side::White));
+        assert!(!reason.is_empty(), "the refusal says why");
+        eprintln!("refused: {reason}");
+        // 5. The link goes on: g1-f3 is applied.
+        peer.session.push(white_move(2, "7163").encode());
+        peer.until("g1-f3 acknowledged", |p| p.session.queued() == 0)
+            .await;
+        // 6. This peer refuses boris's e7-e5: node B records it and tells boris.
+        peer.session.push(
+            Message::Refused {
+                game: game_code("h1"),
+                side: Side::Black,
+                number: 0,
+                reason: "not legal here".to_owned(),
+            }
+            .encode(),
+        );
+        peer.until("the refusal acknowledged", |p| p.session.queued() == 0)
+            .await;
+        done.store(true, Ordering::Relaxed);
+    });
+    assert!(done.load(Ordering::Relaxed));
+    wait_push(&mut boris, "MOVE h1 2. 7163");
+    let told = wait_push(&mut boris, "REFUSED h1");
+    assert!(told.contains("action 0: not legal here"), "{told}");
+    // Node B's record: e4 e5 Nf3 and nothing else; the illegal one journaled as rejected.
+    let moves: Vec<String> = moves_of(&node.config, "h1")
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(moves, ["5254", "5755", "7163"]);
+    // The illegal move, and the refusal of boris's move reported by the peer.
+    assert_eq!(rejected_in(&node.config, "h1"), 2);
+    // Boris was never told of the refused move.
+    boris.call("GAMES");
+    assert!(
+        boris
+            .pushes
+            .iter()
+            .all(|(_, b)| !b.contains("MOVE h1 2. 5254")),
+        "{:?}",
+        boris.pushes
+    );
+    assert_journal_verifies(&node.config);
+}
+
+/// A game's record in a node's journal as both nodes must agree on it: who did what, in order
+/// (moves, draw offers and answers, resignations, results), and the result line.
+fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String)>, String) {
+    let text = export_text(config, game);
+    let result = text
+        .lines()
+        .find(|l| l.starts_with("Result:"))
+        .unwrap_or_default()
+        .to_owned();
+    let actions = text
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols.len() > 5
+                && cols[0].starts_with('#')
+                && !matches!(cols[4], "game_start" | "reminder"))
+            .then(|| (cols[2].to_owned(), cols[4].to_owned(), cols[5].to_owned()))
+        })
+        .collect();
+    (actions, result)
+}
+
+#[test]
+fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut m = Match::start([
+        format!("transport = \"tcp\"\nlisten = \"127.0.0.1:{port}\"\n"),
+        format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
+    ]);
+    m.play(0..6, None, &mut |_| {});
+    let ok = |c: &mut Client, line: &str| {
+        let (code, text) = c.call(line);
+        assert_eq!(code, 250, "{line}: {text}");
+    };
+    // What the link does not carry yet is refused in linked games, not recorded on one node.
+    for line in ["CLAIM m1 THREEFOLD", "LEAVE 2099-01-01 3"] {
+        let (code, text) = m.client("anna").call(line);
+        assert!(
+            code == 409 && text.contains("not carried over the link"),
+            "{line}: {code} {text}"
+        );
+    }
+    // m1: anna (node A) offers a draw; boris (node B) declines.
+    ok(m.client("anna"), "DRAW m1 OFFER");
+    wait_push(m.client("boris"), "DRAW m1 offered by anna");
+    ok(m.client("boris"), "DRAW m1 DECLINE");
+    wait_push(m.client("anna"), "DRAW m1 declined by boris");
+    // m2: vera (node B, White) resigns.
+    ok(m.client("vera"), "RESIGN m2");
+    wait_push(m.client("anna"), "RESIGN m2 vera");
+    // m3: anna moves and offers a draw with it; vera accepts.
+    let mv = m.ply(2, 6);
+    ok(m.client("anna"), &format!("MOVE m3 4 {mv} (=)"));
+    let push = wait_push(m.client("vera"), &format!("MOVE m3 4. {mv}"));
+    assert!(push.contains("draw offered"), "{push}");
+    ok(m.client("vera"), "DRAW m3 ACCEPT");
+    wait_push(m.client("anna"), "DRAW m3 accepted by vera");
+    for (id, result, kinds) in [
+        ("m1", "in progress", &["draw_offer", "draw_decline"][..]),
+        ("m2", "0-1", &["resign", "result"][..]),
+        ("m3", "1/2-1/2", &["draw_accept", "result"][..]),
+    ] {
+        let a = record_of(&m.nodes[0].config, id);
+        let b = record_of(&m.nodes[1].config, id);
+        assert_eq!(a, b, "{id}: the two nodes' records differ");
+        assert!(a.1.contains(result), "{id}: {}", a.1);
+        assert_eq!(
+            a.0.iter().filter(|(_, k, _)| k == "move").count(),
+            6 + usize::from(id == "m3")
+        );
+        for kind in kinds {
+            assert!(
+                a.0.iter().any(|(_, k, _)| k == kind),
+                "{id}: no {kind} in {:?}",
+                a.0
+            );
+        }
+        assert!(
+            a.0.iter().all(|(_, kind, _)| kind != "rejected"),
+            "{id}: {:?}",
+            a.0
+        );
+    }
+    for node in &m.nodes {
+        assert_journal_verifies(&node.config);
+    }
+}
