@@ -306,7 +306,7 @@ fn names(config: &ccrelay::config::Config) -> Names {
             .map(|p| {
                 let info = PlayerInfo {
                     name: p.name.clone(),
-                    address: None,
+                    address: p.email.as_ref().map(|e| e.address.clone()),
                 };
                 (p.id.clone(), info)
             })

@@ -236,8 +236,8 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
                 let mut number = None;
                 for word in rest {
                     let word = word.trim_end_matches([',', ';']);
-                    if word.is_empty()
-                        || ["IF", "THEN"].iter().any(|k| word.eq_ignore_ascii_case(k))
+                    let lower = word.to_lowercase();
+                    if word.is_empty() || ["if", "then", "если", "то"].contains(&lower.as_str())
                     {
                         continue;
                     }

@@ -175,6 +175,10 @@ pub enum Request {
     Resign,
     /// The game, shown (diagram and moves).
     Show,
+    /// A correspondence command written as on the line protocol: a draw claim
+    /// (`CLAIM THREEFOLD [move]`), a conditional line (`IF 12... Nf6 13. Bg5`, `ЕСЛИ ... ТО ...`),
+    /// leave (`LEAVE 2027-07-01 14`, `ОТПУСК ...`). Its game is filled in by `into_command`.
+    Command(Command),
 }
 
 impl Request {
@@ -198,6 +202,21 @@ impl Request {
             Request::DeclineDraw => Command::DeclineDraw { game },
             Request::Resign => Command::Resign { game },
             Request::Show => Command::Show { game },
+            Request::Command(command) => match command {
+                Command::Claim {
+                    claim,
+                    number,
+                    text,
+                    ..
+                } => Command::Claim {
+                    game,
+                    claim,
+                    number,
+                    text,
+                },
+                Command::Conditional { moves, .. } => Command::Conditional { game, moves },
+                other => other,
+            },
         }
     }
 }
@@ -332,6 +351,10 @@ pub fn request(text: &str) -> Result<Request, BodyError> {
             found = Some(r);
             continue;
         }
+        if let Some(command) = correspondence_command(&words)? {
+            found = Some(Request::Command(command));
+            continue;
+        }
         // Skip a leading number ("12.", "12...") to see whether the line holds a move.
         let mut rest = words.as_slice();
         if let [n, tail @ ..] = rest
@@ -396,6 +419,26 @@ pub fn request(text: &str) -> Result<Request, BodyError> {
     }
 }
 
+/// A line starting `CLAIM`, `IF`/`ЕСЛИ` or `LEAVE`/`ОТПУСК`, read as the line protocol reads
+/// it (with a placeholder game); `None` for any other line.
+fn correspondence_command(words: &[&str]) -> Result<Option<Command>, BodyError> {
+    let Some(first) = words.first() else {
+        return Ok(None);
+    };
+    let rest = words[1..].join(" ");
+    let line_text = match first.to_lowercase().trim_end_matches(':') {
+        "claim" => format!("CLAIM g {rest}"),
+        "if" | "conditional" | "если" => format!("IF g {rest}"),
+        "leave" | "отпуск" => format!("LEAVE {rest}"),
+        _ => return Ok(None),
+    };
+    match line::parse(&line_text) {
+        Ok(Line::Command(command)) => Ok(Some(command)),
+        Ok(_) => Ok(None),
+        Err(e) => Err(BodyError::Bad(format!("{:?}: {}", words.join(" "), e.0))),
+    }
+}
+
 /// The subject without reply prefixes (`Re:`, `AW:`, `Ответ:`...), the relay's tag and the
 /// token word.
 pub fn subject_words(subject: &str) -> Vec<String> {
@@ -428,6 +471,38 @@ pub fn subject_words(subject: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn correspondence_commands_in_a_mail() {
+        let command = |text: &str| match request(text) {
+            Ok(Request::Command(c)) => Request::Command(c).into_command("g7".to_owned()),
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(
+            command("Claim threefold 23... Ng8\n\nRegards"),
+            Command::Claim {
+                game: "g7".to_owned(),
+                claim: "threefold".to_owned(),
+                number: Some(23),
+                text: Some("Ng8".to_owned())
+            }
+        );
+        assert_eq!(
+            command("Если 12... Кf6 то 13. Сg5"),
+            Command::Conditional {
+                game: "g7".to_owned(),
+                moves: vec![(Some(12), "Кf6".to_owned()), (Some(13), "Сg5".to_owned())]
+            }
+        );
+        assert_eq!(
+            command("отпуск 2027-07-01 14"),
+            Command::Leave {
+                first: "2027-07-01".to_owned(),
+                days: "14".to_owned()
+            }
+        );
+        assert!(matches!(request("leave soon"), Err(BodyError::Bad(_))));
+    }
 
     #[test]
     fn moves_and_phrases() {
