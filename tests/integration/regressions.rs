@@ -167,3 +167,18 @@ fn a_bare_pawn_square_was_read_as_a_capture() {
     assert_eq!(failed, 1, "{err}");
     assert!(err.contains("legal moves to d5: exd5"), "{err}");
 }
+
+/// Found by the `movetext_words_never_panic` property (input `0:1 N`): its claim of at most
+/// one game was wrong, not the reader. A result ends a game; what follows is another.
+#[test]
+fn a_result_in_mid_text_ends_the_game_and_the_next_words_begin_another() {
+    let converted = convert_text("e4 0:1 e4 1-0\n", Format::Uci, None, None);
+    assert_eq!(converted.out, "e2e4\ne2e4\n");
+    assert_eq!(converted.totals.games, 2);
+    let converted = convert_text("0:1 N\n", Format::Uci, None, None);
+    assert_eq!(converted.totals.games, 2, "{}", converted.err);
+    assert_eq!(
+        converted.totals.failed, 1,
+        "the second game's \"N\" is not a move"
+    );
+}
