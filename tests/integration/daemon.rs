@@ -72,6 +72,14 @@ pub fn config_text_with(
         data_dir.display().to_string(),
         hash(ADMIN_SECRET)
     );
+    text.push_str(&players_and_games_toml(players, games));
+    text
+}
+
+/// `[[players]]` tables for TCP players (cheap hashes of their secrets), then `[[games]]`.
+pub fn players_and_games_toml(players: &[Player], games: &[(&str, &str, &str)]) -> String {
+    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
+    let mut text = String::new();
     for p in players {
         text.push_str(&format!(
             "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\n",

@@ -375,22 +375,7 @@ fn setup_with(
             p.dkim
         ));
     }
-    for p in tcp {
-        text.push_str(&format!(
-            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\n",
-            p.id,
-            hash(p.secret),
-            p.notation
-        ));
-        if let Some(lang) = p.lang {
-            text.push_str(&format!("lang = {lang:?}\n"));
-        }
-    }
-    for (id, white, black) in games {
-        text.push_str(&format!(
-            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
-        ));
-    }
+    text.push_str(&crate::daemon::players_and_games_toml(tcp, games));
     let config = dir.path().join("ccrelay.toml");
     std::fs::write(&config, text).expect("config");
     Setup {
