@@ -1,0 +1,99 @@
+//! Starting a game (the admin's CREATE, or a game of the configuration at start-up).
+
+use shakmaty::Color;
+
+use crate::config::valid_id;
+use crate::game::ColorName;
+use crate::game::clock::{Leave, Rules};
+use crate::journal::replay::GameStartDetail;
+use crate::journal::{EntryKind, NewOutbox, Record};
+
+use super::state::State;
+use super::{Pending, Reply, Sender};
+
+impl State {
+    /// Starts a game; `detail` without rules: they come from its event.
+    pub(super) async fn create(
+        &mut self,
+        sender: &Sender,
+        game_id: String,
+        mut detail: GameStartDetail,
+    ) -> Pending {
+        if !sender.admin {
+            return Pending::Now(Reply::new(403, "only the admin creates games"));
+        }
+        if !valid_id(&game_id) {
+            return Pending::Now(Reply::new(
+                400,
+                format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')"),
+            ));
+        }
+        if self.games.contains_key(&game_id) {
+            return Pending::Now(Reply::new(409, format!("game {game_id} exists already")));
+        }
+        let (white, black) = (detail.white.clone(), detail.black.clone());
+        for player in [&white, &black] {
+            if !self.players.contains_key(player) {
+                return Pending::Now(Reply::new(404, format!("no player {player:?}")));
+            }
+        }
+        if white == black {
+            return Pending::Now(Reply::new(400, "a player cannot play themself"));
+        }
+        let rules = match &detail.event {
+            None => Rules::default(),
+            Some(id) => match self.events.get(id) {
+                Some(event) => event.rules.clone(),
+                None => return Pending::Now(Reply::new(404, format!("no event {id:?}"))),
+            },
+        };
+        detail.rules = Some(rules);
+        // Leave already announced covers a game started during it.
+        let today = crate::game::clock::date_of(self.now);
+        let current = |player: &str| -> Vec<Leave> {
+            self.leave_of(player)
+                .into_iter()
+                .filter(|l| l.last() >= today)
+                .collect()
+        };
+        detail.leave = [current(&white), current(&black)];
+        let game = match detail.game(&game_id, self.now) {
+            Ok(game) => game,
+            Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),
+        };
+        let mut entry = self.entry(
+            &game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::GameStart,
+            "",
+        );
+        entry.detail = serde_json::to_string(&detail).unwrap_or_default();
+        let outbox = [
+            (&white, Color::White, &black),
+            (&black, Color::Black, &white),
+        ]
+        .into_iter()
+        .map(|(player, color, opponent)| NewOutbox {
+            player: player.clone(),
+            body: format!(
+                "GAME {game_id} started: you play {} against {opponent}",
+                ColorName(color)
+            ),
+        })
+        .collect();
+        match self.enqueue(vec![Record { entry, outbox }]).await {
+            Ok(committed) => {
+                self.games.insert(game_id.clone(), game);
+                Pending::AfterCommit(
+                    committed,
+                    Reply::new(
+                        250,
+                        format!("created {game_id}: {white} (White) - {black} (Black)"),
+                    ),
+                )
+            }
+            Err(reply) => Pending::Now(reply),
+        }
+    }
+}

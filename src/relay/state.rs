@@ -1,0 +1,319 @@
+//! The relay's state: every game, the players and events it knows, and the commit of what
+//! a command changes (journal records queued in order, then the in-memory games).
+
+use std::collections::{BTreeMap, HashMap};
+
+use jiff::Timestamp;
+use shakmaty::{Chess, Color, Move};
+
+use crate::config::{Event, Player};
+use crate::game::{Action, Game};
+use crate::journal::replay::GameStartDetail;
+use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
+use crate::notation::{Iccf, Lang};
+
+use super::{Command, Pending, Reply, Sender, render};
+
+/// Where the relay's time comes from.
+pub(super) enum Clock {
+    System,
+    /// Set by the admin's `CLOCK` command only (tests, demonstrations).
+    Manual(Timestamp),
+}
+
+impl Clock {
+    pub(super) fn now(&self) -> Timestamp {
+        match self {
+            Clock::System => Timestamp::now(),
+            Clock::Manual(at) => *at,
+        }
+    }
+}
+
+pub(super) struct State {
+    pub(super) games: HashMap<String, Game>,
+    pub(super) players: BTreeMap<String, Player>,
+    pub(super) events: BTreeMap<String, Event>,
+    pub(super) journal: Journal,
+    pub(super) clock: Clock,
+    /// The time of what is being handled: every entry it writes carries it. Never goes back,
+    /// even if the system clock does.
+    pub(super) now: Timestamp,
+    /// The idempotency key of the request being handled, recorded with its first entry.
+    pub(super) key: Option<String>,
+}
+
+pub(super) fn dots(color: Color) -> &'static str {
+    if color == Color::White { "." } else { "..." }
+}
+
+/// A refusal worth journaling: the player plays in the game.
+pub(super) struct Refused {
+    pub(super) code: u16,
+    pub(super) reason: String,
+}
+
+impl State {
+    pub(super) fn lang_of(&self, player: &str) -> Option<Lang> {
+        self.players.get(player).and_then(|p| p.lang)
+    }
+
+    pub(super) async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
+        self.now = self.now.max(self.clock.now());
+        // The clock acts first: a move that comes after its side's time ran out is too late.
+        if let Some(game) = command.game() {
+            let game = game.to_owned();
+            self.settle(&game).await;
+        }
+        match command {
+            // What is shown includes moves still being committed: answer once they are on disk.
+            Command::Games => self.after_commit(self.list_games(sender)).await,
+            Command::Show { game } => self.after_commit(self.show(sender, &game)).await,
+            Command::Create {
+                game,
+                white,
+                black,
+                event,
+                fen,
+                round,
+            } => {
+                let detail = GameStartDetail {
+                    white,
+                    black,
+                    event,
+                    fen,
+                    rules: None,
+                    round,
+                    leave: Default::default(),
+                };
+                self.create(sender, game, detail).await
+            }
+            Command::Move {
+                game,
+                number,
+                text,
+                marks,
+                repeat,
+            } => {
+                self.play(sender, &game, number, &text, &marks, repeat.as_deref())
+                    .await
+            }
+            Command::OfferDraw { game } => {
+                self.act(sender, &game, Action::OfferDraw, "offer").await
+            }
+            Command::AcceptDraw { game } => {
+                self.act(sender, &game, Action::AcceptDraw, "accept").await
+            }
+            Command::DeclineDraw { game } => {
+                self.act(sender, &game, Action::DeclineDraw, "decline")
+                    .await
+            }
+            Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
+            Command::Claim {
+                game,
+                claim,
+                number,
+                text,
+            } => match self.refuse_if_linked(&game, "a draw claim") {
+                Some(refused) => refused,
+                None => {
+                    self.claim(sender, &game, &claim, number, text.as_deref())
+                        .await
+                }
+            },
+            Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
+            Command::Leave { first, days } => self.leave(sender, &first, &days).await,
+            Command::Adjudicate {
+                game,
+                result,
+                reason,
+            } => match self.refuse_if_linked(&game, "an adjudication") {
+                Some(refused) => refused,
+                None => self.adjudicate(sender, &game, &result, &reason).await,
+            },
+            Command::Clock { set } => self.set_clock(sender, set.as_deref()).await,
+            Command::PeerRefused {
+                game,
+                number,
+                reason,
+            } => self.peer_refused(sender, &game, number, &reason).await,
+        }
+    }
+
+    /// A new entry at the relay's time.
+    pub(super) fn entry(
+        &self,
+        game: &str,
+        player: &str,
+        channel: &str,
+        kind: EntryKind,
+        text: &str,
+    ) -> NewEntry {
+        let mut entry = NewEntry::new(game, player, channel, kind, text);
+        entry.time = self.now;
+        entry
+    }
+
+    /// `reply`, sent once everything queued before it is committed.
+    pub(super) async fn after_commit(&self, reply: Reply) -> Pending {
+        match self.enqueue(Vec::new()).await {
+            Ok(committed) => Pending::AfterCommit(committed, reply),
+            Err(refused) => Pending::Now(refused),
+        }
+    }
+
+    /// The game and the sender's colour in it, or the reply refusing.
+    pub(super) fn seat(&self, sender: &Sender, game_id: &str) -> Result<Color, Reply> {
+        let Some(game) = self.games.get(game_id) else {
+            return Err(Reply::new(404, format!("no game {game_id:?}")));
+        };
+        game.side_of(&sender.player)
+            .ok_or_else(|| Reply::new(403, format!("you do not play in game {game_id}")))
+    }
+
+    pub(super) fn list_games(&self, sender: &Sender) -> Reply {
+        let mut ids: Vec<&String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| sender.admin || g.side_of(&sender.player).is_some())
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        let mut lines = vec![format!("{} game(s)", ids.len())];
+        for id in ids {
+            lines.push(render::game_line(&self.games[id], &sender.player));
+        }
+        Reply::new(250, lines.join("\n"))
+    }
+
+    pub(super) fn show(&self, sender: &Sender, game_id: &str) -> Reply {
+        if !sender.admin
+            && let Err(refusal) = self.seat(sender, game_id)
+        {
+            return refusal;
+        }
+        let Some(game) = self.games.get(game_id) else {
+            return Reply::new(404, format!("no game {game_id:?}"));
+        };
+        let notation = self
+            .players
+            .get(&sender.player)
+            .map_or(crate::notation::Notation::Iccf, |p| p.notation);
+        Reply::new(250, render::show(game, notation, &sender.player, self.now))
+    }
+
+    pub(super) async fn enqueue(&self, mut records: Vec<Record>) -> Result<Committed, Reply> {
+        if let (Some(key), Some(first)) = (&self.key, records.first_mut()) {
+            first.entry.key = Some(key.clone());
+        }
+        self.journal
+            .enqueue(records)
+            .await
+            .map_err(|e| Reply::new(500, format!("not recorded: {e}")))
+    }
+
+    /// Journals a refused attempt by a player of the game, then replies with the refusal.
+    pub(super) async fn refuse(
+        &self,
+        sender: &Sender,
+        game_id: &str,
+        text: &str,
+        refused: Refused,
+    ) -> Pending {
+        let mut entry = self.entry(
+            game_id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Rejected,
+            text,
+        );
+        entry.detail = refused.reason.clone();
+        match self
+            .enqueue(vec![Record {
+                entry,
+                outbox: vec![],
+            }])
+            .await
+        {
+            Ok(committed) => {
+                Pending::AfterCommit(committed, Reply::new(refused.code, refused.reason))
+            }
+            Err(reply) => Pending::Now(reply),
+        }
+    }
+
+    /// `m` (from `pos`) as `player` reads moves.
+    pub(super) fn written_for(&self, player: &str, pos: &Chess, m: Move) -> String {
+        self.players.get(player).map_or_else(
+            || Iccf::from_move(m).to_string(),
+            |p| p.notation.write(pos, m),
+        )
+    }
+
+    /// Queues the records (and the result, if `after` has one) and, once queued, makes `after`
+    /// the game's state; `reply` goes out when they are committed.
+    pub(super) async fn commit(
+        &mut self,
+        sender: &Sender,
+        after: Game,
+        records: Vec<Record>,
+        reply: String,
+    ) -> Pending {
+        self.commit_many(sender, vec![after], records, reply).await
+    }
+
+    /// [`State::commit`] for several games at once (leave is taken in all a player's games).
+    pub(super) async fn commit_many(
+        &mut self,
+        sender: &Sender,
+        afters: Vec<Game>,
+        mut records: Vec<Record>,
+        mut reply: String,
+    ) -> Pending {
+        for after in &afters {
+            let before = self.games.get(&after.id).and_then(Game::result);
+            if let Some(result) = after.result()
+                && before != Some(result)
+            {
+                records.push(self.result_record(after, result, sender));
+                reply.push_str(&format!("; game over: {result}"));
+            }
+        }
+        match self.enqueue(records).await {
+            Ok(committed) => {
+                for after in afters {
+                    self.games.insert(after.id.clone(), after);
+                }
+                Pending::AfterCommit(committed, Reply::new(250, reply))
+            }
+            Err(refused) => Pending::Now(refused),
+        }
+    }
+
+    pub(super) fn result_record(
+        &self,
+        game: &Game,
+        result: &crate::game::GameResult,
+        sender: &Sender,
+    ) -> Record {
+        let mut entry = self.entry(
+            &game.id,
+            &sender.player,
+            sender.channel,
+            EntryKind::Result,
+            result.pgn(),
+        );
+        entry.detail = result.to_string();
+        let body = format!("RESULT {} {result}", game.id);
+        Record {
+            entry,
+            outbox: [&game.white, &game.black]
+                .into_iter()
+                .map(|p| NewOutbox {
+                    player: p.clone(),
+                    body: body.clone(),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Time: the clock's consequences (loss on time, flags, reminders) and the admin's manual clock.
+
+use jiff::Timestamp;
+
+use crate::game::clock::OnTimeout;
+use crate::game::{Action, ColorName, Due};
+use crate::journal::replay::TimeUpDetail;
+use crate::journal::{EntryKind, NewOutbox, Record};
+
+use super::state::{Clock, State};
+use super::{Pending, Reply, Sender, render};
+
+/// `+40d`, `+6h`, `+30m` from `now`, or an RFC 3339 time.
+fn parse_clock_setting(now: Timestamp, set: &str) -> Result<Timestamp, String> {
+    let bad = || format!("{set:?}: say +<n>d, +<n>h, +<n>m or an RFC 3339 time");
+    if let Some(rest) = set.strip_prefix('+') {
+        let (number, unit) = match rest.char_indices().last() {
+            Some((at, unit)) => (&rest[..at], unit),
+            None => return Err(bad()),
+        };
+        let n: i64 = number.parse().map_err(|_| bad())?;
+        let seconds = match unit {
+            'd' => n.checked_mul(86_400),
+            'h' => n.checked_mul(3_600),
+            'm' => n.checked_mul(60),
+            _ => None,
+        }
+        .ok_or_else(bad)?;
+        now.checked_add(jiff::SignedDuration::from_secs(seconds))
+            .map_err(|e| e.to_string())
+    } else {
+        set.parse().map_err(|_| bad())
+    }
+}
+
+impl State {
+    /// Applies what the clock requires of one game now: a loss on time or a flag for the
+    /// arbiter, and reminders. Journaled like any action, by the channel `clock`.
+    pub(super) async fn settle(&mut self, game_id: &str) {
+        for _ in 0..4 {
+            let Some(game) = self.games.get(game_id) else {
+                return;
+            };
+            let Some(due) = game.due(self.now) else {
+                return;
+            };
+            let due_color = match &due {
+                Due::TimeUp { color, .. } | Due::Remind { color, .. } => *color,
+            };
+            if self.across_link(game.player(due_color)) {
+                // A player across a link is timed by their own node.
+                return;
+            }
+            let (color, action, kind, detail, text) = match due {
+                Due::TimeUp { color, overdue } => {
+                    let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
+                    let detail = serde_json::to_string(&TimeUpDetail { overdue, forfeit })
+                        .unwrap_or_default();
+                    (
+                        color,
+                        Action::TimeUp { overdue, forfeit },
+                        EntryKind::TimeUp,
+                        detail,
+                        overdue.to_string(),
+                    )
+                }
+                Due::Remind { color, days } => (
+                    color,
+                    Action::Remind { days },
+                    EntryKind::Reminder,
+                    days.to_string(),
+                    format!("reminder after {days} days"),
+                ),
+            };
+            let player = game.player(color).to_owned();
+            let opponent = game.player(!color).to_owned();
+            let side = ColorName(color);
+            let mut after = game.clone();
+            after.apply_by(color, &action, self.now);
+            let clocks = render::clock_line(&after, self.now).unwrap_or_default();
+            let outbox = match &action {
+                Action::TimeUp { overdue, forfeit: true } => [&player, &opponent]
+                    .map(|p| NewOutbox {
+                        player: p.clone(),
+                        body: format!("TIME {game_id} {player} ({side}): {overdue}, lost on time; {clocks}"),
+                    })
+                    .to_vec(),
+                Action::TimeUp { overdue, .. } => [&player, &opponent, &"admin".to_owned()]
+                    .map(|p| NewOutbox {
+                        player: p.clone(),
+                        body: format!(
+                            "TIME {game_id} {player} ({side}): {overdue}; the arbiter decides; {clocks}"
+                        ),
+                    })
+                    .to_vec(),
+                _ => vec![NewOutbox {
+                    player: player.clone(),
+                    body: format!(
+                        "REMINDER {game_id}: your move has waited {}; {clocks}",
+                        text.trim_start_matches("reminder after ")
+                    ),
+                }],
+            };
+            let mut entry = self.entry(game_id, &player, "clock", kind, &text);
+            entry.detail = detail;
+            let sender = Sender {
+                player: player.clone(),
+                admin: false,
+                channel: "clock",
+            };
+            tracing::info!(game = game_id, player, what = text, "clock");
+            // Queued in order before anything that follows; its commit is awaited by them.
+            let _ = self
+                .commit(
+                    &sender,
+                    after,
+                    vec![Record { entry, outbox }],
+                    String::new(),
+                )
+                .await;
+        }
+    }
+
+    /// Checks every game's clock.
+    pub(super) async fn tick(&mut self) {
+        self.now = self.now.max(self.clock.now());
+        let mut ids: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.result().is_none())
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        for id in ids {
+            self.settle(&id).await;
+        }
+    }
+
+    pub(super) async fn set_clock(&mut self, sender: &Sender, set: Option<&str>) -> Pending {
+        if !sender.admin {
+            return Pending::Now(Reply::new(403, "only the admin sets the clock"));
+        }
+        let Clock::Manual(current) = self.clock else {
+            if set.is_none() {
+                return Pending::Now(Reply::new(250, format!("clock {} (system)", self.now)));
+            }
+            return Pending::Now(Reply::new(
+                403,
+                "the clock is the system clock; only [clock] mode = \"manual\" can be set",
+            ));
+        };
+        let Some(set) = set else {
+            return Pending::Now(Reply::new(250, format!("clock {current} (manual)")));
+        };
+        let target = match parse_clock_setting(current, set) {
+            Ok(t) => t,
+            Err(e) => return Pending::Now(Reply::new(400, e)),
+        };
+        if target < current {
+            return Pending::Now(Reply::new(
+                409,
+                format!("the clock never goes back: it is {current}"),
+            ));
+        }
+        self.clock = Clock::Manual(target);
+        self.tick().await;
+        self.after_commit(Reply::new(250, format!("clock {}", self.now)))
+            .await
+    }
+}
