@@ -11,6 +11,7 @@
 
 pub mod auth;
 pub mod bench;
+pub mod command;
 pub mod config;
 pub mod convert;
 pub mod game;

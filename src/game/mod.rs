@@ -27,6 +27,8 @@ use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Squ
 use self::clock::{Leave, Overdue, Rules, SideTime, Timeline};
 
 use crate::notation::movetext::parse_position;
+use crate::notation::number::MoveNumber;
+use crate::notation::result::Score;
 use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
 
 /// How a game ended.
@@ -78,23 +80,15 @@ impl GameResult {
         }
     }
 
-    /// Reads `1-0`, `0-1`, `1/2-1/2` (or `½-½`).
+    /// Reads a finished game's result as written (`1-0`, `0–1`, `½-½`, `1:0`: the crate's
+    /// one result reader, [`Score`]).
     pub fn winner_from_pgn(s: &str) -> Option<Option<Color>> {
-        match s {
-            "1-0" => Some(Some(Color::White)),
-            "0-1" => Some(Some(Color::Black)),
-            "1/2-1/2" | "½-½" | "=" => Some(None),
-            _ => None,
-        }
+        Score::read(s).and_then(Score::winner)
     }
 
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn pgn(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        Score::of_winner(self.winner).pgn()
     }
 }
 
@@ -199,6 +193,10 @@ pub enum Refusal {
     NotYourTurn(ColorName),
     #[error("wrong move number: {written} is written, but this is move {expected}")]
     WrongNumber { written: u32, expected: u32 },
+    #[error(
+        "wrong move number: {written} is written for Black, but this is White's move {expected}"
+    )]
+    BlackNumberForWhite { written: MoveNumber, expected: u32 },
     #[error("{0}")]
     Move(ReadMoveError),
     #[error("there is no draw offer to answer")]
@@ -474,24 +472,34 @@ impl Game {
         &self,
         color: Color,
         text: &str,
-        number: Option<u32>,
+        number: Option<MoveNumber>,
         lang: Option<Lang>,
     ) -> Result<ReadMove, Refusal> {
         self.check_open()?;
         if self.turn() != color {
             return Err(Refusal::NotYourTurn(ColorName(self.turn())));
         }
-        if let Some(written) = number
-            && written != self.move_number()
-        {
-            return Err(Refusal::WrongNumber {
-                written,
-                expected: self.move_number(),
-            });
+        if let Some(written) = number {
+            self.check_number(written, self.move_number(), self.turn())?;
         }
         Reader::new(lang)
             .read(&self.pos, text)
             .map_err(Refusal::Move)
+    }
+
+    /// Checks a move number as written against the move it would be (`expected`, by `turn`):
+    /// the one rule of [`crate::notation::number`], `12...` only for Black.
+    fn check_number(&self, written: MoveNumber, expected: u32, turn: Color) -> Result<(), Refusal> {
+        if written.number != expected {
+            return Err(Refusal::WrongNumber {
+                written: written.number,
+                expected,
+            });
+        }
+        if written.black && turn == Color::White {
+            return Err(Refusal::BlackNumberForWhite { written, expected });
+        }
+        Ok(())
     }
 
     /// Checks that `text` names the opponent's last move (the ICCF custom of repeating it).
@@ -603,7 +611,7 @@ impl Game {
     pub fn read_conditional(
         &self,
         color: Color,
-        texts: &[(Option<u32>, String)],
+        texts: &[(Option<MoveNumber>, String)],
         lang: Option<Lang>,
     ) -> Result<Vec<Move>, Refusal> {
         self.check_open()?;
@@ -628,13 +636,9 @@ impl Game {
                 "your"
             };
             if let Some(written) = number
-                && *written != pos.fullmoves().get()
+                && let Err(wrong) = self.check_number(*written, pos.fullmoves().get(), pos.turn())
             {
-                return refuse(format!(
-                    "move {} ({whose}) {text:?} is written as move {written}, but it would be move {}",
-                    i + 1,
-                    pos.fullmoves()
-                ));
+                return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
             }
             match Reader::new(lang).read(&pos, text) {
                 Ok(read) => {
@@ -811,6 +815,13 @@ mod tests {
         }
     }
 
+    fn white(number: u32) -> MoveNumber {
+        MoveNumber {
+            number,
+            black: false,
+        }
+    }
+
     #[test]
     fn turn_number_and_legality_are_checked() {
         let mut game = Game::new("g", "w", "b", None).unwrap();
@@ -819,7 +830,7 @@ mod tests {
             Err(Refusal::NotYourTurn(ColorName(Color::White)))
         );
         assert_eq!(
-            game.check_move(Color::White, "e4", Some(2), None),
+            game.check_move(Color::White, "e4", Some(white(2)), None),
             Err(Refusal::WrongNumber {
                 written: 2,
                 expected: 1
@@ -830,7 +841,30 @@ mod tests {
             Err(Refusal::Move(_))
         ));
         play(&mut game, &["e4"]);
-        assert!(game.check_move(Color::Black, "e5", Some(1), None).is_ok());
+        assert!(
+            game.check_move(Color::Black, "e5", Some(white(1)), None)
+                .is_ok()
+        );
+        let black = MoveNumber {
+            number: 1,
+            black: true,
+        };
+        assert!(
+            game.check_move(Color::Black, "e5", Some(black), None)
+                .is_ok()
+        );
+        play(&mut game, &["e5"]);
+        let two_black = MoveNumber {
+            number: 2,
+            black: true,
+        };
+        assert_eq!(
+            game.check_move(Color::White, "Nf3", Some(two_black), None),
+            Err(Refusal::BlackNumberForWhite {
+                written: two_black,
+                expected: 2
+            })
+        );
     }
 
     #[test]
@@ -880,7 +914,7 @@ mod tests {
         assert!(game.check_repeat("d4", None).is_err());
     }
 
-    fn unnumbered(texts: &[&str]) -> Vec<(Option<u32>, String)> {
+    fn unnumbered(texts: &[&str]) -> Vec<(Option<MoveNumber>, String)> {
         texts.iter().map(|t| (None, (*t).to_owned())).collect()
     }
 
@@ -1022,13 +1056,34 @@ mod tests {
             "{illegal:?}"
         );
         assert_eq!(read(&[]), Ok(vec![]), "cancelling");
-        let numbered = [(Some(7), "e5".to_owned()), (Some(8), "Nf3".to_owned())];
+        let numbered = [
+            (Some(white(7)), "e5".to_owned()),
+            (Some(white(8)), "Nf3".to_owned()),
+        ];
         let wrong = game.read_conditional(Color::White, &numbered, None);
         assert!(
-            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("written as move 7")),
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("7 is written, but this is move 1")),
             "{wrong:?}"
         );
-        let numbered = [(Some(1), "e5".to_owned()), (Some(2), "Nf3".to_owned())];
+        let black_for_white = [
+            (Some(white(1)), "e5".to_owned()),
+            (
+                Some(MoveNumber {
+                    number: 2,
+                    black: true,
+                }),
+                "Nf3".to_owned(),
+            ),
+        ];
+        let wrong = game.read_conditional(Color::White, &black_for_white, None);
+        assert!(
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("for Black")),
+            "{wrong:?}"
+        );
+        let numbered = [
+            (Some(white(1)), "e5".to_owned()),
+            (Some(white(2)), "Nf3".to_owned()),
+        ];
         assert!(game.read_conditional(Color::White, &numbered, None).is_ok());
     }
 

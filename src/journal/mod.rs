@@ -50,11 +50,13 @@ pub enum EntryKind {
     TimeUp,
     Reminder,
     Adjudication,
+    /// A message from a player to the opponent; changes no game.
+    Message,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 14] = [
+    const NAMES: [(EntryKind, &'static str); 15] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -69,6 +71,7 @@ impl EntryKind {
         (EntryKind::TimeUp, "time_up"),
         (EntryKind::Reminder, "reminder"),
         (EntryKind::Adjudication, "adjudication"),
+        (EntryKind::Message, "message"),
     ];
 
     pub fn as_str(self) -> &'static str {

@@ -110,7 +110,9 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
             .map_err(|err| corrupt(format!("move {iccf}: {err}")))
     };
     let action = match e.kind {
-        EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result => return Ok(None),
+        EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result | EntryKind::Message => {
+            return Ok(None);
+        }
         EntryKind::DrawOffer => Action::OfferDraw,
         EntryKind::DrawAccept => Action::AcceptDraw,
         EntryKind::DrawDecline => Action::DeclineDraw,

@@ -43,7 +43,9 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::Lang;
+use super::number::{MoveNumber, split_move_number};
 use super::reader::{ReadMoveError, Reader};
+use super::result::Score;
 use super::written::{Marks, Written};
 
 /// The longest token read; longer ones are skipped and reported.
@@ -310,8 +312,8 @@ impl<R: Read> MovetextReader<R> {
                 Token::Word(bytes) => {
                     game.start(visitor, start, line)?;
                     let word = String::from_utf8_lossy(bytes);
-                    if let Some(result) = result_of(&word) {
-                        game.result = Some(result);
+                    if let Some(result) = Score::read(&word) {
+                        game.result = Some(result.pgn());
                         break;
                     }
                     if game.depth == 0 && game.reading() {
@@ -480,7 +482,11 @@ impl Game {
     fn word<V: Visitor>(&mut self, visitor: &mut V, word: &str, line: u64) -> io::Result<()> {
         let after_number = std::mem::take(&mut self.after_number);
         let (number, rest) = split_move_number(word);
-        let mut word = if let Some((written, black)) = number {
+        let mut word = if let Some(MoveNumber {
+            number: written,
+            black,
+        }) = number
+        {
             let expected = self.pos.fullmoves().get();
             if written != expected || (black && self.pos.turn() == Color::White) {
                 self.fail(
@@ -563,58 +569,6 @@ pub fn parse_position(fen: &str) -> Result<Chess, String> {
     let fen: Fen = fen.trim().parse().map_err(|e| format!("{e}"))?;
     fen.into_position(CastlingMode::Standard)
         .map_err(|e| e.to_string())
-}
-
-/// `12.`, `12...`, `12…`, `12.e4`, `12...Nf6`: the number, whether Black is to move (`...`),
-/// and what follows.
-fn split_move_number(word: &str) -> (Option<(u32, bool)>, &str) {
-    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits > 6 {
-        return (None, word);
-    }
-    let rest = &word[digits..];
-    let (black, after) =
-        if let Some(after) = rest.strip_prefix("...").or_else(|| rest.strip_prefix('…')) {
-            (true, after)
-        } else if let Some(after) = rest.strip_prefix('.') {
-            (false, after.trim_start_matches('.'))
-        } else {
-            return (None, word);
-        };
-    match word[..digits].parse() {
-        Ok(n) => (Some((n, black)), after),
-        Err(_) => (None, word),
-    }
-}
-
-/// Results as written, in PGN's form; any dash (`1–0`), `:` (`1:0`) or `½`.
-fn result_of(word: &str) -> Option<&'static str> {
-    if word.len() > 12 {
-        return None;
-    }
-    let normalized: String;
-    let word = if word.is_ascii() {
-        word
-    } else {
-        normalized = word
-            .chars()
-            .map(|c| {
-                if c == ':' {
-                    c
-                } else {
-                    super::fold::fold_char(c)
-                }
-            })
-            .collect();
-        &normalized
-    };
-    Some(match word {
-        "1-0" | "1:0" => "1-0",
-        "0-1" | "0:1" => "0-1",
-        "1/2-1/2" | "½-½" | "½:½" | "1/2:1/2" | "0.5-0.5" => "1/2-1/2",
-        "*" => "*",
-        _ => return None,
-    })
 }
 
 /// A token fit for an error message: cut short, control characters escaped.

@@ -156,7 +156,7 @@ impl Reader {
     /// Reads `token` as a move in `pos`.
     pub fn read(&mut self, pos: &Chess, token: &str) -> Result<ReadMove, ReadMoveError> {
         let side = side_index(pos.turn());
-        let tiers = self.tiers(side);
+        let tiers = self.tiers(side, has_cyrillic_capital(token));
         if tiers[0] == LangSet::only(Lang::English)
             && token.is_ascii()
             && let Some(read) = read_strict_san(pos, token.as_bytes())
@@ -176,15 +176,26 @@ impl Reader {
         Ok(read)
     }
 
-    fn tiers(&self, side: usize) -> [LangSet; 3] {
+    /// The languages tried in turn; the first tier with a legal reading decides, and two
+    /// different legal readings in one tier are refused as ambiguous.
+    fn tiers(&self, side: usize, cyrillic_capital: bool) -> [LangSet; 3] {
+        // (`cyrillic_capital`: the token holds a Cyrillic capital, so its piece letter is
+        // written in Cyrillic.)
         let english = LangSet::only(Lang::English);
         match self.lang {
-            // The player's language, then FIDE's English; never a third language's guess.
-            Some(lang) => [
-                LangSet::only(lang),
-                english.difference(LangSet::only(lang)),
-                LangSet::EMPTY,
-            ],
+            Some(lang) => {
+                let own = LangSet::only(lang);
+                if lang.is_cyrillic() && !cyrillic_capital {
+                    // A Latin letter from a player who writes Cyrillic is a look-alike: `Kf1`
+                    // may be their knight `К` or FIDE's king. Both weigh the same, and a
+                    // move both make legal is refused, naming both (a sent move binds).
+                    [own.union(english), LangSet::EMPTY, LangSet::EMPTY]
+                } else {
+                    // The player's language, then FIDE's English; never a third language's
+                    // guess, which would bind the player to a move they may not have meant.
+                    [own, english.difference(own), LangSet::EMPTY]
+                }
+            }
             None => {
                 let state = self.sides[side];
                 if state == LangSet::ALL {
@@ -199,6 +210,13 @@ impl Reader {
             }
         }
     }
+}
+
+/// Whether a token holds a Cyrillic capital (a piece letter written in Cyrillic).
+fn has_cyrillic_capital(token: &str) -> bool {
+    token
+        .chars()
+        .any(|c| ('\u{0400}'..='\u{042F}').contains(&c))
 }
 
 fn side_index(color: Color) -> usize {

@@ -142,16 +142,17 @@ impl Marks {
                 ..Marks::default()
             });
         }
-        if matches!(
-            chars.as_slice(),
-            ['e', '.', 'p', '.'] | ['e', 'p'] | ['e', '.', 'p']
-        ) {
-            return Some(Marks {
-                en_passant: true,
-                ..Marks::default()
-            });
+        // The en passant mark leads; a check or an annotation may follow it (`e.p.+`).
+        let mut en_passant = false;
+        for ep in ["e.p.", "e.p", "ep"] {
+            if chars.len() >= ep.len() && chars.iter().copied().take(ep.len()).eq(ep.chars()) {
+                en_passant = true;
+                chars.drain(..ep.len());
+                break;
+            }
         }
-        let marks = strip_marks(&mut chars);
+        let mut marks = strip_marks(&mut chars);
+        marks.en_passant |= en_passant;
         (chars.is_empty() && marks != Marks::default()).then_some(marks)
     }
 }
@@ -629,6 +630,21 @@ mod tests {
         assert!(Marks::parse("е.р.").unwrap().en_passant);
         assert!(Marks::parse("(=)").unwrap().draw_offer);
         assert_eq!(Marks::parse("e4"), None);
+    }
+
+    /// `exd6 e.p.+`: the check sign glued to an en passant mark written apart was refused.
+    #[test]
+    fn regression_check_sign_glued_to_en_passant_mark() {
+        for token in ["e.p.+", "e.p+", "ep+", "е.р.+", "e.p.#", "e.p.!"] {
+            let marks = Marks::parse(token).unwrap_or_else(|| panic!("{token:?} refused"));
+            assert!(marks.en_passant, "{token:?}");
+            assert!(
+                marks.check.is_some() || marks.annotation.is_some(),
+                "{token:?}"
+            );
+        }
+        assert_eq!(Marks::parse("e.p.x"), None);
+        assert_eq!(Marks::parse("e.p.e.p."), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::journal::replay::GameStartDetail;
 use crate::journal::{EntryKind, NewOutbox, Record};
 
 use super::state::State;
-use super::{Pending, Reply, Sender};
+use super::{Pending, Reply, Sender, Status};
 
 impl State {
     /// Starts a game; `detail` without rules: they come from its event.
@@ -20,31 +20,45 @@ impl State {
         mut detail: GameStartDetail,
     ) -> Pending {
         if !sender.admin {
-            return Pending::Now(Reply::new(403, "only the admin creates games"));
+            return Pending::Now(Reply::new(
+                Status::Forbidden,
+                "only the admin creates games",
+            ));
         }
         if !valid_id(&game_id) {
             return Pending::Now(Reply::new(
-                400,
+                Status::BadCommand,
                 format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')"),
             ));
         }
         if self.games.contains_key(&game_id) {
-            return Pending::Now(Reply::new(409, format!("game {game_id} exists already")));
+            return Pending::Now(Reply::new(
+                Status::Refused,
+                format!("game {game_id} exists already"),
+            ));
         }
         let (white, black) = (detail.white.clone(), detail.black.clone());
         for player in [&white, &black] {
             if !self.players.contains_key(player) {
-                return Pending::Now(Reply::new(404, format!("no player {player:?}")));
+                return Pending::Now(Reply::new(
+                    Status::NotFound,
+                    format!("no player {player:?}"),
+                ));
             }
         }
         if white == black {
-            return Pending::Now(Reply::new(400, "a player cannot play themself"));
+            return Pending::Now(Reply::new(
+                Status::BadCommand,
+                "a player cannot play themself",
+            ));
         }
         let rules = match &detail.event {
             None => Rules::default(),
             Some(id) => match self.events.get(id) {
                 Some(event) => event.rules.clone(),
-                None => return Pending::Now(Reply::new(404, format!("no event {id:?}"))),
+                None => {
+                    return Pending::Now(Reply::new(Status::NotFound, format!("no event {id:?}")));
+                }
             },
         };
         detail.rules = Some(rules);
@@ -59,7 +73,7 @@ impl State {
         detail.leave = [current(&white), current(&black)];
         let game = match detail.game(&game_id, self.now) {
             Ok(game) => game,
-            Err(e) => return Pending::Now(Reply::new(400, format!("bad FEN: {e}"))),
+            Err(e) => return Pending::Now(Reply::new(Status::BadCommand, format!("bad FEN: {e}"))),
         };
         let mut entry = self.entry(
             &game_id,
@@ -88,7 +102,7 @@ impl State {
                 Pending::AfterCommit(
                     committed,
                     Reply::new(
-                        250,
+                        Status::Done,
                         format!("created {game_id}: {white} (White) - {black} (Black)"),
                     ),
                 )

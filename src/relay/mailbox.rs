@@ -8,6 +8,8 @@ use tokio::sync::mpsc;
 
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Seen};
 
+use super::Channel;
+
 /// A message for a player: its outbox id (what the player acknowledges) and text.
 pub type Message = OutboxItem;
 
@@ -71,7 +73,7 @@ impl Mailbox {
         let mut entry = NewEntry::new(
             rejected.game,
             rejected.player,
-            rejected.channel,
+            rejected.channel.as_str(),
             EntryKind::Rejected,
             rejected.text,
         );
@@ -91,7 +93,7 @@ impl Mailbox {
 pub struct Rejected<'a> {
     pub game: &'a str,
     pub player: &'a str,
-    pub channel: &'a str,
+    pub channel: Channel,
     pub text: &'a str,
     pub reason: &'a str,
 }

@@ -8,23 +8,27 @@
 //! moves share one fsync (group commit); the journal refuses everything after a failed commit,
 //! so no state the disk lacks is ever acknowledged.
 //!
-//! Transports know nothing of chess: commands and replies are text.
+//! Transports know nothing of chess: they hand the relay typed [`Command`]s and get typed
+//! [`Reply`]s back.
 
 mod create;
 pub mod mailbox;
 mod peers;
 mod play;
 mod render;
+mod reply;
 mod rules;
 mod state;
 mod timing;
 
 pub use mailbox::{Mailbox, Message, Rejected, Subscription};
+pub use reply::{Channel, Reply, Status};
 
 use jiff::Timestamp;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::command::{Command, bounded_text};
 use crate::config::Config;
 use crate::journal::{Committed, Journal, JournalError, Replayed};
 use state::{Clock, State};
@@ -35,125 +39,7 @@ pub struct Sender {
     /// The player id, or `admin`.
     pub player: String,
     pub admin: bool,
-    /// The transport: `tcp`, later `email`, `serial`, `link`.
-    pub channel: &'static str,
-}
-
-/// What a player (or the admin) asks for. Text only: transports parse their wire format into
-/// this and know nothing of chess.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// The sender's games.
-    Games,
-    /// One game: diagram, moves, whose turn.
-    Show {
-        game: String,
-    },
-    /// A move, optionally with its number, marks written apart (`e.p.`, `(=)`), and a repeat
-    /// of the opponent's last move.
-    Move {
-        game: String,
-        number: Option<u32>,
-        text: String,
-        marks: Vec<String>,
-        repeat: Option<String>,
-    },
-    OfferDraw {
-        game: String,
-    },
-    AcceptDraw {
-        game: String,
-    },
-    DeclineDraw {
-        game: String,
-    },
-    Resign {
-        game: String,
-    },
-    /// A draw claim (`threefold`, `fifty`), on the position now or with a move (and its
-    /// number, if written).
-    Claim {
-        game: String,
-        claim: String,
-        number: Option<u32>,
-        text: Option<String>,
-    },
-    /// A conditional line: the opponent's expected move, the answer, and so on, each with its
-    /// number if written; empty cancels.
-    Conditional {
-        game: String,
-        moves: Vec<(Option<u32>, String)>,
-    },
-    /// Leave from a day (`YYYY-MM-DD`) for some days, in all the sender's games.
-    Leave {
-        first: String,
-        days: String,
-    },
-    /// Admin: decide a game's result.
-    Adjudicate {
-        game: String,
-        result: String,
-        reason: String,
-    },
-    /// Admin: read or move the manual clock (`+40d`, `+6h`, an RFC 3339 time).
-    Clock {
-        set: Option<String>,
-    },
-    /// From a link: the other node refused the sender's action `number` in `game` (their
-    /// `number`-th move, draw offer, acceptance, decline or resignation in it). Journaled and
-    /// told to the sender; changes no game.
-    PeerRefused {
-        game: String,
-        number: u32,
-        reason: String,
-    },
-    /// Admin: start a game.
-    Create {
-        game: String,
-        white: String,
-        black: String,
-        event: Option<String>,
-        fen: Option<String>,
-        round: Option<String>,
-    },
-}
-
-impl Command {
-    /// The game a command acts on, if one.
-    fn game(&self) -> Option<&str> {
-        match self {
-            Command::Show { game }
-            | Command::Move { game, .. }
-            | Command::OfferDraw { game }
-            | Command::AcceptDraw { game }
-            | Command::DeclineDraw { game }
-            | Command::Resign { game }
-            | Command::Claim { game, .. }
-            | Command::Conditional { game, .. }
-            | Command::PeerRefused { game, .. }
-            | Command::Adjudicate { game, .. } => Some(game),
-            Command::Games
-            | Command::Leave { .. }
-            | Command::Clock { .. }
-            | Command::Create { .. } => None,
-        }
-    }
-}
-
-/// A reply: a status code and text (lines after the first are details).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    pub code: u16,
-    pub text: String,
-}
-
-impl Reply {
-    pub fn new(code: u16, text: impl Into<String>) -> Reply {
-        Reply {
-            code,
-            text: text.into(),
-        }
-    }
+    pub channel: Channel,
 }
 
 /// A reply to send now, or once the journal has committed what it records.
@@ -169,8 +55,8 @@ impl Pending {
             Pending::Now(reply) => reply,
             Pending::AfterCommit(committed, reply) => match committed.await {
                 Ok(Ok(_)) => reply,
-                Ok(Err(e)) => Reply::new(500, format!("not recorded: {e}")),
-                Err(_) => Reply::new(500, format!("not recorded: {}", JournalError::Stopped)),
+                Ok(Err(e)) => Reply::not_recorded(&e),
+                Err(_) => Reply::not_recorded(&JournalError::Stopped),
             },
         }
     }
@@ -179,6 +65,10 @@ impl Pending {
 pub struct Request {
     pub sender: Sender,
     pub command: Command,
+    /// The command as received (bounded: [`crate::command::bounded_text`]), for the record.
+    pub text: String,
+    /// A message for the opponent sent with the command (the rest of a mail).
+    pub message: Option<String>,
     /// The transport's idempotency key for this command (see [`Relay::call_keyed`]).
     pub key: Option<String>,
     pub reply: oneshot::Sender<Pending>,
@@ -222,6 +112,7 @@ impl Relay {
                 .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
             clock,
             key: None,
+            said: String::new(),
         };
         let mut starts = Vec::new();
         for g in &config.games {
@@ -239,8 +130,9 @@ impl Relay {
             let sender = Sender {
                 player: "admin".to_owned(),
                 admin: true,
-                channel: "config",
+                channel: Channel::Config,
             };
+            state.said = String::new();
             if let Pending::AfterCommit(committed, _) = state.handle(&sender, command).await {
                 starts.push(committed);
             }
@@ -258,7 +150,10 @@ impl Relay {
                     request = rx.recv() => {
                         let Some(request) = request else { break };
                         state.key = request.key;
-                        let pending = state.handle(&request.sender, request.command).await;
+                        state.said = request.text;
+                        let pending = state
+                            .handle_with_message(&request.sender, request.command, request.message)
+                            .await;
                         state.key = None;
                         let _ = request.reply.send(pending);
                     }
@@ -276,32 +171,74 @@ impl Relay {
         Ok(Relay { tx })
     }
 
-    /// Sends a command and waits for its (committed) reply.
+    /// Sends a command and waits for its (committed) reply; the record shows the command in
+    /// its canonical form.
     pub async fn call(&self, sender: Sender, command: Command) -> Reply {
-        self.call_keyed(sender, command, None).await
+        self.call_said(sender, Said::new(command)).await
     }
 
-    /// [`Relay::call`] with an idempotency key: the journal entry the command writes (the move,
-    /// the refusal, the draw offer) records `key` in the same transaction, so a transport that
-    /// sees the same message again after a crash finds it with [`Mailbox::seen`].
-    pub async fn call_keyed(&self, sender: Sender, command: Command, key: Option<String>) -> Reply {
+    /// Sends a command as it was said (its text, its idempotency key) and waits for its
+    /// (committed) reply.
+    pub async fn call_said(&self, sender: Sender, said: Said) -> Reply {
         let (reply, rx) = oneshot::channel();
-        if self
-            .tx
-            .send(Request {
-                sender,
-                command,
-                key,
-                reply,
-            })
-            .await
-            .is_err()
-        {
-            return Reply::new(421, "the relay is shutting down");
+        let request = Request {
+            sender,
+            command: said.command,
+            text: said.text,
+            message: said.message,
+            key: said.key,
+            reply,
+        };
+        if self.tx.send(request).await.is_err() {
+            return Reply::shutting_down();
         }
         match rx.await {
             Ok(pending) => pending.resolve().await,
-            Err(_) => Reply::new(421, "the relay is shutting down"),
+            Err(_) => Reply::shutting_down(),
         }
+    }
+}
+
+/// A command as a transport received it.
+#[derive(Clone, Debug)]
+pub struct Said {
+    pub command: Command,
+    /// The text as received, kept in the record (bounded).
+    pub text: String,
+    /// The transport's idempotency key for the message (an email's Message-ID, hashed): the
+    /// journal entry the command writes records it in the same transaction, so a transport that
+    /// sees the same message again after a crash finds it with [`Mailbox::seen`].
+    pub key: Option<String>,
+    /// A message for the opponent, journaled and delivered after the command if it is carried
+    /// out (a mail's other words around its move).
+    pub message: Option<String>,
+}
+
+impl Said {
+    /// A command without words of its own: recorded in its canonical form.
+    pub fn new(command: Command) -> Said {
+        let text = command.to_string();
+        Said {
+            command,
+            text,
+            key: None,
+            message: None,
+        }
+    }
+
+    /// The text the command was read from.
+    pub fn text(mut self, text: &str) -> Said {
+        self.text = bounded_text(text);
+        self
+    }
+
+    pub fn key(mut self, key: Option<String>) -> Said {
+        self.key = key;
+        self
+    }
+
+    pub fn message(mut self, message: Option<String>) -> Said {
+        self.message = message;
+        self
     }
 }

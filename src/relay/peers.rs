@@ -3,7 +3,7 @@
 use crate::journal::{EntryKind, NewOutbox, Record};
 
 use super::state::State;
-use super::{Pending, Reply, Sender};
+use super::{Channel, Pending, Reply, Sender, Status};
 
 impl State {
     /// The other node refused an action this node accepted: the record says so, and the
@@ -15,8 +15,11 @@ impl State {
         number: u32,
         reason: &str,
     ) -> Pending {
-        if sender.channel != "link" {
-            return Pending::Now(Reply::new(403, "only a link reports refusals"));
+        if sender.channel != Channel::Link {
+            return Pending::Now(Reply::new(
+                Status::Forbidden,
+                "only a link reports refusals",
+            ));
         }
         if let Err(reply) = self.seat(sender, game_id) {
             return Pending::Now(reply);
@@ -39,7 +42,9 @@ impl State {
             }],
         };
         match self.enqueue(vec![record]).await {
-            Ok(committed) => Pending::AfterCommit(committed, Reply::new(250, "refusal recorded")),
+            Ok(committed) => {
+                Pending::AfterCommit(committed, Reply::new(Status::Done, "refusal recorded"))
+            }
             Err(reply) => Pending::Now(reply),
         }
     }
@@ -57,7 +62,7 @@ impl State {
         let game = self.games.get(game_id)?;
         (self.across_link(&game.white) || self.across_link(&game.black)).then(|| {
             Pending::Now(Reply::new(
-                409,
+                Status::Refused,
                 format!(
                     "{what} in game {game_id} is not carried over the link between nodes yet; the arbiters of both nodes decide"
                 ),

@@ -3,79 +3,35 @@
 
 use shakmaty::{Color, Move};
 
-use crate::game::{Action, ColorName, Game, Refusal};
+use crate::command::MoveLine;
+use crate::game::{Action, ColorName, Game};
 use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, NewOutbox, Record};
-use crate::notation::written::Marks;
 use crate::notation::{Iccf, Lang, san};
 
-use super::state::{Refused, State, dots};
-use super::{Pending, Sender, render};
+use super::state::{State, dots};
+use super::{Channel, Pending, Reply, Sender, Status, render};
 
 impl State {
-    pub(super) async fn play(
-        &mut self,
-        sender: &Sender,
-        game_id: &str,
-        number: Option<u32>,
-        text: &str,
-        marks: &[String],
-        repeat: Option<&str>,
-    ) -> Pending {
+    pub(super) async fn play(&mut self, sender: &Sender, game_id: &str, line: MoveLine) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
-        let written = std::iter::once(text)
-            .chain(marks.iter().map(String::as_str))
-            .collect::<Vec<_>>()
-            .join(" ");
         let lang = self.lang_of(&sender.player);
         let game = &self.games[game_id];
-        let mut draw_offer = false;
-        for mark in marks {
-            match Marks::parse(mark) {
-                Some(m) => draw_offer |= m.draw_offer,
-                None => {
-                    let refused = Refused {
-                        code: 422,
-                        reason: format!("not a move mark: {mark:?}"),
-                    };
-                    return self.refuse(sender, game_id, &written, refused).await;
-                }
-            }
-        }
-        if let Some(repeat) = repeat
+        let mut draw_offer = line.marks.draw_offer;
+        if let Some(repeat) = &line.repeat
             && let Err(refusal) = game.check_repeat(repeat, lang)
         {
-            let refused = Refused {
-                code: 409,
-                reason: refusal.to_string(),
-            };
-            return self.refuse(sender, game_id, &written, refused).await;
+            return self.refuse(sender, game_id, refusal.into()).await;
         }
-        let m = match game.check_move(color, text, number, lang) {
+        let m = match game.check_move(color, &line.text, line.number, lang) {
             Ok(read) => {
                 draw_offer |= read.marks.draw_offer;
                 read.m
             }
-            Err(refusal) => {
-                let code = match refusal {
-                    Refusal::Move(_) => 422,
-                    _ => 409,
-                };
-                return self
-                    .refuse(
-                        sender,
-                        game_id,
-                        &written,
-                        Refused {
-                            code,
-                            reason: refusal.to_string(),
-                        },
-                    )
-                    .await;
-            }
+            Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
         };
 
         let number = game.move_number();
@@ -84,7 +40,7 @@ impl State {
         let owner = game.player(!color).to_owned();
         let owner_had_line = !game.conditional(!color).is_empty();
         let (mut after, mut record) =
-            self.move_record(game, color, m, draw_offer, &written, sender.channel);
+            self.move_record(game, color, m, draw_offer, &self.said, sender.channel);
         let mut records = Vec::new();
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
@@ -98,7 +54,7 @@ impl State {
                 answer,
                 false,
                 &format!("conditional {answer_iccf}"),
-                "conditional",
+                Channel::Conditional,
             );
             let left = answered.conditional(!color).len() / 2;
             answer_record.outbox.push(NewOutbox {
@@ -146,7 +102,7 @@ impl State {
         m: Move,
         draw_offer: bool,
         written: &str,
-        channel: &str,
+        channel: Channel,
     ) -> (Game, Record) {
         let before = game.position();
         let number = game.move_number();
@@ -177,30 +133,14 @@ impl State {
         (after, record)
     }
 
-    pub(super) async fn act(
-        &mut self,
-        sender: &Sender,
-        game_id: &str,
-        action: Action,
-        word: &str,
-    ) -> Pending {
+    pub(super) async fn act(&mut self, sender: &Sender, game_id: &str, action: Action) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
         let game = &self.games[game_id];
         if let Err(refusal) = game.check(color, &action, self.now) {
-            return self
-                .refuse(
-                    sender,
-                    game_id,
-                    word,
-                    Refused {
-                        code: 409,
-                        reason: refusal.to_string(),
-                    },
-                )
-                .await;
+            return self.refuse(sender, game_id, refusal.into()).await;
         }
         let kind = match action {
             Action::OfferDraw => EntryKind::DrawOffer,
@@ -218,7 +158,7 @@ impl State {
             Action::DeclineDraw => format!("DRAW {game_id} declined by {} ({side})", sender.player),
             _ => format!("RESIGN {game_id} {} ({side}) resigns", sender.player),
         };
-        let entry = self.entry(game_id, &sender.player, sender.channel, kind, word);
+        let entry = self.said_entry(sender, game_id, kind);
         let records = vec![Record {
             entry,
             outbox: vec![NewOutbox {
@@ -228,5 +168,33 @@ impl State {
         }];
         let reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
         self.commit(sender, after, records, reply).await
+    }
+
+    /// A message to the opponent: journaled, and delivered through the outbox like a move.
+    pub(super) async fn message(&mut self, sender: &Sender, game_id: &str, text: &str) -> Pending {
+        let color = match self.seat(sender, game_id) {
+            Ok(color) => color,
+            Err(reply) => return Pending::Now(reply),
+        };
+        let opponent = self.games[game_id].player(!color).to_owned();
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Message);
+        entry.detail = text.to_owned();
+        let record = Record {
+            entry,
+            outbox: vec![NewOutbox {
+                player: opponent.clone(),
+                body: render::message_push(game_id, &sender.player, ColorName(color), text),
+            }],
+        };
+        match self.enqueue(vec![record]).await {
+            Ok(committed) => Pending::AfterCommit(
+                committed,
+                Reply::new(
+                    Status::Done,
+                    format!("message sent {game_id} to {opponent}"),
+                ),
+            ),
+            Err(reply) => Pending::Now(reply),
+        }
     }
 }

@@ -208,3 +208,8 @@ pub fn with_numeric(text: &str, iccf: &str) -> String {
         format!("{text} ({iccf})")
     }
 }
+
+/// The push carrying a player's message: `MSG g1 from boris (Black): Good luck!`.
+pub fn message_push(game: &str, from: &str, side: ColorName, text: &str) -> String {
+    format!("MSG {game} from {from} ({side}): {text}")
+}

@@ -3,73 +3,47 @@
 
 use shakmaty::Color;
 
+use crate::command::NumberedMove;
 use crate::game::clock::Leave;
 use crate::game::{Action, Claim, ColorName, EndReason, GameResult, Refusal};
 use crate::journal::replay::AdjudicationDetail;
 use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::notation::result::Score;
 use crate::notation::{Iccf, Lang, san};
+use jiff::civil::Date;
 
 use super::state::{Refused, State, dots};
-use super::{Pending, Reply, Sender, render};
+use super::{Pending, Reply, Sender, Status, render};
 
 impl State {
     pub(super) async fn claim(
         &mut self,
         sender: &Sender,
         game_id: &str,
-        claim: &str,
-        number: Option<u32>,
-        text: Option<&str>,
+        claim: Claim,
+        with: Option<NumberedMove>,
     ) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
-        let written = match text {
-            Some(text) => format!("claim {claim} {text}"),
-            None => format!("claim {claim}"),
-        };
-        let claim: Claim = match claim.parse() {
-            Ok(claim) => claim,
-            Err(e) => return Pending::Now(Reply::new(400, e)),
-        };
         let game = &self.games[game_id];
-        let m = match text {
+        let m = match with {
             None => None,
-            Some(text) => {
-                match game.check_move(color, text, number, self.lang_of(&sender.player)) {
+            Some(with) => {
+                let lang = self.lang_of(&sender.player);
+                match game.check_move(color, &with.text, with.number, lang) {
                     Ok(read) => Some(read.m),
-                    Err(refusal) => {
-                        let code = if matches!(refusal, Refusal::Move(_)) {
-                            422
-                        } else {
-                            409
-                        };
-                        let refused = Refused {
-                            code,
-                            reason: refusal.to_string(),
-                        };
-                        return self.refuse(sender, game_id, &written, refused).await;
-                    }
+                    Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
                 }
             }
         };
         let action = Action::Claim { claim, m };
         if let Err(refusal) = game.check(color, &action, self.now) {
-            let refused = Refused {
-                code: 409,
-                reason: refusal.to_string(),
-            };
-            return self.refuse(sender, game_id, &written, refused).await;
+            return self.refuse(sender, game_id, refusal.into()).await;
         }
         let opponent = game.player(!color).to_owned();
-        let mut entry = self.entry(
-            game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::Claim,
-            &written,
-        );
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Claim);
         entry.detail = claim.as_str().to_owned();
         let mut body = format!(
             "CLAIM {game_id} {} ({}) claims a draw ({})",
@@ -106,46 +80,19 @@ impl State {
         &mut self,
         sender: &Sender,
         game_id: &str,
-        moves: &[(Option<u32>, String)],
+        moves: &[NumberedMove],
     ) -> Pending {
         let color = match self.seat(sender, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
-        let written = if moves.is_empty() {
-            "cancel".to_owned()
-        } else {
-            moves
-                .iter()
-                .map(|(number, text)| match number {
-                    Some(n) => format!("{n}. {text}"),
-                    None => text.clone(),
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let game = &self.games[game_id];
-        let line = match game.read_conditional(color, moves, self.lang_of(&sender.player)) {
+        let texts: Vec<_> = moves.iter().map(|m| (m.number, m.text.clone())).collect();
+        let line = match game.read_conditional(color, &texts, self.lang_of(&sender.player)) {
             Ok(line) => line,
-            Err(refusal) => {
-                let code = match refusal {
-                    Refusal::Move(_) | Refusal::Conditional(_) => 422,
-                    _ => 409,
-                };
-                let refused = Refused {
-                    code,
-                    reason: refusal.to_string(),
-                };
-                return self.refuse(sender, game_id, &written, refused).await;
-            }
+            Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
         };
-        let mut entry = self.entry(
-            game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::Conditional,
-            &written,
-        );
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Conditional);
         entry.detail = line
             .iter()
             .map(|m| Iccf::from_move(*m).to_string())
@@ -178,28 +125,10 @@ impl State {
         .await
     }
 
-    pub(super) async fn leave(&mut self, sender: &Sender, first: &str, days: &str) -> Pending {
+    pub(super) async fn leave(&mut self, sender: &Sender, first: Date, days: u32) -> Pending {
         if sender.admin {
-            return Pending::Now(Reply::new(403, "leave is a player's"));
+            return Pending::Now(Reply::new(Status::Forbidden, "leave is a player's"));
         }
-        let first: jiff::civil::Date = match first.parse() {
-            Ok(date) => date,
-            Err(_) => {
-                return Pending::Now(Reply::new(
-                    400,
-                    format!("{first:?} is not a date (YYYY-MM-DD)"),
-                ));
-            }
-        };
-        let days: u32 = match days.parse() {
-            Ok(days) if (1..=366).contains(&days) => days,
-            _ => {
-                return Pending::Now(Reply::new(
-                    400,
-                    format!("{days:?} is not a number of days (1 to 366)"),
-                ));
-            }
-        };
         let leave = Leave { first, days };
         let mut ids: Vec<&String> = self
             .games
@@ -210,14 +139,13 @@ impl State {
         ids.sort();
         if ids.is_empty() {
             return Pending::Now(Reply::new(
-                409,
+                Status::Refused,
                 "you have no game in progress to take leave from",
             ));
         }
         if let Some(refused) = ids.iter().find_map(|id| self.refuse_if_linked(id, "leave")) {
             return refused;
         }
-        let written = format!("leave {first} {days}");
         // Leave is the player's: checked against all of it, in every game, finished or not.
         let taken = self.leave_of(&sender.player);
         for id in &ids {
@@ -229,11 +157,11 @@ impl State {
                 .and_then(|()| game.check(color, &Action::Leave(leave), self.now));
             if let Err(refusal) = checked {
                 let refused = Refused {
-                    code: 409,
+                    status: Status::Refused,
                     reason: format!("game {id}: {refusal}"),
                 };
                 let id = (*id).clone();
-                return self.refuse(sender, &id, &written, refused).await;
+                return self.refuse(sender, &id, refused).await;
             }
         }
         let mut afters = Vec::new();
@@ -241,13 +169,7 @@ impl State {
         for id in &ids {
             let game = &self.games[*id];
             let color = game.side_of(&sender.player).unwrap_or(Color::White);
-            let mut entry = self.entry(
-                id,
-                &sender.player,
-                sender.channel,
-                EntryKind::Leave,
-                &written,
-            );
+            let mut entry = self.said_entry(sender, id, EntryKind::Leave);
             entry.detail = serde_json::to_string(&leave).unwrap_or_default();
             let body = format!(
                 "LEAVE {id} {} ({}) is on leave {leave}: their clock stops",
@@ -294,34 +216,31 @@ impl State {
         &mut self,
         sender: &Sender,
         game_id: &str,
-        result: &str,
+        score: Score,
         reason: &str,
     ) -> Pending {
         if !sender.admin {
-            return Pending::Now(Reply::new(403, "only the arbiter (admin) adjudicates"));
+            return Pending::Now(Reply::new(
+                Status::Forbidden,
+                "only the arbiter (admin) adjudicates",
+            ));
         }
         let Some(game) = self.games.get(game_id) else {
-            return Pending::Now(Reply::new(404, format!("no game {game_id:?}")));
+            return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
         };
-        let Some(winner) = GameResult::winner_from_pgn(result) else {
+        let Some(winner) = score.winner() else {
             return Pending::Now(Reply::new(
-                400,
-                format!("{result:?}: say 1-0, 0-1 or 1/2-1/2"),
+                Status::BadCommand,
+                "an adjudication decides the game: say 1-0, 0-1 or 1/2-1/2",
             ));
         };
         let mut decided = GameResult::new(winner, EndReason::Adjudication);
         decided.note = Some(reason.to_owned());
         let action = Action::Adjudicate(decided.clone());
         if let Err(refusal) = game.check(game.turn(), &action, self.now) {
-            return Pending::Now(Reply::new(409, refusal.to_string()));
+            return Pending::Now(Reply::new(Status::Refused, refusal.to_string()));
         }
-        let mut entry = self.entry(
-            game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::Adjudication,
-            reason,
-        );
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
         entry.detail = serde_json::to_string(&AdjudicationDetail {
             result: decided.pgn().to_owned(),
             reason: reason.to_owned(),

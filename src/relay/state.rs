@@ -7,12 +7,12 @@ use jiff::Timestamp;
 use shakmaty::{Chess, Color, Move};
 
 use crate::config::{Event, Player};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Refusal};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
 use crate::notation::{Iccf, Lang};
 
-use super::{Command, Pending, Reply, Sender, render};
+use super::{Channel, Command, Pending, Reply, Sender, Status, render};
 
 /// Where the relay's time comes from.
 pub(super) enum Clock {
@@ -41,6 +41,8 @@ pub(super) struct State {
     pub(super) now: Timestamp,
     /// The idempotency key of the request being handled, recorded with its first entry.
     pub(super) key: Option<String>,
+    /// The text of the request being handled, as received: what its entries record.
+    pub(super) said: String,
 }
 
 pub(super) fn dots(color: Color) -> &'static str {
@@ -49,13 +51,62 @@ pub(super) fn dots(color: Color) -> &'static str {
 
 /// A refusal worth journaling: the player plays in the game.
 pub(super) struct Refused {
-    pub(super) code: u16,
+    pub(super) status: Status,
     pub(super) reason: String,
+}
+
+impl From<Refusal> for Refused {
+    /// A move or a conditional line that cannot be read or played is `422`; anything else the
+    /// game's state refuses is `409`.
+    fn from(refusal: Refusal) -> Refused {
+        let status = match refusal {
+            Refusal::Move(_) | Refusal::Conditional(_) => Status::BadMove,
+            _ => Status::Refused,
+        };
+        Refused {
+            status,
+            reason: refusal.to_string(),
+        }
+    }
 }
 
 impl State {
     pub(super) fn lang_of(&self, player: &str) -> Option<Lang> {
         self.players.get(player).and_then(|p| p.lang)
+    }
+
+    /// Handles a command and, once it is carried out, the message sent with it: the reply
+    /// waits for both to be committed (commits are in order, so the later covers both).
+    pub(super) async fn handle_with_message(
+        &mut self,
+        sender: &Sender,
+        command: Command,
+        message: Option<String>,
+    ) -> Pending {
+        let game = command.game().map(str::to_owned);
+        let pending = self.handle(sender, command).await;
+        let (Some(text), Some(game)) = (message, game) else {
+            return pending;
+        };
+        match pending {
+            Pending::AfterCommit(_, reply) if reply.status.is_success() => {
+                self.key = None;
+                self.said = format!("MSG {game} {text}");
+                match self.message(sender, &game, &text).await {
+                    Pending::AfterCommit(committed, sent) if sent.status.is_success() => {
+                        let text = format!("{}\n{}", reply.text, sent.text);
+                        Pending::AfterCommit(committed, Reply::new(reply.status, text))
+                    }
+                    // The command stands; the message could not be sent: say so.
+                    Pending::AfterCommit(committed, refused) => {
+                        let text = format!("{}\nmessage not sent: {}", reply.text, refused.text);
+                        Pending::AfterCommit(committed, Reply::new(reply.status, text))
+                    }
+                    Pending::Now(refused) => Pending::Now(refused),
+                }
+            }
+            other => other,
+        }
     }
 
     pub(super) async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
@@ -88,50 +139,32 @@ impl State {
                 };
                 self.create(sender, game, detail).await
             }
-            Command::Move {
-                game,
-                number,
-                text,
-                marks,
-                repeat,
-            } => {
-                self.play(sender, &game, number, &text, &marks, repeat.as_deref())
-                    .await
-            }
-            Command::OfferDraw { game } => {
-                self.act(sender, &game, Action::OfferDraw, "offer").await
-            }
-            Command::AcceptDraw { game } => {
-                self.act(sender, &game, Action::AcceptDraw, "accept").await
-            }
-            Command::DeclineDraw { game } => {
-                self.act(sender, &game, Action::DeclineDraw, "decline")
-                    .await
-            }
-            Command::Resign { game } => self.act(sender, &game, Action::Resign, "resign").await,
-            Command::Claim {
-                game,
-                claim,
-                number,
-                text,
-            } => match self.refuse_if_linked(&game, "a draw claim") {
-                Some(refused) => refused,
-                None => {
-                    self.claim(sender, &game, &claim, number, text.as_deref())
-                        .await
+            Command::Move { game, line } => self.play(sender, &game, line).await,
+            Command::OfferDraw { game } => self.act(sender, &game, Action::OfferDraw).await,
+            Command::AcceptDraw { game } => self.act(sender, &game, Action::AcceptDraw).await,
+            Command::DeclineDraw { game } => self.act(sender, &game, Action::DeclineDraw).await,
+            Command::Resign { game } => self.act(sender, &game, Action::Resign).await,
+            Command::Claim { game, claim, with } => {
+                match self.refuse_if_linked(&game, "a draw claim") {
+                    Some(refused) => refused,
+                    None => self.claim(sender, &game, claim, with).await,
                 }
-            },
+            }
             Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
-            Command::Leave { first, days } => self.leave(sender, &first, &days).await,
+            Command::Leave { first, days } => self.leave(sender, first, days).await,
             Command::Adjudicate {
                 game,
-                result,
+                score,
                 reason,
             } => match self.refuse_if_linked(&game, "an adjudication") {
                 Some(refused) => refused,
-                None => self.adjudicate(sender, &game, &result, &reason).await,
+                None => self.adjudicate(sender, &game, score, &reason).await,
             },
-            Command::Clock { set } => self.set_clock(sender, set.as_deref()).await,
+            Command::Clock { set } => self.set_clock(sender, set).await,
+            Command::Message { game, text } => match self.refuse_if_linked(&game, "a message") {
+                Some(refused) => refused,
+                None => self.message(sender, &game, &text).await,
+            },
             Command::PeerRefused {
                 game,
                 number,
@@ -145,13 +178,18 @@ impl State {
         &self,
         game: &str,
         player: &str,
-        channel: &str,
+        channel: Channel,
         kind: EntryKind,
         text: &str,
     ) -> NewEntry {
-        let mut entry = NewEntry::new(game, player, channel, kind, text);
+        let mut entry = NewEntry::new(game, player, channel.as_str(), kind, text);
         entry.time = self.now;
         entry
+    }
+
+    /// An entry by the sender of the request being handled, recording what they said.
+    pub(super) fn said_entry(&self, sender: &Sender, game: &str, kind: EntryKind) -> NewEntry {
+        self.entry(game, &sender.player, sender.channel, kind, &self.said)
     }
 
     /// `reply`, sent once everything queued before it is committed.
@@ -165,10 +203,14 @@ impl State {
     /// The game and the sender's colour in it, or the reply refusing.
     pub(super) fn seat(&self, sender: &Sender, game_id: &str) -> Result<Color, Reply> {
         let Some(game) = self.games.get(game_id) else {
-            return Err(Reply::new(404, format!("no game {game_id:?}")));
+            return Err(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
         };
-        game.side_of(&sender.player)
-            .ok_or_else(|| Reply::new(403, format!("you do not play in game {game_id}")))
+        game.side_of(&sender.player).ok_or_else(|| {
+            Reply::new(
+                Status::Forbidden,
+                format!("you do not play in game {game_id}"),
+            )
+        })
     }
 
     pub(super) fn list_games(&self, sender: &Sender) -> Reply {
@@ -183,7 +225,7 @@ impl State {
         for id in ids {
             lines.push(render::game_line(&self.games[id], &sender.player));
         }
-        Reply::new(250, lines.join("\n"))
+        Reply::new(Status::Done, lines.join("\n"))
     }
 
     pub(super) fn show(&self, sender: &Sender, game_id: &str) -> Reply {
@@ -193,13 +235,16 @@ impl State {
             return refusal;
         }
         let Some(game) = self.games.get(game_id) else {
-            return Reply::new(404, format!("no game {game_id:?}"));
+            return Reply::new(Status::NotFound, format!("no game {game_id:?}"));
         };
         let notation = self
             .players
             .get(&sender.player)
             .map_or(crate::notation::Notation::Iccf, |p| p.notation);
-        Reply::new(250, render::show(game, notation, &sender.player, self.now))
+        Reply::new(
+            Status::Done,
+            render::show(game, notation, &sender.player, self.now),
+        )
     }
 
     pub(super) async fn enqueue(&self, mut records: Vec<Record>) -> Result<Committed, Reply> {
@@ -209,34 +254,20 @@ impl State {
         self.journal
             .enqueue(records)
             .await
-            .map_err(|e| Reply::new(500, format!("not recorded: {e}")))
+            .map_err(|e| Reply::not_recorded(&e))
     }
 
     /// Journals a refused attempt by a player of the game, then replies with the refusal.
-    pub(super) async fn refuse(
-        &self,
-        sender: &Sender,
-        game_id: &str,
-        text: &str,
-        refused: Refused,
-    ) -> Pending {
-        let mut entry = self.entry(
-            game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::Rejected,
-            text,
-        );
+    pub(super) async fn refuse(&self, sender: &Sender, game_id: &str, refused: Refused) -> Pending {
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Rejected);
         entry.detail = refused.reason.clone();
-        match self
-            .enqueue(vec![Record {
-                entry,
-                outbox: vec![],
-            }])
-            .await
-        {
+        let record = Record {
+            entry,
+            outbox: vec![],
+        };
+        match self.enqueue(vec![record]).await {
             Ok(committed) => {
-                Pending::AfterCommit(committed, Reply::new(refused.code, refused.reason))
+                Pending::AfterCommit(committed, Reply::new(refused.status, refused.reason))
             }
             Err(reply) => Pending::Now(reply),
         }
@@ -284,7 +315,7 @@ impl State {
                 for after in afters {
                     self.games.insert(after.id.clone(), after);
                 }
-                Pending::AfterCommit(committed, Reply::new(250, reply))
+                Pending::AfterCommit(committed, Reply::new(Status::Done, reply))
             }
             Err(refused) => Pending::Now(refused),
         }

@@ -1,37 +1,13 @@
 //! Time: the clock's consequences (loss on time, flags, reminders) and the admin's manual clock.
 
-use jiff::Timestamp;
-
+use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
 use crate::game::{Action, ColorName, Due};
 use crate::journal::replay::TimeUpDetail;
 use crate::journal::{EntryKind, NewOutbox, Record};
 
 use super::state::{Clock, State};
-use super::{Pending, Reply, Sender, render};
-
-/// `+40d`, `+6h`, `+30m` from `now`, or an RFC 3339 time.
-fn parse_clock_setting(now: Timestamp, set: &str) -> Result<Timestamp, String> {
-    let bad = || format!("{set:?}: say +<n>d, +<n>h, +<n>m or an RFC 3339 time");
-    if let Some(rest) = set.strip_prefix('+') {
-        let (number, unit) = match rest.char_indices().last() {
-            Some((at, unit)) => (&rest[..at], unit),
-            None => return Err(bad()),
-        };
-        let n: i64 = number.parse().map_err(|_| bad())?;
-        let seconds = match unit {
-            'd' => n.checked_mul(86_400),
-            'h' => n.checked_mul(3_600),
-            'm' => n.checked_mul(60),
-            _ => None,
-        }
-        .ok_or_else(bad)?;
-        now.checked_add(jiff::SignedDuration::from_secs(seconds))
-            .map_err(|e| e.to_string())
-    } else {
-        set.parse().map_err(|_| bad())
-    }
-}
+use super::{Channel, Pending, Reply, Sender, Status, render};
 
 impl State {
     /// Applies what the clock requires of one game now: a loss on time or a flag for the
@@ -101,12 +77,12 @@ impl State {
                     ),
                 }],
             };
-            let mut entry = self.entry(game_id, &player, "clock", kind, &text);
+            let mut entry = self.entry(game_id, &player, Channel::Clock, kind, &text);
             entry.detail = detail;
             let sender = Sender {
                 player: player.clone(),
                 admin: false,
-                channel: "clock",
+                channel: Channel::Clock,
             };
             tracing::info!(game = game_id, player, what = text, "clock");
             // Queued in order before anything that follows; its commit is awaited by them.
@@ -136,35 +112,51 @@ impl State {
         }
     }
 
-    pub(super) async fn set_clock(&mut self, sender: &Sender, set: Option<&str>) -> Pending {
+    pub(super) async fn set_clock(
+        &mut self,
+        sender: &Sender,
+        set: Option<ClockSetting>,
+    ) -> Pending {
         if !sender.admin {
-            return Pending::Now(Reply::new(403, "only the admin sets the clock"));
+            return Pending::Now(Reply::new(
+                Status::Forbidden,
+                "only the admin sets the clock",
+            ));
         }
         let Clock::Manual(current) = self.clock else {
             if set.is_none() {
-                return Pending::Now(Reply::new(250, format!("clock {} (system)", self.now)));
+                return Pending::Now(Reply::new(
+                    Status::Done,
+                    format!("clock {} (system)", self.now),
+                ));
             }
             return Pending::Now(Reply::new(
-                403,
+                Status::Forbidden,
                 "the clock is the system clock; only [clock] mode = \"manual\" can be set",
             ));
         };
         let Some(set) = set else {
-            return Pending::Now(Reply::new(250, format!("clock {current} (manual)")));
+            return Pending::Now(Reply::new(
+                Status::Done,
+                format!("clock {current} (manual)"),
+            ));
         };
-        let target = match parse_clock_setting(current, set) {
-            Ok(t) => t,
-            Err(e) => return Pending::Now(Reply::new(400, e)),
+        let target = match set {
+            ClockSetting::At(at) => at,
+            ClockSetting::Advance(by) => match current.checked_add(by) {
+                Ok(t) => t,
+                Err(e) => return Pending::Now(Reply::new(Status::BadCommand, e.to_string())),
+            },
         };
         if target < current {
             return Pending::Now(Reply::new(
-                409,
+                Status::Refused,
                 format!("the clock never goes back: it is {current}"),
             ));
         }
         self.clock = Clock::Manual(target);
         self.tick().await;
-        self.after_commit(Reply::new(250, format!("clock {}", self.now)))
+        self.after_commit(Reply::new(Status::Done, format!("clock {}", self.now)))
             .await
     }
 }

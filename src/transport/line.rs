@@ -4,15 +4,17 @@
 //!
 //! ```
 //! use ccrelay::transport::line::{parse, Line};
-//! use ccrelay::relay::Command;
-//! assert!(matches!(parse("move demo-1 12. Nf3"), Ok(Line::Command(Command::Move { number: Some(12), .. }))));
+//! use ccrelay::command::Command;
+//! assert!(matches!(parse("move demo-1 12. Nf3"), Ok(Line::Command(Command::Move { .. }))));
+//! assert!(matches!(parse("ack 12"), Ok(Line::Ack(Some(12)))));
 //! assert!(parse("MOVE").is_err());
 //! ```
 
 use bytes::{Bytes, BytesMut};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, Encoder};
 
-use crate::relay::{Command, Reply};
+use crate::command::{Command, CommandError, CommandErrorKind};
+use crate::relay::{Reply, Status};
 
 /// One frame off the wire: a line, or word that a line was too long (and was skipped).
 #[derive(Debug)]
@@ -92,234 +94,81 @@ pub enum Line {
 
 /// What is wrong with a line, as the reply says it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineError(pub String);
-
-fn arg<'a>(words: &mut impl Iterator<Item = &'a str>, what: &str) -> Result<String, LineError> {
-    words
-        .next()
-        .map(str::to_owned)
-        .ok_or_else(|| LineError(format!("missing {what}")))
+pub struct LineError {
+    pub status: Status,
+    pub message: String,
 }
 
-fn no_more<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), LineError> {
-    match words.next() {
-        None => Ok(()),
-        Some(extra) => Err(LineError(format!("unexpected {extra:?}"))),
+impl LineError {
+    fn bad(message: impl Into<String>) -> LineError {
+        LineError {
+            status: Status::BadCommand,
+            message: message.into(),
+        }
+    }
+
+    pub fn reply(&self) -> Reply {
+        Reply::new(self.status, self.message.clone())
     }
 }
 
-/// A move number as written before a move: `12`, `12.`, `12...`, `12…` (at most 3 digits,
-/// so it is never mistaken for a numeric move such as `5254`).
-fn move_number(word: &str) -> Option<u32> {
-    let digits = word.trim_end_matches(['.', '…']);
-    (!digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().ok())
-        .flatten()
+impl From<CommandError> for LineError {
+    fn from(e: CommandError) -> LineError {
+        let status = match e.kind() {
+            CommandErrorKind::NotAMark => Status::BadMove,
+            _ => Status::BadCommand,
+        };
+        let message = match e.kind() {
+            CommandErrorKind::UnknownVerb => format!("{e}; HELP lists them"),
+            _ => e.to_string(),
+        };
+        LineError { status, message }
+    }
 }
 
-/// Parses one line.
+/// Parses one line: the line protocol's own words (`LOGIN`, `ACK`, `HELP`, `QUIT`), or a
+/// command in the grammar every front end shares ([`Command::parse`]).
 pub fn parse(line: &str) -> Result<Line, LineError> {
     let mut words = line.split_whitespace();
     let Some(verb) = words.next() else {
         return Ok(Line::Empty);
     };
-    let verb = verb.to_ascii_uppercase();
-    let command = match verb.as_str() {
+    match verb.to_ascii_uppercase().as_str() {
         "LOGIN" => {
-            let player = arg(&mut words, "player id")?;
-            let secret = arg(&mut words, "secret")?;
+            let player = words
+                .next()
+                .ok_or_else(|| LineError::bad("missing player id"))?;
+            let secret = words
+                .next()
+                .ok_or_else(|| LineError::bad("missing secret"))?;
             if words.next().is_some() {
                 // Never quote the words of a login line: one may be part of a secret.
-                return Err(LineError(
-                    "LOGIN takes two words: the player id and the secret".to_owned(),
+                return Err(LineError::bad(
+                    "LOGIN takes two words: the player id and the secret",
                 ));
             }
-            return Ok(Line::Login { player, secret });
+            Ok(Line::Login {
+                player: player.to_owned(),
+                secret: secret.to_owned(),
+            })
         }
-        "QUIT" | "LOGOUT" | "BYE" => return Ok(Line::Quit),
-        "HELP" => return Ok(Line::Help),
+        "QUIT" | "LOGOUT" | "BYE" => Ok(Line::Quit),
+        "HELP" => Ok(Line::Help),
         "ACK" => {
             let upto = match words.next() {
                 None => None,
                 Some(id) => Some(
                     id.parse()
-                        .map_err(|_| LineError(format!("{id:?} is not a message id")))?,
+                        .map_err(|_| LineError::bad(format!("{id:?} is not a message id")))?,
                 ),
             };
-            no_more(words)?;
-            return Ok(Line::Ack(upto));
-        }
-        "GAMES" | "LIST" => {
-            no_more(words)?;
-            Command::Games
-        }
-        "SHOW" => {
-            let game = arg(&mut words, "game id")?;
-            no_more(words)?;
-            Command::Show { game }
-        }
-        "MOVE" => {
-            let game = arg(&mut words, "game id")?;
-            let rest: Vec<&str> = words.collect();
-            let (number, rest) = match rest.as_slice() {
-                [first, tail @ ..] if !tail.is_empty() && move_number(first).is_some() => {
-                    (move_number(first), tail)
-                }
-                all => (None, all),
-            };
-            let (rest, repeat) = match rest.iter().position(|w| w.eq_ignore_ascii_case("REPEAT")) {
-                Some(at) => match &rest[at + 1..] {
-                    [repeated] => (&rest[..at], Some((*repeated).to_owned())),
-                    _ => {
-                        return Err(LineError(
-                            "REPEAT takes one move: the opponent's last".to_owned(),
-                        ));
-                    }
-                },
-                None => (rest, None),
-            };
-            let Some((text, marks)) = rest.split_first() else {
-                return Err(LineError("missing move".to_owned()));
-            };
-            Command::Move {
-                game,
-                number,
-                text: (*text).to_owned(),
-                marks: marks.iter().map(|m| (*m).to_owned()).collect(),
-                repeat,
+            if let Some(extra) = words.next() {
+                return Err(LineError::bad(format!("unexpected {extra:?}")));
             }
+            Ok(Line::Ack(upto))
         }
-        "DRAW" => {
-            let game = arg(&mut words, "game id")?;
-            let what = arg(&mut words, "OFFER, ACCEPT or DECLINE")?;
-            no_more(words)?;
-            match what.to_ascii_uppercase().as_str() {
-                "OFFER" => Command::OfferDraw { game },
-                "ACCEPT" => Command::AcceptDraw { game },
-                "DECLINE" => Command::DeclineDraw { game },
-                _ => return Err(LineError(format!("{what:?}: say OFFER, ACCEPT or DECLINE"))),
-            }
-        }
-        "RESIGN" => {
-            let game = arg(&mut words, "game id")?;
-            no_more(words)?;
-            Command::Resign { game }
-        }
-        "CLAIM" => {
-            let game = arg(&mut words, "game id")?;
-            let claim = arg(&mut words, "THREEFOLD or FIFTY")?;
-            let rest: Vec<&str> = words.collect();
-            let (number, text) = match rest.as_slice() {
-                [] => (None, None),
-                [text] => (None, Some((*text).to_owned())),
-                [number, text] if move_number(number).is_some() => {
-                    (move_number(number), Some((*text).to_owned()))
-                }
-                _ => return Err(LineError("CLAIM takes at most one move".to_owned())),
-            };
-            Command::Claim {
-                game,
-                claim,
-                number,
-                text,
-            }
-        }
-        "IF" | "CONDITIONAL" => {
-            let game = arg(&mut words, "game id")?;
-            let rest: Vec<&str> = words.collect();
-            let moves = if matches!(rest.as_slice(), [w] if w.eq_ignore_ascii_case("CANCEL")) {
-                Vec::new()
-            } else {
-                // `if 12... Nf6 then 13. Bg5, if 13... Be7 then 14. Nc3`: each move with the
-                // number written before it, if any.
-                let mut moves: Vec<(Option<u32>, String)> = Vec::new();
-                let mut number = None;
-                for word in rest {
-                    let word = word.trim_end_matches([',', ';']);
-                    let lower = word.to_lowercase();
-                    if word.is_empty() || ["if", "then", "если", "то"].contains(&lower.as_str())
-                    {
-                        continue;
-                    }
-                    match move_number(word) {
-                        Some(n) => number = Some(n),
-                        None => moves.push((number.take(), word.to_owned())),
-                    }
-                }
-                if moves.is_empty() {
-                    return Err(LineError(
-                        "missing moves (or CANCEL): their move, your answer, ...".to_owned(),
-                    ));
-                }
-                moves
-            };
-            Command::Conditional { game, moves }
-        }
-        "LEAVE" => {
-            let first = arg(&mut words, "first day (YYYY-MM-DD)")?;
-            let days = arg(&mut words, "number of days")?;
-            no_more(words)?;
-            Command::Leave { first, days }
-        }
-        "ADJUDICATE" => {
-            let game = arg(&mut words, "game id")?;
-            let result = arg(&mut words, "result (1-0, 0-1, 1/2-1/2)")?;
-            let reason = words.collect::<Vec<_>>().join(" ");
-            if reason.is_empty() {
-                return Err(LineError("missing reason".to_owned()));
-            }
-            Command::Adjudicate {
-                game,
-                result,
-                reason,
-            }
-        }
-        "CLOCK" => {
-            let set = words.next().map(str::to_owned);
-            no_more(words)?;
-            Command::Clock { set }
-        }
-        "CREATE" => {
-            let game = arg(&mut words, "game id")?;
-            let white = arg(&mut words, "white player")?;
-            let black = arg(&mut words, "black player")?;
-            let mut event = None;
-            let mut fen = None;
-            let mut round = None;
-            while let Some(word) = words.next() {
-                match word.to_ascii_uppercase().as_str() {
-                    "EVENT" => event = Some(arg(&mut words, "event id")?),
-                    "ROUND" => round = Some(arg(&mut words, "round")?),
-                    "FEN" => {
-                        let rest: Vec<&str> = words.by_ref().collect();
-                        if rest.is_empty() {
-                            return Err(LineError("missing FEN".to_owned()));
-                        }
-                        fen = Some(rest.join(" "));
-                    }
-                    _ => {
-                        return Err(LineError(format!(
-                            "unexpected {word:?} (EVENT id, ROUND r, FEN ...)"
-                        )));
-                    }
-                }
-            }
-            Command::Create {
-                game,
-                white,
-                black,
-                event,
-                fen,
-                round,
-            }
-        }
-        _ => {
-            return Err(LineError(format!(
-                "unknown command {verb:?}; HELP lists them"
-            )));
-        }
-    };
-    Ok(Line::Command(command))
+        _ => Ok(Line::Command(Command::parse(line)?)),
+    }
 }
 
 /// The reply's lines: `250-first`, `250-...`, `250 last`.
@@ -330,7 +179,10 @@ pub fn format_reply(reply: &Reply) -> Vec<String> {
     lines
         .iter()
         .enumerate()
-        .map(|(i, l)| format!("{}{}{l}", reply.code, if i == last { ' ' } else { '-' }))
+        .map(|(i, l)| {
+            let sep = if i == last { ' ' } else { '-' };
+            format!("{}{sep}{l}", reply.status.code())
+        })
         .collect()
 }
 
@@ -359,115 +211,61 @@ QUIT";
 mod tests {
     use super::*;
 
-    fn mv(line: &str) -> Command {
-        match parse(line) {
-            Ok(Line::Command(c)) => c,
-            other => panic!("{line}: {other:?}"),
-        }
-    }
-
     #[test]
-    fn move_lines() {
-        let Command::Move {
-            number,
-            text,
-            marks,
-            ..
-        } = mv("MOVE g 5254")
-        else {
-            panic!()
-        };
-        assert_eq!((number, text.as_str(), marks.len()), (None, "5254", 0));
-        let Command::Move {
-            number,
-            text,
-            marks,
-            ..
-        } = mv("move g 5254 (=)")
-        else {
-            panic!()
-        };
+    fn the_line_protocols_own_words() {
         assert_eq!(
-            (number, text.as_str(), marks),
-            (None, "5254", vec!["(=)".to_owned()])
+            parse("login alice s3cret"),
+            Ok(Line::Login {
+                player: "alice".to_owned(),
+                secret: "s3cret".to_owned()
+            })
         );
-        let Command::Move { number, text, .. } = mv("MOVE g 12... Nf6") else {
-            panic!()
-        };
-        assert_eq!((number, text.as_str()), (Some(12), "Nf6"));
-        let Command::Move { text, marks, .. } = mv("MOVE g exd6 e.p.") else {
-            panic!()
-        };
-        assert_eq!((text.as_str(), marks), ("exd6", vec!["e.p.".to_owned()]));
-        let Command::Move { text, repeat, .. } = mv("MOVE g 2 Nf3 REPEAT e5") else {
-            panic!()
-        };
-        assert_eq!((text.as_str(), repeat.as_deref()), ("Nf3", Some("e5")));
-    }
-
-    #[test]
-    fn correspondence_lines() {
-        assert_eq!(
-            mv("IF g if 12... Nf6 then 13. Bg5, if 13... Be7 then Nc3"),
-            Command::Conditional {
-                game: "g".to_owned(),
-                moves: vec![
-                    (Some(12), "Nf6".to_owned()),
-                    (Some(13), "Bg5".to_owned()),
-                    (Some(13), "Be7".to_owned()),
-                    (None, "Nc3".to_owned())
-                ]
-            }
-        );
-        assert_eq!(
-            mv("IF g cancel"),
-            Command::Conditional {
-                game: "g".to_owned(),
-                moves: vec![]
-            }
-        );
-        assert_eq!(
-            mv("CLAIM g threefold 23. Nf3"),
-            Command::Claim {
-                game: "g".to_owned(),
-                claim: "threefold".to_owned(),
-                number: Some(23),
-                text: Some("Nf3".to_owned())
-            }
-        );
-        assert_eq!(
-            mv("ADJUDICATE g 1-0 Black exceeded the silence limit"),
-            Command::Adjudicate {
-                game: "g".to_owned(),
-                result: "1-0".to_owned(),
-                reason: "Black exceeded the silence limit".to_owned()
-            }
-        );
-        assert!(parse("ADJUDICATE g 1-0").is_err());
-        assert!(parse("IF g 12.").is_err());
-        assert!(parse("LEAVE 2027-01-01").is_err());
+        assert_eq!(parse("ACK"), Ok(Line::Ack(None)));
+        assert_eq!(parse("ack 12"), Ok(Line::Ack(Some(12))));
+        assert_eq!(parse("bye"), Ok(Line::Quit));
+        assert_eq!(parse("help"), Ok(Line::Help));
+        assert_eq!(parse("   "), Ok(Line::Empty));
+        assert!(matches!(
+            parse("SHOW g1"),
+            Ok(Line::Command(Command::Show { .. }))
+        ));
     }
 
     #[test]
     fn bad_lines_say_why() {
+        let bad = |message: &str| {
+            Err(LineError {
+                status: Status::BadCommand,
+                message: message.to_owned(),
+            })
+        };
         assert_eq!(
             parse("FROB"),
-            Err(LineError(
-                "unknown command \"FROB\"; HELP lists them".to_owned()
-            ))
+            bad("unknown command \"FROB\"; HELP lists them")
         );
-        assert_eq!(parse("MOVE g"), Err(LineError("missing move".to_owned())));
+        assert_eq!(parse("MOVE g"), bad("missing move"));
+        assert_eq!(parse("LOGIN alice"), bad("missing secret"));
         assert_eq!(
-            parse("LOGIN alice"),
-            Err(LineError("missing secret".to_owned()))
+            parse("LOGIN alice secret words"),
+            bad("LOGIN takes two words: the player id and the secret")
         );
-        assert!(parse("ACK x").is_err());
-        assert_eq!(parse("   "), Ok(Line::Empty));
+        assert_eq!(parse("ACK x"), bad("\"x\" is not a message id"));
+        // A word after a move that is no mark is a move refused, as the protocol documents.
+        assert_eq!(
+            parse("MOVE g e4 zz").map_err(|e| e.status),
+            Err(Status::BadMove)
+        );
     }
 
     #[test]
     fn multi_line_replies() {
-        assert_eq!(format_reply(&Reply::new(250, "a\nb")), ["250-a", "250 b"]);
-        assert_eq!(format_reply(&Reply::new(404, "no")), ["404 no"]);
+        assert_eq!(
+            format_reply(&Reply::new(Status::Done, "a\nb")),
+            ["250-a", "250 b"]
+        );
+        assert_eq!(
+            format_reply(&Reply::new(Status::NotFound, "no")),
+            ["404 no"]
+        );
     }
 }

@@ -22,8 +22,8 @@ use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::config::Config;
+use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
 use crate::relay::{Mailbox, Message};
-use crate::relay::{Relay, Reply, Sender};
 
 /// Who is at the other end of a session, for the login limit and the logs.
 #[derive(Clone, Debug)]
@@ -31,7 +31,7 @@ pub struct Peer {
     /// What login attempts are counted by: an IP address, a serial device.
     pub key: String,
     /// The transport, as journal entries name it: `tcp`, `serial`.
-    pub channel: &'static str,
+    pub channel: Channel,
     /// Where output passes through a slow line: the highest message id actually printed.
     /// A bare `ACK` then acknowledges only what the person can have read.
     pub printed: Option<Arc<AtomicI64>>,
@@ -252,7 +252,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let line = match parse(text) {
             Ok(line) => line,
             Err(e) => {
-                self.reply(&Reply::new(400, e.0)).await?;
+                self.reply(&e.reply()).await?;
                 return Ok(true);
             }
         };
@@ -262,11 +262,12 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 self.send("221 bye".to_owned()).await?;
                 return Ok(false);
             }
-            Line::Help => self.reply(&Reply::new(214, HELP)).await?,
+            Line::Help => self.reply(&Reply::new(Status::Help, HELP)).await?,
             Line::Login { player, secret } => self.log_in(player, secret).await?,
             Line::Ack(upto) => {
                 let Some(login) = &self.login else {
-                    self.reply(&Reply::new(401, "log in first")).await?;
+                    self.reply(&Reply::new(Status::NotLoggedIn, "log in first"))
+                        .await?;
                     return Ok(true);
                 };
                 let shown = match &self.peer.printed {
@@ -280,18 +281,25 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .acknowledge(&login.sender.player, upto)
                     .await
                 {
-                    Ok(n) => Reply::new(250, format!("acknowledged up to {upto} ({n} message(s))")),
-                    Err(e) => Reply::new(500, format!("not recorded: {e}")),
+                    Ok(n) => Reply::new(
+                        Status::Done,
+                        format!("acknowledged up to {upto} ({n} message(s))"),
+                    ),
+                    Err(e) => Reply::not_recorded(&e),
                 };
                 self.reply(&reply).await?;
             }
             Line::Command(command) => {
                 let Some(login) = &self.login else {
-                    self.reply(&Reply::new(401, "log in first: LOGIN <player> <secret>"))
-                        .await?;
+                    self.reply(&Reply::new(
+                        Status::NotLoggedIn,
+                        "log in first: LOGIN <player> <secret>",
+                    ))
+                    .await?;
                     return Ok(true);
                 };
-                let reply = self.ctx.relay.call(login.sender.clone(), command).await;
+                let said = Said::new(command).text(text);
+                let reply = self.ctx.relay.call_said(login.sender.clone(), said).await;
                 self.reply(&reply).await?;
             }
         }
@@ -300,12 +308,17 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     async fn log_in(&mut self, player: String, secret: String) -> io::Result<()> {
         if self.login.is_some() {
-            return self.reply(&Reply::new(400, "already logged in")).await;
+            return self
+                .reply(&Reply::new(Status::BadCommand, "already logged in"))
+                .await;
         }
         if !self.ctx.logins.attempt(&self.peer.key) {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
             return self
-                .reply(&Reply::new(429, "too many login attempts; wait a minute"))
+                .reply(&Reply::new(
+                    Status::TooMany,
+                    "too many login attempts; wait a minute",
+                ))
                 .await;
         }
         let config = &self.ctx.config;
@@ -338,7 +351,10 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         if !ok {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
             return self
-                .reply(&Reply::new(430, "login refused: wrong player or secret"))
+                .reply(&Reply::new(
+                    Status::LoginRefused,
+                    "login refused: wrong player or secret",
+                ))
                 .await;
         }
         tracing::info!(peer = %self.peer.key, %player, "logged in");
@@ -361,7 +377,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             Some(n) => format!("welcome {player}; moves are written to you in {n}"),
             None => format!("welcome {player} (administrator)"),
         };
-        self.reply(&Reply::new(230, greeting)).await?;
+        self.reply(&Reply::new(Status::LoggedIn, greeting)).await?;
         self.send_waiting().await
     }
 
@@ -380,7 +396,10 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 Ok(page) => page,
                 Err(e) => {
                     return self
-                        .reply(&Reply::new(500, format!("cannot read the outbox: {e}")))
+                        .reply(&Reply::new(
+                            Status::NotRecorded,
+                            format!("cannot read the outbox: {e}"),
+                        ))
                         .await;
                 }
             };

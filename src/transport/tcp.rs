@@ -11,6 +11,7 @@ use tokio::sync::Semaphore;
 
 use super::session::{Context, Peer, Session};
 use crate::config::TlsFiles;
+use crate::relay::Channel;
 
 /// The TLS acceptor for the configured certificate and key.
 pub fn tls_acceptor(files: &TlsFiles) -> io::Result<tokio_rustls::TlsAcceptor> {
@@ -81,7 +82,7 @@ async fn connection(
     stream.set_nodelay(true)?;
     let peer = Peer {
         key: addr.ip().to_string(),
-        channel: "tcp",
+        channel: Channel::Tcp,
         printed: None,
     };
     match tls {

@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::serial_port::{Backoff, SerialConfig, open_with_backoff};
 use super::session::{Context, Peer, Session};
+use crate::relay::Channel;
 
 /// Output queued between a session and a slow line, in bytes: at 300 baud this is half an
 /// hour of printing, so a session is never held up by the line in practice, and a terminal
@@ -83,7 +84,7 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
             let printed = Arc::new(AtomicI64::new(0));
             let peer = Peer {
                 key: key.clone(),
-                channel: "serial",
+                channel: Channel::Serial,
                 printed: Some(printed.clone()),
             };
             let session = {

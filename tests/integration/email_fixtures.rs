@@ -18,14 +18,20 @@ fn read(path: &std::path::Path) -> String {
         Ok(mail) => mail,
         Err(e) => return format!("error: {e}\n"),
     };
-    let request = match message::request(&mail.text) {
-        Ok(r) => format!("{r:?}"),
+    let game = inbound::game_of(&mail, "relay.example.org").unwrap_or_default();
+    // The command in the line protocol's form (the game as the subject names it, `?` if
+    // none), and the player's other words: the message for the opponent.
+    let request = match message::request(&mail.text, if game.is_empty() { "?" } else { &game }) {
+        Ok(found) => format!(
+            "{}\nmessage: {}",
+            found.command,
+            found.message.unwrap_or_default()
+        ),
         Err(e) => format!("error: {e}"),
     };
     format!(
-        "from: {}\ngame: {}\ntokens: {}\ntruncated: {}\nautomatic: {}\nrequest: {request}\n",
+        "from: {}\ngame: {game}\ntokens: {}\ntruncated: {}\nautomatic: {}\nrequest: {request}\n",
         mail.from,
-        inbound::game_of(&mail, "relay.example.org").unwrap_or_default(),
         auth::tokens(&mail, "relay@relay.example.org").join(" "),
         mail.truncated,
         mail.automatic,

@@ -190,14 +190,37 @@ fn english_comes_first_and_other_languages_only_where_english_is_illegal() {
         Some("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"),
     );
     assert_eq!(knight.out.trim(), "g1f3");
-    // With the player's language given, its reading comes first.
+    // With the player's language given, its own letter comes first: a Cyrillic `К` is the
+    // Russian knight even where the king could also go.
     let russian = convert_text(
-        "Kf3",
+        "Кf3",
         Format::Uci,
         Some(Lang::Russian),
         Some("4k3/8/8/8/8/8/4K3/6N1 w - - 0 1"),
     );
     assert_eq!(russian.out.trim(), "g1f3");
+}
+
+/// With `--lang ru`, a Latin `Kf1` where the king on e1 and a knight on h2 can both reach f1
+/// was taken as the knight without a word; a sent move binds, so both readings are named.
+#[test]
+fn regression_a_latin_k_legal_as_king_and_russian_knight_was_taken_as_the_knight() {
+    let fen = Some("4k3/8/8/8/8/8/7N/4K3 w - - 0 1");
+    let latin = convert_text("Kf1", Format::Uci, Some(Lang::Russian), fen);
+    assert_eq!(latin.totals.failed, 1, "{}", latin.out);
+    assert!(
+        latin.err.contains("ambiguous") && latin.err.contains("Крf1") && latin.err.contains("Кf1"),
+        "{}",
+        latin.err
+    );
+    // Where only one of them can go, the move is read.
+    let only_knight = convert_text(
+        "Kf3",
+        Format::Uci,
+        Some(Lang::Russian),
+        Some("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"),
+    );
+    assert_eq!(only_knight.out.trim(), "g1f3");
 }
 
 #[test]

@@ -260,7 +260,7 @@ fn a_conditional_line_is_played_at_once_and_never_shown_to_the_opponent() {
     // Numbers written must be the moves' numbers.
     let (code, text) = alice.call("IF g1 if 9... e5 then 10. Nf3");
     assert!(
-        code == 422 && text.contains("written as move 9"),
+        code == 422 && text.contains("9 is written, but this is move 1"),
         "{code} {text}"
     );
     let reply = ok(

@@ -18,7 +18,7 @@ use super::message::{self, Mail};
 use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::config::{Config, Player, valid_id};
-use crate::relay::{Mailbox, Rejected, Relay, Reply, Sender};
+use crate::relay::{Channel, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
 
 /// What a source does with a mail after [`Inbound::handle`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum Outcome {
 const VERIFYING_AT_ONCE: usize = 4;
 
 /// The channel name journal entries from mail carry.
-pub const CHANNEL: &str = "email";
+pub const CHANNEL: Channel = Channel::Email;
 
 #[derive(Clone)]
 pub struct Inbound {
@@ -151,7 +151,13 @@ impl Inbound {
                     "A mail claiming to come from you was refused and changed nothing: {e}."
                 );
                 return self
-                    .answer(player, &mail, &key, game.as_deref(), &Reply::new(401, text))
+                    .answer(
+                        player,
+                        &mail,
+                        &key,
+                        game.as_deref(),
+                        &Reply::new(Status::NotLoggedIn, text),
+                    )
                     .await;
             }
             return outcome;
@@ -175,7 +181,7 @@ impl Inbound {
                     &mail,
                     &key,
                     Some(&seen.game),
-                    &Reply::new(208, text),
+                    &Reply::new(Status::Seen, text),
                 )
                 .await;
         }
@@ -188,10 +194,16 @@ impl Inbound {
                 return outcome;
             }
             return self
-                .answer(player, &mail, &key, None, &Reply::new(400, reason))
+                .answer(
+                    player,
+                    &mail,
+                    &key,
+                    None,
+                    &Reply::new(Status::BadCommand, reason),
+                )
                 .await;
         };
-        let request = match message::request(&mail.text) {
+        let request = match message::request(&mail.text, &game) {
             Ok(request) => request,
             Err(e) => {
                 let mut reason = e.to_string();
@@ -213,7 +225,13 @@ impl Inbound {
                     return outcome;
                 }
                 return self
-                    .answer(player, &mail, &key, Some(&game), &Reply::new(422, reason))
+                    .answer(
+                        player,
+                        &mail,
+                        &key,
+                        Some(&game),
+                        &Reply::new(Status::BadMove, reason),
+                    )
                     .await;
             }
         };
@@ -222,19 +240,16 @@ impl Inbound {
             admin: false,
             channel: CHANNEL,
         };
-        let reply = self
-            .relay
-            .call_keyed(
-                sender,
-                request.into_command(game.clone()),
-                Some(key.clone()),
-            )
-            .await;
-        // 421: shutting down; 500: not recorded. Nothing happened: read the mail again later.
-        if reply.code == 421 || reply.code == 500 {
+        let said = Said::new(request.command)
+            .text(&request.line)
+            .key(Some(key.clone()))
+            .message(request.message);
+        let reply = self.relay.call_said(sender, said).await;
+        // Nothing was decided (shutting down, not recorded): read the mail again later.
+        if !reply.status.is_final() {
             return Outcome::Retry(reply.text);
         }
-        tracing::info!(player = %player.id, %game, code = reply.code, "mail handled");
+        tracing::info!(player = %player.id, %game, status = %reply.status, "mail handled");
         self.answer(player, &mail, &key, Some(&game), &reply).await
     }
 

@@ -6,10 +6,11 @@
 //! history under "On ... wrote:" or "-----Original Message-----", and the signature under
 //! `-- ` are cut off before the command is looked for.
 
-use mail_parser::{HeaderValue, MessageParser};
+use mail_parser::decoders::html::html_to_text;
+use mail_parser::{HeaderValue, MessageParser, PartType};
 
-use crate::relay::Command;
-use crate::transport::line::{self, Line};
+use crate::command::{Command, CommandError, MAX_MESSAGE_CHARS, MoveLine};
+use crate::notation::number::{move_number, split_move_number};
 
 /// The parts of a mail the transport uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -104,11 +105,15 @@ pub fn parse(raw: &[u8], truncated: bool) -> Result<Mail, MailError> {
                 "bulk" | "junk" | "list"
             )
         });
-    // body_text prefers text/plain and converts HTML when there is nothing else.
-    let body = message
-        .body_text(0)
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
+    // text/plain is preferred; HTML, when there is nothing else, is turned into text with its
+    // block elements (`<div>` lines, as webmail writes them) kept as lines.
+    let body = match message.text_part(0).map(|part| &part.body) {
+        Some(PartType::Html(html)) => html_to_text(&blocks_as_lines(html)),
+        _ => message
+            .body_text(0)
+            .map(|t| t.into_owned())
+            .unwrap_or_default(),
+    };
     let body: String = body.chars().take(MAX_TEXT_CHARS).collect();
     Ok(Mail {
         from,
@@ -120,6 +125,48 @@ pub fn parse(raw: &[u8], truncated: bool) -> Result<Mail, MailError> {
         truncated,
         automatic,
     })
+}
+
+/// Elements that start a new line in a browser, but not in mail-parser's HTML-to-text.
+const BLOCK_TAGS: [&str; 13] = [
+    "div",
+    "li",
+    "tr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "blockquote",
+    "pre",
+    "table",
+];
+
+/// `html` with a `<br>` before each block element's start and end tag, so that
+/// `<div>Hello!</div><div>e4</div>` reads as two lines.
+fn blocks_as_lines(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 64);
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at + 1..];
+        let name = tag.strip_prefix('/').unwrap_or(tag);
+        let end = name
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(name.len());
+        if BLOCK_TAGS
+            .iter()
+            .any(|b| b.eq_ignore_ascii_case(&name[..end]))
+        {
+            out.push_str("<br>");
+        }
+        out.push('<');
+        rest = tag;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The lines a player wrote: up to the signature or the quoted history, without quoted
@@ -160,65 +207,15 @@ fn is_history_header(line: &str) -> bool {
         || lower.ends_with("a écrit:")
 }
 
-/// What a mail asks for, before the game is known.
+/// What a mail's text asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Request {
-    Move {
-        number: Option<u32>,
-        text: String,
-        marks: Vec<String>,
-        repeat: Option<String>,
-    },
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Resign,
-    /// The game, shown (diagram and moves).
-    Show,
-    /// A correspondence command written as on the line protocol: a draw claim
-    /// (`CLAIM THREEFOLD [move]`), a conditional line (`IF 12... Nf6 13. Bg5`, `ЕСЛИ ... ТО ...`),
-    /// leave (`LEAVE 2027-07-01 14`, `ОТПУСК ...`). Its game is filled in by `into_command`.
-    Command(Command),
-}
-
-impl Request {
-    /// The relay command for game `game`.
-    pub fn into_command(self, game: String) -> Command {
-        match self {
-            Request::Move {
-                number,
-                text,
-                marks,
-                repeat,
-            } => Command::Move {
-                game,
-                number,
-                text,
-                marks,
-                repeat,
-            },
-            Request::OfferDraw => Command::OfferDraw { game },
-            Request::AcceptDraw => Command::AcceptDraw { game },
-            Request::DeclineDraw => Command::DeclineDraw { game },
-            Request::Resign => Command::Resign { game },
-            Request::Show => Command::Show { game },
-            Request::Command(command) => match command {
-                Command::Claim {
-                    claim,
-                    number,
-                    text,
-                    ..
-                } => Command::Claim {
-                    game,
-                    claim,
-                    number,
-                    text,
-                },
-                Command::Conditional { moves, .. } => Command::Conditional { game, moves },
-                other => other,
-            },
-        }
-    }
+pub struct Found {
+    pub command: Command,
+    /// The line the command was read from, for the record.
+    pub line: String,
+    /// The player's other words (a greeting, a comment on the game): a message for the
+    /// opponent, delivered with the command.
+    pub message: Option<String>,
 }
 
 /// Why no command was found in a mail's text.
@@ -232,61 +229,84 @@ pub enum BodyError {
     Bad(String),
 }
 
+/// A phrase's command, for a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Phrase {
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Resign,
+    Show,
+}
+
+impl Phrase {
+    fn command(self, game: &str) -> Command {
+        let game = game.to_owned();
+        match self {
+            Phrase::OfferDraw => Command::OfferDraw { game },
+            Phrase::AcceptDraw => Command::AcceptDraw { game },
+            Phrase::DeclineDraw => Command::DeclineDraw { game },
+            Phrase::Resign => Command::Resign { game },
+            Phrase::Show => Command::Show { game },
+        }
+    }
+}
+
 /// Phrases players use, English and Russian, lower-cased; the longest are tried first so
 /// "decline the draw" is not read as a draw offer.
-const PHRASES: &[(&str, Request)] = &[
-    ("i accept the draw offer", Request::AcceptDraw),
-    ("i accept the draw", Request::AcceptDraw),
-    ("i accept your draw offer", Request::AcceptDraw),
-    ("i decline the draw offer", Request::DeclineDraw),
-    ("i decline the draw", Request::DeclineDraw),
-    ("i decline your draw offer", Request::DeclineDraw),
-    ("draw accepted", Request::AcceptDraw),
-    ("accept draw", Request::AcceptDraw),
-    ("accept the draw", Request::AcceptDraw),
-    ("draw declined", Request::DeclineDraw),
-    ("decline draw", Request::DeclineDraw),
-    ("decline the draw", Request::DeclineDraw),
-    ("i offer a draw", Request::OfferDraw),
-    ("i offer the draw", Request::OfferDraw),
-    ("offer draw", Request::OfferDraw),
-    ("offer a draw", Request::OfferDraw),
-    ("draw offer", Request::OfferDraw),
-    ("draw?", Request::OfferDraw),
-    ("i resign", Request::Resign),
-    ("resign", Request::Resign),
-    ("resigns", Request::Resign),
-    ("show", Request::Show),
-    ("принимаю предложение ничьей", Request::AcceptDraw),
-    ("принимаю ничью", Request::AcceptDraw),
-    ("согласен на ничью", Request::AcceptDraw),
-    ("согласна на ничью", Request::AcceptDraw),
-    ("ничья принята", Request::AcceptDraw),
-    ("отклоняю предложение ничьей", Request::DeclineDraw),
-    ("отклоняю ничью", Request::DeclineDraw),
-    ("не согласен на ничью", Request::DeclineDraw),
-    ("не согласна на ничью", Request::DeclineDraw),
-    ("предлагаю ничью", Request::OfferDraw),
-    ("ничья?", Request::OfferDraw),
-    ("сдаюсь", Request::Resign),
-    ("сдаю партию", Request::Resign),
-    ("я сдаюсь", Request::Resign),
-    ("показать", Request::Show),
+const PHRASES: &[(&str, Phrase)] = &[
+    ("i accept the draw offer", Phrase::AcceptDraw),
+    ("i accept the draw", Phrase::AcceptDraw),
+    ("i accept your draw offer", Phrase::AcceptDraw),
+    ("i decline the draw offer", Phrase::DeclineDraw),
+    ("i decline the draw", Phrase::DeclineDraw),
+    ("i decline your draw offer", Phrase::DeclineDraw),
+    ("draw accepted", Phrase::AcceptDraw),
+    ("accept draw", Phrase::AcceptDraw),
+    ("accept the draw", Phrase::AcceptDraw),
+    ("draw declined", Phrase::DeclineDraw),
+    ("decline draw", Phrase::DeclineDraw),
+    ("decline the draw", Phrase::DeclineDraw),
+    ("i offer a draw", Phrase::OfferDraw),
+    ("i offer the draw", Phrase::OfferDraw),
+    ("offer draw", Phrase::OfferDraw),
+    ("offer a draw", Phrase::OfferDraw),
+    ("draw offer", Phrase::OfferDraw),
+    ("draw?", Phrase::OfferDraw),
+    ("i resign", Phrase::Resign),
+    ("resign", Phrase::Resign),
+    ("resigns", Phrase::Resign),
+    ("show", Phrase::Show),
+    ("принимаю предложение ничьей", Phrase::AcceptDraw),
+    ("принимаю ничью", Phrase::AcceptDraw),
+    ("согласен на ничью", Phrase::AcceptDraw),
+    ("согласна на ничью", Phrase::AcceptDraw),
+    ("ничья принята", Phrase::AcceptDraw),
+    ("отклоняю предложение ничьей", Phrase::DeclineDraw),
+    ("отклоняю ничью", Phrase::DeclineDraw),
+    ("не согласен на ничью", Phrase::DeclineDraw),
+    ("не согласна на ничью", Phrase::DeclineDraw),
+    ("предлагаю ничью", Phrase::OfferDraw),
+    ("ничья?", Phrase::OfferDraw),
+    ("сдаюсь", Phrase::Resign),
+    ("сдаю партию", Phrase::Resign),
+    ("я сдаюсь", Phrase::Resign),
+    ("показать", Phrase::Show),
 ];
 
 /// A phrase line, compared without case, trailing full stops or exclamation marks.
-fn phrase(line: &str) -> Option<Request> {
+fn phrase(line: &str) -> Option<Phrase> {
     let lower = line.to_lowercase();
     let lower = lower.trim().trim_end_matches(['.', '!']).trim();
-    let mut phrases: Vec<&(&str, Request)> = PHRASES.iter().collect();
+    let mut phrases: Vec<&(&str, Phrase)> = PHRASES.iter().collect();
     phrases.sort_by_key(|(p, _)| std::cmp::Reverse(p.chars().count()));
     phrases
         .into_iter()
         .find(|(p, _)| lower == *p)
-        .map(|(_, r)| r.clone())
+        .map(|(_, r)| *r)
 }
 
-/// The words that introduce the repeat of the opponent's last move.
+/// The words that introduce the repeat of the opponent's last move on a line of its own.
 fn is_repeat_word(word: &str) -> bool {
     let w = word.trim_end_matches(':').to_lowercase();
     matches!(
@@ -295,10 +315,12 @@ fn is_repeat_word(word: &str) -> bool {
     )
 }
 
-/// The words that introduce the repeat on the move's own line (`12. Nf3 repeat e5`).
-fn is_inline_repeat(word: &str) -> bool {
-    let w = word.trim_end_matches(':').to_lowercase();
-    matches!(w.as_str(), "repeat" | "повтор" | "rpt")
+/// The verbs of the shared grammar a mail's line may start with (the game is the mail's).
+fn is_command_verb(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(':').to_lowercase().as_str(),
+        "claim" | "if" | "conditional" | "если" | "leave" | "отпуск" | "msg" | "message"
+    )
 }
 
 /// Whether a word could be a move: a digit 1-8 (every move but castling names a square or is
@@ -315,18 +337,48 @@ fn move_like(word: &str) -> bool {
     castling || (w.chars().count() <= 12 && w.chars().any(|c| ('1'..='8').contains(&c)))
 }
 
-/// Finds the command in what the player wrote: the first line that is a phrase (draw,
-/// resignation) or a move (`[N.] MOVE [marks] [repeat MOVE]`); a later line starting with
-/// "repeat:" / "повтор:" gives the repeat of the opponent's last move.
-pub fn request(text: &str) -> Result<Request, BodyError> {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut found: Option<Request> = None;
+/// The command a line holds, if any: a phrase, a verb of the shared grammar, or a move.
+fn command_of(line: &str, game: &str) -> Result<Option<Command>, BodyError> {
+    if let Some(p) = phrase(line) {
+        return Ok(Some(p.command(game)));
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Ok(None);
+    };
+    let bad = |e: CommandError| BodyError::Bad(format!("{line:?}: {e}"));
+    if is_command_verb(first) {
+        let line = line
+            .trim_start()
+            .replacen(':', "", usize::from(first.ends_with(':')));
+        return Command::parse_in(&line, game).map(Some).map_err(bad);
+    }
+    // A leading number (`12.`, `12...`, `12.Nf3`) says nothing yet: look at the move after it.
+    let candidate = match split_move_number(first) {
+        (Some(_), "") => words.get(1).copied(),
+        (Some(_), glued) => Some(glued),
+        (None, _) => Some(*first),
+    };
+    if !candidate.is_some_and(move_like) {
+        return Ok(None);
+    }
+    let line = MoveLine::parse(line).map_err(bad)?;
+    Ok(Some(Command::Move {
+        game: game.to_owned(),
+        line,
+    }))
+}
+
+/// Finds the command in what the player wrote for `game`: the first line that is a phrase
+/// (draw, resignation), a command (`CLAIM`, `IF`/`ЕСЛИ`, `LEAVE`/`ОТПУСК`, `MSG`) or a move
+/// (`[N.] MOVE [marks] [repeat MOVE]`); a later line starting with "repeat:" / "повтор:"
+/// gives the repeat of the opponent's last move. Every other line the player wrote is a
+/// message for the opponent.
+pub fn request(text: &str, game: &str) -> Result<Found, BodyError> {
+    let mut found: Option<(Command, String)> = None;
     let mut repeat_line: Option<String> = None;
-    for line in &lines {
+    let mut words_around: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let Some(first) = words.first()
             && is_repeat_word(first)
@@ -337,106 +389,50 @@ pub fn request(text: &str) -> Result<Request, BodyError> {
                 .iter()
                 .copied()
                 .filter(|w| !w.eq_ignore_ascii_case("move:") && !w.eq_ignore_ascii_case("ход:"))
-                .filter(|w| !w.ends_with('.') && !w.ends_with('…'))
+                .filter(|w| move_number(w).is_none() && split_move_number(w).0.is_none())
                 .collect();
             if let [m] = rest.as_slice() {
                 repeat_line = Some((*m).to_owned());
+                continue;
             }
-            continue;
         }
-        if found.is_some() {
-            continue;
-        }
-        if let Some(r) = phrase(line) {
-            found = Some(r);
-            continue;
-        }
-        if let Some(command) = correspondence_command(&words)? {
-            found = Some(Request::Command(command));
-            continue;
-        }
-        // Skip a leading number ("12.", "12...") to see whether the line holds a move.
-        let mut rest = words.as_slice();
-        if let [n, tail @ ..] = rest
-            && !tail.is_empty()
-            && n.trim_end_matches(['.', '…']).len() <= 3
-            && n.trim_end_matches(['.', '…'])
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-            && n.ends_with(['.', '…'])
+        if found.is_none()
+            && let Some(command) = command_of(line, game)?
         {
-            rest = tail;
-        }
-        let Some(first) = rest.first() else {
-            continue;
-        };
-        if !move_like(first) {
+            found = Some((command, line.to_owned()));
             continue;
         }
-        let normalized: Vec<String> = words
-            .iter()
-            .map(|w| {
-                if is_inline_repeat(w) {
-                    "REPEAT".to_owned()
-                } else {
-                    (*w).to_owned()
-                }
-            })
-            .collect();
-        match line::parse(&format!("MOVE g {}", normalized.join(" "))) {
-            Ok(Line::Command(Command::Move {
-                number,
-                text,
-                marks,
-                repeat,
-                ..
-            })) => {
-                found = Some(Request::Move {
-                    number,
-                    text,
-                    marks,
-                    repeat,
-                });
-            }
-            Ok(_) => continue,
-            Err(e) => return Err(BodyError::Bad(format!("{line:?}: {}", e.0))),
-        }
+        words_around.push(line);
     }
-    match found {
-        Some(Request::Move {
-            number,
-            text,
-            marks,
-            repeat,
-        }) => Ok(Request::Move {
-            number,
-            text,
-            marks,
-            repeat: repeat.or(repeat_line),
-        }),
-        Some(other) => Ok(other),
-        None => Err(BodyError::NoMove),
+    let Some((mut command, line)) = found else {
+        return Err(BodyError::NoMove);
+    };
+    if let Command::Move { line, .. } = &mut command
+        && line.repeat.is_none()
+    {
+        line.repeat = repeat_line;
     }
+    let message = (!words_around.is_empty() && !matches!(command, Command::Message { .. }))
+        .then(|| message_of(&words_around))
+        .flatten();
+    Ok(Found {
+        command,
+        line,
+        message,
+    })
 }
 
-/// A line starting `CLAIM`, `IF`/`ЕСЛИ` or `LEAVE`/`ОТПУСК`, read as the line protocol reads
-/// it (with a placeholder game); `None` for any other line.
-fn correspondence_command(words: &[&str]) -> Result<Option<Command>, BodyError> {
-    let Some(first) = words.first() else {
-        return Ok(None);
-    };
-    let rest = words[1..].join(" ");
-    let line_text = match first.to_lowercase().trim_end_matches(':') {
-        "claim" => format!("CLAIM g {rest}"),
-        "if" | "conditional" | "если" => format!("IF g {rest}"),
-        "leave" | "отпуск" => format!("LEAVE {rest}"),
-        _ => return Ok(None),
-    };
-    match line::parse(&line_text) {
-        Ok(Line::Command(command)) => Ok(Some(command)),
-        Ok(_) => Ok(None),
-        Err(e) => Err(BodyError::Bad(format!("{:?}: {}", words.join(" "), e.0))),
-    }
+/// The player's other lines as one message: joined, control characters dropped, cut to
+/// the length a message may have.
+fn message_of(lines: &[&str]) -> Option<String> {
+    let text: String = lines
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_MESSAGE_CHARS)
+        .collect();
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 /// The subject without reply prefixes (`Re:`, `AW:`, `Ответ:`...), the relay's tag and the
@@ -472,71 +468,89 @@ pub fn subject_words(subject: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn command(text: &str) -> Command {
+        match request(text, "g7") {
+            Ok(found) => found.command,
+            Err(e) => panic!("{text}: {e}"),
+        }
+    }
+
     #[test]
     fn correspondence_commands_in_a_mail() {
-        let command = |text: &str| match request(text) {
-            Ok(Request::Command(c)) => Request::Command(c).into_command("g7".to_owned()),
-            other => panic!("{text}: {other:?}"),
-        };
         assert_eq!(
             command("Claim threefold 23... Ng8\n\nRegards"),
-            Command::Claim {
-                game: "g7".to_owned(),
-                claim: "threefold".to_owned(),
-                number: Some(23),
-                text: Some("Ng8".to_owned())
-            }
+            Command::parse("CLAIM g7 THREEFOLD 23... Ng8").unwrap()
         );
         assert_eq!(
             command("Если 12... Кf6 то 13. Сg5"),
-            Command::Conditional {
-                game: "g7".to_owned(),
-                moves: vec![(Some(12), "Кf6".to_owned()), (Some(13), "Сg5".to_owned())]
-            }
+            Command::parse("IF g7 12... Кf6 13. Сg5").unwrap()
         );
         assert_eq!(
             command("отпуск 2027-07-01 14"),
-            Command::Leave {
-                first: "2027-07-01".to_owned(),
-                days: "14".to_owned()
-            }
+            Command::parse("LEAVE 2027-07-01 14").unwrap()
         );
-        assert!(matches!(request("leave soon"), Err(BodyError::Bad(_))));
+        assert_eq!(
+            command("msg: Good luck!"),
+            Command::parse("MSG g7 Good luck!").unwrap()
+        );
+        assert!(matches!(
+            request("leave soon", "g7"),
+            Err(BodyError::Bad(_))
+        ));
     }
 
     #[test]
     fn moves_and_phrases() {
+        let found = request("Hi Boris,\n\n12. Nf3\nrepeat: 11... e5\n\nAlice", "g7").unwrap();
         assert_eq!(
-            request("Hi Boris,\n\n12. Nf3\nrepeat: 11... e5\n\nAlice"),
-            Ok(Request::Move {
-                number: Some(12),
-                text: "Nf3".into(),
-                marks: vec![],
-                repeat: Some("e5".into())
-            })
+            found.command,
+            Command::parse("MOVE g7 12. Nf3 REPEAT e5").unwrap()
         );
-        assert_eq!(request("Предлагаю ничью."), Ok(Request::OfferDraw));
-        assert_eq!(request("I decline the draw"), Ok(Request::DeclineDraw));
-        assert_eq!(request("Сдаюсь"), Ok(Request::Resign));
+        assert_eq!(found.line, "12. Nf3");
+        assert_eq!(found.message.as_deref(), Some("Hi Boris, Alice"));
         assert_eq!(
-            request("1... е7—е5 повтор е2—е4"),
-            Ok(Request::Move {
-                number: Some(1),
-                text: "е7—е5".into(),
-                marks: vec![],
-                repeat: Some("е2—е4".into())
-            })
+            command("Предлагаю ничью."),
+            Command::parse("DRAW g7 OFFER").unwrap()
         );
         assert_eq!(
-            request("0-0"),
-            Ok(Request::Move {
-                number: None,
-                text: "0-0".into(),
-                marks: vec![],
-                repeat: None
-            })
+            command("I decline the draw"),
+            Command::parse("DRAW g7 DECLINE").unwrap()
         );
-        assert_eq!(request("Thanks!"), Err(BodyError::NoMove));
+        assert_eq!(command("Сдаюсь"), Command::parse("RESIGN g7").unwrap());
+        assert_eq!(
+            command("1... е7—е5 повтор е2—е4"),
+            Command::parse("MOVE g7 1... е7—е5 REPEAT е2—е4").unwrap()
+        );
+        assert_eq!(
+            command("12.Nf3"),
+            Command::parse("MOVE g7 12. Nf3").unwrap()
+        );
+        assert_eq!(command("0-0"), Command::parse("MOVE g7 0-0").unwrap());
+        assert_eq!(request("Thanks!", "g7"), Err(BodyError::NoMove));
+        assert_eq!(request("e4", "g7").unwrap().message, None);
+    }
+
+    /// The email reader required a dot after a move number (`12. Nf3`) where the line protocol
+    /// did not: one rule now, `12 Nf3` reads the same everywhere.
+    #[test]
+    fn regression_email_and_line_disagreed_on_move_numbers() {
+        assert_eq!(command("12 Nf3"), Command::parse("MOVE g7 12 Nf3").unwrap());
+        assert_eq!(
+            command("12...Nf6"),
+            Command::parse("MOVE g7 12... Nf6").unwrap()
+        );
+    }
+
+    /// Webmail writes each line of an HTML-only mail as a `<div>`: `Hello!e4` was refused.
+    #[test]
+    fn regression_html_div_lines_ran_together() {
+        let raw = b"From: a@b.test\r\nSubject: g7\r\nContent-Type: text/html\r\n\r\n<div>Hello!</div><div>e4</div><DIV>See you</DIV>";
+        let mail = parse(raw, false).unwrap();
+        let lines: Vec<&str> = mail.text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines, ["Hello!", "e4", "See you"]);
+        let found = request(&mail.text, "g7").unwrap();
+        assert_eq!(found.command, Command::parse("MOVE g7 e4").unwrap());
+        assert_eq!(blocks_as_lines("a<br>b<p>c</p>"), "a<br>b<p>c</p>");
     }
 
     #[test]

@@ -23,8 +23,9 @@ use super::config::EmailConfig;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
+use crate::command::Command;
 use crate::config::valid_id;
-use crate::relay::{Command, Mailbox, Message as OutboxMessage, Relay, Reply, Sender};
+use crate::relay::{Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
 
 /// A mail ready to send.
 pub struct Outgoing {
@@ -163,8 +164,12 @@ pub fn reply_mail(
             references.join(" "),
         ));
     }
-    let status = if reply.code < 300 { "OK" } else { "REFUSED" };
-    let mut body = format!("{status} ({}): {}\n", reply.code, reply.text);
+    let status = if reply.status.is_success() {
+        "OK"
+    } else {
+        "REFUSED"
+    };
+    let mut body = format!("{status} ({}): {}\n", reply.status.code(), reply.text);
     if !mail.text.is_empty() {
         body.push_str("\nYour mail said:\n");
         for line in mail.text.lines().take(20) {
@@ -333,7 +338,7 @@ impl Outbound {
                 },
             )
             .await;
-        (reply.code == 250).then_some(reply.text)
+        (reply.status == Status::Done).then_some(reply.text)
     }
 
     /// Sends the reply spool, forever.

@@ -38,11 +38,13 @@ use tokio_util::task::TaskTracker;
 
 use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_iccf};
 use self::session::{Session, Timing};
+use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
 use crate::journal::peer::{GamePlayers, OutboxEntry, PeerView};
 use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, JournalError};
-use crate::relay::{Command, Mailbox, Relay, Sender};
+use crate::notation::written::Marks;
+use crate::relay::{Channel, Mailbox, Relay, Sender, Status};
 use crate::transport::serial_port::{self, Backoff};
 
 /// Outbox rows read and not yet acknowledged, at most.
@@ -594,14 +596,14 @@ impl LinkTask {
         let command = match act {
             Act::Move { draw_offer, .. } => Command::Move {
                 game: gid,
-                number: None,
-                text: iccf.unwrap_or_default(),
-                marks: if draw_offer {
-                    vec!["(=)".to_owned()]
-                } else {
-                    Vec::new()
+                line: MoveLine {
+                    text: iccf.unwrap_or_default(),
+                    marks: Marks {
+                        draw_offer,
+                        ..Marks::default()
+                    },
+                    ..MoveLine::default()
                 },
-                repeat: None,
             },
             Act::OfferDraw => Command::OfferDraw { game: gid },
             Act::AcceptDraw => Command::AcceptDraw { game: gid },
@@ -611,18 +613,18 @@ impl LinkTask {
         let sender = Sender {
             player: player.clone(),
             admin: false,
-            channel: "link",
+            channel: Channel::Link,
         };
         let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
-        match reply.code {
-            250 => {
+        match reply.status {
+            Status::Done => {
                 tracing::debug!(link = %self.config.id, game = %game.id, %player, number, "applied");
                 Ok(())
             }
             // Not recorded: not acknowledged, so the peer sends it again.
-            421 | 500..=599 => Err(LinkError::Relay(reply.text)),
+            status if !status.is_final() => Err(LinkError::Relay(reply.text)),
             _ => {
                 let first = reply.text.lines().next().unwrap_or("").to_owned();
                 self.refuse(code, side, number, first);
@@ -662,7 +664,7 @@ impl LinkTask {
         let sender = Sender {
             player,
             admin: false,
-            channel: "link",
+            channel: Channel::Link,
         };
         let command = Command::PeerRefused {
             game: game.id.clone(),
@@ -672,9 +674,10 @@ impl LinkTask {
         let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
-        match reply.code {
-            421 | 500..=599 => Err(LinkError::Relay(reply.text)),
-            _ => Ok(()),
+        if reply.status.is_final() {
+            Ok(())
+        } else {
+            Err(LinkError::Relay(reply.text))
         }
     }
 }

@@ -1,0 +1,389 @@
+//! The grammar: words to a [`Command`]. One verb per command (with its aliases, English and
+//! Russian), one move-number rule ([`crate::notation::number`]), one mark reader
+//! ([`Marks::parse`]), one result reader ([`Score`]).
+
+use jiff::SignedDuration;
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use super::{ClockSetting, Command, CommandError, CommandErrorKind, MoveLine, NumberedMove};
+use crate::game::Claim;
+use crate::notation::number::{move_number, split_move_number};
+use crate::notation::result::Score;
+use crate::notation::written::Marks;
+
+/// The most characters in a message between players.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
+/// The most bytes of a command's text kept in the official record.
+pub const MAX_TEXT_BYTES: usize = 1024;
+
+/// A command's text as received, for the record: whole, unless longer than
+/// [`MAX_TEXT_BYTES`], then cut on a character boundary and marked with `…`.
+pub fn bounded_text(text: &str) -> String {
+    let text = text.trim();
+    if text.len() <= MAX_TEXT_BYTES {
+        return text.to_owned();
+    }
+    let mut end = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+fn missing(what: &str) -> CommandError {
+    CommandError::new(CommandErrorKind::Missing, format!("missing {what}"))
+}
+
+fn bad(message: String) -> CommandError {
+    CommandError::new(CommandErrorKind::BadValue, message)
+}
+
+/// The words of a line, with the rest of the line at hand for the commands that take free
+/// text (a message, an adjudication's reason, a FEN).
+struct Words<'a> {
+    line: &'a str,
+    words: Vec<&'a str>,
+    next: usize,
+    /// The game the context names (a mail's subject): commands then take no game word.
+    game: Option<&'a str>,
+}
+
+impl<'a> Words<'a> {
+    fn new(line: &'a str, game: Option<&'a str>) -> Words<'a> {
+        Words {
+            line,
+            words: line.split_whitespace().collect(),
+            next: 0,
+            game,
+        }
+    }
+
+    fn word(&mut self) -> Option<&'a str> {
+        let word = self.words.get(self.next).copied();
+        self.next += usize::from(word.is_some());
+        word
+    }
+
+    fn arg(&mut self, what: &str) -> Result<String, CommandError> {
+        self.word().map(str::to_owned).ok_or_else(|| missing(what))
+    }
+
+    fn game(&mut self) -> Result<String, CommandError> {
+        match self.game {
+            Some(game) => Ok(game.to_owned()),
+            None => self.arg("game id"),
+        }
+    }
+
+    /// The words not read yet.
+    fn rest(&mut self) -> &[&'a str] {
+        let rest = &self.words[self.next..];
+        self.next = self.words.len();
+        rest
+    }
+
+    /// The rest of the line as written (spacing kept), trimmed.
+    fn rest_text(&mut self) -> &'a str {
+        let Some(first) = self.words.get(self.next) else {
+            return "";
+        };
+        // Every word is a slice of the line: its offset is where the rest begins.
+        let at = first.as_ptr() as usize - self.line.as_ptr() as usize;
+        self.next = self.words.len();
+        self.line[at..].trim_end()
+    }
+
+    fn done(&mut self) -> Result<(), CommandError> {
+        match self.word() {
+            None => Ok(()),
+            Some(extra) => Err(CommandError::new(
+                CommandErrorKind::Unexpected,
+                format!("unexpected {extra:?}"),
+            )),
+        }
+    }
+}
+
+impl Command {
+    /// Reads a command line: a verb, the game, the rest.
+    pub fn parse(line: &str) -> Result<Command, CommandError> {
+        parse_words(Words::new(line, None))
+    }
+
+    /// Reads a command whose game the context gives (a mail about one game): `CLAIM FIFTY`,
+    /// `IF 12... Nf6 13. Bg5`, `LEAVE 2027-07-01 14`.
+    pub fn parse_in(line: &str, game: &str) -> Result<Command, CommandError> {
+        parse_words(Words::new(line, Some(game)))
+    }
+}
+
+fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
+    let Some(verb) = w.word() else {
+        return Err(missing("command"));
+    };
+    let command = match verb.to_uppercase().as_str() {
+        "GAMES" | "LIST" => Command::Games,
+        "SHOW" => Command::Show { game: w.game()? },
+        "MOVE" => {
+            let game = w.game()?;
+            let line = move_line(w.rest())?;
+            Command::Move { game, line }
+        }
+        "DRAW" => {
+            let game = w.game()?;
+            let what = w.arg("OFFER, ACCEPT or DECLINE")?;
+            match what.to_ascii_uppercase().as_str() {
+                "OFFER" => Command::OfferDraw { game },
+                "ACCEPT" => Command::AcceptDraw { game },
+                "DECLINE" => Command::DeclineDraw { game },
+                _ => return Err(bad(format!("{what:?}: say OFFER, ACCEPT or DECLINE"))),
+            }
+        }
+        "RESIGN" => Command::Resign { game: w.game()? },
+        "CLAIM" => {
+            let game = w.game()?;
+            let claim: Claim = w.arg("THREEFOLD or FIFTY")?.parse().map_err(bad)?;
+            let with = match numbered_moves(w.rest())?.as_slice() {
+                [] => None,
+                [one] => Some(one.clone()),
+                _ => {
+                    return Err(CommandError::new(
+                        CommandErrorKind::Unexpected,
+                        "CLAIM takes at most one move",
+                    ));
+                }
+            };
+            Command::Claim { game, claim, with }
+        }
+        "IF" | "CONDITIONAL" | "ЕСЛИ" => {
+            let game = w.game()?;
+            let rest = w.rest();
+            let moves = if matches!(rest, [word] if word.eq_ignore_ascii_case("CANCEL")) {
+                Vec::new()
+            } else {
+                let moves = numbered_moves(rest)?;
+                if moves.is_empty() {
+                    return Err(missing("moves (or CANCEL): their move, your answer, ..."));
+                }
+                moves
+            };
+            Command::Conditional { game, moves }
+        }
+        "LEAVE" | "ОТПУСК" => {
+            let first = w.arg("first day (YYYY-MM-DD)")?;
+            let days = w.arg("number of days")?;
+            let first: Date = first
+                .parse()
+                .map_err(|_| bad(format!("{first:?} is not a date (YYYY-MM-DD)")))?;
+            let days = match days.parse::<u32>() {
+                Ok(n) if (1..=366).contains(&n) => n,
+                _ => return Err(bad(format!("{days:?} is not a number of days (1 to 366)"))),
+            };
+            Command::Leave { first, days }
+        }
+        "ADJUDICATE" => {
+            let game = w.game()?;
+            let result = w.arg("result (1-0, 0-1, 1/2-1/2)")?;
+            let score = match Score::read(&result) {
+                Some(score) if score != Score::Unfinished => score,
+                _ => return Err(bad(format!("{result:?}: say 1-0, 0-1 or 1/2-1/2"))),
+            };
+            let reason = w.rest_text();
+            if reason.is_empty() {
+                return Err(missing("reason"));
+            }
+            Command::Adjudicate {
+                game,
+                score,
+                reason: reason.to_owned(),
+            }
+        }
+        "CLOCK" => {
+            let set = w.word().map(clock_setting).transpose()?;
+            Command::Clock { set }
+        }
+        "CREATE" => create(&mut w)?,
+        "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {
+            let game = w.game()?;
+            let text = message_text(w.rest_text())?;
+            Command::Message { game, text }
+        }
+        _ => {
+            return Err(CommandError::new(
+                CommandErrorKind::UnknownVerb,
+                format!("unknown command {verb:?}"),
+            ));
+        }
+    };
+    w.done()?;
+    Ok(command)
+}
+
+fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
+    let game = w.arg("game id")?;
+    let white = w.arg("white player")?;
+    let black = w.arg("black player")?;
+    let (mut event, mut fen, mut round) = (None, None, None);
+    while let Some(word) = w.word() {
+        match word.to_ascii_uppercase().as_str() {
+            "EVENT" => event = Some(w.arg("event id")?),
+            "ROUND" => round = Some(w.arg("round")?),
+            "FEN" => {
+                let rest = w.rest_text();
+                if rest.is_empty() {
+                    return Err(missing("FEN"));
+                }
+                fen = Some(rest.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+            _ => {
+                return Err(CommandError::new(
+                    CommandErrorKind::Unexpected,
+                    format!("unexpected {word:?} (EVENT id, ROUND r, FEN ...)"),
+                ));
+            }
+        }
+    }
+    Ok(Command::Create {
+        game,
+        white,
+        black,
+        event,
+        fen,
+        round,
+    })
+}
+
+/// A message's text: not empty, not too long, no control characters.
+fn message_text(text: &str) -> Result<String, CommandError> {
+    if text.is_empty() {
+        return Err(missing("text of the message"));
+    }
+    if text.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(bad(format!(
+            "a message has at most {MAX_MESSAGE_CHARS} characters"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(bad("a message may not hold control characters".to_owned()));
+    }
+    Ok(text.to_owned())
+}
+
+/// `+40d`, `+6h`, `+30m`, `+90s`, or an RFC 3339 time.
+fn clock_setting(set: &str) -> Result<ClockSetting, CommandError> {
+    let refuse = || {
+        bad(format!(
+            "{set:?}: say +<n>d, +<n>h, +<n>m or an RFC 3339 time"
+        ))
+    };
+    if let Some(rest) = set.strip_prefix('+') {
+        let Some((at, unit)) = rest.char_indices().last() else {
+            return Err(refuse());
+        };
+        let n: i64 = rest[..at].parse().map_err(|_| refuse())?;
+        let seconds = match unit {
+            'd' => n.checked_mul(86_400),
+            'h' => n.checked_mul(3_600),
+            'm' => n.checked_mul(60),
+            's' => Some(n),
+            _ => None,
+        }
+        .ok_or_else(refuse)?;
+        Ok(ClockSetting::Advance(SignedDuration::from_secs(seconds)))
+    } else {
+        set.parse::<Timestamp>()
+            .map(ClockSetting::At)
+            .map_err(|_| refuse())
+    }
+}
+
+/// Whether a word introduces the repeat of the opponent's last move.
+fn is_repeat_word(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(':').to_lowercase().as_str(),
+        "repeat" | "повтор" | "rpt"
+    )
+}
+
+/// Reads `[number] move [marks...] [REPEAT [number] move]`.
+fn move_line(words: &[&str]) -> Result<MoveLine, CommandError> {
+    let (words, repeat) = match words.iter().position(|w| is_repeat_word(w)) {
+        Some(at) => {
+            let repeated = match numbered_moves(&words[at + 1..])?.as_slice() {
+                [one] => one.text.clone(),
+                _ => {
+                    return Err(CommandError::new(
+                        CommandErrorKind::Unexpected,
+                        "REPEAT takes one move: the opponent's last",
+                    ));
+                }
+            };
+            (&words[..at], Some(repeated))
+        }
+        None => (words, None),
+    };
+    let (number, text, marks) = match words {
+        [] => return Err(missing("move")),
+        [first, rest @ ..] => match split_move_number(first) {
+            // `12. Nf3`: the number apart (a number alone with nothing after it is no number).
+            (Some(number), "") if !rest.is_empty() => (Some(number), rest[0], &rest[1..]),
+            (Some(number), glued) if !glued.is_empty() => (Some(number), glued, rest),
+            _ => (None, *first, rest),
+        },
+    };
+    let mut all = Marks::default();
+    for word in marks {
+        let Some(m) = Marks::parse(word) else {
+            return Err(CommandError::new(
+                CommandErrorKind::NotAMark,
+                format!("not a move mark: {word:?}"),
+            ));
+        };
+        all.check = all.check.or(m.check);
+        all.annotation = all.annotation.or(m.annotation);
+        all.en_passant |= m.en_passant;
+        all.draw_offer |= m.draw_offer;
+    }
+    Ok(MoveLine {
+        number,
+        text: text.to_owned(),
+        marks: all,
+        repeat,
+    })
+}
+
+impl MoveLine {
+    /// Reads a move line on its own (a line of a mail): `12. Nf3`, `12...Nf6 (=)`,
+    /// `Nf3 repeat e5`.
+    pub fn parse(line: &str) -> Result<MoveLine, CommandError> {
+        move_line(&line.split_whitespace().collect::<Vec<_>>())
+    }
+}
+
+/// Moves, each with the number written before it (apart or glued), the words `if`, `then`,
+/// `если`, `то` and trailing commas skipped: `if 12... Nf6 then 13. Bg5, if 13...Be7 then 14.
+/// Nc3`.
+fn numbered_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
+    let mut moves = Vec::new();
+    let mut number = None;
+    for word in words {
+        let word = word.trim_end_matches([',', ';']);
+        let lower = word.to_lowercase();
+        if word.is_empty() || ["if", "then", "если", "то"].contains(&lower.as_str()) {
+            continue;
+        }
+        if let Some(n) = move_number(word) {
+            number = Some(n);
+            continue;
+        }
+        let (glued, text) = split_move_number(word);
+        moves.push(NumberedMove {
+            number: glued.or(number.take()),
+            text: text.to_owned(),
+        });
+        number = None;
+    }
+    Ok(moves)
+}

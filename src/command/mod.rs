@@ -1,0 +1,203 @@
+//! What a player or the admin can say, typed, and the one grammar that reads it from words.
+//!
+//! Every front end shares this: the line protocol and the serial terminal read whole lines
+//! ([`Command::parse`]), a mail body reads its lines with the game known from the subject
+//! ([`Command::parse_in`], [`MoveLine::parse`]), and the XFCC and web front ends build commands
+//! directly. Transports keep only their own words (`LOGIN`, `ACK`, `QUIT`) and framing.
+//!
+//! Pure code: a command is checked here for its form (a date is a date, a result a result, a
+//! mark a mark); whether the game allows it is the relay's and the game's business.
+//!
+//! ```
+//! use ccrelay::command::{Command, MoveLine};
+//! use ccrelay::notation::number::MoveNumber;
+//!
+//! let command = Command::parse("move demo-1 12. Nf3 (=) REPEAT 11... Nc6").unwrap();
+//! let Command::Move { game, line } = &command else { panic!() };
+//! assert_eq!(game, "demo-1");
+//! assert_eq!(line.number, Some(MoveNumber { number: 12, black: false }));
+//! assert!(line.marks.draw_offer);
+//! assert_eq!(line.repeat.as_deref(), Some("Nc6"));
+//! // Rendered back, it reads the same.
+//! assert_eq!(Command::parse(&command.to_string()).unwrap(), command);
+//! // A mail body: the game comes from the subject.
+//! assert!(matches!(Command::parse_in("CLAIM fifty", "demo-1"), Ok(Command::Claim { .. })));
+//! assert!(MoveLine::parse("12... Nf6").is_ok());
+//! ```
+
+mod grammar;
+mod render;
+
+use jiff::SignedDuration;
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use crate::game::Claim;
+use crate::notation::number::MoveNumber;
+use crate::notation::result::Score;
+use crate::notation::written::Marks;
+
+pub use grammar::{MAX_MESSAGE_CHARS, MAX_TEXT_BYTES, bounded_text};
+
+/// A move as a player writes it in a command: `[number] move [marks...] [REPEAT move]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveLine {
+    pub number: Option<MoveNumber>,
+    /// The move itself, one word in any notation (marks glued to it stay on it).
+    pub text: String,
+    /// Marks written apart from the move (`e.p.`, `(=)`, `+`).
+    pub marks: Marks,
+    /// The opponent's last move, repeated as ICCF custom has it.
+    pub repeat: Option<String>,
+}
+
+/// A move with the number written before it, if any (a conditional line, a claim's move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberedMove {
+    pub number: Option<MoveNumber>,
+    pub text: String,
+}
+
+/// The admin's setting of the manual clock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ClockSetting {
+    /// `+40d`, `+6h`, `+30m`.
+    Advance(SignedDuration),
+    /// An RFC 3339 time.
+    At(Timestamp),
+}
+
+/// Everything a player or the admin can ask of the relay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// The sender's games.
+    Games,
+    /// One game: diagram, moves, whose turn.
+    Show {
+        game: String,
+    },
+    Move {
+        game: String,
+        line: MoveLine,
+    },
+    OfferDraw {
+        game: String,
+    },
+    AcceptDraw {
+        game: String,
+    },
+    DeclineDraw {
+        game: String,
+    },
+    Resign {
+        game: String,
+    },
+    /// A draw claim, on the position now or with a move.
+    Claim {
+        game: String,
+        claim: Claim,
+        with: Option<NumberedMove>,
+    },
+    /// A conditional line: the opponent's expected move, the answer, and so on; empty cancels.
+    Conditional {
+        game: String,
+        moves: Vec<NumberedMove>,
+    },
+    /// Leave from a day for some days, in all the sender's games.
+    Leave {
+        first: Date,
+        days: u32,
+    },
+    /// Admin: decide a game's result.
+    Adjudicate {
+        game: String,
+        score: Score,
+        reason: String,
+    },
+    /// Admin: read or move the manual clock.
+    Clock {
+        set: Option<ClockSetting>,
+    },
+    /// Admin: start a game.
+    Create {
+        game: String,
+        white: String,
+        black: String,
+        event: Option<String>,
+        fen: Option<String>,
+        round: Option<String>,
+    },
+    /// A short text for the opponent, journaled and delivered like a move.
+    Message {
+        game: String,
+        text: String,
+    },
+    /// From a link: the other node refused the sender's action `number` in `game`. Never read
+    /// from words: only a link says it.
+    PeerRefused {
+        game: String,
+        number: u32,
+        reason: String,
+    },
+}
+
+impl Command {
+    /// The game a command acts on, if one.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            Command::Show { game }
+            | Command::Move { game, .. }
+            | Command::OfferDraw { game }
+            | Command::AcceptDraw { game }
+            | Command::DeclineDraw { game }
+            | Command::Resign { game }
+            | Command::Claim { game, .. }
+            | Command::Conditional { game, .. }
+            | Command::PeerRefused { game, .. }
+            | Command::Message { game, .. }
+            | Command::Adjudicate { game, .. } => Some(game),
+            Command::Games
+            | Command::Leave { .. }
+            | Command::Clock { .. }
+            | Command::Create { .. } => None,
+        }
+    }
+}
+
+/// What is wrong with the words of a command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct CommandError {
+    kind: CommandErrorKind,
+    message: String,
+}
+
+/// The kinds of [`CommandError`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CommandErrorKind {
+    /// The first word is no command.
+    UnknownVerb,
+    /// A word the command needs is missing.
+    Missing,
+    /// A word the command does not take.
+    Unexpected,
+    /// A word after a move that is not a move mark (`e.p.`, `(=)`, `+`).
+    NotAMark,
+    /// A value of the wrong form: a date, a number of days, a result, a claim, a clock
+    /// setting, a message's text.
+    BadValue,
+}
+
+impl CommandError {
+    pub(crate) fn new(kind: CommandErrorKind, message: impl Into<String>) -> CommandError {
+        CommandError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn kind(&self) -> CommandErrorKind {
+        self.kind
+    }
+}

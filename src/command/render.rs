@@ -1,0 +1,122 @@
+//! A command written back as a line the grammar reads: `Command::parse(&c.to_string()) == c`
+//! for every command the grammar can produce (tested with random commands).
+
+use std::fmt;
+
+use super::{ClockSetting, Command, MoveLine, NumberedMove};
+use crate::notation::written::{CheckMark, Marks};
+
+fn write_marks(f: &mut fmt::Formatter<'_>, marks: &Marks) -> fmt::Result {
+    if marks.en_passant {
+        f.write_str(" e.p.")?;
+    }
+    match marks.check {
+        Some(CheckMark::Check) => f.write_str(" +")?,
+        Some(CheckMark::Mate) => f.write_str(" #")?,
+        None => {}
+    }
+    if let Some(annotation) = marks.annotation {
+        write!(f, " {annotation}")?;
+    }
+    if marks.draw_offer {
+        f.write_str(" (=)")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for MoveLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(number) = self.number {
+            write!(f, "{number} ")?;
+        }
+        f.write_str(&self.text)?;
+        write_marks(f, &self.marks)?;
+        if let Some(repeat) = &self.repeat {
+            write!(f, " REPEAT {repeat}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for NumberedMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.number {
+            Some(number) => write!(f, "{number} {}", self.text),
+            None => f.write_str(&self.text),
+        }
+    }
+}
+
+impl fmt::Display for ClockSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClockSetting::Advance(d) => write!(f, "+{}s", d.as_secs()),
+            ClockSetting::At(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Games => f.write_str("GAMES"),
+            Command::Show { game } => write!(f, "SHOW {game}"),
+            Command::Move { game, line } => write!(f, "MOVE {game} {line}"),
+            Command::OfferDraw { game } => write!(f, "DRAW {game} OFFER"),
+            Command::AcceptDraw { game } => write!(f, "DRAW {game} ACCEPT"),
+            Command::DeclineDraw { game } => write!(f, "DRAW {game} DECLINE"),
+            Command::Resign { game } => write!(f, "RESIGN {game}"),
+            Command::Claim { game, claim, with } => {
+                write!(f, "CLAIM {game} {}", claim.as_str().to_ascii_uppercase())?;
+                match with {
+                    Some(m) => write!(f, " {m}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Conditional { game, moves } => {
+                write!(f, "IF {game}")?;
+                if moves.is_empty() {
+                    return f.write_str(" CANCEL");
+                }
+                for m in moves {
+                    write!(f, " {m}")?;
+                }
+                Ok(())
+            }
+            Command::Leave { first, days } => write!(f, "LEAVE {first} {days}"),
+            Command::Adjudicate {
+                game,
+                score,
+                reason,
+            } => write!(f, "ADJUDICATE {game} {score} {reason}"),
+            Command::Clock { set: None } => f.write_str("CLOCK"),
+            Command::Clock { set: Some(set) } => write!(f, "CLOCK {set}"),
+            Command::Create {
+                game,
+                white,
+                black,
+                event,
+                fen,
+                round,
+            } => {
+                write!(f, "CREATE {game} {white} {black}")?;
+                if let Some(event) = event {
+                    write!(f, " EVENT {event}")?;
+                }
+                if let Some(round) = round {
+                    write!(f, " ROUND {round}")?;
+                }
+                if let Some(fen) = fen {
+                    write!(f, " FEN {fen}")?;
+                }
+                Ok(())
+            }
+            Command::Message { game, text } => write!(f, "MSG {game} {text}"),
+            Command::PeerRefused {
+                game,
+                number,
+                reason,
+            } => write!(f, "REFUSED {game} {number} {reason}"),
+        }
+    }
+}
