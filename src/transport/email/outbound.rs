@@ -19,11 +19,10 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox as MailAddress, MessageBuilder};
 use tokio_util::sync::CancellationToken;
 
-use super::config::EmailConfig;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
-use crate::config::valid_id;
+use crate::config::{EmailConfig, valid_id};
 use crate::relay::{Command, Mailbox, Message as OutboxMessage, Relay, Reply, Sender};
 
 /// A mail ready to send.
