@@ -73,8 +73,12 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
         let value = toml::Value::deserialize(deserializer)?;
         Ok(match value.try_into::<T>() {
             Ok(v) => Field::Read(v),
-            // serde's "variant" is a word for programmers; the reader wrote a value.
-            Err(e) => Field::Bad(e.message().replace("unknown variant", "unknown value")),
+            // serde's words are a programmer's; the reader wrote a value and a number.
+            Err(e) => Field::Bad(
+                e.message()
+                    .replace("unknown variant", "unknown value")
+                    .replace("expected i64", "expected an integer"),
+            ),
         })
     }
 }

@@ -316,4 +316,199 @@ secret_file = "/nonexistent/key"
         let err = Config::from_toml("colour = \"blue\"", Path::new(".")).unwrap_err();
         assert!(err.to_string().contains("colour"), "{err}");
     }
+
+    #[test]
+    fn the_shipped_config_loads() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/ccrelay.toml");
+        let config = Config::load(&path).unwrap();
+        assert_eq!(config.tcp.listen.to_string(), "127.0.0.1:7878");
+        assert_eq!(config.players["boris"].notation.to_string(), "lan (ru)");
+        assert_eq!(config.games[0].id, "demo-1");
+        assert!(config.admin_secret_hash.is_some());
+    }
+
+    /// Values serde reads as enums are refused under their own key, all in one run, with the
+    /// values that would do.
+    #[test]
+    fn a_bad_enum_value_is_named_by_its_key_with_the_choices() {
+        let text = format!(
+            r#"
+[clock]
+mode = "sundial"
+[[players]]
+id = "alice"
+secret_hash = "{HASH}"
+reach = "pigeon"
+notation = "morse"
+[[events]]
+id = "e"
+on_timeout = "shrug"
+[[links]]
+id = "a"
+transport = "smoke"
+secret = "sixteen bytes at least"
+[[links]]
+id = "b"
+transport = "serial"
+device = "/dev/ttyS0"
+parity = "mark"
+data_bits = 9
+stop_bits = 3
+flow_control = "dtr"
+exclusive = "yes"
+secret = "sixteen bytes at least"
+[email]
+address = "relay@example.org"
+maildir = "/var/mail/relay"
+[email.smtp]
+server = "smtp.example.org"
+tls = "ssl"
+"#
+        );
+        let err = Config::from_toml(&text, Path::new(".")).unwrap_err();
+        for (key, choices) in [
+            ("clock.mode", "`system` or `manual`"),
+            ("players[0].reach", "`tcp`, `link`, `email`"),
+            (
+                "players[0].notation",
+                "`iccf`, `numeric`, `san`, `lan`, `uci`, `figurine`",
+            ),
+            ("events[0].on_timeout", "`forfeit` or `arbiter`"),
+            ("links[0].transport", "`tcp` or `serial`"),
+            ("links[1].parity", "`none`, `even`, `odd`"),
+            ("links[1].data_bits", "5, 6, 7 or 8"),
+            ("links[1].stop_bits", "1 or 2"),
+            (
+                "links[1].flow_control",
+                "`none`, `software`, `xonxoff`, `hardware`, `rtscts`",
+            ),
+            ("links[1].exclusive", "bool"),
+            ("email.smtp.tls", "`tls`, `starttls`, `none`"),
+        ] {
+            let problem = err
+                .problems
+                .iter()
+                .find(|p| p.key == key)
+                .unwrap_or_else(|| panic!("{key} not reported in {err}"));
+            assert!(
+                problem.message.contains(choices),
+                "{key}: {}",
+                problem.message
+            );
+        }
+        assert!(!err.to_string().contains("variant"), "{err}");
+        // A bad mode is one problem, not also a complaint about `start`.
+        assert!(
+            !err.problems.iter().any(|p| p.key == "clock.start"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn aliases_and_defaults_are_read_as_before() {
+        let text = format!(
+            r#"
+[clock]
+mode = "manual"
+[[players]]
+id = "alice"
+secret_hash = "{HASH}"
+notation = "numeric"
+[[players]]
+id = "boris"
+secret_hash = "{HASH}"
+notation = "figurine"
+lang = "ru"
+[[terminals]]
+device = "/dev/ttyS0"
+[[terminals]]
+device = "/dev/ttyS1"
+flow_control = "rtscts"
+exclusive = false
+[[terminals]]
+device = "/dev/ttyS2"
+flow_control = "xonxoff"
+baud = 300
+"#
+        );
+        let config = Config::from_toml(&text, Path::new(".")).unwrap();
+        assert_eq!(
+            config.players["alice"].notation,
+            crate::notation::Notation::Iccf
+        );
+        assert_eq!(config.players["boris"].notation.to_string(), "figurine");
+        assert_eq!(config.players["alice"].reach, Reach::Tcp);
+        assert_eq!(
+            config.clock.manual_start,
+            Some("2026-01-01T00:00:00Z".parse().unwrap())
+        );
+        let t = &config.terminals;
+        assert_eq!(t[0].to_string(), "/dev/ttyS0 9600 8N1");
+        assert!(t[0].exclusive);
+        assert_eq!(t[0].flow_control, FlowControl::None);
+        assert_eq!(t[1].flow_control, FlowControl::Hardware);
+        assert!(!t[1].exclusive);
+        assert_eq!(t[2].flow_control, FlowControl::Software);
+        assert_eq!(t[2].baud, 300);
+    }
+
+    /// Terminals and links read their serial keys through one flattened struct, which cannot
+    /// deny unknown keys the serde way: they are still refused, by key, without their value.
+    #[test]
+    fn unknown_keys_of_terminals_and_links_are_refused_by_key() {
+        let text = r#"
+[[terminals]]
+device = "/dev/ttyS0"
+colour = "green"
+[[links]]
+id = "a"
+connect = "peer.example.org:7879"
+secret = "sixteen bytes at least"
+secrte = "hunter2-hunter2-hunter2"
+[[links]]
+id = "b"
+transport = "serial"
+device = "/dev/ttyUSB0"
+sped = 300
+secret = "sixteen bytes at least"
+"#;
+        let err = Config::from_toml(text, Path::new(".")).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["links[0].secrte", "links[1].sped", "terminals[0].colour"],
+            "{err}"
+        );
+        assert!(!err.to_string().contains("hunter2"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_serial_value_type_is_named_by_its_key() {
+        let err = Config::from_toml(
+            "[[terminals]]\ndevice = 5\nbaud = \"fast\"\n",
+            Path::new("."),
+        )
+        .unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        for key in ["terminals[0].device", "terminals[0].baud"] {
+            assert!(keys.contains(&key), "{key} not reported in {err}");
+        }
+    }
+
+    /// The link's secret and the mail passwords are read by one helper: a key file loses its
+    /// last line break, and an empty key file is too short (it was taken as no secret at all).
+    #[test]
+    fn a_link_secret_file_is_read_like_a_password_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("spb.key"), "sixteen bytes at least\n").unwrap();
+        std::fs::write(dir.path().join("empty.key"), "\n").unwrap();
+        let link = |file: &str| {
+            format!("[[links]]\nid = \"spb\"\nconnect = \"peer:7879\"\nsecret_file = \"{file}\"\n")
+        };
+        let config = Config::from_toml(&link("spb.key"), dir.path()).unwrap();
+        assert_eq!(config.links[0].secret.0, b"sixteen bytes at least");
+        let err = Config::from_toml(&link("empty.key"), dir.path()).unwrap_err();
+        assert_eq!(err.problems[0].key, "links[0].secret", "{err}");
+        assert!(err.problems[0].message.contains("too short"), "{err}");
+    }
 }

@@ -74,3 +74,76 @@ impl Checker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const SECRET: &str = "correct horse battery staple";
+
+    /// One reader for every `X` / `X_file` pair: the mail passwords and the link secret.
+    fn read(
+        inline: Option<&str>,
+        file: Option<&Path>,
+        required: bool,
+    ) -> (Option<Vec<u8>>, Vec<(String, String)>) {
+        let mut c = Checker::new(Path::new("/nonexistent"));
+        let secret = c.secret(
+            "s",
+            "password",
+            inline.map(str::to_owned),
+            file.map(Path::to_path_buf),
+            required,
+        );
+        let problems = match c.finish(()) {
+            Ok(()) => Vec::new(),
+            Err(e) => e.problems.into_iter().map(|p| (p.key, p.message)).collect(),
+        };
+        (secret, problems)
+    }
+
+    #[test]
+    fn a_secret_is_given_or_read_from_a_file_less_its_last_line_break() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pw");
+        std::fs::write(&file, format!("{SECRET} \r\n")).unwrap();
+        // Trailing spaces are the secret's; the editor's line break is not.
+        assert_eq!(
+            read(None, Some(&file), true),
+            (Some(format!("{SECRET} ").into_bytes()), vec![])
+        );
+        assert_eq!(
+            read(Some(SECRET), None, true),
+            (Some(SECRET.as_bytes().to_vec()), vec![])
+        );
+        assert_eq!(read(None, None, false), (None, vec![]));
+    }
+
+    #[test]
+    fn a_secret_given_twice_missing_or_unreadable_is_named_never_quoted() {
+        let (_, both) = read(Some(SECRET), Some(Path::new("pw")), false);
+        let (_, missing) = read(None, None, true);
+        let (_, unreadable) = read(None, Some(Path::new("pw")), true);
+        assert_eq!(both[0].0, "s.password");
+        assert_eq!(missing[0].0, "s.password");
+        assert_eq!(unreadable[0].0, "s.password_file");
+        assert!(
+            unreadable[0].1.contains("/nonexistent/pw"),
+            "{unreadable:?}"
+        );
+        for (_, message) in both.iter().chain(&missing).chain(&unreadable) {
+            assert!(!message.contains("horse"), "{message}");
+        }
+    }
+
+    #[test]
+    fn secrets_never_show_in_debug() {
+        assert_eq!(format!("{:?}", Secret(SECRET.to_owned())), "***");
+        assert_eq!(
+            format!("{:?}", LinkSecret(SECRET.as_bytes().to_vec())),
+            "LinkSecret(28 bytes)"
+        );
+    }
+}

@@ -173,8 +173,13 @@ impl fmt::Display for SerialConfig {
 pub(super) fn check(c: &mut Checker, prefix: &str, raw: RawSerial) -> SerialConfig {
     let key = |field: &str| format!("{prefix}.{field}");
     c.unknown_keys(prefix, &raw.unknown);
+    let unreadable = matches!(raw.device, Some(Field::Bad(_)));
     let device = c.read(&key("device"), raw.device);
-    let device = c.required(&key("device"), device);
+    let device = if unreadable {
+        String::new()
+    } else {
+        c.required(&key("device"), device)
+    };
     let baud = c.read(&key("baud"), raw.baud);
     let baud = c.number(&key("baud"), baud, 50, 4_000_000, 9600) as u32;
     let mut serial = SerialConfig::new(device, baud);
@@ -211,4 +216,59 @@ pub(super) fn check_terminals(c: &mut Checker, raw: Vec<RawSerial>) -> Vec<Seria
         terminals.push(serial);
     }
     terminals
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn read(text: &str) -> Result<SerialConfig, crate::config::ConfigError> {
+        let raw: RawSerial = toml::from_str(text).expect("toml");
+        let mut c = Checker::new(Path::new("."));
+        let serial = check(&mut c, "t", raw);
+        c.finish(serial)
+    }
+
+    #[test]
+    fn eight_n_one_at_300_baud_is_30_bytes_a_second() {
+        let c = SerialConfig::new("/dev/null", 300);
+        assert!((c.bytes_per_second() - 30.0).abs() < 1e-9);
+        assert_eq!(c.to_string(), "/dev/null 300 8N1");
+    }
+
+    #[test]
+    fn settings_are_read_or_refused_with_the_choices() {
+        let serial = read(
+            "device = \"/dev/x\"\nparity = \"even\"\ndata_bits = 7\nstop_bits = 2\nflow_control = \"rtscts\"",
+        )
+        .unwrap();
+        assert_eq!(serial.parity, Parity::Even);
+        assert_eq!(serial.data_bits, DataBits::Seven);
+        assert_eq!(serial.stop_bits, StopBits::Two);
+        assert_eq!(serial.flow_control, FlowControl::Hardware);
+        assert_eq!(serial.to_string(), "/dev/x 9600 7E2");
+        // Start, 7 data, parity and 2 stop bits: 11 bits a character.
+        assert!((serial.bytes_per_second() - 9600.0 / 11.0).abs() < 1e-9);
+
+        let err = read("parity = \"mark\"\ndata_bits = 9\nstop_bits = 3\nbaud = 10").unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "t.device",
+                "t.baud",
+                "t.parity",
+                "t.data_bits",
+                "t.stop_bits"
+            ],
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("t.baud: 10 is out of range (50 to 4000000)"),
+            "{err}"
+        );
+    }
 }
