@@ -80,23 +80,6 @@ pub enum Notation {
 }
 
 impl Notation {
-    /// `iccf`, `san`, `lan`, `uci`, `figurine`; SAN and LAN in `lang` (English by default).
-    pub fn from_name(name: &str, lang: Option<Lang>) -> Result<Notation, String> {
-        let lang = lang.unwrap_or(Lang::English);
-        Ok(match name {
-            "iccf" | "numeric" => Notation::Iccf,
-            "san" => Notation::San(lang),
-            "lan" => Notation::Lan(lang),
-            "uci" => Notation::Uci,
-            "figurine" => Notation::San(Lang::Figurine),
-            other => {
-                return Err(format!(
-                    "unknown notation {other:?} (known: iccf, san, lan, uci, figurine)"
-                ));
-            }
-        })
-    }
-
     /// Writes `m`, legal in `pos`.
     pub fn write(self, pos: &shakmaty::Chess, m: Move) -> String {
         match self {

@@ -6,131 +6,40 @@
 //! a missing device does not spin the CPU or flood the log. Nothing a port carries is held only
 //! in memory by this module; its users keep their own durable queues.
 
-use std::fmt;
 use std::time::Duration;
 
-use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialStream, StopBits};
+use tokio_serial::{SerialPortBuilderExt, SerialStream};
 use tokio_util::sync::CancellationToken;
 
-/// How to open one serial port: the device and its line settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SerialConfig {
-    /// `/dev/ttyUSB0`, `/dev/ttyS0`, a pseudo-terminal in tests.
-    pub device: String,
-    pub baud: u32,
-    pub parity: Parity,
-    pub data_bits: DataBits,
-    pub stop_bits: StopBits,
-    pub flow_control: FlowControl,
-    /// Lock the port against other openers (`TIOCEXCL` and `flock`). On by default; off only
-    /// where another process must keep the device open too (a pseudo-terminal in a test).
-    pub exclusive: bool,
-}
-
-impl SerialConfig {
-    /// 8N1, no flow control, exclusive: the common line.
-    pub fn new(device: impl Into<String>, baud: u32) -> SerialConfig {
-        SerialConfig {
-            device: device.into(),
-            baud,
-            parity: Parity::None,
-            data_bits: DataBits::Eight,
-            stop_bits: StopBits::One,
-            flow_control: FlowControl::None,
-            exclusive: true,
-        }
-    }
-
-    /// Bytes per second the line carries: start bit, data bits, parity bit, stop bits per byte.
-    pub fn bytes_per_second(&self) -> f64 {
-        let data = match self.data_bits {
-            DataBits::Five => 5.0,
-            DataBits::Six => 6.0,
-            DataBits::Seven => 7.0,
-            DataBits::Eight => 8.0,
-        };
-        let parity = if self.parity == Parity::None {
-            0.0
-        } else {
-            1.0
-        };
-        let stop = if self.stop_bits == StopBits::One {
-            1.0
-        } else {
-            2.0
-        };
-        f64::from(self.baud) / (1.0 + data + parity + stop)
-    }
-
-    /// Reads the settings as a configuration file writes them; `Err` names what is wrong.
-    pub fn parse_parity(text: &str) -> Result<Parity, String> {
-        match text {
-            "none" => Ok(Parity::None),
-            "even" => Ok(Parity::Even),
-            "odd" => Ok(Parity::Odd),
-            other => Err(format!("{other:?}: say \"none\", \"even\" or \"odd\"")),
-        }
-    }
-
-    pub fn parse_data_bits(bits: i64) -> Result<DataBits, String> {
-        match bits {
-            5 => Ok(DataBits::Five),
-            6 => Ok(DataBits::Six),
-            7 => Ok(DataBits::Seven),
-            8 => Ok(DataBits::Eight),
-            other => Err(format!("{other}: 5, 6, 7 or 8")),
-        }
-    }
-
-    pub fn parse_stop_bits(bits: i64) -> Result<StopBits, String> {
-        match bits {
-            1 => Ok(StopBits::One),
-            2 => Ok(StopBits::Two),
-            other => Err(format!("{other}: 1 or 2")),
-        }
-    }
-
-    pub fn parse_flow_control(text: &str) -> Result<FlowControl, String> {
-        match text {
-            "none" => Ok(FlowControl::None),
-            "software" | "xonxoff" => Ok(FlowControl::Software),
-            "hardware" | "rtscts" => Ok(FlowControl::Hardware),
-            other => Err(format!(
-                "{other:?}: say \"none\", \"software\" (XON/XOFF) or \"hardware\" (RTS/CTS)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for SerialConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parity = match self.parity {
-            Parity::None => 'N',
-            Parity::Even => 'E',
-            Parity::Odd => 'O',
-        };
-        let data = match self.data_bits {
-            DataBits::Five => 5,
-            DataBits::Six => 6,
-            DataBits::Seven => 7,
-            DataBits::Eight => 8,
-        };
-        let stop = if self.stop_bits == StopBits::One {
-            1
-        } else {
-            2
-        };
-        write!(f, "{} {} {data}{parity}{stop}", self.device, self.baud)
-    }
-}
+use crate::config::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 
 /// Opens the port once.
 pub fn open(config: &SerialConfig) -> Result<SerialStream, tokio_serial::Error> {
+    let parity = match config.parity {
+        Parity::None => tokio_serial::Parity::None,
+        Parity::Even => tokio_serial::Parity::Even,
+        Parity::Odd => tokio_serial::Parity::Odd,
+    };
+    let data_bits = match config.data_bits {
+        DataBits::Five => tokio_serial::DataBits::Five,
+        DataBits::Six => tokio_serial::DataBits::Six,
+        DataBits::Seven => tokio_serial::DataBits::Seven,
+        DataBits::Eight => tokio_serial::DataBits::Eight,
+    };
+    let stop_bits = match config.stop_bits {
+        StopBits::One => tokio_serial::StopBits::One,
+        StopBits::Two => tokio_serial::StopBits::Two,
+    };
+    let flow_control = match config.flow_control {
+        FlowControl::None => tokio_serial::FlowControl::None,
+        FlowControl::Software => tokio_serial::FlowControl::Software,
+        FlowControl::Hardware => tokio_serial::FlowControl::Hardware,
+    };
     tokio_serial::new(&config.device, config.baud)
-        .parity(config.parity)
-        .data_bits(config.data_bits)
-        .stop_bits(config.stop_bits)
-        .flow_control(config.flow_control)
+        .parity(parity)
+        .data_bits(data_bits)
+        .stop_bits(stop_bits)
+        .flow_control(flow_control)
         .exclusive(config.exclusive)
         .open_native_async()
 }
@@ -202,26 +111,6 @@ mod tests {
         assert_eq!(waits, [100, 200, 400, 500, 500]);
         b.reset();
         assert_eq!(b.next_delay(), Duration::from_millis(100));
-    }
-
-    #[test]
-    fn eight_n_one_at_300_baud_is_30_bytes_a_second() {
-        let c = SerialConfig::new("/dev/null", 300);
-        assert!((c.bytes_per_second() - 30.0).abs() < 1e-9);
-        assert_eq!(c.to_string(), "/dev/null 300 8N1");
-    }
-
-    #[test]
-    fn settings_are_read_or_refused_with_the_choices() {
-        assert_eq!(SerialConfig::parse_parity("even"), Ok(Parity::Even));
-        assert!(SerialConfig::parse_parity("mark").is_err());
-        assert_eq!(SerialConfig::parse_data_bits(7), Ok(DataBits::Seven));
-        assert!(SerialConfig::parse_data_bits(9).is_err());
-        assert!(SerialConfig::parse_stop_bits(3).is_err());
-        assert_eq!(
-            SerialConfig::parse_flow_control("rtscts"),
-            Ok(FlowControl::Hardware)
-        );
     }
 
     #[tokio::test]

@@ -29,8 +29,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
-use super::serial_port::{Backoff, SerialConfig, open_with_backoff};
+use super::serial_port::{Backoff, open_with_backoff};
 use super::session::{Context, Peer, Session};
+use crate::config::SerialConfig;
 use crate::relay::Channel;
 
 /// Output queued between a session and a slow line, in bytes: at 300 baud this is half an

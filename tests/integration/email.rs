@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use ccrelay::transport::email::config::{ImapConfig, Secret, SmtpConfig, TlsMode};
+use ccrelay::config::{ImapConfig, Secret, SmtpConfig, TlsMode};
 use ccrelay::transport::email::{imap, smtp::Smtp};
 use futures::StreamExt;
 

@@ -17,8 +17,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_util::sync::CancellationToken;
 
-use super::config::{ImapConfig, TlsMode};
 use super::inbound::{Inbound, Outcome};
+use crate::config::{ImapConfig, TlsMode};
 
 /// The keyword a handled mail gets.
 pub const DONE: &str = "$CcrelayDone";

@@ -82,7 +82,7 @@ impl Inbound {
         }
     }
 
-    fn email(&self) -> &super::config::EmailConfig {
+    fn email(&self) -> &crate::config::EmailConfig {
         self.config
             .email
             .as_ref()

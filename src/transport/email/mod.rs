@@ -9,7 +9,6 @@
 //! Every task runs under the daemon's shutdown token and task tracker.
 
 pub mod auth;
-pub mod config;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;
@@ -23,7 +22,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::config::{Config, Reach};
+use crate::config::{Config, Reach, TlsMode};
 use crate::notation::Lang;
 use crate::relay::{Mailbox, Relay};
 
@@ -50,7 +49,7 @@ pub fn start(
     };
     let smtp = smtp::Smtp::new(&email.smtp, &email.address)?;
     if let Some(imap) = &email.imap
-        && imap.tls != config::TlsMode::None
+        && imap.tls != TlsMode::None
     {
         // Fail at start, not at the first connection, on an unreadable CA file.
         imap::tls_connector(imap.ca_file.as_deref()).map_err(EmailError::Tls)?;

@@ -19,12 +19,11 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox as MailAddress, MessageBuilder};
 use tokio_util::sync::CancellationToken;
 
-use super::config::EmailConfig;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
 use crate::command::Command;
-use crate::config::valid_id;
+use crate::config::{EmailConfig, valid_id};
 use crate::relay::{Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
 
 /// A mail ready to send.

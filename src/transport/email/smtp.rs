@@ -6,7 +6,7 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
-use super::config::{SmtpConfig, TlsMode};
+use crate::config::{SmtpConfig, TlsMode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SmtpError {

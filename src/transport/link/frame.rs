@@ -503,14 +503,9 @@ pub fn unpack_iccf(from: u8, to: u8, promotion: u8) -> String {
     s
 }
 
-/// A game's id on the wire: the first four bytes of its SHA-256. Both nodes know their games'
-/// ids, so four bytes name one without spelling it (a clash between two games of one link is
-/// refused at start).
-pub fn game_code(id: &str) -> u32 {
-    use sha2::Digest;
-    let h = Sha256::digest(id.as_bytes());
-    u32::from_be_bytes([h[0], h[1], h[2], h[3]])
-}
+/// A game's id on the wire: the first four bytes of its SHA-256 (the configuration computes it,
+/// to refuse two games with one code before a link starts).
+pub use crate::config::game_code;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,209 @@
+//! The one checker every section is validated with, and the errors it reports.
+//!
+//! A section's `check` function takes its raw serde struct and a [`Checker`], and returns the
+//! resolved type; every problem goes to the checker under its full key (`links[0].parity`)
+//! and checking goes on, so one run names everything to fix.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+
+/// One problem in the configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigProblem {
+    pub key: String,
+    pub message: String,
+}
+
+/// Everything wrong with a configuration.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ConfigError {
+    pub problems: Vec<ConfigProblem>,
+}
+
+impl ConfigError {
+    /// An error with one problem.
+    pub fn one(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            problems: vec![ConfigProblem {
+                key: key.into(),
+                message: message.into(),
+            }],
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{}: {}", p.key, p.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// A valid id: letters, digits, `-`, `_`, `.`; 1 to 64 of them (ids travel in protocol lines).
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// A value serde has read as `T`, or the reason it could not.
+///
+/// serde does the reading (enums by their `rename_all` names, numbers by `try_from`), but a
+/// value it refuses inside `toml::from_str` would stop the whole file at the first mistake and
+/// name only a line, not the key. Read as a `Field`, the refusal waits for the checker, which
+/// reports it under its key beside every other problem.
+#[derive(Debug)]
+pub enum Field<T> {
+    Read(T),
+    Bad(String),
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Field<T>, D::Error> {
+        let value = toml::Value::deserialize(deserializer)?;
+        Ok(match value.try_into::<T>() {
+            Ok(v) => Field::Read(v),
+            // serde's words are a programmer's; the reader wrote a value and a number.
+            Err(e) => Field::Bad(
+                e.message()
+                    .replace("unknown variant", "unknown value")
+                    .replace("expected i64", "expected an integer"),
+            ),
+        })
+    }
+}
+
+/// Collects the problems of a configuration being checked; knows the folder relative paths
+/// start from.
+pub struct Checker {
+    problems: Vec<ConfigProblem>,
+    base: PathBuf,
+}
+
+impl Checker {
+    pub fn new(base: &Path) -> Checker {
+        Checker {
+            problems: Vec::new(),
+            base: base.to_path_buf(),
+        }
+    }
+
+    pub fn problem(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(ConfigProblem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    /// The configuration, or every problem found while checking it.
+    pub fn finish<T>(self, value: T) -> Result<T, ConfigError> {
+        if self.problems.is_empty() {
+            Ok(value)
+        } else {
+            Err(ConfigError {
+                problems: self.problems,
+            })
+        }
+    }
+
+    /// `path` as given if absolute, else under the configuration file's folder.
+    pub fn path(&self, path: PathBuf) -> PathBuf {
+        if path.is_absolute() {
+            path
+        } else {
+            self.base.join(path)
+        }
+    }
+
+    /// The value serde read, or `None` (absent, or refused: then reported under `key`).
+    pub fn read<T>(&mut self, key: &str, field: Option<Field<T>>) -> Option<T> {
+        match field? {
+            Field::Read(v) => Some(v),
+            Field::Bad(message) => {
+                self.problem(key, message);
+                None
+            }
+        }
+    }
+
+    /// A value that must be there and not blank; `""` after reporting it missing.
+    pub fn required(&mut self, key: &str, value: Option<String>) -> String {
+        match value {
+            Some(v) if !v.trim().is_empty() => v,
+            _ => {
+                self.problem(key, "missing");
+                String::new()
+            }
+        }
+    }
+
+    /// A required id (see [`valid_id`]).
+    pub fn id(&mut self, key: &str, value: Option<String>) -> String {
+        let id = self.required(key, value);
+        if !id.is_empty() && !valid_id(&id) {
+            self.problem(
+                key,
+                format!("{id:?} is not an id (letters, digits, '-', '_', '.'; at most 64)"),
+            );
+        }
+        id
+    }
+
+    /// A number from `min` to `max`; `default` when absent or out of range (then reported).
+    pub fn number(
+        &mut self,
+        key: &str,
+        value: Option<i64>,
+        min: u64,
+        max: u64,
+        default: u64,
+    ) -> u64 {
+        match value {
+            None => default,
+            Some(v) if v >= 0 && (min..=max).contains(&(v as u64)) => v as u64,
+            Some(v) => {
+                self.problem(key, format!("{v} is out of range ({min} to {max})"));
+                default
+            }
+        }
+    }
+
+    /// A number from 1 to `max`, `default` when absent.
+    pub fn positive(&mut self, key: &str, value: Option<i64>, default: u64, max: u64) -> u64 {
+        self.number(key, value, 1, max, default)
+    }
+
+    /// A required Argon2id hash in PHC form (a player's secret, an email token).
+    pub fn secret_hash(&mut self, key: &str, value: Option<String>) -> String {
+        let hash = self.required(key, value);
+        if !hash.is_empty() && crate::auth::parse_hash(&hash).is_err() {
+            self.problem(
+                key,
+                "not a password hash (make one with `ccrelay hash-secret`)",
+            );
+        }
+        hash
+    }
+
+    /// Reports each key in `unknown` (the leftovers of a table read with `#[serde(flatten)]`,
+    /// where `deny_unknown_fields` cannot be used) under `prefix`.
+    pub fn unknown_keys<V>(
+        &mut self,
+        prefix: &str,
+        unknown: &std::collections::BTreeMap<String, V>,
+    ) {
+        for key in unknown.keys() {
+            self.problem(format!("{prefix}.{key}"), "unknown key");
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! `[[events]]`: tournaments and matches with their time rules; and `[[games]]`, the games
+//! started at launch, each between two configured players and maybe in an event.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::check::{Checker, Field};
+use super::players::Player;
+use crate::game::Game;
+use crate::game::clock::{OnTimeout, Rules, TimeControl};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEvent {
+    id: Option<String>,
+    name: Option<String>,
+    site: Option<String>,
+    time_control: Option<String>,
+    on_timeout: Option<Field<OnTimeout>>,
+    reminder_days: Option<Vec<i64>>,
+    silence_days: Option<i64>,
+    leave_days_per_year: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGame {
+    id: Option<String>,
+    event: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    fen: Option<String>,
+    round: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub site: String,
+    /// The time rules of its games, fixed in each game's record when it starts.
+    pub rules: Rules,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub id: String,
+    pub event: Option<String>,
+    pub white: String,
+    pub black: String,
+    pub fen: Option<String>,
+    pub round: Option<String>,
+}
+
+/// Checks `[[events]]`; ids are unique.
+pub(super) fn check(c: &mut Checker, raw: Vec<RawEvent>) -> BTreeMap<String, Event> {
+    let mut events = BTreeMap::new();
+    for (i, e) in raw.into_iter().enumerate() {
+        let prefix = format!("events[{i}]");
+        let event = check_event(c, &prefix, e);
+        let id = event.id.clone();
+        if events.insert(id.clone(), event).is_some() {
+            c.problem(format!("{prefix}.id"), format!("{id:?} is used twice"));
+        }
+    }
+    events
+}
+
+fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
+    let key = |field: &str| format!("{prefix}.{field}");
+    let id = c.id(&key("id"), e.id);
+    let d = Rules::default();
+    let time_control = match e.time_control.as_deref().map(str::parse::<TimeControl>) {
+        None => d.time_control,
+        Some(Ok(tc)) => tc,
+        Some(Err(err)) => {
+            c.problem(key("time_control"), err);
+            d.time_control
+        }
+    };
+    let on_timeout = c
+        .read(&key("on_timeout"), e.on_timeout)
+        .unwrap_or(d.on_timeout);
+    let mut reminder_days = Vec::new();
+    for (j, days) in e.reminder_days.unwrap_or_default().into_iter().enumerate() {
+        let days = c.positive(&key(&format!("reminder_days[{j}]")), Some(days), 1, 3650);
+        reminder_days.push(days as u32);
+    }
+    if !reminder_days.is_sorted_by(|a, b| a < b) {
+        c.problem(key("reminder_days"), "must be ascending");
+    }
+    let silence_days = e
+        .silence_days
+        .map(|days| c.positive(&key("silence_days"), Some(days), 1, 3650) as u32);
+    let leave_days_per_year = c.number(
+        &key("leave_days_per_year"),
+        e.leave_days_per_year,
+        0,
+        366,
+        u64::from(d.leave_days_per_year),
+    ) as u32;
+    Event {
+        name: e.name.unwrap_or_else(|| id.clone()),
+        site: e.site.unwrap_or_else(|| "?".to_owned()),
+        rules: Rules {
+            time_control,
+            on_timeout,
+            reminder_days,
+            silence_days,
+            leave_days_per_year,
+        },
+        id,
+    }
+}
+
+/// Checks `[[games]]` against the players and events: ids unique, both players known and
+/// different, the event known, the FEN a position.
+pub(super) fn check_games(
+    c: &mut Checker,
+    raw: Vec<RawGame>,
+    players: &BTreeMap<String, Player>,
+    events: &BTreeMap<String, Event>,
+) -> Vec<GameConfig> {
+    let mut games: Vec<GameConfig> = Vec::new();
+    for (i, g) in raw.into_iter().enumerate() {
+        let key = |field: &str| format!("games[{i}].{field}");
+        let id = c.id(&key("id"), g.id);
+        let white = c.id(&key("white"), g.white);
+        let black = c.id(&key("black"), g.black);
+        for (field, player) in [("white", &white), ("black", &black)] {
+            if !player.is_empty() && !players.contains_key(player) {
+                c.problem(key(field), format!("no player {player:?}"));
+            }
+        }
+        if !white.is_empty() && white == black {
+            c.problem(key("black"), "a player cannot play themself");
+        }
+        if let Some(event) = &g.event
+            && !events.contains_key(event)
+        {
+            c.problem(key("event"), format!("no event {event:?}"));
+        }
+        if let Some(fen) = &g.fen
+            && let Err(e) = Game::new(&id, &white, &black, Some(fen))
+        {
+            c.problem(key("fen"), e);
+        }
+        if games.iter().any(|other| other.id == id) {
+            c.problem(key("id"), format!("{id:?} is used twice"));
+        }
+        games.push(GameConfig {
+            id,
+            event: g.event,
+            white,
+            black,
+            fen: g.fen,
+            round: g.round,
+        });
+    }
+    games
+}

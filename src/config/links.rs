@@ -1,0 +1,162 @@
+//! `[[links]]`: other ccrelay nodes, reached over TCP or a serial line, with the secret both
+//! hold; and the checks that tie links to players and games.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use super::check::{Checker, Field};
+use super::events::GameConfig;
+use super::players::{Player, Reach};
+use super::secret::LinkSecret;
+use super::serial::{self, RawSerial, SerialConfig};
+
+/// A link as the file writes it: its own keys, and a serial line's keys beside them (read
+/// only with `transport = "serial"`). Keys neither knows are refused by the serial part.
+#[derive(Deserialize)]
+pub(super) struct RawLink {
+    id: Option<String>,
+    transport: Option<Field<LinkKind>>,
+    connect: Option<String>,
+    listen: Option<String>,
+    secret: Option<String>,
+    secret_file: Option<PathBuf>,
+    window: Option<i64>,
+    retransmit_ms: Option<i64>,
+    #[serde(flatten)]
+    serial: RawSerial,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum LinkKind {
+    Tcp,
+    Serial,
+}
+
+/// A link to another ccrelay node: how to reach it and the secret both hold.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    pub id: String,
+    pub transport: LinkTransport,
+    pub secret: LinkSecret,
+    /// DATA frames in flight before an acknowledgement (1 to 64).
+    pub window: usize,
+    /// The base retransmission timeout; `None`: computed from the line speed.
+    pub retransmit: Option<Duration>,
+}
+
+#[derive(Clone, Debug)]
+pub enum LinkTransport {
+    /// Connect to the peer (and reconnect after a drop).
+    TcpConnect(String),
+    /// Wait for the peer to connect.
+    TcpListen(SocketAddr),
+    Serial(SerialConfig),
+}
+
+/// A game's id on a link's wire: the first four bytes of its SHA-256. Both nodes know their
+/// games' ids, so four bytes name one without spelling it; [`check`] refuses two games of one
+/// configuration with the same code.
+pub fn game_code(id: &str) -> u32 {
+    let h = Sha256::digest(id.as_bytes());
+    u32::from_be_bytes([h[0], h[1], h[2], h[3]])
+}
+
+/// Checks `[[links]]`, that each player across a link names one, and that the games' link
+/// codes differ.
+pub(super) fn check(
+    c: &mut Checker,
+    raw: Vec<RawLink>,
+    players: &BTreeMap<String, Player>,
+    games: &[GameConfig],
+) -> Vec<LinkConfig> {
+    let mut links: Vec<LinkConfig> = Vec::new();
+    for (i, l) in raw.into_iter().enumerate() {
+        let prefix = format!("links[{i}]");
+        if let Some(link) = check_one(c, &prefix, l) {
+            if links.iter().any(|other| other.id == link.id) {
+                c.problem(
+                    format!("{prefix}.id"),
+                    format!("{:?} is used twice", link.id),
+                );
+            }
+            links.push(link);
+        }
+    }
+    for (id, p) in players {
+        if let Reach::Link(link) = &p.reach
+            && !links.iter().any(|l| &l.id == link)
+        {
+            c.problem(format!("players.{id}.link"), format!("no link {link:?}"));
+        }
+    }
+    let mut codes = BTreeMap::new();
+    for g in games {
+        if let Some(other) = codes.insert(game_code(&g.id), g.id.clone()) {
+            c.problem(
+                "games",
+                format!("{other:?} and {:?} share a link code; rename one", g.id),
+            );
+        }
+    }
+    links
+}
+
+/// One link; `None` when it has no usable transport (reported).
+fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
+    let key = |field: &str| format!("{prefix}.{field}");
+    let id = c.id(&key("id"), l.id);
+    let kind = match l.transport {
+        None => Some(LinkKind::Tcp),
+        given => c.read(&key("transport"), given),
+    };
+    if kind != Some(LinkKind::Serial) {
+        // A serial link's table is checked whole by `serial::check`; any other still refuses
+        // keys nobody knows.
+        c.unknown_keys(prefix, l.serial.unknown());
+    }
+    let transport = match kind {
+        // Refused, and reported as such.
+        None => None,
+        Some(LinkKind::Tcp) => match (l.connect, l.listen) {
+            (Some(addr), None) => Some(LinkTransport::TcpConnect(addr)),
+            (None, Some(listen)) => match listen.parse() {
+                Ok(addr) => Some(LinkTransport::TcpListen(addr)),
+                Err(_) => {
+                    c.problem(key("listen"), format!("{listen:?} is not an address:port"));
+                    None
+                }
+            },
+            _ => {
+                c.problem(
+                    key("connect"),
+                    "a tcp link needs connect or listen (one of them)",
+                );
+                None
+            }
+        },
+        Some(LinkKind::Serial) => Some(LinkTransport::Serial(serial::check(c, prefix, l.serial))),
+    };
+    let secret = c.secret(prefix, "secret", l.secret, l.secret_file, true);
+    if let Some(secret) = &secret
+        && secret.len() < 16
+    {
+        c.problem(key("secret"), "too short: at least 16 bytes");
+    }
+    let window = c.positive(&key("window"), l.window, 4, 64) as usize;
+    let retransmit = l.retransmit_ms.map(|ms| {
+        Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000))
+    });
+    Some(LinkConfig {
+        id,
+        transport: transport?,
+        secret: LinkSecret(secret.unwrap_or_default()),
+        window,
+        retransmit,
+    })
+}

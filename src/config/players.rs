@@ -1,0 +1,164 @@
+//! `[[players]]`: who plays, how moves are written to them and how they are reached; and
+//! `[admin]`, the one login that is not a player.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::check::{Checker, Field};
+use super::email::{self, PlayerEmail, RawPlayerEmail};
+use crate::notation::{Lang, Notation};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAdmin {
+    secret_hash: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPlayer {
+    id: Option<String>,
+    name: Option<String>,
+    secret_hash: Option<String>,
+    notation: Option<Field<NotationName>>,
+    lang: Option<String>,
+    reach: Option<Field<ReachKind>>,
+    /// With `reach = "link"`: the link the player is across.
+    link: Option<String>,
+    email: Option<RawPlayerEmail>,
+}
+
+/// A notation as the file names it; SAN and LAN are written in the player's `lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum NotationName {
+    #[serde(alias = "numeric")]
+    Iccf,
+    San,
+    Lan,
+    Uci,
+    Figurine,
+}
+
+impl NotationName {
+    fn notation(self, lang: Option<Lang>) -> Notation {
+        let lang = lang.unwrap_or(Lang::English);
+        match self {
+            NotationName::Iccf => Notation::Iccf,
+            NotationName::San => Notation::San(lang),
+            NotationName::Lan => Notation::Lan(lang),
+            NotationName::Uci => Notation::Uci,
+            NotationName::Figurine => Notation::San(Lang::Figurine),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ReachKind {
+    Tcp,
+    Link,
+    Email,
+}
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    pub secret_hash: String,
+    /// How moves are written to this player (and the language their moves are read in).
+    pub notation: Notation,
+    pub lang: Option<Lang>,
+    pub reach: Reach,
+    /// Their address and email token, for players who play by email.
+    pub email: Option<PlayerEmail>,
+}
+
+/// How a player is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    Tcp,
+    /// Across the link with this id: the player's own node checks their secret; here they
+    /// have none, and their moves arrive only over that link.
+    Link(String),
+    /// Moves come and go by mail (`[players.email]` says where).
+    Email,
+}
+
+/// Checks `[admin]`: the PHC hash of the admin secret, if there is an admin.
+pub(super) fn check_admin(c: &mut Checker, raw: Option<RawAdmin>) -> Option<String> {
+    raw.map(|a| c.secret_hash("admin.secret_hash", a.secret_hash))
+}
+
+/// Checks `[[players]]`; ids are unique and none is `admin`.
+pub(super) fn check(c: &mut Checker, raw: Vec<RawPlayer>) -> BTreeMap<String, Player> {
+    let mut players = BTreeMap::new();
+    for (i, p) in raw.into_iter().enumerate() {
+        let prefix = format!("players[{i}]");
+        let player = check_one(c, &prefix, p);
+        let id = player.id.clone();
+        if id == "admin" {
+            c.problem(
+                format!("{prefix}.id"),
+                "\"admin\" is the administrator's login",
+            );
+        }
+        if players.insert(id.clone(), player).is_some() {
+            c.problem(format!("{prefix}.id"), format!("{id:?} is used twice"));
+        }
+    }
+    players
+}
+
+fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
+    let key = |field: &str| format!("{prefix}.{field}");
+    let id = c.id(&key("id"), p.id);
+    let lang = match p.lang.as_deref().map(str::parse::<Lang>) {
+        None => None,
+        Some(Ok(lang)) => Some(lang),
+        Some(Err(e)) => {
+            c.problem(key("lang"), e.to_string());
+            None
+        }
+    };
+    let notation = c
+        .read(&key("notation"), p.notation)
+        .unwrap_or(NotationName::Iccf)
+        .notation(lang);
+    let reach = match c.read(&key("reach"), p.reach).unwrap_or(ReachKind::Tcp) {
+        ReachKind::Tcp => Reach::Tcp,
+        ReachKind::Link => match p.link.clone() {
+            Some(link) => Reach::Link(link),
+            None => {
+                c.problem(key("link"), "missing (reach = \"link\" needs a link id)");
+                Reach::Tcp
+            }
+        },
+        ReachKind::Email => Reach::Email,
+    };
+    if p.link.is_some() && !matches!(reach, Reach::Link(_)) {
+        c.problem(key("link"), "only with reach = \"link\"");
+    }
+    // A player across a link logs in on their own node: no secret here, unless given.
+    let secret_hash = match (&reach, p.secret_hash) {
+        (Reach::Link(_), None) => String::new(),
+        (_, hash) => c.secret_hash(&key("secret_hash"), hash),
+    };
+    let email = p.email.map(|e| email::check_player(c, &key("email"), e));
+    if reach == Reach::Email && email.is_none() {
+        c.problem(
+            key("email"),
+            "missing ([players.email] for reach = \"email\")",
+        );
+    }
+    Player {
+        email,
+        name: p.name.unwrap_or_else(|| id.clone()),
+        secret_hash,
+        notation,
+        lang,
+        reach,
+        id,
+    }
+}

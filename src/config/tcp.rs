@@ -1,0 +1,149 @@
+//! `[tcp]`: where the line protocol listens, with or without TLS; and `[limits]`: the bounds
+//! on what a client can make the daemon hold or wait for.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::check::Checker;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTcp {
+    listen: Option<String>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLimits {
+    max_connections: Option<i64>,
+    max_line_bytes: Option<i64>,
+    idle_timeout_secs: Option<i64>,
+    login_timeout_secs: Option<i64>,
+    login_attempts_per_minute: Option<i64>,
+    commands_per_minute: Option<i64>,
+    push_queue: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpConfig {
+    pub listen: SocketAddr,
+    pub tls: Option<TlsFiles>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// Bounds on everything a client can make the daemon hold or wait for.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_connections: usize,
+    pub max_line_bytes: usize,
+    pub idle_timeout: Duration,
+    pub login_timeout: Duration,
+    pub login_attempts_per_minute: u32,
+    /// Commands one session may send per minute (a rejected move is journaled, so this also
+    /// bounds how fast one player can grow the journal).
+    pub commands_per_minute: u32,
+    pub push_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 2048,
+            max_line_bytes: 1024,
+            idle_timeout: Duration::from_secs(900),
+            login_timeout: Duration::from_secs(30),
+            login_attempts_per_minute: 10,
+            commands_per_minute: 600,
+            push_queue: 256,
+        }
+    }
+}
+
+/// Checks `[tcp]` (127.0.0.1:7878 without TLS when absent).
+pub(super) fn check(c: &mut Checker, raw: Option<RawTcp>) -> TcpConfig {
+    let raw = raw.unwrap_or_default();
+    let listen_text = raw.listen.unwrap_or_else(|| "127.0.0.1:7878".to_owned());
+    let listen = listen_text.parse().unwrap_or_else(|_| {
+        c.problem(
+            "tcp.listen",
+            format!("{listen_text:?} is not an address:port"),
+        );
+        SocketAddr::from(([127, 0, 0, 1], 0))
+    });
+    let tls = match (raw.tls_cert, raw.tls_key) {
+        (None, None) => None,
+        (Some(cert), Some(key)) => Some(TlsFiles {
+            cert: c.path(cert),
+            key: c.path(key),
+        }),
+        (Some(_), None) => {
+            c.problem("tcp.tls_key", "missing (tls_cert is set)");
+            None
+        }
+        (None, Some(_)) => {
+            c.problem("tcp.tls_cert", "missing (tls_key is set)");
+            None
+        }
+    };
+    TcpConfig { listen, tls }
+}
+
+/// Checks `[limits]`; each absent key keeps its [`Limits::default`].
+pub(super) fn check_limits(c: &mut Checker, raw: Option<RawLimits>) -> Limits {
+    let raw = raw.unwrap_or_default();
+    let d = Limits::default();
+    Limits {
+        max_connections: c.positive(
+            "limits.max_connections",
+            raw.max_connections,
+            d.max_connections as u64,
+            1_000_000,
+        ) as usize,
+        max_line_bytes: c.positive(
+            "limits.max_line_bytes",
+            raw.max_line_bytes,
+            d.max_line_bytes as u64,
+            65_536,
+        ) as usize,
+        idle_timeout: Duration::from_secs(c.positive(
+            "limits.idle_timeout_secs",
+            raw.idle_timeout_secs,
+            d.idle_timeout.as_secs(),
+            86_400 * 7,
+        )),
+        login_timeout: Duration::from_secs(c.positive(
+            "limits.login_timeout_secs",
+            raw.login_timeout_secs,
+            d.login_timeout.as_secs(),
+            3_600,
+        )),
+        login_attempts_per_minute: c.positive(
+            "limits.login_attempts_per_minute",
+            raw.login_attempts_per_minute,
+            u64::from(d.login_attempts_per_minute),
+            10_000,
+        ) as u32,
+        commands_per_minute: c.positive(
+            "limits.commands_per_minute",
+            raw.commands_per_minute,
+            u64::from(d.commands_per_minute),
+            1_000_000,
+        ) as u32,
+        push_queue: c.positive(
+            "limits.push_queue",
+            raw.push_queue,
+            d.push_queue as u64,
+            1_000_000,
+        ) as usize,
+    }
+}
