@@ -327,8 +327,11 @@ fn move_line(words: &[&str]) -> Result<MoveLine, CommandError> {
     let (number, text, marks) = match words {
         [] => return Err(missing("move")),
         [first, rest @ ..] => match split_move_number(first) {
-            // `12. Nf3`: the number apart (a number alone with nothing after it is no number).
-            (Some(number), "") if !rest.is_empty() => (Some(number), rest[0], &rest[1..]),
+            // `12. Nf3`: the number apart; `12.` alone is a number without its move.
+            (Some(number), "") => match rest.split_first() {
+                Some((text, marks)) => (Some(number), *text, marks),
+                None => return Err(missing("move")),
+            },
             (Some(number), glued) if !glued.is_empty() => (Some(number), glued, rest),
             _ => (None, *first, rest),
         },

@@ -201,3 +201,6 @@ impl CommandError {
         self.kind
     }
 }
+
+#[cfg(test)]
+mod tests;
