@@ -61,9 +61,7 @@ fn every_form_of_the_protocol_reads() {
         ("MOVE demo-1 Кb8—c6", mv("demo-1", None, "Кb8—c6")),
         (
             "MOVE demo-1 1... e5 REPEAT 5254",
-            with_line(mv("demo-1", black(1), "e5"), |l| {
-                l.repeat = Some(g("5254"))
-            }),
+            with_line(mv("demo-1", black(1), "e5"), |l| l.repeat = Some(g("5254"))),
         ),
         (
             "MOVE demo-1 2. Nf3 repeat 1... e5",
@@ -89,9 +87,18 @@ fn every_form_of_the_protocol_reads() {
             }),
         ),
         ("MOVE g Bb5(=)", mv("g", None, "Bb5(=)")),
-        ("DRAW demo-1 OFFER", Command::OfferDraw { game: g("demo-1") }),
-        ("draw demo-1 accept", Command::AcceptDraw { game: g("demo-1") }),
-        ("DRAW demo-1 Decline", Command::DeclineDraw { game: g("demo-1") }),
+        (
+            "DRAW demo-1 OFFER",
+            Command::OfferDraw { game: g("demo-1") },
+        ),
+        (
+            "draw demo-1 accept",
+            Command::AcceptDraw { game: g("demo-1") },
+        ),
+        (
+            "DRAW demo-1 Decline",
+            Command::DeclineDraw { game: g("demo-1") },
+        ),
         ("RESIGN demo-1", Command::Resign { game: g("demo-1") }),
         (
             "CLAIM g1 THREEFOLD",
@@ -220,7 +227,9 @@ fn every_form_of_the_protocol_reads() {
                 white: g("alice"),
                 black: g("boris"),
                 event: Some(g("demo")),
-                fen: Some(g("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")),
+                fen: Some(g(
+                    "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+                )),
                 round: Some(g("2")),
             },
         ),
@@ -272,16 +281,32 @@ fn every_error_says_what_is_wrong() {
             "REPEAT takes one move: the opponent's last",
         ),
         ("DRAW g", Missing, "missing OFFER, ACCEPT or DECLINE"),
-        ("DRAW g maybe", BadValue, "\"maybe\": say OFFER, ACCEPT or DECLINE"),
+        (
+            "DRAW g maybe",
+            BadValue,
+            "\"maybe\": say OFFER, ACCEPT or DECLINE",
+        ),
         ("CLAIM g", Missing, "missing THREEFOLD or FIFTY"),
-        ("CLAIM g sometime", BadValue, "\"sometime\": claim THREEFOLD or FIFTY"),
-        ("CLAIM g fifty e4 e5", Unexpected, "CLAIM takes at most one move"),
+        (
+            "CLAIM g sometime",
+            BadValue,
+            "\"sometime\": claim THREEFOLD or FIFTY",
+        ),
+        (
+            "CLAIM g fifty e4 e5",
+            Unexpected,
+            "CLAIM takes at most one move",
+        ),
         (
             "IF g",
             Missing,
             "missing moves (or CANCEL): their move, your answer, ...",
         ),
-        ("IF g 12.", Missing, "missing moves (or CANCEL): their move, your answer, ..."),
+        (
+            "IF g 12.",
+            Missing,
+            "missing moves (or CANCEL): their move, your answer, ...",
+        ),
         ("LEAVE 2027-01-01", Missing, "missing number of days"),
         (
             "LEAVE soon 3",
@@ -299,7 +324,11 @@ fn every_error_says_what_is_wrong() {
             BadValue,
             "\"2-0\": say 1-0, 0-1 or 1/2-1/2",
         ),
-        ("ADJUDICATE g * why", BadValue, "\"*\": say 1-0, 0-1 or 1/2-1/2"),
+        (
+            "ADJUDICATE g * why",
+            BadValue,
+            "\"*\": say 1-0, 0-1 or 1/2-1/2",
+        ),
         (
             "CLOCK soon",
             BadValue,
@@ -318,11 +347,19 @@ fn every_error_says_what_is_wrong() {
         ),
         ("CREATE g alice boris FEN", Missing, "missing FEN"),
         ("MSG g", Missing, "missing text of the message"),
-        ("MSG g bell\u{7}", BadValue, "a message may not hold control characters"),
+        (
+            "MSG g bell\u{7}",
+            BadValue,
+            "a message may not hold control characters",
+        ),
     ];
     for (line, kind, message) in cases {
         let error = Command::parse(line).expect_err(line);
-        assert_eq!((error.kind(), error.to_string().as_str()), (*kind, *message), "{line:?}");
+        assert_eq!(
+            (error.kind(), error.to_string().as_str()),
+            (*kind, *message),
+            "{line:?}"
+        );
     }
     let long = format!("MSG g {}", "x".repeat(MAX_MESSAGE_CHARS + 1));
     assert_eq!(
@@ -392,7 +429,11 @@ fn regression_three_move_number_rules_disagreed() {
             panic!("{line}")
         };
         assert_eq!(read.number, number, "{line}");
-        assert_eq!(MoveLine::parse(&line[7..]).map(|l| l.number), Ok(number), "{line}");
+        assert_eq!(
+            MoveLine::parse(&line[7..]).map(|l| l.number),
+            Ok(number),
+            "{line}"
+        );
     }
     // A numeric move is never a number.
     let Ok(Command::Move { line, .. }) = Command::parse("MOVE g 5254") else {
@@ -403,7 +444,10 @@ fn regression_three_move_number_rules_disagreed() {
 
 #[test]
 fn the_record_keeps_the_text_bounded() {
-    assert_eq!(bounded_text("  MOVE g1 2. Nf3 REPEAT 2836 "), "MOVE g1 2. Nf3 REPEAT 2836");
+    assert_eq!(
+        bounded_text("  MOVE g1 2. Nf3 REPEAT 2836 "),
+        "MOVE g1 2. Nf3 REPEAT 2836"
+    );
     let long = "й".repeat(MAX_TEXT_BYTES);
     let kept = bounded_text(&long);
     assert!(kept.len() <= MAX_TEXT_BYTES + '…'.len_utf8() && kept.ends_with('…'));
@@ -425,18 +469,24 @@ fn move_word() -> impl Strategy<Value = String> {
 }
 
 fn number() -> impl Strategy<Value = Option<MoveNumber>> {
-    proptest::option::of((1u32..999, any::<bool>()).prop_map(|(number, black)| MoveNumber {
-        number,
-        black,
-    }))
+    proptest::option::of(
+        (1u32..999, any::<bool>()).prop_map(|(number, black)| MoveNumber { number, black }),
+    )
 }
 
 fn marks() -> impl Strategy<Value = Marks> {
     (any::<bool>(), any::<bool>(), 0..3u8, 0..7usize).prop_map(
         |(en_passant, draw_offer, check, annotation)| Marks {
             check: [None, Some(CheckMark::Check), Some(CheckMark::Mate)][usize::from(check)],
-            annotation: [None, Some("!"), Some("?"), Some("!!"), Some("??"), Some("!?"), Some("?!")]
-                [annotation],
+            annotation: [
+                None,
+                Some("!"),
+                Some("?"),
+                Some("!!"),
+                Some("??"),
+                Some("!?"),
+                Some("?!"),
+            ][annotation],
             en_passant,
             draw_offer,
         },
@@ -451,8 +501,14 @@ fn command() -> impl Strategy<Value = Command> {
     prop_oneof![
         Just(Command::Games),
         word().prop_map(|game| Command::Show { game }),
-        (word(), number(), move_word(), marks(), proptest::option::of(move_word())).prop_map(
-            |(game, number, text, marks, repeat)| Command::Move {
+        (
+            word(),
+            number(),
+            move_word(),
+            marks(),
+            proptest::option::of(move_word())
+        )
+            .prop_map(|(game, number, text, marks, repeat)| Command::Move {
                 game,
                 line: MoveLine {
                     number,
@@ -460,14 +516,13 @@ fn command() -> impl Strategy<Value = Command> {
                     marks,
                     repeat,
                 },
-            }
-        ),
+            }),
         word().prop_map(|game| Command::OfferDraw { game }),
         word().prop_map(|game| Command::AcceptDraw { game }),
         word().prop_map(|game| Command::DeclineDraw { game }),
         word().prop_map(|game| Command::Resign { game }),
-        (word(), any::<bool>(), proptest::option::of(numbered())).prop_map(
-            |(game, rep, with)| Command::Claim {
+        (word(), any::<bool>(), proptest::option::of(numbered())).prop_map(|(game, rep, with)| {
+            Command::Claim {
                 game,
                 claim: if rep {
                     Claim::Repetition
@@ -476,7 +531,7 @@ fn command() -> impl Strategy<Value = Command> {
                 },
                 with,
             }
-        ),
+        }),
         (word(), proptest::collection::vec(numbered(), 0..6))
             .prop_map(|(game, moves)| Command::Conditional { game, moves }),
         (2000i16..2100, 1i8..13, 1i8..29, 1u32..367).prop_map(|(y, m, d, days)| {

@@ -17,214 +17,19 @@
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
+mod action;
 pub mod clock;
 
-use std::fmt;
+pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
 
 use jiff::Timestamp;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
 
-use self::clock::{Leave, Overdue, Rules, SideTime, Timeline};
+use self::clock::{Overdue, Rules, SideTime, Timeline};
 
 use crate::notation::movetext::parse_position;
 use crate::notation::number::MoveNumber;
-use crate::notation::result::Score;
-use crate::notation::{Lang, ReadMove, ReadMoveError, Reader};
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// `None` for a draw.
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-    /// The arbiter's reason, for an adjudication.
-    pub note: Option<String>,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    Checkmate,
-    Stalemate,
-    InsufficientMaterial,
-    Resignation,
-    Agreement,
-    /// Threefold repetition, claimed.
-    Repetition,
-    /// Fifty moves without a capture or a pawn move, claimed.
-    FiftyMoves,
-    /// Past the time control.
-    TimeForfeit,
-    /// Silent longer than the event allows.
-    Silence,
-    /// Decided by the arbiter.
-    Adjudication,
-}
-
-impl EndReason {
-    /// The PGN `Termination` tag.
-    pub fn termination(self) -> &'static str {
-        match self {
-            EndReason::TimeForfeit | EndReason::Silence => "time forfeit",
-            EndReason::Adjudication => "adjudication",
-            _ => "normal",
-        }
-    }
-}
-
-impl GameResult {
-    pub fn new(winner: Option<Color>, reason: EndReason) -> GameResult {
-        GameResult {
-            winner,
-            reason,
-            note: None,
-        }
-    }
-
-    /// Reads a finished game's result as written (`1-0`, `0–1`, `½-½`, `1:0`: the crate's
-    /// one result reader, [`Score`]).
-    pub fn winner_from_pgn(s: &str) -> Option<Option<Color>> {
-        Score::read(s).and_then(Score::winner)
-    }
-
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub fn pgn(&self) -> &'static str {
-        Score::of_winner(self.winner).pgn()
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let reason = match self.reason {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::InsufficientMaterial => "insufficient material",
-            EndReason::Resignation => "resignation",
-            EndReason::Agreement => "agreement",
-            EndReason::Repetition => "threefold repetition",
-            EndReason::FiftyMoves => "fifty-move rule",
-            EndReason::TimeForfeit => "lost on time",
-            EndReason::Silence => "lost by silence",
-            EndReason::Adjudication => "adjudicated",
-        };
-        match &self.note {
-            Some(note) => write!(f, "{} ({reason}: {note})", self.pgn()),
-            None => write!(f, "{} ({reason})", self.pgn()),
-        }
-    }
-}
-
-/// A draw claimed under a rule.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Claim {
-    /// The same position for the third time (same side to move, castling and en passant rights).
-    Repetition,
-    /// Fifty moves by each side without a capture or a pawn move.
-    FiftyMoves,
-}
-
-impl Claim {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Claim::Repetition => "threefold",
-            Claim::FiftyMoves => "fifty",
-        }
-    }
-}
-
-impl std::str::FromStr for Claim {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Claim, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "threefold" | "repetition" | "3" | "3fold" => Ok(Claim::Repetition),
-            "fifty" | "50" | "50-move" | "fifty-move" => Ok(Claim::FiftyMoves),
-            _ => Err(format!("{s:?}: claim THREEFOLD or FIFTY")),
-        }
-    }
-}
-
-/// Something done in a game, once allowed: by a player, the clock or the arbiter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    Move {
-        m: Move,
-        draw_offer: bool,
-    },
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Resign,
-    /// A draw claimed by the side to move, on the position now or after its move `m`.
-    Claim {
-        claim: Claim,
-        m: Option<Move>,
-    },
-    /// Leave announced by a side: its clock stops for those days.
-    Leave(Leave),
-    /// A side's conditional line, starting with the opponent's next move and alternating;
-    /// empty to cancel it.
-    Conditional(Vec<Move>),
-    /// The side to move ran out of time: it loses (`forfeit`) or is flagged for the arbiter.
-    TimeUp {
-        overdue: Overdue,
-        forfeit: bool,
-    },
-    /// The side to move was reminded after `days` days of silence.
-    Remind {
-        days: u32,
-    },
-    /// The arbiter decides the result (the acting colour is ignored).
-    Adjudicate(GameResult),
-}
-
-/// What the clock says must happen now, if anything.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Due {
-    TimeUp { color: Color, overdue: Overdue },
-    Remind { color: Color, days: u32 },
-}
-
-/// Why an action is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Refusal {
-    #[error("the game is over: {0}")]
-    GameOver(GameResult),
-    #[error("it is not your move: {0} is to move")]
-    NotYourTurn(ColorName),
-    #[error("wrong move number: {written} is written, but this is move {expected}")]
-    WrongNumber { written: u32, expected: u32 },
-    #[error(
-        "wrong move number: {written} is written for Black, but this is White's move {expected}"
-    )]
-    BlackNumberForWhite { written: MoveNumber, expected: u32 },
-    #[error("{0}")]
-    Move(ReadMoveError),
-    #[error("there is no draw offer to answer")]
-    NoDrawOffer,
-    #[error("you cannot answer your own draw offer")]
-    OwnDrawOffer,
-    #[error("your opponent's move repeated in this message is {written}, but it was {actual}")]
-    WrongRepeat { written: String, actual: String },
-    #[error("claim refused: {0}")]
-    WrongClaim(String),
-    #[error("leave refused: {0}")]
-    Leave(String),
-    #[error("conditional moves refused: {0}")]
-    Conditional(String),
-}
-
-/// A colour, written for people.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct ColorName(pub Color);
-
-impl fmt::Display for ColorName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self.0 {
-            Color::White => "White",
-            Color::Black => "Black",
-        })
-    }
-}
+use crate::notation::{Lang, ReadMove, Reader};
 
 /// A game between two players.
 #[derive(Clone, Debug)]
@@ -794,6 +599,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::clock::Leave;
 
     use clock::TimeControl;
 

@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod crosstable;
 pub mod export;
 pub mod peer;
 pub mod replay;
