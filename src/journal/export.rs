@@ -13,7 +13,7 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 pub use super::crosstable::crosstable;
-use super::replay::{GameStartDetail, action_of, time_of};
+use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};
 use crate::game::{Action, ColorName, Game};
@@ -437,6 +437,7 @@ fn report(record: &Record, names: &Names) -> String {
                     | EntryKind::DrawDecline
                     | EntryKind::Resign
                     | EntryKind::Rejected
+                    | EntryKind::Message
             )
         })
         .collect();
@@ -445,7 +446,12 @@ fn report(record: &Record, names: &Names) -> String {
         for e in events {
             let what = match e.kind {
                 EntryKind::Rejected => format!("refused {:?}: {}", e.text, e.detail),
-                EntryKind::Adjudication => format!("adjudication: {}", e.text),
+                EntryKind::Adjudication => {
+                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail)
+                        .map_or_else(|_| e.text.clone(), |d| format!("{} ({})", d.result, d.reason));
+                    format!("adjudication: {reason}")
+                }
+                EntryKind::Message => format!("message from {}: {}", e.player, e.detail),
                 EntryKind::Claim => format!("draw claim ({}), upheld", e.detail),
                 _ => format!("{}: {}", e.kind.as_str().replace('_', " "), e.text),
             };

@@ -6,7 +6,7 @@ use crate::config::valid_id;
 use crate::game::ColorName;
 use crate::game::clock::{Leave, Rules};
 use crate::journal::replay::GameStartDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{self, EntryKind, NewOutbox, Record};
 
 use super::state::State;
 use super::{Pending, Reply, Sender, Status};
@@ -75,14 +75,11 @@ impl State {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(Status::BadCommand, format!("bad FEN: {e}"))),
         };
-        let mut entry = self.entry(
-            &game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::GameStart,
-            "",
-        );
-        entry.detail = serde_json::to_string(&detail).unwrap_or_default();
+        let mut entry = self.said_entry(sender, &game_id, EntryKind::GameStart);
+        entry.detail = match journal::detail(&detail) {
+            Ok(detail) => detail,
+            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+        };
         let outbox = [
             (&white, Color::White, &black),
             (&black, Color::Black, &white),

@@ -7,7 +7,7 @@ use crate::command::NumberedMove;
 use crate::game::clock::Leave;
 use crate::game::{Action, Claim, ColorName, EndReason, GameResult, Refusal};
 use crate::journal::replay::AdjudicationDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{EntryKind, NewOutbox, Record, detail};
 use crate::notation::result::Score;
 use crate::notation::{Iccf, Lang, san};
 use jiff::civil::Date;
@@ -170,7 +170,10 @@ impl State {
             let game = &self.games[*id];
             let color = game.side_of(&sender.player).unwrap_or(Color::White);
             let mut entry = self.said_entry(sender, id, EntryKind::Leave);
-            entry.detail = serde_json::to_string(&leave).unwrap_or_default();
+            entry.detail = match detail(&leave) {
+                Ok(detail) => detail,
+                Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+            };
             let body = format!(
                 "LEAVE {id} {} ({}) is on leave {leave}: their clock stops",
                 sender.player,
@@ -241,11 +244,13 @@ impl State {
             return Pending::Now(Reply::new(Status::Refused, refusal.to_string()));
         }
         let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
-        entry.detail = serde_json::to_string(&AdjudicationDetail {
+        entry.detail = match detail(&AdjudicationDetail {
             result: decided.pgn().to_owned(),
             reason: reason.to_owned(),
-        })
-        .unwrap_or_default();
+        }) {
+            Ok(detail) => detail,
+            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+        };
         let mut after = game.clone();
         after.apply_by(game.turn(), &action, self.now);
         let record = Record {

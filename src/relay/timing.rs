@@ -4,7 +4,7 @@ use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
 use crate::game::{Action, ColorName, Due};
 use crate::journal::replay::TimeUpDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{self, EntryKind, NewOutbox, Record};
 
 use super::state::{Clock, State};
 use super::{Channel, Pending, Reply, Sender, Status, render};
@@ -30,8 +30,13 @@ impl State {
             let (color, action, kind, detail, text) = match due {
                 Due::TimeUp { color, overdue } => {
                     let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
-                    let detail = serde_json::to_string(&TimeUpDetail { overdue, forfeit })
-                        .unwrap_or_default();
+                    let detail = match journal::detail(&TimeUpDetail { overdue, forfeit }) {
+                        Ok(detail) => detail,
+                        Err(e) => {
+                            tracing::error!(game = game_id, error = %e, "time-out not recorded");
+                            return;
+                        }
+                    };
                     (
                         color,
                         Action::TimeUp { overdue, forfeit },
