@@ -447,8 +447,10 @@ fn report(record: &Record, names: &Names) -> String {
             let what = match e.kind {
                 EntryKind::Rejected => format!("refused {:?}: {}", e.text, e.detail),
                 EntryKind::Adjudication => {
-                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail)
-                        .map_or_else(|_| e.text.clone(), |d| format!("{} ({})", d.result, d.reason));
+                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
+                        |_| e.text.clone(),
+                        |d| format!("{} ({})", d.result, d.reason),
+                    );
                     format!("adjudication: {reason}")
                 }
                 EntryKind::Message => format!("message from {}: {}", e.player, e.detail),

@@ -242,3 +242,6 @@ impl Said {
         self
     }
 }
+
+#[cfg(test)]
+mod tests;
