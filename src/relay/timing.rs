@@ -3,12 +3,13 @@
 use jiff::Timestamp;
 
 use crate::game::clock::OnTimeout;
-use crate::game::{Action, ColorName, Due};
+use crate::game::{Action, Due};
 use crate::journal::replay::TimeUpDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{EntryKind, Record};
 
-use super::state::{Clock, State};
-use super::{Pending, Reply, Sender, render};
+use super::notice::{Clocks, Notice};
+use super::state::{Clock, State, notice_for};
+use super::{Pending, Reply, Sender};
 
 /// `+40d`, `+6h`, `+30m` from `now`, or an RFC 3339 time.
 fn parse_clock_setting(now: Timestamp, set: &str) -> Result<Timestamp, String> {
@@ -74,32 +75,38 @@ impl State {
             };
             let player = game.player(color).to_owned();
             let opponent = game.player(!color).to_owned();
-            let side = ColorName(color);
+            let side = color.into();
             let mut after = game.clone();
             after.apply_by(color, &action, self.now);
-            let clocks = render::clock_line(&after, self.now).unwrap_or_default();
+            let clocks = Clocks::of(&after, self.now);
+            let game = game_id.to_owned();
             let outbox = match &action {
-                Action::TimeUp { overdue, forfeit: true } => [&player, &opponent]
-                    .map(|p| NewOutbox {
-                        player: p.clone(),
-                        body: format!("TIME {game_id} {player} ({side}): {overdue}, lost on time; {clocks}"),
-                    })
-                    .to_vec(),
-                Action::TimeUp { overdue, .. } => [&player, &opponent, &"admin".to_owned()]
-                    .map(|p| NewOutbox {
-                        player: p.clone(),
-                        body: format!(
-                            "TIME {game_id} {player} ({side}): {overdue}; the arbiter decides; {clocks}"
-                        ),
-                    })
-                    .to_vec(),
-                _ => vec![NewOutbox {
-                    player: player.clone(),
-                    body: format!(
-                        "REMINDER {game_id}: your move has waited {}; {clocks}",
-                        text.trim_start_matches("reminder after ")
-                    ),
-                }],
+                Action::TimeUp { overdue, forfeit } => {
+                    let notice = Notice::TimeUp {
+                        game,
+                        player: player.clone(),
+                        side,
+                        overdue: *overdue,
+                        forfeit: *forfeit,
+                        clocks,
+                    };
+                    // A flag is for the arbiter too.
+                    let admin = (!*forfeit).then_some("admin");
+                    [player.as_str(), opponent.as_str()]
+                        .into_iter()
+                        .chain(admin)
+                        .map(|p| notice_for(p, &notice))
+                        .collect()
+                }
+                Action::Remind { days } => vec![notice_for(
+                    &player,
+                    &Notice::Reminder {
+                        game,
+                        days: *days,
+                        clocks,
+                    },
+                )],
+                _ => Vec::new(),
             };
             let mut entry = self.entry(game_id, &player, "clock", kind, &text);
             entry.detail = detail;
