@@ -770,7 +770,6 @@ impl Game {
     }
 }
 
-
 /// A text diagram of a board, White at the bottom, with files and ranks.
 pub fn diagram(board: &Board) -> String {
     use shakmaty::{File, Rank};

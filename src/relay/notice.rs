@@ -329,7 +329,9 @@ pub enum Notice {
     },
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
-    Legacy { text: String },
+    Legacy {
+        text: String,
+    },
 }
 
 impl Notice {

@@ -350,11 +350,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 ),
             )
         }
-        Notice::Reminder {
-            game,
-            days,
-            clocks,
-        } => {
+        Notice::Reminder { game, days, clocks } => {
             let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
             (
                 "REMINDER",
@@ -417,11 +413,7 @@ pub fn as_of(m: &MoveNotice, reader: &Reader) -> Option<String> {
         so_far.black,
         numbered(&m.mv, reader)
     )];
-    lines.extend(
-        crate::game::diagram(pos.board())
-            .lines()
-            .map(str::to_owned),
-    );
+    lines.extend(crate::game::diagram(pos.board()).lines().map(str::to_owned));
     lines.push(format!(
         "moves: {}",
         moves_from(&start, &moves, reader.notation)
@@ -448,4 +440,351 @@ pub fn as_of(m: &MoveNotice, reader: &Reader) -> Option<String> {
     });
     lines.extend(m.clocks.as_ref().map(clocks));
     Some(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use jiff::SignedDuration;
+
+    use crate::game::Action;
+    use crate::game::clock::{Leave, Overdue, Rules};
+    use crate::notation::Reader as MoveReader;
+    use crate::relay::notice::{GameSoFar, MoveData};
+
+    const T0: Timestamp = Timestamp::UNIX_EPOCH;
+
+    fn iccf() -> Reader {
+        Reader::default()
+    }
+
+    fn san_en() -> Reader {
+        Reader {
+            notation: Notation::San(Lang::English),
+            lang: Some(Lang::English),
+        }
+    }
+
+    fn lan_ru() -> Reader {
+        Reader {
+            notation: Notation::Lan(Lang::Russian),
+            lang: Some(Lang::Russian),
+        }
+    }
+
+    /// alice (White) - boris (Black) after `moves` (English SAN), all played at T0, under
+    /// ICCF's 10 moves in 50 days.
+    fn game(moves: &[&str]) -> Game {
+        let mut game = Game::new("g1", "alice", "boris", None)
+            .unwrap()
+            .with_rules(Rules::default(), T0);
+        for text in moves {
+            let m = MoveReader::new(Some(Lang::English))
+                .read(game.position(), text)
+                .unwrap()
+                .m;
+            let color = game.turn();
+            game.apply_by(
+                color,
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                T0,
+            );
+        }
+        game
+    }
+
+    fn next(game: &Game, text: &str) -> shakmaty::Move {
+        MoveReader::new(Some(Lang::English))
+            .read(game.position(), text)
+            .unwrap()
+            .m
+    }
+
+    /// The notice of `text` played next in `game` (after `moves`).
+    fn move_notice(moves: &[&str], text: &str) -> MoveNotice {
+        let g = game(moves);
+        let m = next(&g, text);
+        MoveNotice {
+            game: "g1".to_owned(),
+            mover: g.player(g.turn()).to_owned(),
+            mv: MoveData::of(&g, m),
+            draw_offer: false,
+            clocks: None,
+            from_line: false,
+            cancels_line: false,
+            so_far: GameSoFar::of(&g, m),
+        }
+    }
+
+    /// Every variant, and how each of three readers reads it: ICCF numeric, English SAN,
+    /// Russian long algebraic.
+    fn table() -> Vec<(Notice, [&'static str; 3])> {
+        let opening = ["e4", "e5", "Nf3"];
+        let plain = move_notice(&opening, "Nc6");
+        let mut offered = move_notice(&opening, "Nc6");
+        offered.draw_offer = true;
+        offered.cancels_line = true;
+        let mut after = game(&opening);
+        let nc6 = next(&after, "Nc6");
+        after.apply_by(
+            Color::Black,
+            &Action::Move {
+                m: nc6,
+                draw_offer: false,
+            },
+            T0,
+        );
+        offered.clocks = Clocks::of(&after, T0 + SignedDuration::from_hours(26));
+        let four = game(&["e4", "e5", "Nf3", "Nc6"]);
+        let bb5 = MoveData::of(&four, next(&four, "Bb5"));
+        let leave = Leave {
+            first: jiff::civil::date(2027, 3, 1),
+            days: 10,
+        };
+        vec![
+            (
+                Notice::GameStarted {
+                    game: "g1".into(),
+                    side: Side::Black,
+                    opponent: "alice".into(),
+                },
+                ["GAME g1 started: you play Black against alice"; 3],
+            ),
+            (
+                Notice::Move(Box::new(plain)),
+                [
+                    // Said once: the reader's notation is ICCF numeric already.
+                    "MOVE g1 2... 2836 by boris",
+                    "MOVE g1 2... Nc6 (2836) by boris",
+                    "MOVE g1 2... Кb8—c6 (2836) by boris",
+                ],
+            ),
+            (
+                Notice::Move(Box::new(offered)),
+                [
+                    "MOVE g1 2... 2836 by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                    "MOVE g1 2... Nc6 (2836) by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                    "MOVE g1 2... Кb8—c6 (2836) by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                ],
+            ),
+            (
+                Notice::LinePlayed {
+                    game: "g1".into(),
+                    mv: Box::new(bb5.clone()),
+                    left: 2,
+                },
+                [
+                    "CONDITIONAL g1 3. 6125 played from your line; 2 pair(s) left in it",
+                    "CONDITIONAL g1 3. Bb5 (6125) played from your line; 2 pair(s) left in it",
+                    "CONDITIONAL g1 3. Сf1—b5 (6125) played from your line; 2 pair(s) left in it",
+                ],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    act: DrawAct::Offered,
+                },
+                ["DRAW g1 offered by alice (White)"; 3],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    act: DrawAct::Accepted,
+                },
+                ["DRAW g1 accepted by boris (Black)"; 3],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    act: DrawAct::Declined,
+                },
+                ["DRAW g1 declined by boris (Black)"; 3],
+            ),
+            (
+                Notice::Resigned {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                },
+                ["RESIGN g1 alice (White) resigns"; 3],
+            ),
+            (
+                Notice::Claim {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    claim: "fifty".into(),
+                    mv: None,
+                },
+                ["CLAIM g1 boris (Black) claims a draw (fifty)"; 3],
+            ),
+            (
+                Notice::Claim {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    claim: "threefold".into(),
+                    mv: Some(Box::new(bb5)),
+                },
+                [
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. 6125",
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. Bb5 (6125)",
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. Сf1—b5 (6125)",
+                ],
+            ),
+            (
+                Notice::Leave {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    leave,
+                },
+                ["LEAVE g1 alice (White) is on leave 2027-03-01 to 2027-03-10 (10 days): their clock stops";
+                    3],
+            ),
+            (
+                Notice::TimeUp {
+                    game: "g1".into(),
+                    player: "boris".into(),
+                    side: Side::Black,
+                    overdue: Overdue::TimeControl,
+                    forfeit: true,
+                    clocks: None,
+                },
+                ["TIME g1 boris (Black): time limit exceeded, lost on time; "; 3],
+            ),
+            (
+                Notice::TimeUp {
+                    game: "g1".into(),
+                    player: "boris".into(),
+                    side: Side::Black,
+                    overdue: Overdue::Silence,
+                    forfeit: false,
+                    clocks: None,
+                },
+                ["TIME g1 boris (Black): silence limit exceeded; the arbiter decides; "; 3],
+            ),
+            (
+                Notice::Reminder {
+                    game: "g1".into(),
+                    days: 14,
+                    clocks: None,
+                },
+                ["REMINDER g1: your move has waited 14 days; "; 3],
+            ),
+            (
+                Notice::Result {
+                    game: "g1".into(),
+                    pgn: "1-0".into(),
+                    text: "1-0 (resignation)".into(),
+                },
+                ["RESULT g1 1-0 (resignation)"; 3],
+            ),
+            (
+                Notice::Refused {
+                    game: "g1".into(),
+                    number: 3,
+                    reason: "no such move here".into(),
+                },
+                ["REFUSED g1 the other node refused your action 3: no such move here"; 3],
+            ),
+            (
+                Notice::Message {
+                    game: "g1".into(),
+                    from: "boris".into(),
+                    text: "Удачи! Good luck".into(),
+                },
+                ["MSG g1 from boris: Удачи! Good luck"; 3],
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_notice_renders_for_each_reader() {
+        for (notice, expected) in table() {
+            for (reader, want) in [iccf(), san_en(), lan_ru()].iter().zip(expected) {
+                assert_eq!(super::notice(&notice, reader), want, "{reader:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_push_to_an_iccf_reader_says_the_move_once() {
+        let text = notice(&Notice::Move(Box::new(move_notice(&["e4"], "e5"))), &iccf());
+        assert_eq!(text, "MOVE g1 1... 5755 by boris");
+        assert!(!text.contains("(5755)"), "{text}");
+    }
+
+    #[test]
+    fn every_notice_round_trips_through_its_stored_form() {
+        for (notice, _) in table() {
+            let body = notice.to_body();
+            assert!(body.starts_with('{'), "{body}");
+            assert_eq!(Notice::from_body(&body), notice, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_row_written_before_items_were_typed_reads_as_its_text() {
+        for body in [
+            "MOVE g1 1. e2—e4 (5254) by alice",
+            "{not json, but braces",
+            "",
+        ] {
+            let notice = Notice::from_body(body);
+            assert_eq!(
+                notice,
+                Notice::Legacy {
+                    text: body.to_owned()
+                }
+            );
+            assert_eq!(notice.to_body(), body);
+            assert_eq!(super::notice(&notice, &lan_ru()), body);
+        }
+    }
+
+    #[test]
+    fn summaries_drop_the_game() {
+        let m = Notice::Move(Box::new(move_notice(&["e4"], "e5")));
+        assert_eq!(summary(&m, &san_en()), "move 1... e5 (5755) by boris");
+        let r = Notice::Reminder {
+            game: "g1".into(),
+            days: 3,
+            clocks: None,
+        };
+        assert_eq!(
+            summary(&r, &iccf()),
+            "reminder your move has waited 3 days; "
+        );
+    }
+
+    #[test]
+    fn a_move_is_shown_as_of_itself() {
+        let m = move_notice(&["e4", "e5", "Nf3"], "Nc6");
+        let view = as_of(&m, &lan_ru()).unwrap();
+        assert!(
+            view.starts_with("game g1: alice (White) - boris (Black), as of 2... Кb8—c6 (2836)"),
+            "{view}"
+        );
+        assert!(
+            view.contains("moves: 1. e2—e4 e7—e5 2. Кg1—f3 Кb8—c6"),
+            "{view}"
+        );
+        assert!(view.contains("r . b q k b n r"), "{view}");
+        assert!(view.contains("to move: White (alice), move 3"), "{view}");
+        // A stored move that no longer reads is not shown rather than shown wrong.
+        let mut broken = m.clone();
+        broken.so_far.moves[1] = "e2e4".into();
+        assert_eq!(as_of(&broken, &lan_ru()), None);
+    }
 }

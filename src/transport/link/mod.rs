@@ -527,10 +527,7 @@ impl LinkTask {
             );
             return Ok(());
         }
-        let count = self
-            .mailbox
-            .link_applied_count(&game.id, &player)
-            .await?;
+        let count = self.mailbox.link_applied_count(&game.id, &player).await?;
         let number_i = i64::from(number);
         let iccf = match act {
             Act::Move {
