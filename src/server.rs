@@ -89,7 +89,7 @@ pub async fn run(
         source,
     })?;
     let tracker = TaskTracker::new();
-    let mailbox = Mailbox::new(journal.clone(), hub);
+    let mailbox = Mailbox::new(journal.clone(), hub, &config);
     crate::transport::email::start(
         config.clone(),
         relay.clone(),

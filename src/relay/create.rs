@@ -3,12 +3,12 @@
 use shakmaty::Color;
 
 use crate::config::valid_id;
-use crate::game::ColorName;
 use crate::game::clock::{Leave, Rules};
 use crate::journal::replay::GameStartDetail;
-use crate::journal::{self, EntryKind, NewOutbox, Record};
+use crate::journal::{self, EntryKind, Record};
 
-use super::state::State;
+use super::notice::Notice;
+use super::state::{State, notice_for};
 use super::{Pending, Reply, Sender, Status};
 
 impl State {
@@ -85,12 +85,13 @@ impl State {
             (&black, Color::Black, &white),
         ]
         .into_iter()
-        .map(|(player, color, opponent)| NewOutbox {
-            player: player.clone(),
-            body: format!(
-                "GAME {game_id} started: you play {} against {opponent}",
-                ColorName(color)
-            ),
+        .map(|(player, color, opponent)| {
+            let notice = Notice::GameStarted {
+                game: game_id.clone(),
+                side: color.into(),
+                opponent: opponent.clone(),
+            };
+            notice_for(player, &notice)
         })
         .collect();
         match self.enqueue(vec![Record { entry, outbox }]).await {

@@ -13,15 +13,20 @@
 
 mod create;
 pub mod mailbox;
+pub mod notice;
 mod peers;
 mod play;
-mod render;
+pub mod render;
 mod reply;
 mod rules;
 mod state;
 mod timing;
 
-pub use mailbox::{Mailbox, Message, Rejected, Subscription};
+pub use mailbox::{
+    Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
+    Rejected, Subscription,
+};
+pub use notice::Notice;
 pub use reply::{Channel, Reply, Status};
 
 use jiff::Timestamp;

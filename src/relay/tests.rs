@@ -58,7 +58,7 @@ async fn relay() -> Fixture {
         .expect("relay");
     Fixture {
         relay,
-        mailbox: Mailbox::new(journal, hub),
+        mailbox: Mailbox::new(journal, hub, &config),
         dir,
     }
 }
@@ -105,7 +105,7 @@ impl Fixture {
             .await
             .expect("outbox")
             .into_iter()
-            .map(|m| m.body)
+            .map(|m| self.mailbox.render(&m))
             .collect()
     }
 }
@@ -177,7 +177,7 @@ async fn a_message_reaches_the_opponent_only_from_a_player_of_the_game() {
     assert!(
         f.waiting("alice")
             .await
-            .contains(&"MSG g1 from boris (Black): Удачи, <Alice> & co".to_owned())
+            .contains(&"MSG g1 from boris: Удачи, <Alice> & co".to_owned())
     );
     let reply = f.say(player("carol"), "MSG g1 hello").await;
     assert_eq!(reply.status, Status::Forbidden, "{}", reply.text);

@@ -23,7 +23,7 @@ use tokio_util::task::TaskTracker;
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::config::Config;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
-use crate::relay::{Mailbox, Message};
+use crate::relay::{Mailbox, Message, Subscription};
 
 /// Who is at the other end of a session, for the login limit and the logs.
 #[derive(Clone, Debug)]
@@ -110,7 +110,7 @@ impl LoginLimiter {
 struct LoggedIn {
     sender: Sender,
     hub_id: u64,
-    pushes: tokio::sync::mpsc::Receiver<Message>,
+    pushes: Subscription,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
@@ -362,7 +362,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             .ctx
             .mailbox
             .subscribe(&player, config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        let (hub_id, pushes) = (subscription.id, subscription);
         self.login = Some(LoggedIn {
             sender: Sender {
                 player: player.clone(),
@@ -421,7 +421,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             return Ok(()); // already written from the outbox
         }
         login.last_sent = item.id;
-        self.send(format_push(item.id, &item.body)).await
+        let text = self.ctx.mailbox.render(&item);
+        self.send(format_push(item.id, &text)).await
     }
 
     /// The hub dropped this session (it fell behind): register again and read the outbox.
@@ -433,7 +434,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             .ctx
             .mailbox
             .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        let (hub_id, pushes) = (subscription.id, subscription);
         login.hub_id = hub_id;
         login.pushes = pushes;
         self.send_waiting().await

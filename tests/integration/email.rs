@@ -769,6 +769,78 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     crate::daemon::assert_journal_verifies(&s.config);
 }
 
+/// A move mail shows the game as of that move, even when it is mailed after the game went
+/// on: Alice's outgoing mail is held (the relay's SMTP points nowhere) while she mails two
+/// moves and Boris answers both; each of Boris's moves then arrives showing the game as it
+/// stood after it, not as it stands when mailed.
+#[test]
+fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
+    let _turn = lock();
+    require_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let game = "em-asof";
+    let s = setup(
+        &[&alice],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris")],
+        None,
+    );
+    let good = std::fs::read_to_string(&s.config).unwrap();
+    let nowhere = good.replace("port = 25\n", "port = 9\n");
+    assert_ne!(good, nowhere, "the SMTP port is in the config");
+    std::fs::write(&s.config, &nowhere).unwrap();
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let subject = format!("{game} key:{}", alice.token);
+    for (mine, theirs) in [("1. e4", "1... e5"), ("2. Nf3", "2... Nc6")] {
+        send(&relay, &plain(&alice.address(), &relay, &subject, mine, ""));
+        push_with(&mut b, &format!("MOVE {game} {}", &mine[..2]));
+        let (code, text) = b.call(&format!("MOVE {game} {theirs}"));
+        assert_eq!(code, 250, "{text}");
+    }
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 4);
+    drop(b);
+    drop(daemon);
+    // Alice comes back online: the relay can mail again.
+    std::fs::write(&s.config, &good).unwrap();
+    let daemon = Daemon::start(&s.config);
+    let inbox = Reader::new(&alice.user);
+
+    let first = inbox.any("1... e5 (5755) by boris");
+    let moves_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("moves: "))
+            .map(|l| l.trim_end().to_owned())
+    };
+    assert_eq!(moves_line(&first.text).as_deref(), Some("moves: 1. e4 e5"));
+    // Nothing of the moves played since (the footer's example moves apart).
+    let view = first.text.split("\n-- ").next().unwrap_or_default();
+    assert!(!view.contains("Nf3") && !view.contains("Nc6"), "{view}");
+    assert!(
+        first.text.contains("to move: White (alice), move 2"),
+        "{}",
+        first.text
+    );
+    // The diagram after 1... e5: Black's e-pawn on e5, White's knight still on g1.
+    assert!(first.text.contains("5 . . . . p . . ."), "{}", first.text);
+    assert!(first.text.contains("1 R N B Q K B N R"), "{}", first.text);
+
+    let second = inbox.any("2... Nc6 (2836) by boris");
+    assert_eq!(
+        moves_line(&second.text).as_deref(),
+        Some("moves: 1. e4 e5 2. Nf3 Nc6")
+    );
+    assert!(second.text.contains("1 R N B Q K B . R"), "{}", second.text);
+    assert!(
+        second.text.contains("to move: White (alice), move 3"),
+        "{}",
+        second.text
+    );
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
 fn service(args: &[&str]) {
     let status = Command::new(args[0])
         .args(&args[1..])

@@ -18,7 +18,7 @@ use super::message::{self, Mail};
 use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::config::{Config, Player, valid_id};
-use crate::relay::{Channel, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
+use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
 
 /// What a source does with a mail after [`Inbound::handle`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,12 +164,10 @@ impl Inbound {
         }
         if let Some(seen) = seen {
             tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
-            let what = match (&seen.iccf, seen.kind) {
-                (Some(iccf), _) => format!("the move {} ({iccf})", seen.text),
-                (None, crate::journal::EntryKind::Rejected) => {
-                    format!("refused: {}", seen.detail)
-                }
-                (None, kind) => kind.as_str().replace('_', " "),
+            let what = match &seen.done {
+                Done::Move { text, iccf } => format!("the move {text} ({iccf})"),
+                Done::Refused { reason } => format!("refused: {reason}"),
+                Done::Other { what } => what.clone(),
             };
             let text = format!(
                 "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",

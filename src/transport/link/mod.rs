@@ -28,8 +28,6 @@ pub mod frame;
 pub mod session;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -40,11 +38,12 @@ use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_icc
 use self::session::{Session, Timing};
 use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
-use crate::journal::peer::{GamePlayers, OutboxEntry, PeerView};
-use crate::journal::replay::DRAW_OFFER;
-use crate::journal::{EntryKind, JournalError};
 use crate::notation::written::Marks;
-use crate::relay::{Channel, Mailbox, Relay, Sender, Status};
+use crate::relay::notice::DrawAct;
+use crate::relay::{
+    Channel, Earlier, GamePlayers, LinkAction, LinkItem, Mailbox, MailboxError, Notice, Relay,
+    Sender, Status,
+};
 use crate::transport::serial_port::{self, Backoff};
 
 /// Outbox rows read and not yet acknowledged, at most.
@@ -72,7 +71,7 @@ pub enum LinkError {
     #[error("writing to the line timed out")]
     WriteTimeout,
     #[error(transparent)]
-    Journal(#[from] JournalError),
+    Record(#[from] MailboxError),
     #[error("the relay did not record the peer's action: {0}")]
     Relay(String),
 }
@@ -94,7 +93,6 @@ pub fn spawn_all(
             .collect();
         let task = LinkTask::new(
             link.clone(),
-            config.data_dir.clone(),
             remote,
             relay.clone(),
             mailbox.clone(),
@@ -110,13 +108,11 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Line for T {}
 
 struct LinkTask {
     config: LinkConfig,
-    data_dir: PathBuf,
     /// The players across this link.
     remote: Vec<String>,
     relay: Relay,
     mailbox: Mailbox,
     shutdown: CancellationToken,
-    view: Option<Arc<Mutex<PeerView>>>,
     games: HashMap<u32, GamePlayers>,
     games_read: Option<Instant>,
     session: Session,
@@ -134,7 +130,6 @@ struct LinkTask {
 impl LinkTask {
     fn new(
         config: LinkConfig,
-        data_dir: PathBuf,
         remote: Vec<String>,
         relay: Relay,
         mailbox: Mailbox,
@@ -157,12 +152,10 @@ impl LinkTask {
         let session = Session::new(&config.secret.0, config.window, timing, Instant::now());
         LinkTask {
             config,
-            data_dir,
             remote,
             relay,
             mailbox,
             shutdown,
-            view: None,
             games: HashMap::new(),
             games_read: None,
             session,
@@ -358,34 +351,6 @@ impl LinkTask {
         Ok(())
     }
 
-    async fn view(&mut self) -> Result<Arc<Mutex<PeerView>>, LinkError> {
-        if let Some(view) = &self.view {
-            return Ok(view.clone());
-        }
-        let dir = self.data_dir.clone();
-        let view = tokio::task::spawn_blocking(move || PeerView::open(&dir))
-            .await
-            .map_err(|e| JournalError::Io(e.to_string()))??;
-        let view = Arc::new(Mutex::new(view));
-        self.view = Some(view.clone());
-        Ok(view)
-    }
-
-    /// Runs a read on the journal view off the async threads.
-    async fn read<T: Send + 'static>(
-        &mut self,
-        f: impl FnOnce(&PeerView) -> Result<T, JournalError> + Send + 'static,
-    ) -> Result<T, LinkError> {
-        let view = self.view().await?;
-        let out = tokio::task::spawn_blocking(move || {
-            let view = view.lock().unwrap_or_else(|p| p.into_inner());
-            f(&view)
-        })
-        .await
-        .map_err(|e| JournalError::Io(e.to_string()))??;
-        Ok(out)
-    }
-
     /// The game a code names, reading the journal's games again if it is not known yet.
     async fn game(&mut self, code: u32) -> Result<Option<GamePlayers>, LinkError> {
         if let Some(g) = self.games.get(&code) {
@@ -395,7 +360,7 @@ impl LinkTask {
             .games_read
             .is_none_or(|at| at.elapsed() > Duration::from_secs(1));
         if stale {
-            let games = self.read(|v| v.games()).await?;
+            let games = self.mailbox.games().await?;
             self.games_read = Some(Instant::now());
             self.games = games.into_iter().map(|g| (game_code(&g.id), g)).collect();
         }
@@ -410,7 +375,7 @@ impl LinkTask {
         }
         self.last_poll = Some(Instant::now());
         let (remote, after, limit) = (self.remote.clone(), self.after, READ_MAX - self.open.len());
-        let rows = self.read(move |v| v.waiting(&remote, after, limit)).await?;
+        let rows = self.mailbox.link_waiting(remote, after, limit).await?;
         if rows.is_empty() {
             return Ok(());
         }
@@ -429,15 +394,29 @@ impl LinkTask {
         self.settle_outbox().await
     }
 
-    /// The message reporting an outbox row to the peer; `None` for what the link does not
+    /// The message reporting an outbox item to the peer; `None` for what the link does not
     /// carry (game starts, results, clock messages: each node makes its own).
-    async fn message_for(&mut self, row: &OutboxEntry) -> Result<Option<Message>, LinkError> {
-        if self.remote.contains(&row.player) {
+    async fn message_for(&mut self, row: &LinkItem) -> Result<Option<Message>, LinkError> {
+        if self.remote.contains(&row.actor) {
             return Ok(None);
         }
-        let act = match row.kind {
-            EntryKind::Move => {
-                let Some((from, to, promotion)) = row.iccf.as_deref().and_then(pack_iccf) else {
+        let action = match (&row.notice, &row.legacy) {
+            (Notice::Move(m), _) => LinkAction::Move {
+                iccf: m.mv.iccf.clone(),
+                draw_offer: m.draw_offer,
+            },
+            (Notice::Draw { act, .. }, _) => match act {
+                DrawAct::Offered => LinkAction::OfferDraw,
+                DrawAct::Accepted => LinkAction::AcceptDraw,
+                DrawAct::Declined => LinkAction::DeclineDraw,
+            },
+            (Notice::Resigned { .. }, _) => LinkAction::Resign,
+            (Notice::Legacy { .. }, Some(action)) => action.clone(),
+            _ => return Ok(None),
+        };
+        let act = match action {
+            LinkAction::Move { iccf, draw_offer } => {
+                let Some((from, to, promotion)) = pack_iccf(&iccf) else {
                     tracing::error!(link = %self.config.id, outbox = row.id, "a move without an ICCF form; not sent");
                     return Ok(None);
                 };
@@ -445,21 +424,20 @@ impl LinkTask {
                     from,
                     to,
                     promotion,
-                    draw_offer: row.detail == DRAW_OFFER,
+                    draw_offer,
                 }
             }
-            EntryKind::DrawOffer => Act::OfferDraw,
-            EntryKind::DrawAccept => Act::AcceptDraw,
-            EntryKind::DrawDecline => Act::DeclineDraw,
-            EntryKind::Resign => Act::Resign,
-            _ => return Ok(None),
+            LinkAction::OfferDraw => Act::OfferDraw,
+            LinkAction::AcceptDraw => Act::AcceptDraw,
+            LinkAction::DeclineDraw => Act::DeclineDraw,
+            LinkAction::Resign => Act::Resign,
         };
         let code = game_code(&row.game);
         let Some(game) = self.game(code).await? else {
             tracing::error!(link = %self.config.id, game = %row.game, "game not in the journal; not sent");
             return Ok(None);
         };
-        let side = if game.white == row.player {
+        let side = if game.white == row.actor {
             Side::White
         } else {
             Side::Black
@@ -551,8 +529,7 @@ impl LinkTask {
             );
             return Ok(());
         }
-        let (g, p) = (game.id.clone(), player.clone());
-        let count = self.read(move |v| v.applied_count(&g, &p)).await?;
+        let count = self.mailbox.link_applied_count(&game.id, &player).await?;
         let number_i = i64::from(number);
         let iccf = match act {
             Act::Move {
@@ -565,13 +542,15 @@ impl LinkTask {
         };
         if number_i < count {
             // Sent again (a lost acknowledgement, a restart): already here.
-            let (g, p) = (game.id.clone(), player.clone());
-            let earlier = self.read(move |v| v.applied(&g, &p, number_i)).await?;
+            let earlier = self
+                .mailbox
+                .link_applied(&game.id, &player, number_i)
+                .await?;
             match earlier {
-                Some(e) if e.kind == EntryKind::Rejected => {
-                    self.refuse(code, side, number, e.detail);
+                Some(Earlier::Refused { reason }) => {
+                    self.refuse(code, side, number, reason);
                 }
-                Some(e) if e.kind == EntryKind::Move && e.iccf != iccf => {
+                Some(Earlier::Move { iccf: earlier }) if earlier != iccf => {
                     tracing::error!(link = %self.config.id, game = %game.id, number, "the peer sent a different move under a number already played");
                     self.refuse(
                         code,
@@ -579,7 +558,7 @@ impl LinkTask {
                         number,
                         format!(
                             "conflict: action {number} here is {}",
-                            e.iccf.unwrap_or_default()
+                            earlier.unwrap_or_default()
                         ),
                     );
                 }
