@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod backoff;
 pub mod bench;
 pub mod config;
 pub mod convert;

@@ -29,8 +29,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
-use super::serial_port::{Backoff, SerialConfig, open_with_backoff};
+use super::serial_port::{SerialConfig, open_with_backoff};
 use super::session::{Context, Peer, Session};
+use crate::backoff::Backoff;
 
 /// Output queued between a session and a slow line, in bytes: at 300 baud this is half an
 /// hour of printing, so a session is never held up by the line in practice, and a terminal
@@ -54,10 +55,8 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
     let mut first = true;
     'port: loop {
         if !first {
-            let wait = failing.next_delay();
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = ctx.shutdown.cancelled() => return,
+            if failing.wait(&ctx.shutdown).await.is_err() {
+                return;
             }
         }
         first = false;

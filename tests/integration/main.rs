@@ -6,6 +6,7 @@ mod email;
 mod email_fixtures;
 mod errors;
 mod link;
+mod memory;
 mod peer;
 mod regressions;
 mod roundtrip;
