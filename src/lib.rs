@@ -15,6 +15,7 @@ pub mod bench;
 pub mod config;
 pub mod convert;
 pub mod game;
+pub mod init;
 pub mod journal;
 pub mod notation;
 pub mod relay;

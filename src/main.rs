@@ -76,6 +76,31 @@ enum Command {
         /// Input file; `-` or nothing for standard input.
         file: Option<PathBuf>,
     },
+    /// Write a working configuration for a new club into DIR: an administrator and two
+    /// players with fresh secrets (printed once; only their hashes are stored), a game between
+    /// them, and the journal's folder. Then: `ccrelay run --config DIR/ccrelay.toml`.
+    Init {
+        /// The folder (made if missing); an existing ccrelay.toml in it is never overwritten.
+        dir: PathBuf,
+        /// The address the daemon will listen on.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        listen: String,
+    },
+    /// Write the manual pages or the shell completions (for packaging).
+    #[command(hide = true)]
+    Generate {
+        what: Generated,
+        /// The folder to write into (made if missing).
+        dir: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Generated {
+    /// One roff page per command: ccrelay.1, ccrelay-run.1, ...
+    Man,
+    /// bash (ccrelay.bash), zsh (_ccrelay) and fish (ccrelay.fish).
+    Completions,
 }
 
 #[derive(Subcommand)]
@@ -153,6 +178,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Journal { command } => journal_command(command),
+        Command::Init { dir, listen } => init_command(&dir, &listen),
+        Command::Generate { what, dir } => generate_command(what, &dir),
         Command::Bench {
             games,
             plies,
@@ -347,4 +374,45 @@ fn convert_command(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
+    let club = ccrelay::init::init(dir, listen)?;
+    println!(
+        "wrote {} (journal in {})",
+        club.config.display(),
+        club.data_dir.display()
+    );
+    println!("secrets, shown this once (the configuration keeps only their Argon2id hashes):");
+    for (login, secret) in &club.secrets {
+        println!("  {login:<8} {secret}");
+    }
+    let (game, white, black) = &club.game;
+    println!("game {game}: {white} (White) against {black} (Black)");
+    println!("start:  ccrelay run --config {}", club.config.display());
+    println!(
+        "play:   nc {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
+        club.listen
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate_command(what: Generated, dir: &Path) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let mut cli = Cli::command();
+    match what {
+        Generated::Man => {
+            clap_mangen::generate_to(cli, dir)
+                .with_context(|| format!("writing manual pages into {}", dir.display()))?;
+        }
+        Generated::Completions => {
+            use clap_complete::Shell;
+            for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
+                clap_complete::generate_to(shell, &mut cli, "ccrelay", dir)
+                    .with_context(|| format!("writing {shell} completions"))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

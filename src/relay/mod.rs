@@ -777,6 +777,21 @@ impl State {
         after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
         let opponent_text = self.written_for(opponent, before, m);
         let mut body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
+        // One line per move relayed, for the operator: never the text or anything secret.
+        tracing::info!(
+            game = %game.id,
+            ply = game.moves().len() + 1,
+            iccf = %iccf,
+            from = player,
+            to = opponent,
+            channel_in = channel,
+            channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
+                crate::config::Reach::Tcp => "tcp".to_owned(),
+                crate::config::Reach::Email => "email".to_owned(),
+                crate::config::Reach::Link(id) => format!("link:{id}"),
+            }),
+            "move relayed"
+        );
         if let Some(clocks) = render::clock_line(&after, self.now) {
             body.push_str("; ");
             body.push_str(&clocks);
