@@ -54,10 +54,8 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
     let mut failing = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
     let mut first = true;
     'port: loop {
-        if !first {
-            if failing.wait(&ctx.shutdown).await.is_err() {
-                return;
-            }
+        if !first && failing.wait(&ctx.shutdown).await.is_err() {
+            return;
         }
         first = false;
         let Some(mut port) = open_with_backoff(&config, &mut backoff, &ctx.shutdown).await else {

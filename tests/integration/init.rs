@@ -34,9 +34,9 @@ fn init_then_run_then_play_with_the_printed_secrets() {
         "{stdout}"
     );
     let config = club.join("ccrelay.toml");
-    let text = std::fs::read_to_string(&config).expect("config written");
+    let written = std::fs::read_to_string(&config).expect("config written");
     for secret in secrets.values() {
-        assert!(!text.contains(secret), "a secret in the configuration");
+        assert!(!written.contains(secret), "a secret in the configuration");
     }
     assert!(stdout.contains("ccrelay run --config"), "{stdout}");
 
@@ -58,8 +58,11 @@ fn init_then_run_then_play_with_the_printed_secrets() {
     let mut black = login("player2");
     let (code, text) = white.call("MOVE game1 1. e4");
     assert_eq!(code, 250, "{text}");
-    let (_, push) = black.next_push();
-    assert!(push.contains("MOVE game1 1. e4"), "{push}");
+    // The game's start first, then the move.
+    let (_, started) = black.next_push();
+    assert!(started.starts_with("GAME game1 started"), "{started}");
+    let (_, moved) = black.next_push();
+    assert!(moved.contains("MOVE game1 1. e4"), "{moved}");
     let (code, text) = black.call("MOVE game1 1... e5");
     assert_eq!(code, 250, "{text}");
     // The admin's secret works too; a wrong one does not.
@@ -78,5 +81,5 @@ fn init_then_run_then_play_with_the_printed_secrets() {
         .expect("ccrelay init");
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
-    assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), written);
 }
