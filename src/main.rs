@@ -247,7 +247,12 @@ fn init_logging() {
     }
     tracing_subscriber::registry()
         .with(filter)
-        .with(tracing_subscriber::fmt::layer().with_writer(io::stderr))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(io::stderr)
+                // Colours for a person at a terminal, plain text for a log file.
+                .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr())),
+        )
         .init();
 }
 

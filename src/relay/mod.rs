@@ -782,9 +782,9 @@ impl State {
             game = %game.id,
             ply = game.moves().len() + 1,
             iccf = %iccf,
-            from = player,
-            to = opponent,
-            channel_in = channel,
+            from = %player,
+            to = %opponent,
+            channel_in = %channel,
             channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
                 crate::config::Reach::Tcp => "tcp".to_owned(),
                 crate::config::Reach::Email => "email".to_owned(),
