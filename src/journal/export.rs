@@ -163,7 +163,19 @@ pub fn export(
     format: ExportFormat,
     names: &Names,
 ) -> Result<String, JournalError> {
-    super::replay::verify(conn)?;
+    export_reporting(conn, game_id, format, names, &mut |_| {})
+}
+
+/// [`export`], calling `progress` while the chain is verified (most of the time on a large
+/// journal); see [`super::replay::replay_reporting`].
+pub fn export_reporting(
+    conn: &Connection,
+    game_id: &str,
+    format: ExportFormat,
+    names: &Names,
+    progress: &mut dyn FnMut(u64),
+) -> Result<String, JournalError> {
+    super::replay::verify_reporting(conn, progress)?;
     let record = read_game(conn, game_id)?;
     Ok(match format {
         ExportFormat::Pgn => pgn(&record, names),

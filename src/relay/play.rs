@@ -117,6 +117,21 @@ impl State {
         }
         let mut after = game.clone();
         after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
+        // One line per move relayed, for the operator: never the text or anything secret.
+        tracing::info!(
+            game = %game.id,
+            ply = mv.ply,
+            iccf = %mv.iccf,
+            from = %player,
+            to = %opponent,
+            channel_in = %channel,
+            channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
+                crate::config::Reach::Tcp => "tcp".to_owned(),
+                crate::config::Reach::Email => "email".to_owned(),
+                crate::config::Reach::Link(id) => format!("link:{id}"),
+            }),
+            "move relayed"
+        );
         // The opponent's line did not expect this move (or has run out): it is gone.
         let cancels_line = !from_line
             && !game.conditional(!color).is_empty()

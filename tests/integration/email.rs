@@ -18,9 +18,9 @@ use ccrelay::transport::email::{imap, smtp::Smtp};
 use futures::StreamExt;
 
 use crate::daemon::{ADMIN_SECRET, Client, Daemon};
+use crate::support::{MAIL_CA as CA, require_mail_servers};
 
 const DOMAIN: &str = "ccrelay.test";
-const CA: &str = "/etc/ccrelay-test/ca.pem";
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The mail tests take turns.
@@ -51,20 +51,6 @@ fn unique(name: &str) -> String {
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     )
-}
-
-/// Fails (never skips) when the servers of tests/mail/setup.sh are not there.
-fn require_servers() {
-    for port in [25, 993] {
-        assert!(
-            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
-            "no mail server on 127.0.0.1:{port}: run tests/mail/setup.sh (as root) first"
-        );
-    }
-    assert!(
-        Path::new(CA).exists(),
-        "{CA} missing: run tests/mail/setup.sh"
-    );
 }
 
 fn smtp_config() -> SmtpConfig {
@@ -444,7 +430,7 @@ fn push_with(client: &mut Client, needle: &str) -> String {
 #[test]
 fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let boris = crate::daemon::BORIS;
     let game = "em-tcp";
@@ -564,7 +550,7 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
 #[test]
 fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "iccf", None);
     let boris = EmailPlayer::new("boris", "lan", Some("ru"));
     let game = "em-em";
@@ -643,7 +629,7 @@ fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
 #[test]
 fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let mut carol = EmailPlayer::new("carol", "san", None);
     carol.dkim = true;
@@ -776,7 +762,7 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
 #[test]
 fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-asof";
     let s = setup(
@@ -852,7 +838,7 @@ fn service(args: &[&str]) {
 #[test]
 fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-down";
     let s = setup(
@@ -927,7 +913,7 @@ fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
 #[test]
 fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-md";
     // The relay reads the Maildir Dovecot delivers its mail into: a relay behind a local

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
+use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
 use crate::relay::{Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
@@ -242,7 +243,7 @@ const FIRST_RETRY: Duration = Duration::from_secs(1);
 impl Outbound {
     /// Sends one mail until the server takes it; false if shutting down first.
     async fn send_until_accepted(&self, out: &Outgoing) -> bool {
-        let mut wait = FIRST_RETRY;
+        let mut backoff = Backoff::new(FIRST_RETRY, self.email.retry_max);
         loop {
             let attempt = tokio::select! {
                 r = self.smtp.send(&out.to, &out.bytes) => r,
@@ -254,12 +255,11 @@ impl Outbound {
                     return true;
                 }
                 Err(e) => {
+                    let wait = backoff.next_delay();
                     tracing::warn!(id = %out.id, error = %e, retry_in = ?wait, "mail not sent; will retry");
-                    tokio::select! {
-                        () = tokio::time::sleep(wait) => {}
-                        () = self.shutdown.cancelled() => return false,
+                    if backoff::sleep(wait, &self.shutdown).await.is_err() {
+                        return false;
                     }
-                    wait = (wait * 2).min(self.email.retry_max);
                 }
             }
         }
@@ -387,10 +387,7 @@ impl Outbound {
 
     /// Sleeps; true if shutting down.
     async fn pause(&self, d: Duration) -> bool {
-        tokio::select! {
-            () = tokio::time::sleep(d) => false,
-            () = self.shutdown.cancelled() => true,
-        }
+        backoff::sleep(d, &self.shutdown).await.is_err()
     }
 
     async fn pause_or_wake(&self, wake: &tokio::sync::Notify) -> bool {

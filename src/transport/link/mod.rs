@@ -36,6 +36,7 @@ use tokio_util::task::TaskTracker;
 
 use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_iccf};
 use self::session::{Session, Timing};
+use crate::backoff::{self, Backoff};
 use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
 use crate::notation::written::Marks;
@@ -44,7 +45,7 @@ use crate::relay::{
     Channel, Earlier, GamePlayers, LinkAction, LinkItem, Mailbox, MailboxError, Notice, Relay,
     Sender, Status,
 };
-use crate::transport::serial_port::{self, Backoff};
+use crate::transport::serial_port;
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
@@ -194,10 +195,8 @@ impl LinkTask {
             if started.elapsed() > Duration::from_secs(10) {
                 backoff.reset();
             }
-            let wait = backoff.next_delay();
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = self.shutdown.cancelled() => break,
+            if backoff.wait(&self.shutdown).await.is_err() {
+                break;
             }
         }
         tracing::info!(link = %id, stats = ?self.session.stats, "link stopped");
@@ -249,10 +248,7 @@ impl LinkTask {
                 Err(e) => {
                     let wait = backoff.next_delay();
                     tracing::debug!(link = %id, error = %e, retry_in = ?wait, "link not connected");
-                    tokio::select! {
-                        () = tokio::time::sleep(wait) => {}
-                        () = self.shutdown.cancelled() => return None,
-                    }
+                    backoff::sleep(wait, &self.shutdown).await.ok()?;
                 }
             }
         }
