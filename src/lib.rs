@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bench;
 pub mod config;
 pub mod convert;
+pub mod draughts;
 pub mod game;
 pub mod journal;
 pub mod notation;

@@ -567,7 +567,7 @@ pub fn parse_position(fen: &str) -> Result<Chess, String> {
 
 /// `12.`, `12...`, `12…`, `12.e4`, `12...Nf6`: the number, whether Black is to move (`...`),
 /// and what follows.
-fn split_move_number(word: &str) -> (Option<(u32, bool)>, &str) {
+pub(crate) fn split_move_number(word: &str) -> (Option<(u32, bool)>, &str) {
     let digits = word.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 6 {
         return (None, word);
@@ -618,12 +618,12 @@ fn result_of(word: &str) -> Option<&'static str> {
 }
 
 /// A token fit for an error message: cut short, control characters escaped.
-fn printable(token: &str) -> String {
+pub(crate) fn printable(token: &str) -> String {
     token.chars().take(MAX_WORD_BYTES).collect()
 }
 
-/// What the lexer hands the game reader.
-enum Token<'a> {
+/// What the lexer hands the game reader (the draughts reader shares it).
+pub(crate) enum Token<'a> {
     Word(&'a [u8]),
     WordTooLong,
     Tag(String, String),
@@ -642,13 +642,13 @@ enum Token<'a> {
 
 /// Cuts a byte stream into tokens through a fixed buffer. "Need more bytes" (refill) is kept
 /// apart from "bad bytes" (which are just words that will not read as moves).
-struct Lexer<R> {
+pub(crate) struct Lexer<R> {
     src: R,
     buf: Box<[u8]>,
     pos: usize,
     end: usize,
     eof: bool,
-    line: u64,
+    pub(crate) line: u64,
     at_line_start: bool,
     started: bool,
     comment: [u8; MAX_COMMENT_KEPT],
@@ -664,7 +664,7 @@ fn is_delimiter(b: u8) -> bool {
 }
 
 impl<R: Read> Lexer<R> {
-    fn new(src: R) -> Lexer<R> {
+    pub(crate) fn new(src: R) -> Lexer<R> {
         Lexer {
             src,
             buf: vec![0; BUFFER_BYTES].into_boxed_slice(),
@@ -679,12 +679,12 @@ impl<R: Read> Lexer<R> {
         }
     }
 
-    fn push_back_tag(&mut self, name: String, value: String) {
+    pub(crate) fn push_back_tag(&mut self, name: String, value: String) {
         self.pending_tag = Some((name, value));
     }
 
     /// The next token and the line it starts on.
-    fn next(&mut self) -> io::Result<(Token<'_>, u64)> {
+    pub(crate) fn next(&mut self) -> io::Result<(Token<'_>, u64)> {
         if let Some((name, value)) = self.pending_tag.take() {
             return Ok((Token::Tag(name, value), self.line));
         }
