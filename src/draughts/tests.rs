@@ -371,3 +371,67 @@ fn movetext_reads_seed_forms() {
         "1. 22-18 11-15 2. 18x11 8x15 *\n"
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Random legal games: every move written in either form reads back as the same move, and
+    /// the whole game converts algebraic → numeric → algebraic unchanged.
+    #[test]
+    fn random_games_round_trip_through_both_notations(choices in proptest::collection::vec(0usize..1000, 1..160)) {
+        let mut game = Game::new(Position::default());
+        let mut alg = Vec::new();
+        let mut num = Vec::new();
+        for choice in choices {
+            if game.outcome().is_some() {
+                break;
+            }
+            let p = *game.position();
+            let paths = all_moves(&p);
+            let m = paths[choice % paths.len()];
+            let short = write_algebraic(&p, &m);
+            let numeric = write_numeric(&m);
+            let full = write_path(&m, Form::Algebraic);
+            proptest::prop_assert!(read(&p, &short).unwrap().same_effect(&m), "{short}");
+            proptest::prop_assert_eq!(read(&p, &numeric).unwrap(), m, "{}", numeric);
+            proptest::prop_assert_eq!(read(&p, &full).unwrap(), m, "{}", full);
+            // Paths with one effect (a king landing between two pieces on one line, say)
+            // read back by their ends as the first path; the game text uses that one.
+            let m = legal_moves(&p)
+                .into_iter()
+                .find(|c| c.same_effect(&m))
+                .unwrap();
+            alg.push(write_algebraic(&p, &m));
+            num.push(write_numeric(&m));
+            game.play(m);
+        }
+        let number = |moves: &[String]| -> String {
+            let mut out = String::new();
+            for (i, m) in moves.iter().enumerate() {
+                if i % 2 == 0 {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(&format!("{}. ", i / 2 + 1));
+                } else {
+                    out.push(' ');
+                }
+                out.push_str(m);
+            }
+            out
+        };
+        let via = |text: &str, to| {
+            let mut out = Vec::new();
+            let totals = crate::convert::draughts::convert(text.as_bytes(), &mut out, &mut Vec::new(), to, None).unwrap();
+            assert_eq!(totals.failed, 0, "{text}");
+            String::from_utf8(out).unwrap()
+        };
+        let alg_text = number(&alg);
+        let num_expected = number(&num);
+        let num_text = via(&alg_text, crate::convert::draughts::Format::Num);
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        proptest::prop_assert_eq!(words(&num_text), words(&num_expected));
+        let back = via(&num_text, crate::convert::draughts::Format::Alg);
+        proptest::prop_assert_eq!(words(&back), words(&alg_text));
+    }
+}

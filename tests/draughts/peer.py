@@ -11,6 +11,8 @@ RussianBoard) both import as `draughts`, so each is installed in its own folder
                                        random whole games, one JSON object per line
     peer.py LIB replay                 reads games (JSON lines on stdin: start FEN and every
                                        move's landing squares) and plays them through LIB
+    peer.py LIB outcomes               the library's result after every half-move of the
+                                       games on stdin (as for replay, with their start)
     peer.py py-draughts pdn            reads PDN games on stdin with py-draughts' own reader
 
 Positions go in as PDN FEN numbered as ccrelay numbers them (1 = b8, 32 = g1). Moves come out
@@ -199,6 +201,20 @@ def main():
                     break
                 lib.push(found[0])
             print(json.dumps({"error": error, "plies": len(game["moves"])}))
+    elif command == "outcomes":
+        # The library's result after every half-move of each game on stdin.
+        for line in sys.stdin:
+            game = json.loads(line)
+            lib = make(game["start"])
+            results = []
+            for path in game["moves"]:
+                found = [m for m, p, _ in lib.moves() if p == path]
+                if len(found) != 1:
+                    results.append("illegal")
+                    break
+                lib.push(found[0])
+                results.append(lib.result())
+            print(json.dumps(results))
     elif command == "pdn":
         from loguru import logger
 

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use ccrelay::draughts::notation::{Form, write_path};
-use ccrelay::draughts::{Game, Outcome, Position, all_moves, legal_moves, movegen, setup};
+use ccrelay::draughts::{Game, Move, Outcome, Position, all_moves, legal_moves, movegen, setup};
 
 use crate::support::ccrelay;
 
@@ -358,5 +358,142 @@ fn ccrelay_games_read_by_both_libraries() {
             .expect("moves")
             .len();
         assert_eq!(r["plies"].as_u64(), Some(plies as u64), "game {g}");
+    }
+}
+
+/// Quiet king (or, when `pick` says so, man) moves to new positions where neither side can
+/// capture: endings that run into the draw limits instead of ending in a capture.
+fn walk(start: &str, plies: usize, pick: impl Fn(&Game, &Move) -> bool) -> Game {
+    let mut game = Game::new(setup::parse_fen(start).expect("test FEN"));
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(*game.position());
+    for _ in 0..plies {
+        let p = *game.position();
+        let capture_for = |pos: Position| {
+            let mut other = pos;
+            other.set_turn(pos.turn().other());
+            movegen::has_capture(&pos) || movegen::has_capture(&other)
+        };
+        let Some(m) = legal_moves(&p).into_iter().find(|m| {
+            let next = ccrelay::draughts::apply(&p, m);
+            !m.is_capture()
+                && !m.crowns()
+                && !seen.contains(&next)
+                && !capture_for(next)
+                && pick(&game, m)
+        }) else {
+            break;
+        };
+        seen.insert(ccrelay::draughts::apply(&p, &m));
+        game.play(m);
+    }
+    game
+}
+
+/// The first half-move after which the game is drawn: by ccrelay, and by each library.
+fn first_draws(game: &Game) -> (Option<(usize, String)>, Vec<Option<usize>>) {
+    let mut replay = Game::new(*game.start());
+    let mut ours = None;
+    let mut paths = Vec::new();
+    for (ply, m) in game.moves().iter().enumerate() {
+        replay.play(*m);
+        paths.push(
+            std::iter::once(m.from())
+                .chain(m.landings().iter().copied())
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+        );
+        if ours.is_none()
+            && let Some(Outcome::Draw(reason)) = replay.outcome()
+        {
+            ours = Some((ply + 1, reason.to_string()));
+        }
+    }
+    let line = serde_json::json!({ "start": setup::write_fen(game.start()), "moves": paths });
+    let theirs = LIBS
+        .iter()
+        .map(|lib| {
+            let results: Vec<Option<String>> =
+                serde_json::from_str(&peer(lib, &["outcomes"], &format!("{line}\n")))
+                    .expect("JSON");
+            assert!(
+                !results.iter().any(|r| r.as_deref() == Some("illegal")),
+                "{lib} refused a move of {line}"
+            );
+            results
+                .iter()
+                .position(|r| r.as_deref() == Some("1/2-1/2"))
+                .map(|i| i + 1)
+        })
+        .collect();
+    (ours, theirs)
+}
+
+#[test]
+fn draw_limits_against_both_libraries() {
+    let any = |_: &Game, _: &Move| true;
+    let is_king = |g: &Game, m: &Move| {
+        g.position()
+            .piece_at(m.from())
+            .is_some_and(|p| p.kind == ccrelay::draughts::Kind::King)
+    };
+    let white = |g: &Game| g.position().turn() == ccrelay::draughts::Color::White;
+    let cases: Vec<(&str, Game)> = vec![
+        (
+            "kings only, 2 against 2",
+            walk("W:WK29,K30:BK4,K3", 40, any),
+        ),
+        (
+            "3 kings against 1, off the main road",
+            walk("W:WK1,K2,K3:BK13", 40, |g, m| {
+                white(g) || !m.to().on_main_road()
+            }),
+        ),
+        (
+            "3 kings against 1 on the main road",
+            walk("W:WK1,K2,K3:BK29", 40, |g, m| {
+                white(g) || m.to().on_main_road()
+            }),
+        ),
+        (
+            "5 pieces, kings on both sides, men moving now and then",
+            walk("W:WK28,29,30:BK1,12", 130, move |g, m| {
+                let want_man = g.moves().len() % 20 == 10 && white(g);
+                is_king(g, m) != want_man
+            }),
+        ),
+    ];
+    let mut table = Vec::new();
+    for (name, game) in &cases {
+        let (ours, theirs) = first_draws(game);
+        table.push(format!(
+            "{name} ({} half-moves from {}): ccrelay {ours:?}, pydraughts {:?}, py-draughts {:?}",
+            game.moves().len(),
+            setup::write_fen(game.start()),
+            theirs[0],
+            theirs[1]
+        ));
+    }
+    for row in &table {
+        println!("{row}");
+    }
+    // docs/draughts.md explains each difference and who is right by the rules:
+    // - 15 moves of kings only: all three draw after the 30th half-move;
+    // - 3 kings against 1: the rule counts the stronger side's 15 moves from when the balance
+    //   arose, the 29th half-move when it moves first; both libraries count 30 half-moves;
+    // - the main road: the stronger side's 5th move (the 9th half-move); pydraughts counts 10
+    //   half-moves, py-draughts has no such limit (its 15-move rules end it at 30);
+    // - 4- and 5-piece endings: 30 moves; pydraughts reads "4 or 5 pieces a side", py-draughts
+    //   has no such limit.
+    let expected = [
+        (Some(30), [Some(30), Some(30)]),
+        (Some(29), [Some(30), Some(30)]),
+        (Some(9), [Some(10), Some(30)]),
+        (Some(60), [None, None]),
+    ];
+    for (i, (ours, theirs)) in expected.into_iter().enumerate() {
+        let (our_draw, their_draws) = first_draws(&cases[i].1);
+        assert_eq!(our_draw.map(|(ply, _)| ply), ours, "{}", table[i]);
+        assert_eq!(their_draws, theirs, "{}", table[i]);
     }
 }
