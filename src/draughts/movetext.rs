@@ -78,9 +78,16 @@ pub struct GameError {
 #[non_exhaustive]
 pub enum GameErrorKind {
     Move(ReadError),
-    WrongMoveNumber { written: u32, black: bool },
+    WrongMoveNumber {
+        written: u32,
+        black: bool,
+    },
     BadStart(String),
     WrongGameType(String),
+    /// A numeric move in a game whose `GameType` says algebraic squares (`A0`).
+    NumericInAlgebraicGame(String),
+    /// A `GameType` numbering the squares from another corner than 1 = b8 (`N2`).
+    OtherNumbering(String),
     BadTag,
     TooLong,
     TooManyMoves,
@@ -115,6 +122,14 @@ impl fmt::Display for GameError {
             GameErrorKind::WrongGameType(t) => write!(
                 f,
                 "GameType {t:?} is not Russian draughts (GameType \"25\")"
+            ),
+            GameErrorKind::NumericInAlgebraicGame(t) => write!(
+                f,
+                "a square number, but GameType {t:?} says the squares are written a1–h8"
+            ),
+            GameErrorKind::OtherNumbering(t) => write!(
+                f,
+                "GameType {t:?} numbers the squares from another corner; ccrelay reads numbers with 1 = b8 (N2)"
             ),
             GameErrorKind::BadTag => f.write_str("a malformed tag pair (write [Name \"value\"])"),
             GameErrorKind::TooLong => f.write_str("not a move: too long"),
@@ -269,6 +284,8 @@ struct GameReader {
     variation_line: u64,
     error: Option<GameError>,
     result: Option<&'static str>,
+    /// The `GameType` tag says squares are written algebraically (`25,W,8,8,A0,0`).
+    algebraic_only: Option<String>,
 }
 
 impl GameReader {
@@ -285,6 +302,7 @@ impl GameReader {
             variation_line: 0,
             error: None,
             result: None,
+            algebraic_only: None,
         }
     }
 
@@ -306,9 +324,14 @@ impl GameReader {
         }
         self.started = true;
         if let Some(kind) = self.tag("GameType").map(str::to_owned) {
-            let number = kind.split(',').next().unwrap_or("").trim();
-            if number != "25" {
+            let fields: Vec<&str> = kind.split(',').map(str::trim).collect();
+            let notation = fields.get(4).copied().unwrap_or("");
+            if fields[0] != "25" {
                 self.fail(String::new(), GameErrorKind::WrongGameType(kind), line);
+            } else if notation.starts_with(['N', 'n']) && notation.get(1..) != Some("2") {
+                self.fail(String::new(), GameErrorKind::OtherNumbering(kind), line);
+            } else if notation.starts_with(['A', 'a']) {
+                self.algebraic_only = Some(kind);
             }
         }
         let mut start = default_start;
@@ -382,6 +405,13 @@ impl GameReader {
             return Ok(());
         }
         let before = *self.game.position();
+        if let Some(kind) = &self.algebraic_only
+            && matches!(notation::parse(word), Ok(w) if w.form == notation::Form::Numeric)
+        {
+            let kind = GameErrorKind::NumericInAlgebraicGame(kind.clone());
+            self.fail(printable(word), kind, line);
+            return Ok(());
+        }
         match notation::read(&before, word) {
             Ok(m) => {
                 visitor.on_move(&MoveEvent {
