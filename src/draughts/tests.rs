@@ -435,3 +435,77 @@ proptest::proptest! {
         proptest::prop_assert_eq!(words(&back), words(&alg_text));
     }
 }
+
+fn convert_to(text: &str, to: crate::convert::draughts::Format) -> (String, String, u64) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let totals =
+        crate::convert::draughts::convert(text.as_bytes(), &mut out, &mut err, to, None).unwrap();
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+        totals.failed,
+    )
+}
+
+#[test]
+fn pdn_written_reads_back_the_same() {
+    use crate::convert::draughts::Format;
+    let text = "[White \"Savenkov\"]\n[FEN \"B:W18,K29:B10,K4\"]\n\n1... h8:b2 2. a1:b8 1-0\n";
+    let (pdn, err, failed) = convert_to(text, Format::Pdn);
+    assert_eq!((err.as_str(), failed), ("", 0));
+    assert!(pdn.contains("[GameType \"25\"]\n"), "{pdn}");
+    assert!(pdn.contains("[FEN \"B:W18,K29:BK4,10\"]\n"), "{pdn}");
+    assert!(pdn.contains("[White \"Savenkov\"]\n"), "{pdn}");
+    assert!(pdn.ends_with("\n1... 4x25 2. 29x15x1 1-0\n"), "{pdn}");
+    let (again, _, failed) = convert_to(&pdn, Format::Pdn);
+    assert_eq!((again, failed), (pdn.clone(), 0));
+    let (alg, _, _) = convert_to(&pdn, Format::Alg);
+    assert_eq!(alg, "1... h8:b2 2. a1:b8 1-0\n");
+}
+
+#[test]
+fn movetext_errors_keep_the_moves_before() {
+    use crate::convert::draughts::Format;
+    for (text, out, err) in [
+        (
+            "1. c3-d4 2. f6-e5",
+            "1. c3-d4\n",
+            "game 1 (line 1), move 1 (Black) \"2.\": the move number 2. is written, but this is move 1 for Black",
+        ),
+        (
+            "1. c3-d4 f6-e5 2. d4-c5",
+            "1. c3-d4 f6-e5\n",
+            "game 1 (line 1), move 2 (White) \"d4-c5\": no such move here; a capture is compulsory; legal moves from d4: d4:f6",
+        ),
+        (
+            "1. c3-d4 f6-e5 2. d4:f6 g7:e5 1:0",
+            "1. c3-d4 f6-e5 2. d4:f6 g7:e5 1-0\n",
+            "",
+        ),
+        (
+            "[GameType \"20\"]\n\n1. 32-28 *",
+            "*\n",
+            "game 1 (line 3), move 1 (White): GameType \"20\" is not Russian draughts (GameType \"25\")",
+        ),
+        ("1. c3-d4 2-0", "1. c3-d4 1-0\n", ""),
+    ] {
+        let (o, e, _) = convert_to(text, Format::Alg);
+        assert_eq!(o, out, "{text}");
+        assert_eq!(e.trim_end().trim_start_matches("ccrelay: "), err, "{text}");
+    }
+}
+
+#[test]
+fn json_names_every_form() {
+    let (json, _, _) = convert_to(
+        "1. c3-d4 f6-e5 2. d4:f6",
+        crate::convert::draughts::Format::Json,
+    );
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["moves"][2]["alg"], "d4:f6");
+    assert_eq!(v["moves"][2]["num"], "18x11");
+    assert_eq!(v["moves"][2]["captures"][0], "e5");
+    assert_eq!(v["moves"][1]["side"], "black");
+    assert_eq!(v["error"], serde_json::Value::Null);
+}

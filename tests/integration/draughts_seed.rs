@@ -53,3 +53,47 @@ fn seed_003_examples() {
         }
     }
 }
+
+#[test]
+fn convert_exit_statuses() {
+    let run = |args: &[&str], stdin: &str| {
+        use std::io::Write;
+        let mut child = ccrelay()
+            .args(["convert", "--game", "draughts-ru"])
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run ccrelay");
+        // A refused argument ends ccrelay before it reads: a closed pipe is expected then.
+        let _ = child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes());
+        child.wait_with_output().expect("ccrelay finishes")
+    };
+    let ok = run(&["--to", "num"], "1. c3-d4 f6-e5\n\n1. a3-b4 *\n");
+    assert_eq!(ok.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&ok.stdout),
+        "1. 22-18 11-15\n\n1. 21-17 *\n"
+    );
+    let failed = run(&["--to", "alg"], "1. 22-18 11-15\n\n1. c3-e5 *\n");
+    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&failed.stdout),
+        "1. c3-d4 f6-e5\n\n*\n"
+    );
+    for (args, message) in [
+        (&["--to", "san"][..], "unknown draughts format"),
+        (&["--lang", "ru"][..], "--lang applies to chess"),
+        (&["--fen", "W:W99:B1"][..], "bad --fen"),
+    ] {
+        let out = run(args, "1. c3-d4\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
