@@ -509,3 +509,19 @@ fn json_names_every_form() {
     assert_eq!(v["moves"][1]["side"], "black");
     assert_eq!(v["error"], serde_json::Value::Null);
 }
+
+proptest::proptest! {
+    /// Whatever the text, reading it refuses or accepts; it never panics.
+    #[test]
+    fn any_text_is_refused_or_read(
+        text in "\\PC{0,40}",
+        words in proptest::collection::vec("[a-h1-9xX:.… —–-]{1,8}", 0..12),
+    ) {
+        let start = Position::default();
+        let _ = read(&start, &text);
+        let _ = setup::parse_any(&text);
+        let movetext = words.join(" ");
+        let _ = convert_to(&movetext, crate::convert::draughts::Format::Json);
+        let _ = convert_to(&text, crate::convert::draughts::Format::Pdn);
+    }
+}
