@@ -157,6 +157,48 @@ pub fn write_listing(pos: &Position) -> String {
     out
 }
 
+/// A board for a reader: White at the bottom, `w` and `b` for men, `W` and `B` for kings, `.`
+/// for a free dark square, light squares blank; the side to move under it.
+///
+/// ```text
+/// 8    b   b   b   b
+/// 7  b   b   b   b
+/// …
+/// 1  w   w   w   w
+///    a b c d e f g h   White to move
+/// ```
+pub fn write_diagram(pos: &Position) -> String {
+    let mut out = String::with_capacity(200);
+    for rank in (0..8i8).rev() {
+        out.push(char::from(b'1' + rank as u8));
+        out.push(' ');
+        for file in 0..8i8 {
+            out.push(' ');
+            out.push(match Square::from_coords(file, rank) {
+                None => ' ',
+                Some(sq) => match pos.piece_at(sq) {
+                    None => '.',
+                    Some(Piece { color, kind }) => match (color, kind) {
+                        (Color::White, Kind::Man) => 'w',
+                        (Color::White, Kind::King) => 'W',
+                        (Color::Black, Kind::Man) => 'b',
+                        (Color::Black, Kind::King) => 'B',
+                    },
+                },
+            });
+        }
+        while out.ends_with(' ') {
+            out.pop();
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "   a b c d e f g h   {} to move\n",
+        pos.turn().name()
+    ));
+    out
+}
+
 /// What a word of a listing says.
 enum Word {
     Side(Color),

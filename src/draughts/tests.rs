@@ -204,6 +204,23 @@ fn refusals_name_what_is_legal() {
 }
 
 #[test]
+fn diagram_for_a_reader() {
+    let p = pos("Белые: дамка e1, простая шашка f2. Черные: простые b6, c3, c5, d6, e5, e7.");
+    assert_eq!(
+        setup::write_diagram(&p),
+        "8    .   .   .   .\n\
+         7  .   .   b   .\n\
+         6    b   b   .   .\n\
+         5  .   b   b   .\n\
+         4    .   .   .   .\n\
+         3  .   b   .   .\n\
+         2    .   .   w   .\n\
+         1  .   .   W   .\n\
+         \x20  a b c d e f g h   White to move\n"
+    );
+}
+
+#[test]
 fn setups_read_and_written() {
     let start = Position::default();
     assert_eq!(
