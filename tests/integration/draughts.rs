@@ -462,6 +462,14 @@ fn draw_limits_against_both_libraries() {
                 is_king(g, m) != want_man
             }),
         ),
+        ("threefold repetition", {
+            let mut game = Game::new(setup::parse_fen("W:WK29,22:BK4,11").expect("FEN"));
+            for token in ["a1-b2", "h8-g7", "b2-a1", "g7-h8"].repeat(3) {
+                let m = ccrelay::draughts::notation::read(game.position(), token).expect("legal");
+                game.play(m);
+            }
+            game
+        }),
     ];
     let mut table = Vec::new();
     for (name, game) in &cases {
@@ -484,12 +492,14 @@ fn draw_limits_against_both_libraries() {
     // - the main road: the stronger side's 5th move (the 9th half-move); pydraughts counts 10
     //   half-moves, py-draughts has no such limit (its 15-move rules end it at 30);
     // - 4- and 5-piece endings: 30 moves; pydraughts reads "4 or 5 pieces a side", py-draughts
-    //   has no such limit.
+    //   has no such limit;
+    // - threefold repetition: all three at the third occurrence.
     let expected = [
         (Some(30), [Some(30), Some(30)]),
         (Some(29), [Some(30), Some(30)]),
         (Some(9), [Some(10), Some(30)]),
         (Some(60), [None, None]),
+        (Some(8), [Some(8), Some(8)]),
     ];
     for (i, (ours, theirs)) in expected.into_iter().enumerate() {
         let (our_draw, their_draws) = first_draws(&cases[i].1);
