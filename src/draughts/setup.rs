@@ -134,13 +134,34 @@ pub fn write_fen(pos: &Position) -> String {
     format!("{turn}:W{}:B{}", side(Color::White), side(Color::Black))
 }
 
+/// The language a listing is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ListingLang {
+    /// `White: kings e1; men f2. Black: men b6, c3.`
+    English,
+    /// Seed 003's words: `Белые: дамки e1; простые f2. Черные: простые b6, c3.`
+    Russian,
+}
+
 /// Writes the listing of seed 003 in English: kings first, then men, files in order and nearer
 /// rows first: `White: kings e1; men f2. Black: men b6, c3.`
 pub fn write_listing(pos: &Position) -> String {
+    write_listing_in(pos, ListingLang::English)
+}
+
+/// Writes the listing of seed 003 in `lang` (see [`write_listing`]).
+pub fn write_listing_in(pos: &Position, lang: ListingLang) -> String {
+    let russian = lang == ListingLang::Russian;
     let mut parts = Vec::new();
     for color in [Color::White, Color::Black] {
         let mut groups = Vec::new();
-        for (kind, name) in [(Kind::King, "kings"), (Kind::Man, "men")] {
+        for kind in [Kind::King, Kind::Man] {
+            let name = match (kind, russian) {
+                (Kind::King, false) => "kings",
+                (Kind::Man, false) => "men",
+                (Kind::King, true) => "дамки",
+                (Kind::Man, true) => "простые",
+            };
             let mut squares: Vec<Square> = pos.squares(color, kind).collect();
             squares.sort_by_key(|sq| (sq.file(), sq.rank()));
             if !squares.is_empty() {
@@ -148,11 +169,20 @@ pub fn write_listing(pos: &Position) -> String {
                 groups.push(format!("{name} {}", names.join(", ")));
             }
         }
-        parts.push(format!("{}: {}.", color.name(), groups.join("; ")));
+        let side = match (color, russian) {
+            (_, false) => color.name(),
+            (Color::White, true) => "Белые",
+            (Color::Black, true) => "Черные",
+        };
+        parts.push(format!("{side}: {}.", groups.join("; ")));
     }
     let mut out = parts.join(" ");
     if pos.turn() == Color::Black {
-        out.push_str(" Black to move.");
+        out.push_str(if russian {
+            " Ход черных."
+        } else {
+            " Black to move."
+        });
     }
     out
 }

@@ -240,6 +240,12 @@ fn setups_read_and_written() {
         "White: kings h8; men c3. Black: kings a1; men b8. Black to move."
     );
     assert_eq!(pos(&setup::write_listing(&kings)), kings);
+    let ru = setup::write_listing_in(&kings, setup::ListingLang::Russian);
+    assert_eq!(
+        ru,
+        "Белые: дамки h8; простые c3. Черные: дамки a1; простые b8. Ход черных."
+    );
+    assert_eq!(pos(&ru), kings);
     assert_eq!(
         pos("б. д. c3, d6, e3 (3). ч. д. a1"),
         pos("W:WK22,K10,K23:BK29")
@@ -504,6 +510,16 @@ fn movetext_errors_keep_the_moves_before() {
             "[GameType \"20\"]\n\n1. 32-28 *",
             "*\n",
             "game 1 (line 3), move 1 (White): GameType \"20\" is not Russian draughts (GameType \"25\")",
+        ),
+        (
+            "1. c3-d4 1… f6-e5 2. d4:f6 1... g7:e5",
+            "1. c3-d4 f6-e5 2. d4:f6\n",
+            "game 1 (line 1), move 2 (Black) \"1...\": the move number 1... is written, but this is move 2 for Black",
+        ),
+        (
+            "1. c3-d4 1… f6-e5 2. d4:f6 2... g7:e5",
+            "1. c3-d4 f6-e5 2. d4:f6 g7:e5\n",
+            "",
         ),
         ("1. c3-d4 2-0", "1. c3-d4 1-0\n", ""),
     ] {
