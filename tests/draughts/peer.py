@@ -188,7 +188,13 @@ def main():
                 m, path, taken = rng.choice(legal)
                 moves.append({"path": path, "taken": taken})
                 lib.push(m)
-            print(json.dumps({"moves": moves, "result": lib.result()}))
+            record = {"moves": moves, "result": lib.result()}
+            if name == "pydraughts":
+                # The library's own PDN of the game (algebraic, GameType 25,W,8,8,A0,0).
+                from draughts.PDN import PDNWriter
+
+                record["pdn"] = PDNWriter(filename="", board=lib.board).pdn_text
+            print(json.dumps(record))
     elif command == "replay":
         for line in sys.stdin:
             game = json.loads(line)

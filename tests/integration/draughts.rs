@@ -251,6 +251,35 @@ fn random_games_of_both_libraries_read_by_ccrelay() {
                 assert_eq!(&our_taken, theirs, "{lib} game {g} ply {}", ply + 1);
             }
             plies_read += moves.len();
+            // pydraughts' own PDN of the game, read by ccrelay: the same moves.
+            if let Some(pdn) = game["pdn"].as_str() {
+                let output = ccrelay()
+                    .args(["convert", "--game", "draughts-ru", "--to", "alg"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .and_then(|mut child| {
+                        child
+                            .stdin
+                            .take()
+                            .expect("stdin")
+                            .write_all(pdn.as_bytes())?;
+                        child.wait_with_output()
+                    })
+                    .expect("run ccrelay");
+                assert!(
+                    output.status.success(),
+                    "pydraughts' PDN of game {g}: {}\n{pdn}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                let ours_from_pdn = String::from_utf8_lossy(&output.stdout);
+                let words = ours_from_pdn
+                    .split_whitespace()
+                    .filter(|w| !w.ends_with('.') && !matches!(*w, "1-0" | "0-1" | "1/2-1/2" | "*"))
+                    .count();
+                assert_eq!(words, moves.len(), "pydraughts' PDN of game {g}");
+            }
             // The result: a side without a move loses by both; draws are the libraries' own.
             let mut replay = Game::new(Position::default());
             let mut pos = Position::default();
