@@ -15,6 +15,7 @@ pub mod bench;
 pub mod command;
 pub mod config;
 pub mod convert;
+pub mod draughts;
 pub mod game;
 pub mod init;
 pub mod journal;

@@ -64,18 +64,24 @@ enum Command {
         command: JournalCommand,
     },
     /// Convert games between notations: ICCF numeric, SAN and long algebraic in any language,
-    /// UCI, PGN, JSON. Reads PGN or plain movetext.
+    /// UCI, PGN, JSON. Reads PGN or plain movetext. With `--game draughts-ru`, Russian
+    /// draughts: algebraic (c3-d4, g1:e3:c5:a7), numeric (22-18, 22x15x24), PDN, JSON.
     Convert {
-        /// Output format: iccf, san, lan, uci, pgn, json.
-        #[arg(long, default_value = "iccf")]
-        to: Format,
+        /// The game: chess, or draughts-ru (Russian draughts).
+        #[arg(long, default_value = "chess")]
+        game: GameKind,
+        /// Output format. Chess: iccf (default), san, lan, uci, pgn, json. Draughts: alg
+        /// (default), num, pdn, json.
+        #[arg(long)]
+        to: Option<String>,
         /// The players' language (en, ru, uk, de, fr, ...; figurine): moves are read in it and
-        /// SAN/LAN written in it. Without it, any language is read, English first.
+        /// SAN/LAN written in it. Without it, any language is read, English first. Chess only.
         #[arg(long)]
         lang: Option<Lang>,
-        /// Start position (FEN) of games that have no FEN tag.
+        /// Start position of games that have no FEN tag: a chess FEN; for draughts PDN's FEN
+        /// (W:W21,...:B1,...) or a listing ("White: king e1, f2. Black: b6, c3").
         #[arg(long)]
-        fen: Option<Fen>,
+        fen: Option<String>,
         /// Input file; `-` or nothing for standard input.
         file: Option<PathBuf>,
     },
@@ -104,6 +110,14 @@ enum Generated {
     Man,
     /// bash (ccrelay.bash), zsh (_ccrelay) and fish (ccrelay.fish).
     Completions,
+}
+
+/// The games `convert` knows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GameKind {
+    Chess,
+    #[value(name = "draughts-ru")]
+    DraughtsRu,
 }
 
 #[derive(Subcommand)]
@@ -146,11 +160,42 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Convert {
+            game,
             to,
             lang,
             fen,
             file,
-        } => convert_command(to, lang, fen, file),
+        } => match game {
+            GameKind::Chess => {
+                let to: Format = to
+                    .as_deref()
+                    .unwrap_or("iccf")
+                    .parse()
+                    .map_err(anyhow::Error::msg)?;
+                let fen: Option<Fen> = fen
+                    .map(|f| f.parse())
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
+                convert_command(to, lang, fen, file)
+            }
+            GameKind::DraughtsRu => {
+                if lang.is_some() {
+                    bail!(
+                        "--lang applies to chess; draughts squares read the same in every language"
+                    );
+                }
+                let to: ccrelay::convert::draughts::Format = to
+                    .as_deref()
+                    .unwrap_or("alg")
+                    .parse()
+                    .map_err(anyhow::Error::msg)?;
+                let start = fen
+                    .map(|f| ccrelay::draughts::setup::parse_any(&f))
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
+                convert_draughts_command(to, start, file)
+            }
+        },
         Command::CheckConfig { file } => {
             let config = load_config(&file)?;
             println!(
@@ -370,6 +415,38 @@ fn names(config: &ccrelay::config::Config) -> Names {
             })
             .collect(),
     }
+}
+
+fn open_input(file: Option<PathBuf>) -> anyhow::Result<Box<dyn Read>> {
+    Ok(match file {
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
+        }
+        _ => Box::new(io::stdin().lock()),
+    })
+}
+
+fn convert_draughts_command(
+    to: ccrelay::convert::draughts::Format,
+    start: Option<ccrelay::draughts::Position>,
+    file: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let input = open_input(file)?;
+    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let stderr = io::stderr().lock();
+    let totals = match ccrelay::convert::draughts::convert(input, stdout, stderr, to, start) {
+        Ok(totals) => totals,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e).context("convert"),
+    };
+    if totals.games == 0 {
+        eprintln!("ccrelay: the input holds no games");
+    }
+    Ok(if totals.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn convert_command(

@@ -2,6 +2,8 @@
 
 mod cli;
 mod daemon;
+mod draughts;
+mod draughts_seed;
 mod email;
 mod email_fixtures;
 mod errors;
