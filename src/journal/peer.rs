@@ -183,6 +183,33 @@ impl PeerView {
         }))
     }
 
+    /// A game's starting position (FEN, if not the usual one) and the ICCF form of its moves
+    /// up to the entry outbox row `outbox` reports, in order: the game as of that row.
+    pub fn moves_until(
+        &self,
+        game: &str,
+        outbox: i64,
+    ) -> Result<(Option<String>, Vec<String>), JournalError> {
+        let start: Option<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT detail FROM entries WHERE game = ?1 AND kind = 'game_start' ORDER BY seq LIMIT 1",
+            )?
+            .query_row(params![game], |r| r.get(0))
+            .optional()?;
+        let fen = start
+            .and_then(|d| serde_json::from_str::<GameStartDetail>(&d).ok())
+            .and_then(|d| d.fen);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT iccf FROM entries WHERE game = ?1 AND kind = 'move' AND iccf IS NOT NULL
+               AND seq <= (SELECT seq FROM outbox WHERE id = ?2) ORDER BY seq",
+        )?;
+        let moves = stmt
+            .query_map(params![game, outbox], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((fen, moves))
+    }
+
     /// Every game the journal has started, with its players.
     pub fn games(&self) -> Result<Vec<GamePlayers>, JournalError> {
         let mut stmt = self

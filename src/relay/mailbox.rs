@@ -16,7 +16,7 @@ use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record};
 
 use super::Channel;
-use super::notice::Notice;
+use super::notice::{Notice, Side, replay_iccf};
 use super::render::{self, Reader};
 
 /// The record could not be read or written.
@@ -171,12 +171,29 @@ impl Mailbox {
         render::summary(&message.notice, &self.reader(&message.player))
     }
 
-    /// For a move, the game as it stood right after it, as its player reads it.
-    pub fn as_of(&self, message: &Message) -> Option<String> {
-        match &message.notice {
-            Notice::Move(m) => render::as_of(m, &self.reader(&message.player)),
-            _ => None,
-        }
+    /// For a move, the game as it stood right after it, as its player reads it: the position
+    /// and clocks from the item, the moves up to it from the record.
+    pub async fn as_of(&self, message: &Message) -> Option<String> {
+        let Notice::Move(m) = &message.notice else {
+            return None;
+        };
+        let (mover, reader) = (m.mover.as_str(), message.player.as_str());
+        let players = match m.mv.side {
+            Side::White => (mover, reader),
+            Side::Black => (reader, mover),
+        };
+        let (game, id) = (message.game.clone(), message.id);
+        let history = match self.read(move |v| v.moves_until(&game, id)).await {
+            Ok((start, moves)) => replay_iccf(start.as_deref(), &moves),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a game's moves; the mail shows the position only");
+                None
+            }
+        };
+        let history = history
+            .as_ref()
+            .map(|(start, moves)| (start, moves.as_slice()));
+        render::as_of(m, &self.reader(reader), players, history)
     }
 
     /// Starts feeding `player`'s new items to a session, at most `capacity` queued; a

@@ -3,9 +3,10 @@
 //!
 //! Data, not text, so that every transport writes the same event its own way (a protocol line,
 //! a mail in the reader's language, a link frame) as of the moment it happened: a move carries
-//! the positions before and after it and the game's moves up to it, so a mail sent a day later
-//! still shows the game as it was after that move. Rows written before items were typed hold
-//! finished text; they are read back as [`Notice::Legacy`] and delivered as they are.
+//! the positions before and after it (the moves before it are in the record, which never
+//! changes them), so a mail sent a day later still shows the game as it was after that move.
+//! Rows written before items were typed hold finished text; they are read back as
+//! [`Notice::Legacy`] and delivered as they are.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
@@ -98,49 +99,21 @@ pub fn position(fen: &str) -> Option<Chess> {
         .ok()
 }
 
-/// The game a move belongs to, as of that move: who plays it and its moves so far.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSoFar {
-    pub white: String,
-    pub black: String,
-    /// FEN of the starting position, when it is not the usual one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start: Option<String>,
-    /// Every move up to and including this one, in UCI.
-    pub moves: Vec<String>,
-}
-
-impl GameSoFar {
-    /// `game` after `m` (legal in its current position).
-    pub fn of(game: &Game, m: Move) -> GameSoFar {
-        GameSoFar {
-            white: game.white.clone(),
-            black: game.black.clone(),
-            start: game.start_fen().map(str::to_owned),
-            moves: game
-                .moves()
-                .iter()
-                .chain(std::iter::once(&m))
-                .map(|m| uci::write(*m))
-                .collect(),
-        }
+/// The moves `moves` (ICCF numeric, as the record keeps them) played from `start` (a FEN, or
+/// the usual position): the starting position and the moves, if every one reads and is legal.
+pub fn replay_iccf(start: Option<&str>, moves: &[String]) -> Option<(Chess, Vec<Move>)> {
+    let start = match start {
+        Some(f) => position(f)?,
+        None => Chess::default(),
+    };
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for text in moves {
+        let m = text.parse::<Iccf>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(m);
+        out.push(m);
     }
-
-    /// The starting position and the moves, if they still read.
-    pub fn decode(&self) -> Option<(Chess, Vec<Move>)> {
-        let start = match &self.start {
-            Some(f) => position(f)?,
-            None => Chess::default(),
-        };
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(self.moves.len());
-        for text in &self.moves {
-            let m = text.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
-            pos.play_unchecked(m);
-            moves.push(m);
-        }
-        Some((start, moves))
-    }
+    Some((start, out))
 }
 
 /// How a game's time is counted, for the clocks' wording.
@@ -243,13 +216,12 @@ pub struct MoveNotice {
     /// The move did not follow the reader's conditional line, which is now cancelled.
     #[serde(default)]
     pub cancels_line: bool,
-    /// The game up to and including this move.
-    pub so_far: GameSoFar,
 }
 
-/// One outbox item: what happened, for one reader.
+/// One outbox item: what happened, for one reader. Stored externally tagged
+/// (`{"move":{...}}`): read back without buffering, as an internally tagged enum would be.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Notice {
     /// A game started: the reader plays `side` against `opponent`.
     GameStarted {

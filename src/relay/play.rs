@@ -9,7 +9,7 @@ use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, Record};
 use crate::notation::{Iccf, Lang, san};
 
-use super::notice::{Clocks, DrawAct, GameSoFar, MoveData, MoveNotice, Notice};
+use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status, render};
 
@@ -108,7 +108,6 @@ impl State {
         let player = game.player(color);
         let opponent = game.player(!color);
         let mv = MoveData::of(game, m);
-        let so_far = GameSoFar::of(game, m);
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
         entry.iccf = Some(mv.iccf.clone());
         entry.san = Some(san::write(before, m, Lang::English));
@@ -145,7 +144,6 @@ impl State {
             clocks: Clocks::of(&after, self.now),
             from_line,
             cancels_line,
-            so_far,
         }));
         let record = Record {
             entry,

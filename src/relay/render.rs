@@ -383,9 +383,14 @@ pub fn notice(notice: &Notice, reader: &Reader) -> String {
     }
 }
 
-/// A short summary of an item, without its game (a mail's subject names the game first):
-/// `move 12... Nf6 (7866) by boris`.
+/// A short summary of an item, without its game (a mail's subject names the game first), in
+/// the reader's language: `move 12... Nf6 (7866) by boris`, `ход 12... Кg8—f6 (7866), boris`.
 pub fn summary(notice: &Notice, reader: &Reader) -> String {
+    if reader.lang == Some(Lang::Russian)
+        && let Some(text) = summary_ru(notice, reader)
+    {
+        return text;
+    }
     match (parts(notice, reader), notice) {
         (Some((verb, _, rest)), _) => {
             let rest = rest.trim_start_matches(':').trim_start();
@@ -396,37 +401,121 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
     }
 }
 
-/// The game as it stood right after a move, for a reader who may read it much later: players,
-/// diagram, the moves up to it, whose move it was, the clocks then. `None` if the stored
-/// moves no longer read.
-pub fn as_of(m: &MoveNotice, reader: &Reader) -> Option<String> {
-    let (start, moves) = m.so_far.decode()?;
-    let mut pos = start.clone();
-    for mv in &moves {
-        pos.play_unchecked(*mv);
+fn side_ru(side: Side) -> &'static str {
+    match side {
+        Side::White => "белыми",
+        Side::Black => "чёрными",
     }
-    let so_far = &m.so_far;
+}
+
+/// [`summary`] in Russian; `None` for a legacy item (its text is what it is).
+fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
+    Some(match notice {
+        Notice::GameStarted { side, opponent, .. } => {
+            format!(
+                "партия началась: вы играете {} против {opponent}",
+                side_ru(*side)
+            )
+        }
+        Notice::Move(m) => {
+            let mut text = format!("ход {}, {}", numbered(&m.mv, reader), m.mover);
+            if m.draw_offer {
+                text.push_str(", предложена ничья");
+            }
+            if m.cancels_line {
+                text.push_str("; ваша условная линия отменена");
+            }
+            text
+        }
+        Notice::LinePlayed { mv, left, .. } => format!(
+            "из вашей условной линии сыграно {}; осталось пар: {left}",
+            numbered(mv, reader)
+        ),
+        Notice::Draw { by, act, .. } => match act {
+            DrawAct::Offered => format!("{by} предлагает ничью"),
+            DrawAct::Accepted => format!("{by} принимает ничью"),
+            DrawAct::Declined => format!("{by} отклоняет ничью"),
+        },
+        Notice::Resigned { by, .. } => format!("{by} сдаётся"),
+        Notice::Claim { by, claim, mv, .. } => {
+            let rule = if claim == "fifty" {
+                "правило 50 ходов"
+            } else {
+                "троекратное повторение"
+            };
+            let mut text = format!("{by} требует ничью ({rule})");
+            if let Some(mv) = mv {
+                text.push_str(&format!(" ходом {}", numbered(mv, reader)));
+            }
+            text
+        }
+        Notice::Leave { by, leave, .. } => format!(
+            "{by} в отпуске с {} по {} (дней: {}), его часы стоят",
+            leave.first,
+            leave.last(),
+            leave.days
+        ),
+        Notice::TimeUp {
+            player,
+            overdue,
+            forfeit,
+            ..
+        } => {
+            let why = match overdue {
+                crate::game::clock::Overdue::TimeControl => "время истекло",
+                crate::game::clock::Overdue::Silence => "превышен срок молчания",
+            };
+            let verdict = if *forfeit {
+                "поражение"
+            } else {
+                "решает судья"
+            };
+            format!("{player}: {why}, {verdict}")
+        }
+        Notice::Reminder { days, .. } => format!("ваш ход ждёт уже {days} дн."),
+        Notice::Result { pgn, .. } => format!("партия окончена: {pgn}"),
+        Notice::Refused { number, reason, .. } => {
+            format!("другой узел отклонил ваше действие {number}: {reason}")
+        }
+        Notice::Message { from, text, .. } => format!("сообщение от {from}: {text}"),
+        Notice::Legacy { .. } => return None,
+    })
+}
+
+/// The game as it stood right after a move, for a reader who may read it much later: players,
+/// diagram, the moves up to it (`history`: the starting position and the moves, the last one
+/// this one, as the record has them), whose move it was, the clocks then. `None` if the
+/// stored position no longer reads; without the moves if `history` does not end in it.
+pub fn as_of(
+    m: &MoveNotice,
+    reader: &Reader,
+    (white, black): (&str, &str),
+    history: Option<(&shakmaty::Chess, &[Move])>,
+) -> Option<String> {
+    let pos = super::notice::position(&m.mv.after)?;
     let mut lines = vec![format!(
-        "game {}: {} (White) - {} (Black), as of {}",
+        "game {}: {white} (White) - {black} (Black), as of {}",
         m.game,
-        so_far.white,
-        so_far.black,
         numbered(&m.mv, reader)
     )];
     lines.extend(crate::game::diagram(pos.board()).lines().map(str::to_owned));
-    lines.push(format!(
-        "moves: {}",
-        moves_from(&start, &moves, reader.notation)
-    ));
+    if let Some((start, moves)) = history {
+        let mut end = start.clone();
+        for mv in moves {
+            end.play_unchecked(*mv);
+        }
+        if super::notice::fen(&end) == m.mv.after {
+            lines.push(format!(
+                "moves: {}",
+                moves_from(start, moves, reader.notation)
+            ));
+        }
+    }
     if m.draw_offer {
         lines.push(format!("draw offered by {}", ColorName(m.mv.side.into())));
     }
     let turn = pos.turn();
-    let to_move = if turn == Color::White {
-        &so_far.white
-    } else {
-        &so_far.black
-    };
+    let to_move = if turn == Color::White { white } else { black };
     lines.push(if pos.is_checkmate() {
         format!("checkmate: {} wins", ColorName(!turn))
     } else if pos.is_stalemate() {
@@ -451,7 +540,7 @@ mod tests {
     use crate::game::Action;
     use crate::game::clock::{Leave, Overdue, Rules};
     use crate::notation::Reader as MoveReader;
-    use crate::relay::notice::{GameSoFar, MoveData};
+    use crate::relay::notice::{MoveData, replay_iccf};
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
@@ -516,7 +605,6 @@ mod tests {
             clocks: None,
             from_line: false,
             cancels_line: false,
-            so_far: GameSoFar::of(&g, m),
         }
     }
 
@@ -769,9 +857,39 @@ mod tests {
     }
 
     #[test]
+    fn a_russian_reader_reads_summaries_in_russian() {
+        let m = Notice::Move(Box::new(move_notice(&["e4"], "e5")));
+        assert_eq!(summary(&m, &lan_ru()), "ход 1... e7—e5 (5755), boris");
+        let started = Notice::GameStarted {
+            game: "g1".into(),
+            side: Side::Black,
+            opponent: "alice".into(),
+        };
+        assert_eq!(
+            summary(&started, &lan_ru()),
+            "партия началась: вы играете чёрными против alice"
+        );
+        let result = Notice::Result {
+            game: "g1".into(),
+            pgn: "0-1".into(),
+            text: "0-1 (checkmate)".into(),
+        };
+        assert_eq!(summary(&result, &lan_ru()), "партия окончена: 0-1");
+        // Every typed item has a Russian summary of its own.
+        for (notice, expected) in table() {
+            let ru = summary(&notice, &lan_ru());
+            assert!(!ru.is_empty() && ru != summary(&notice, &san_en()), "{ru}");
+            assert!(!ru.contains(expected[2]), "{ru}");
+        }
+    }
+
+    #[test]
     fn a_move_is_shown_as_of_itself() {
         let m = move_notice(&["e4", "e5", "Nf3"], "Nc6");
-        let view = as_of(&m, &lan_ru()).unwrap();
+        let record: Vec<String> = ["5254", "5755", "7163", "2836"].map(String::from).to_vec();
+        let (start, moves) = replay_iccf(None, &record).unwrap();
+        let players = ("alice", "boris");
+        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
         assert!(
             view.starts_with("game g1: alice (White) - boris (Black), as of 2... Кb8—c6 (2836)"),
             "{view}"
@@ -782,9 +900,14 @@ mod tests {
         );
         assert!(view.contains("r . b q k b n r"), "{view}");
         assert!(view.contains("to move: White (alice), move 3"), "{view}");
-        // A stored move that no longer reads is not shown rather than shown wrong.
+        // A record that does not end in this move gives no moves rather than wrong ones.
+        let (start, moves) = replay_iccf(None, &record[..3]).unwrap();
+        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
+        assert!(!view.contains("moves:"), "{view}");
+        assert!(view.contains("r . b q k b n r"), "{view}");
+        // A stored position that no longer reads is not shown rather than shown wrong.
         let mut broken = m.clone();
-        broken.so_far.moves[1] = "e2e4".into();
-        assert_eq!(as_of(&broken, &lan_ru()), None);
+        broken.mv.after = "not a position".into();
+        assert_eq!(as_of(&broken, &lan_ru(), players, None), None);
     }
 }

@@ -215,7 +215,12 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
     let b = builder(email, to, &subject)?
         .in_reply_to(root.clone())
         .references(root);
-    let mut body = format!("{line}\n\ngame: {game}\n");
+    // A reader of Russian reads what happened in Russian first; the protocol line follows.
+    let mut body = if push.lang_ru {
+        format!("{summary}\n{line}\n\ngame: {game}\n")
+    } else {
+        format!("{line}\n\ngame: {game}\n")
+    };
     if let Some(view) = push.view {
         body.push('\n');
         body.push_str(view);
@@ -287,7 +292,7 @@ impl Outbound {
             let mut stuck = false;
             for item in page {
                 // A move is shown as of that move; anything else with the game as it is.
-                let view = match self.mailbox.as_of(&item) {
+                let view = match self.mailbox.as_of(&item).await {
                     Some(view) => Some(view),
                     None => self.show(&player, &item.game).await,
                 };
