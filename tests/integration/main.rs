@@ -13,3 +13,4 @@ mod rules;
 mod seeds;
 mod support;
 mod terminal;
+mod xfcc;
