@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use shakmaty::san::SanPlus;
@@ -696,4 +696,118 @@ fn the_wsdl_is_served_for_any_case_of_wsdl() {
             );
         }
     }
+}
+
+/// A script of `tests/xfcc/`.
+fn script(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/xfcc")).join(name)
+}
+
+/// Python's zeep and suds (Lucas Chess's toolkit) load the WSDL and play moves. `.ci/run`
+/// installs them; without them this test fails, it never skips.
+#[test]
+fn python_zeep_and_suds_load_the_wsdl_and_play() {
+    let (_dir, _config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let endpoint = format!("http://{}/xfccbasic.asmx", daemon.http.unwrap());
+    let out = std::process::Command::new("python3")
+        .arg(script("clients.py"))
+        .args([
+            &endpoint,
+            "g1",
+            ALICE.id,
+            ALICE.secret,
+            BORIS.id,
+            BORIS.secret,
+        ])
+        .output()
+        .expect("python3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "zeep/suds failed (pip install zeep suds-community; .ci/run does): {stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "ok",
+        "{stderr}"
+    );
+}
+
+/// Scid's own XFCC code (Debian's `scid-data`, run by `tclsh` with `tdom`): it receives the
+/// games, writes their PGN, sends a move with a comment, and recognises a refused password.
+/// `.ci/run` installs them; without them this test fails, it never skips.
+#[test]
+fn scids_own_xfcc_code_receives_writes_pgn_and_sends_moves() {
+    let source = "/usr/share/scid/tcl/tools/correspondence.tcl";
+    assert!(
+        Path::new(source).exists(),
+        "{source} is missing: apt-get install scid-data tdom tcl (.ci/run does)"
+    );
+    let (dir, _config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.unwrap();
+    let alice = Xfcc {
+        addr: http,
+        player: &ALICE,
+    };
+    let boris = Xfcc {
+        addr: http,
+        player: &BORIS,
+    };
+    assert_eq!(alice.play("g1", 1, "d4"), "Success");
+    assert_eq!(
+        alice.make_a_move(
+            "g1",
+            &MoveArgs {
+                message: "твой ход",
+                ..MoveArgs::default()
+            }
+        ),
+        "Success"
+    );
+    let outdir = dir.path().join("scid");
+    std::fs::create_dir(&outdir).unwrap();
+    // ASCII only: Scid hands the text to Tcl's http as characters, which writes each
+    // character's low byte (docs/xfcc.md); the relay refuses such bytes as not UTF-8.
+    let comment = "Nf6 & <c5> \"is\" my answer";
+    let out = std::process::Command::new("tclsh")
+        .arg(script("scid.tcl"))
+        .args([source, &format!("http://{http}/xfccbasic.asmx")])
+        .args([BORIS.id, BORIS.secret, "g1", "1", "Nf6", comment])
+        .arg(&outdir)
+        .output()
+        .expect("tclsh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "info relay-g1...",
+            "info Processing successfull!",
+            "info Authentication failed!",
+            "messagebox Scid Authentication Failure!",
+            "info Authentication failed!",
+            "messagebox Scid Authentication Failure!",
+            "ok"
+        ],
+        "{stderr}"
+    );
+    let pgn = std::fs::read_to_string(outdir.join("relay-g1.pgn")).expect("Scid's PGN");
+    for expected in [
+        "[White \"alice\"]",
+        "[Black \"boris\"]",
+        "[GameId \"g1\"]",
+        "[TimeControl \"10/4320000\"]",
+        "[Result \"*\"]",
+        "1.d4",
+        "{твой ход}",
+    ] {
+        assert!(pgn.contains(expected), "{expected} not in {pgn}");
+    }
+    // The move and the comment arrived.
+    let game = alice.game("g1");
+    assert_eq!(field(&game, "moves").as_deref(), Some("1.d4 Nf6"));
+    assert_eq!(field(&game, "message").as_deref(), Some(comment));
+    assert_eq!(field(&boris.game("g1"), "myTurn").as_deref(), Some("false"));
 }
