@@ -84,7 +84,8 @@ pub struct Relay {
 
 /// What the relay task is asked: a command, or a query that changes nothing a player did.
 enum Job {
-    Call(Request),
+    /// Boxed: a command is large and most jobs are commands, so the queue holds pointers.
+    Call(Box<Request>),
     GamesOf {
         player: String,
         reply: oneshot::Sender<(Pending, Vec<GameView>)>,
@@ -163,7 +164,7 @@ impl Relay {
                     job = rx.recv() => {
                         let request = match job {
                             None => break,
-                            Some(Job::Call(request)) => request,
+                            Some(Job::Call(request)) => *request,
                             Some(Job::GamesOf { player, reply }) => {
                                 let _ = reply.send(state.games_of(&player).await);
                                 continue;
@@ -209,7 +210,7 @@ impl Relay {
             key: said.key,
             reply,
         };
-        if self.tx.send(Job::Call(request)).await.is_err() {
+        if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
             return Reply::shutting_down();
         }
         match rx.await {

@@ -344,7 +344,9 @@ mod tests {
             read(wrong_ns.as_bytes()),
             Err(SoapError::NotSoap(_))
         ));
-        let soap12 = op.replace("x", "x"); // an operation without an envelope
+        // An operation without an envelope; a SOAP 1.2 envelope.
+        assert!(matches!(read(op.as_bytes()), Err(SoapError::NotSoap(_))));
+        let soap12 = envelope(&op).replace(SOAP_NS, "http://www.w3.org/2003/05/soap-envelope");
         assert!(matches!(
             read(soap12.as_bytes()),
             Err(SoapError::NotSoap(_))
