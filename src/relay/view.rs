@@ -12,11 +12,12 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use crate::game::clock::TimeControl;
 use crate::game::{EndReason, Game};
 use crate::journal::replay::JournaledGame;
+use crate::notation::{Lang, ReadMoveError, Reader};
 
 use super::state::State;
 use super::{Pending, Reply, Sender, Status};
@@ -93,8 +94,24 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// The game is on and it is the viewer's move.
     pub fn my_turn(&self) -> bool {
         self.standing == Standing::Ongoing && self.to_move == self.color
+    }
+
+    /// Whether `text` reads as more than one legal move on the position shown (in `lang`,
+    /// then any language): why a move was refused, for front ends that name that case.
+    pub fn is_ambiguous(&self, text: &str, lang: Option<Lang>) -> bool {
+        let Ok(fen) = self.fen.parse::<Fen>() else {
+            return false;
+        };
+        let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else {
+            return false;
+        };
+        matches!(
+            Reader::new(lang).read(&pos, text),
+            Err(ReadMoveError::Ambiguous(_))
+        )
     }
 }
 

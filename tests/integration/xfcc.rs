@@ -811,3 +811,46 @@ fn scids_own_xfcc_code_receives_writes_pgn_and_sends_moves() {
     assert_eq!(field(&game, "message").as_deref(), Some(comment));
     assert_eq!(field(&boris.game("g1"), "myTurn").as_deref(), Some("false"));
 }
+
+/// A kept-alive connection serves several requests, and is closed once idle for the header
+/// timeout; the daemon then stops cleanly on SIGTERM.
+#[test]
+fn an_idle_kept_alive_connection_is_closed_and_shutdown_is_clean() {
+    let (_dir, _config, mut daemon) = start(&[ALICE], &[], "", "");
+    let http = daemon.http.unwrap();
+    let mut stream = TcpStream::connect(http).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    for _ in 0..2 {
+        stream
+            .write_all(b"GET /xfccbasic.asmx?wsdl HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        // Read one response: head, then Content-Length bytes.
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).expect("response head");
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("content-length");
+        let mut body = vec![0; length];
+        stream.read_exact(&mut body).unwrap();
+    }
+    let idle = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let read = stream.read_to_end(&mut rest);
+    assert!(read.is_ok() && rest.is_empty(), "{read:?} {rest:?}");
+    let waited = idle.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(8),
+        "closed after {waited:?}"
+    );
+    assert!(daemon.terminate().success());
+}

@@ -25,11 +25,8 @@ use crate::command::{Command, MoveLine, NumberedMove};
 use crate::game::{Claim, EndReason};
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
-use crate::notation::{Lang, ReadMoveError, Reader};
 use crate::relay::{Channel, GameView, Reply, Said, Sender, Standing, Status};
 use crate::transport::session::Context;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 use soap::Call;
 
 /// The endpoint, as the clients' documentation spells it and in lower case.
@@ -409,7 +406,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let result = outcome(&view, reply);
     let lang = x.ctx.config.players.get(&player).and_then(|p| p.lang);
     match &request.my_move {
-        Some(text) if result == MoveResult::InvalidMove && is_ambiguous(&view, text, lang) => {
+        Some(text) if result == MoveResult::InvalidMove && view.is_ambiguous(text, lang) => {
             MoveResult::MoveIsAmbiguous
         }
         _ => result,
@@ -465,19 +462,4 @@ fn outcome(view: &GameView, reply: Reply) -> MoveResult {
             MoveResult::ServerError
         }
     }
-}
-
-/// Whether `text` reads as more than one legal move on the position the player saw (in their
-/// language, then any).
-fn is_ambiguous(view: &GameView, text: &str, lang: Option<Lang>) -> bool {
-    let Ok(fen) = view.fen.parse::<Fen>() else {
-        return false;
-    };
-    let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else {
-        return false;
-    };
-    matches!(
-        Reader::new(lang).read(&pos, text),
-        Err(ReadMoveError::Ambiguous(_))
-    )
 }
