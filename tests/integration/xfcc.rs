@@ -854,3 +854,88 @@ fn an_idle_kept_alive_connection_is_closed_and_shutdown_is_clean() {
     );
     assert!(daemon.terminate().success());
 }
+
+/// With `http.tls_cert` and `http.tls_key`, XFCC is served over TLS only, and the WSDL names an
+/// `https` endpoint.
+#[test]
+fn xfcc_over_tls() {
+    use rustls::pki_types::{CertificateDer, ServerName};
+    use std::sync::Arc;
+
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("certificate");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("cert.pem"), certified.cert.pem()).expect("cert");
+    std::fs::write(
+        dir.path().join("key.pem"),
+        certified.signing_key.serialize_pem(),
+    )
+    .expect("key");
+    let tls_files = format!(
+        "tls_cert = {:?}\ntls_key = {:?}\n",
+        dir.path().join("cert.pem").display().to_string(),
+        dir.path().join("key.pem").display().to_string()
+    );
+    let (_dir, _config, daemon) =
+        start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", &tls_files);
+    let http = daemon.http.unwrap();
+
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(certified.cert.der().to_vec()))
+        .expect("root");
+    let client_config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("versions")
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let client_config = Arc::new(client_config);
+    let https = |request: &[u8]| {
+        let server_name = ServerName::try_from("localhost").expect("name");
+        let connection =
+            rustls::ClientConnection::new(client_config.clone(), server_name).expect("client");
+        let tcp = TcpStream::connect(http).expect("connect");
+        tcp.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        let mut tls = rustls::StreamOwned::new(connection, tcp);
+        tls.write_all(request).expect("write");
+        let mut bytes = Vec::new();
+        let _ = tls.read_to_end(&mut bytes);
+        parse_response(&bytes)
+    };
+    let wsdl =
+        https(b"GET /xfccbasic.asmx?wsdl HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert_eq!(wsdl.status, 200);
+    assert!(
+        wsdl.body
+            .contains("location=\"https://localhost/xfccbasic.asmx\""),
+        "{}",
+        wsdl.body
+    );
+    let body = envelope(
+        "GetMyGames",
+        &[("username", ALICE.id), ("password", ALICE.secret)],
+    );
+    let mut request = format!(
+        "POST /xfccbasic.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body.as_bytes());
+    let games = https(&request);
+    assert_eq!(games.status, 200, "{}", games.body);
+    assert_eq!(field(&games.body, "id").as_deref(), Some("g1"));
+    // Plain HTTP to the TLS port gets no HTTP answer.
+    let mut plain = TcpStream::connect(http).expect("connect");
+    plain
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    plain
+        .write_all(b"GET /xfccbasic.asmx?wsdl HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("write");
+    let mut buf = [0u8; 64];
+    let n = plain.read(&mut buf).unwrap_or(0);
+    assert!(!buf[..n].starts_with(b"HTTP/1.1 200"), "{:?}", &buf[..n]);
+}
