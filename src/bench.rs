@@ -269,9 +269,13 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
     let rss_before = rss_bytes();
     let shutdown = CancellationToken::new();
     let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
-    let server = tokio::spawn(crate::server::run(config, shutdown.clone(), move |addr| {
-        let _ = ready_tx.send(addr);
-    }));
+    let server = tokio::spawn(crate::server::run(
+        config,
+        shutdown.clone(),
+        move |at: crate::server::Listening| {
+            let _ = ready_tx.send(at.tcp);
+        },
+    ));
     let addr = ready_rx
         .await
         .map_err(|_| "the relay did not start".to_owned())?;

@@ -310,8 +310,11 @@ async fn daemon(config: Config) -> anyhow::Result<()> {
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
         signals.cancel();
     });
-    ccrelay::server::run(config, shutdown, |addr| {
-        println!("ccrelay listening on {addr}");
+    ccrelay::server::run(config, shutdown, |at| {
+        match at.http {
+            Some(http) => println!("ccrelay listening on {} http {http}", at.tcp),
+            None => println!("ccrelay listening on {}", at.tcp),
+        }
         let _ = io::stdout().flush();
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     })

@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
 use crate::transport::session;
-use crate::transport::{tcp, terminal};
+use crate::transport::{http, tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -55,12 +55,21 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
     socket.listen(BACKLOG)
 }
 
-/// Runs until `shutdown` is cancelled; calls `ready` with the listening address once every
+/// Where the daemon listens, once it does.
+#[derive(Copy, Clone, Debug)]
+pub struct Listening {
+    /// The line protocol.
+    pub tcp: SocketAddr,
+    /// The HTTP server (XFCC), if configured.
+    pub http: Option<SocketAddr>,
+}
+
+/// Runs until `shutdown` is cancelled; calls `ready` with the listening addresses once every
 /// game is replayed and connections are accepted.
 pub async fn run(
     config: Config,
     shutdown: CancellationToken,
-    ready: impl FnOnce(SocketAddr),
+    ready: impl FnOnce(Listening),
 ) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let hub = Arc::new(Hub::default());
@@ -89,6 +98,13 @@ pub async fn run(
         what: "listening address".to_owned(),
         source,
     })?;
+    let http_listener = match &config.http {
+        Some(http) => Some(http::listen(http).map_err(|source| ServerError::Io {
+            what: format!("cannot listen on {} (http)", http.listen),
+            source,
+        })?),
+        None => None,
+    };
     let tracker = TaskTracker::new();
     let mailbox = Mailbox::new(journal.clone(), hub, &config);
     // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
@@ -131,8 +147,39 @@ pub async fn run(
     for line in &config.terminals {
         tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
     }
+    let http_addr = match (&config.http, http_listener) {
+        (Some(settings), Some(listener)) => {
+            let http_addr = listener.local_addr().map_err(|source| ServerError::Io {
+                what: "HTTP listening address".to_owned(),
+                source,
+            })?;
+            let tls = match &settings.tls {
+                Some(files) => {
+                    Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
+                        what: "HTTP TLS".to_owned(),
+                        source,
+                    })?)
+                }
+                None => None,
+            };
+            let router = http::router(ctx.clone(), settings);
+            tracing::info!(addr = %http_addr, tls = tls.is_some(), "HTTP listening");
+            tracker.spawn(http::serve(
+                listener,
+                router,
+                settings.clone(),
+                tls,
+                ctx.clone(),
+            ));
+            Some(http_addr)
+        }
+        _ => None,
+    };
     watchdog(journal.clone(), shutdown.clone());
-    ready(addr);
+    ready(Listening {
+        tcp: addr,
+        http: http_addr,
+    });
     let served = tcp::serve(listener, ctx, tls).await;
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {

@@ -13,6 +13,7 @@
 //! | `check.rs` | the one [`Checker`](check::Checker), [`ConfigError`], [`valid_id`], [`Field`](check::Field) |
 //! | `secret.rs` | [`Secret`], [`LinkSecret`], and the one reader of `X` / `X_file` secrets |
 //! | `tcp.rs` | `[tcp]`, `[limits]` |
+//! | `http.rs` | `[http]` |
 //! | `clock.rs` | `[clock]` |
 //! | `players.rs` | `[admin]`, `[[players]]` |
 //! | `events.rs` | `[[events]]`, `[[games]]` |
@@ -57,6 +58,7 @@ mod check;
 mod clock;
 mod email;
 mod events;
+mod http;
 mod links;
 mod players;
 mod secret;
@@ -72,6 +74,7 @@ pub use self::check::{ConfigError, ConfigProblem, valid_id};
 pub use self::clock::ClockConfig;
 pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
 pub use self::events::{Event, GameConfig};
+pub use self::http::HttpConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{Player, Reach};
 pub use self::secret::{LinkSecret, Secret};
@@ -87,6 +90,7 @@ struct RawConfig {
     data_dir: Option<PathBuf>,
     tcp: Option<tcp::RawTcp>,
     limits: Option<tcp::RawLimits>,
+    http: Option<http::RawHttp>,
     admin: Option<players::RawAdmin>,
     clock: Option<clock::RawClock>,
     #[serde(default)]
@@ -108,6 +112,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     pub tcp: TcpConfig,
     pub limits: Limits,
+    /// The HTTP server (XFCC), if configured.
+    pub http: Option<HttpConfig>,
     /// The PHC hash of the admin secret; no admin login without it.
     pub admin_secret_hash: Option<String>,
     pub players: BTreeMap<String, Player>,
@@ -139,6 +145,7 @@ impl Config {
         let data_dir = c.path(raw.data_dir.unwrap_or_else(|| PathBuf::from("data")));
         let tcp = tcp::check(&mut c, raw.tcp);
         let limits = tcp::check_limits(&mut c, raw.limits);
+        let http = http::check(&mut c, raw.http);
         let admin_secret_hash = players::check_admin(&mut c, raw.admin);
         let players = players::check(&mut c, raw.players);
         let events = events::check(&mut c, raw.events);
@@ -151,6 +158,7 @@ impl Config {
             data_dir,
             tcp,
             limits,
+            http,
             admin_secret_hash,
             players,
             events,

@@ -83,6 +83,9 @@ pub fn time_of(e: &Entry) -> Result<Timestamp, JournalError> {
 pub struct JournaledGame {
     pub game: Game,
     pub event: Option<String>,
+    pub round: Option<String>,
+    /// The last message each side (White, Black) sent in the game.
+    pub messages: [Option<String>; 2],
     /// When the game started (RFC 3339).
     pub started: String,
 }
@@ -234,6 +237,8 @@ pub fn replay_reporting(
                 JournaledGame {
                     game,
                     event: detail.event,
+                    round: detail.round,
+                    messages: Default::default(),
                     started,
                 },
             );
@@ -247,6 +252,11 @@ pub fn replay_reporting(
         let Some(record) = out.games.get_mut(&e.game) else {
             return Err(corrupt(format!("no game {}", e.game)));
         };
+        if e.kind == EntryKind::Message
+            && let Some(color) = record.game.side_of(&e.player)
+        {
+            record.messages[usize::from(color == Color::Black)] = Some(e.detail.clone());
+        }
         let game = &mut record.game;
         let Some((color, action)) = action_of(&e, game)? else {
             return Ok(());

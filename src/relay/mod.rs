@@ -21,6 +21,7 @@ mod reply;
 mod rules;
 mod state;
 mod timing;
+mod view;
 
 pub use mailbox::{
     Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
@@ -28,6 +29,7 @@ pub use mailbox::{
 };
 pub use notice::Notice;
 pub use reply::{Channel, Reply, Status};
+pub use view::{GameView, Standing, san_movetext};
 
 use jiff::Timestamp;
 use tokio::sync::{mpsc, oneshot};
@@ -82,7 +84,17 @@ pub struct Request {
 /// A handle to the relay task.
 #[derive(Clone)]
 pub struct Relay {
-    tx: mpsc::Sender<Request>,
+    tx: mpsc::Sender<Job>,
+}
+
+/// What the relay task is asked: a command, or a query that changes nothing a player did.
+enum Job {
+    /// Boxed: a command is large and most jobs are commands, so the queue holds pointers.
+    Call(Box<Request>),
+    GamesOf {
+        player: String,
+        reply: oneshot::Sender<(Pending, Vec<GameView>)>,
+    },
 }
 
 impl Relay {
@@ -103,7 +115,9 @@ impl Relay {
         if matches!(clock, Clock::Manual(_)) {
             tracing::warn!("manual clock: time moves only by the admin's CLOCK command");
         }
+        let facts = view::facts_of(&replayed.games);
         let mut state = State {
+            facts,
             games: replayed
                 .games
                 .into_iter()
@@ -146,14 +160,21 @@ impl Relay {
         for committed in starts {
             committed.await.map_err(|_| JournalError::Stopped)??;
         }
-        let (tx, mut rx) = mpsc::channel::<Request>(queue.max(1));
+        let (tx, mut rx) = mpsc::channel::<Job>(queue.max(1));
         let mut ticks = tokio::time::interval(config.clock.check_interval);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let task = tokio::spawn(async move {
             loop {
                 tokio::select! {
-                    request = rx.recv() => {
-                        let Some(request) = request else { break };
+                    job = rx.recv() => {
+                        let request = match job {
+                            None => break,
+                            Some(Job::Call(request)) => *request,
+                            Some(Job::GamesOf { player, reply }) => {
+                                let _ = reply.send(state.games_of(&player).await);
+                                continue;
+                            }
+                        };
                         state.key = request.key;
                         state.said = request.text;
                         let pending = state
@@ -194,12 +215,34 @@ impl Relay {
             key: said.key,
             reply,
         };
-        if self.tx.send(request).await.is_err() {
+        if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
             return Reply::shutting_down();
         }
         match rx.await {
             Ok(pending) => pending.resolve().await,
             Err(_) => Reply::shutting_down(),
+        }
+    }
+
+    /// Every game `player` plays in, as they see it, once what it shows is on disk; the
+    /// refusing reply if the relay is stopping or the journal failed.
+    pub async fn games_of(&self, player: &str) -> Result<Vec<GameView>, Reply> {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::GamesOf {
+            player: player.to_owned(),
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
+            return Err(Reply::shutting_down());
+        }
+        let Ok((pending, views)) = rx.await else {
+            return Err(Reply::shutting_down());
+        };
+        let reply = pending.resolve().await;
+        if reply.status.is_success() {
+            Ok(views)
+        } else {
+            Err(reply)
         }
     }
 }

@@ -33,6 +33,8 @@ impl Clock {
 
 pub(super) struct State {
     pub(super) games: HashMap<String, Game>,
+    /// What each game's record holds beside its moves (event, round, messages).
+    pub(super) facts: HashMap<String, super::view::GameFacts>,
     pub(super) players: BTreeMap<String, Player>,
     pub(super) events: BTreeMap<String, Event>,
     pub(super) journal: Journal,
@@ -101,7 +103,7 @@ impl State {
             Pending::AfterCommit(_, reply) if reply.status.is_success() => {
                 self.key = None;
                 self.said = format!("MSG {game} {text}");
-                match self.message(sender, &game, &text).await {
+                match self.message_noted(sender, &game, &text).await {
                     Pending::AfterCommit(committed, sent) if sent.status.is_success() => {
                         let text = format!("{}\n{}", reply.text, sent.text);
                         Pending::AfterCommit(committed, Reply::new(reply.status, text))
@@ -137,6 +139,7 @@ impl State {
                 fen,
                 round,
             } => {
+                let (facts_event, facts_round) = (event.clone(), round.clone());
                 let detail = GameStartDetail {
                     white,
                     black,
@@ -146,7 +149,11 @@ impl State {
                     round,
                     leave: Default::default(),
                 };
-                self.create(sender, game, detail).await
+                let pending = self.create(sender, game.clone(), detail).await;
+                if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
+                    self.note_start(&game, facts_event, facts_round);
+                }
+                pending
             }
             Command::Move { game, line } => self.play(sender, &game, line).await,
             Command::OfferDraw { game } => self.act(sender, &game, Action::OfferDraw).await,
@@ -172,7 +179,7 @@ impl State {
             Command::Clock { set } => self.set_clock(sender, set).await,
             Command::Message { game, text } => match self.refuse_if_linked(&game, "a message") {
                 Some(refused) => refused,
-                None => self.message(sender, &game, &text).await,
+                None => self.message_noted(sender, &game, &text).await,
             },
             Command::PeerRefused {
                 game,

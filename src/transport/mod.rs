@@ -3,6 +3,7 @@
 //! nothing of chess.
 
 pub mod email;
+pub mod http;
 pub mod line;
 pub mod link;
 pub mod serial_port;

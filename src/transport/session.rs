@@ -71,6 +71,37 @@ impl Context {
     }
 }
 
+impl Context {
+    /// Counts a login attempt from `key` (an address, a line); false when it is over
+    /// `limits.login_attempts_per_minute`. Every transport's logins share this count.
+    pub fn login_attempt(&self, key: &str) -> bool {
+        self.logins.attempt(key)
+    }
+
+    /// Whether `secret` is `player`'s (never the admin's), checked under the same limit on
+    /// checks at once as the line protocol's logins, and in the same time for an unknown
+    /// player as for a known one.
+    pub async fn verify_player(&self, player: &str, secret: String) -> bool {
+        let hash = self
+            .config
+            .players
+            .get(player)
+            .map(|p| p.secret_hash.clone());
+        let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
+        match self
+            .verifier
+            .verify(secret, &hash_for_check, VERIFY_WAIT)
+            .await
+        {
+            Ok(ok) => ok && hash.is_some(),
+            Err(busy) => {
+                tracing::warn!(%player, "login refused: {busy}");
+                false
+            }
+        }
+    }
+}
+
 /// Login attempts per peer per minute. The table is pruned so it cannot grow without end.
 struct LoginLimiter {
     per_minute: u32,

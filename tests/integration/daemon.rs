@@ -103,6 +103,8 @@ pub fn players_and_games_toml(players: &[Player], games: &[(&str, &str, &str)]) 
 pub struct Daemon {
     pub child: Child,
     pub addr: SocketAddr,
+    /// The HTTP server's address, when the config has `[http]`.
+    pub http: Option<SocketAddr>,
 }
 
 impl Daemon {
@@ -129,13 +131,18 @@ impl Daemon {
         BufReader::new(stdout)
             .read_line(&mut line)
             .expect("read the listening line");
-        let addr = line
+        let words: Vec<&str> = line
             .trim()
             .strip_prefix("ccrelay listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .parse()
-            .expect("address");
-        Daemon { child, addr }
+            .split(' ')
+            .collect();
+        let addr = words[0].parse().expect("address");
+        let http = match words.get(1..) {
+            Some(["http", http]) => Some(http.parse().expect("http address")),
+            _ => None,
+        };
+        Daemon { child, addr, http }
     }
 
     pub fn kill9(&mut self) {

@@ -18,3 +18,4 @@ mod rules;
 mod seeds;
 mod support;
 mod terminal;
+mod xfcc;

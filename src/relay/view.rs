@@ -1,0 +1,290 @@
+//! A player's games as facts, for front ends that show whole games on request rather than
+//! receive pushes (XFCC, web pages): the moves in English SAN, both clocks, the standing draw
+//! offer, the result, the event, and the opponent's last message. Plain data; each front end
+//! writes it in its own format.
+//!
+//! The relay keeps, beside each game, what the game itself does not hold ([`GameFacts`]: its
+//! event, round and start, each side's last message), from the journal at start and from each
+//! command after.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+use crate::game::clock::TimeControl;
+use crate::game::{EndReason, Game};
+use crate::journal::replay::JournaledGame;
+use crate::notation::{Lang, ReadMoveError, Reader};
+
+use super::state::State;
+use super::{Pending, Reply, Sender, Status};
+
+/// What the relay knows of a game beside its moves.
+#[derive(Clone, Debug, Default)]
+pub(super) struct GameFacts {
+    pub(super) event: Option<String>,
+    pub(super) round: Option<String>,
+    pub(super) started: Option<Timestamp>,
+    /// The last message each side (White, Black) sent in the game.
+    pub(super) messages: [Option<String>; 2],
+}
+
+impl GameFacts {
+    pub(super) fn of_journaled(game: &JournaledGame) -> GameFacts {
+        GameFacts {
+            event: game.event.clone(),
+            round: game.round.clone(),
+            started: game.started.parse().ok(),
+            messages: game.messages.clone(),
+        }
+    }
+}
+
+/// How a game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Ongoing,
+    /// The side to move overstepped its time and the arbiter decides.
+    AwaitingArbiter,
+    Over {
+        /// `None` for a draw.
+        winner: Option<Color>,
+        reason: EndReason,
+    },
+}
+
+/// One game as one of its players sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameView {
+    pub id: String,
+    /// The players' names (their ids when the configuration gives none).
+    pub white: String,
+    pub black: String,
+    pub white_id: String,
+    pub black_id: String,
+    /// The colour the viewer plays.
+    pub color: Color,
+    pub to_move: Color,
+    /// The number of the next move (the full-move number of the position now).
+    pub move_number: u32,
+    /// Numbered English SAN: `1.e4 e5 2.Nf3`.
+    pub movetext: String,
+    /// The position now, and the starting position of a game that did not start from the
+    /// initial one.
+    pub fen: String,
+    pub start_fen: Option<String>,
+    /// Seconds each side has left to its next time control (negative past it); `None` without
+    /// a limit.
+    pub time_left: [Option<i64>; 2],
+    pub time_control: TimeControl,
+    /// Whether each side (White, Black) is on leave now.
+    pub on_leave: [bool; 2],
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    pub standing: Standing,
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub round: Option<String>,
+    pub started: Option<Timestamp>,
+    /// The opponent's last message in this game.
+    pub opponent_message: Option<String>,
+}
+
+impl GameView {
+    /// The game is on and it is the viewer's move.
+    pub fn my_turn(&self) -> bool {
+        self.standing == Standing::Ongoing && self.to_move == self.color
+    }
+
+    /// Whether `text` reads as more than one legal move on the position shown (in `lang`,
+    /// then any language): why a move was refused, for front ends that name that case.
+    pub fn is_ambiguous(&self, text: &str, lang: Option<Lang>) -> bool {
+        let Ok(fen) = self.fen.parse::<Fen>() else {
+            return false;
+        };
+        let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else {
+            return false;
+        };
+        matches!(
+            Reader::new(lang).read(&pos, text),
+            Err(ReadMoveError::Ambiguous(_))
+        )
+    }
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Numbered English SAN from the game's start: `1.e4 e5 2.Nf3`, `12...Nf6 13.Bg5` from a
+/// position with Black to move.
+pub fn san_movetext(game: &Game) -> String {
+    let mut pos = game.start().clone();
+    let mut words = Vec::with_capacity(game.moves().len());
+    for (i, m) in game.moves().iter().enumerate() {
+        let san = SanPlus::from_move(pos.clone(), *m).to_string();
+        let number = pos.fullmoves();
+        if pos.turn() == Color::White {
+            words.push(format!("{number}.{san}"));
+        } else if i == 0 {
+            words.push(format!("{number}...{san}"));
+        } else {
+            words.push(san);
+        }
+        pos.play_unchecked(*m);
+    }
+    words.join(" ")
+}
+
+impl State {
+    /// Records the facts of a game just started.
+    pub(super) fn note_start(&mut self, game: &str, event: Option<String>, round: Option<String>) {
+        let facts = GameFacts {
+            event,
+            round,
+            started: Some(self.now),
+            messages: Default::default(),
+        };
+        self.facts.insert(game.to_owned(), facts);
+    }
+
+    /// [`State::message`], remembering the text as the sender's last message in the game once
+    /// it is queued.
+    pub(super) async fn message_noted(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        text: &str,
+    ) -> Pending {
+        let pending = self.message(sender, game_id, text).await;
+        if let Pending::AfterCommit(_, reply) = &pending
+            && reply.status.is_success()
+            && let Some(color) = self
+                .games
+                .get(game_id)
+                .and_then(|g| g.side_of(&sender.player))
+        {
+            self.facts.entry(game_id.to_owned()).or_default().messages[index(color)] =
+                Some(text.to_owned());
+        }
+        pending
+    }
+
+    /// Every game of `player`, sorted by id, with the clock's consequences applied first; the
+    /// answer waits until what it shows is on disk.
+    pub(super) async fn games_of(&mut self, player: &str) -> (Pending, Vec<GameView>) {
+        self.now = self.now.max(self.clock.now());
+        let mut ids: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.side_of(player).is_some())
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        for id in &ids {
+            self.settle(id).await;
+        }
+        let views = ids.iter().filter_map(|id| self.view(id, player)).collect();
+        (self.after_commit(Reply::new(Status::Done, "")).await, views)
+    }
+
+    fn view(&self, id: &str, player: &str) -> Option<GameView> {
+        let game = self.games.get(id)?;
+        let color = game.side_of(player)?;
+        let facts = self.facts.get(id).cloned().unwrap_or_default();
+        let name = |p: &str| {
+            self.players
+                .get(p)
+                .map(|p| p.name.clone())
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| p.to_owned())
+        };
+        let standing = match game.result() {
+            Some(result) => Standing::Over {
+                winner: result.winner,
+                reason: result.reason,
+            },
+            None if game.flagged() => Standing::AwaitingArbiter,
+            None => Standing::Ongoing,
+        };
+        let event = facts.event.as_ref().and_then(|e| self.events.get(e));
+        let side = |c: Color| game.side_time(c, self.now);
+        Some(GameView {
+            id: id.to_owned(),
+            white: name(&game.white),
+            black: name(&game.black),
+            white_id: game.white.clone(),
+            black_id: game.black.clone(),
+            color,
+            to_move: game.turn(),
+            move_number: game.move_number(),
+            movetext: san_movetext(game),
+            fen: Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+            start_fen: game.start_fen().map(str::to_owned),
+            time_left: [side(Color::White).left, side(Color::Black).left],
+            time_control: game.rules().time_control,
+            on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
+            draw_offer: game.draw_offer(),
+            standing,
+            event: event
+                .map(|e| e.name.clone())
+                .or_else(|| facts.event.clone()),
+            site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
+            round: facts.round.clone(),
+            started: facts.started,
+            opponent_message: facts.messages[index(!color)].clone(),
+        })
+    }
+}
+
+/// Keeps the facts of the replayed games.
+pub(super) fn facts_of(
+    games: &std::collections::BTreeMap<String, JournaledGame>,
+) -> HashMap<String, GameFacts> {
+    games
+        .iter()
+        .map(|(id, g)| (id.clone(), GameFacts::of_journaled(g)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Action;
+
+    fn play(game: &mut Game, moves: &[&str]) {
+        for m in moves {
+            let color = game.turn();
+            let m = game.check_move(color, m, None, None).unwrap().m;
+            game.apply(
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                Timestamp::UNIX_EPOCH,
+            );
+        }
+    }
+
+    #[test]
+    fn movetext_is_numbered_english_san() {
+        let mut game = Game::new("g", "a", "b", None).unwrap();
+        assert_eq!(san_movetext(&game), "");
+        play(&mut game, &["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6", "O-O"]);
+        assert_eq!(san_movetext(&game), "1.e4 e5 2.Nf3 Nc6 3.Bb5 Nf6 4.O-O");
+    }
+
+    #[test]
+    fn a_game_from_a_position_with_black_to_move_starts_with_dots() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 12";
+        let mut game = Game::new("g", "a", "b", Some(fen)).unwrap();
+        play(&mut game, &["Kd7", "e4"]);
+        assert_eq!(san_movetext(&game), "12...Kd7 13.e4");
+    }
+}

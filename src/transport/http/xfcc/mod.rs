@@ -1,0 +1,465 @@
+//! XFCC: the SOAP 1.1 web service correspondence clients (Scid, Scid vs. PC, Lucas Chess)
+//! speak to correspondence servers. `POST /xfccbasic.asmx` takes `GetMyGames` and `MakeAMove`;
+//! `GET /xfccbasic.asmx?wsdl` serves the service description (docs/xfcc.md).
+//!
+//! The operation is the body's element, never the `SOAPAction` header (Scid sends none). The
+//! username is the player id and the password the player's secret, checked like a line
+//! protocol login and counted in the same per-address limit. A player here asks for the
+//! opponent's moves: nothing is pushed.
+
+pub mod soap;
+pub mod wsdl;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use shakmaty::Color;
+
+use super::PeerAddr;
+use crate::command::{Command, MoveLine, NumberedMove};
+use crate::game::{Claim, EndReason};
+use crate::notation::number::MoveNumber;
+use crate::notation::written::Marks;
+use crate::relay::{Channel, GameView, Reply, Said, Sender, Standing, Status};
+use crate::transport::session::Context;
+use soap::Call;
+
+/// The endpoint, as the clients' documentation spells it and in lower case.
+pub const PATHS: [&str; 2] = ["/xfccbasic.asmx", "/XfccBasic.asmx"];
+
+#[derive(Clone)]
+struct Xfcc {
+    ctx: Arc<Context>,
+    /// Whether the server speaks TLS: the WSDL's endpoint address says `https`.
+    tls: bool,
+}
+
+/// XFCC's routes, bodies limited to `max_body` bytes.
+pub fn routes(ctx: Arc<Context>, max_body: usize, tls: bool) -> Router {
+    let mut router = Router::new();
+    for path in PATHS {
+        router = router.route(path, get(describe).post(call));
+    }
+    router
+        .with_state(Xfcc { ctx, tls })
+        .layer(DefaultBodyLimit::max(max_body))
+}
+
+fn xml(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/xml; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET ?wsdl` (any case): the service description.
+async fn describe(
+    State(x): State<Xfcc>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    if !query.is_some_and(|q| q.eq_ignore_ascii_case("wsdl")) {
+        return (
+            StatusCode::BAD_REQUEST,
+            "GET ?wsdl for the service description; POST SOAP 1.1 envelopes here\n",
+        )
+            .into_response();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_graphic()))
+        .unwrap_or("localhost");
+    let scheme = if x.tls { "https" } else { "http" };
+    xml(
+        StatusCode::OK,
+        wsdl::wsdl(&format!("{scheme}://{host}{}", PATHS[0])),
+    )
+}
+
+/// A SOAP call.
+async fn call(
+    State(x): State<Xfcc>,
+    peer: Option<axum::Extension<PeerAddr>>,
+    body: Bytes,
+) -> Response {
+    let peer = peer.map_or_else(|| "unknown".to_owned(), |p| p.0.0.ip().to_string());
+    let call = match soap::read(&body) {
+        Ok(call) => call,
+        Err(e) => {
+            tracing::debug!(%peer, error = %e, "XFCC request refused");
+            return xml(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                soap::fault(true, &e.to_string()),
+            );
+        }
+    };
+    match call.operation.as_str() {
+        "GetMyGames" => get_my_games(&x, &peer, &call).await,
+        "MakeAMove" => {
+            let result = make_a_move(&x, &peer, &call).await;
+            xml(StatusCode::OK, soap::response("MakeAMove", result.as_str()))
+        }
+        other => xml(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            soap::fault(
+                true,
+                &format!("no operation {other:?} (GetMyGames and MakeAMove are served)"),
+            ),
+        ),
+    }
+}
+
+/// The player the call's username and password name, if the password is theirs and the
+/// address is within its login limit. Failures are logged without the password.
+async fn authenticate(x: &Xfcc, peer: &str, call: &Call) -> Option<String> {
+    let player = call.field("username").unwrap_or("").trim().to_owned();
+    let secret = call.field("password").unwrap_or("").to_owned();
+    if !x.ctx.login_attempt(peer) {
+        tracing::warn!(%peer, %player, "XFCC login refused: too many attempts");
+        return None;
+    }
+    if player.is_empty() || !x.ctx.verify_player(&player, secret).await {
+        tracing::warn!(%peer, %player, "XFCC login refused: wrong player or secret");
+        return None;
+    }
+    Some(player)
+}
+
+async fn get_my_games(x: &Xfcc, peer: &str, call: &Call) -> Response {
+    let Some(player) = authenticate(x, peer, call).await else {
+        return xml(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            soap::fault(true, "AuthenticationFailed"),
+        );
+    };
+    match x.ctx.relay.games_of(&player).await {
+        Ok(views) => {
+            let games: String = views.iter().map(game_xml).collect();
+            xml(StatusCode::OK, soap::response("GetMyGames", &games))
+        }
+        Err(reply) => xml(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            soap::fault(false, &format!("ServerError: {}", reply.text)),
+        ),
+    }
+}
+
+/// XFCC's name for how a game stands.
+pub fn result_name(standing: &Standing) -> &'static str {
+    match standing {
+        Standing::Ongoing => "Ongoing",
+        Standing::AwaitingArbiter => "AdjudicationPending",
+        Standing::Over { winner, reason } => match (reason, winner) {
+            (EndReason::Adjudication, Some(Color::White)) => "WhiteWinAdjudicated",
+            (EndReason::Adjudication, Some(Color::Black)) => "BlackWinAdjudicated",
+            (EndReason::Adjudication, None) => "DrawAdjudicated",
+            (EndReason::Silence, Some(Color::White)) => "BlackDefaulted",
+            (EndReason::Silence, Some(Color::Black)) => "WhiteDefaulted",
+            (_, Some(Color::White)) => "WhiteWins",
+            (_, Some(Color::Black)) => "BlackWins",
+            (_, None) => "Draw",
+        },
+    }
+}
+
+/// Days, hours and minutes of `seconds` (none below zero; zero without a limit).
+fn dhm(seconds: Option<i64>) -> [i64; 3] {
+    let s = seconds.unwrap_or(0).max(0);
+    [s / 86_400, s % 86_400 / 3_600, s % 3_600 / 60]
+}
+
+fn index(color: Color) -> usize {
+    usize::from(color == Color::Black)
+}
+
+/// One `XfccGame`, its fields in the WSDL's order.
+pub fn game_xml(v: &GameView) -> String {
+    let mine = dhm(v.time_left[index(v.color)]);
+    let theirs = dhm(v.time_left[index(!v.color)]);
+    let text = |s: &str| soap::escape(s);
+    let bool_ = |b: bool| if b { "true" } else { "false" }.to_owned();
+    let mut fields: Vec<(&str, String)> = vec![
+        ("id", text(&v.id)),
+        ("white", text(&v.white)),
+        ("black", text(&v.black)),
+        ("event", text(v.event.as_deref().unwrap_or(""))),
+        ("site", text(v.site.as_deref().unwrap_or(""))),
+        ("myTurn", bool_(v.my_turn())),
+        ("hasWhite", bool_(v.color == Color::White)),
+        ("daysPlayer", mine[0].to_string()),
+        ("hoursPlayer", mine[1].to_string()),
+        ("minutesPlayer", mine[2].to_string()),
+        ("daysOpponent", theirs[0].to_string()),
+        ("hoursOpponent", theirs[1].to_string()),
+        ("minutesOpponent", theirs[2].to_string()),
+        ("moves", text(&v.movetext)),
+        // The offer the player can accept: the opponent's.
+        ("drawOffered", bool_(v.draw_offer == Some(!v.color))),
+        ("result", result_name(&v.standing).to_owned()),
+    ];
+    if let Some(started) = v.started {
+        fields.push(("eventDate", started.strftime("%Y-%m-%d").to_string()));
+    }
+    fields.push(("timeControl", text(&v.time_control.to_pgn())));
+    fields.push(("setup", bool_(v.start_fen.is_some())));
+    if let Some(fen) = &v.start_fen {
+        fields.push(("fen", text(fen)));
+    }
+    fields.push(("message", text(v.opponent_message.as_deref().unwrap_or(""))));
+    if let Some(round) = &v.round {
+        fields.push(("round", text(round)));
+    }
+    fields.push((
+        "serverInfo",
+        text(concat!("ccrelay ", env!("CARGO_PKG_VERSION"))),
+    ));
+    let mut out = String::from("<XfccGame>");
+    for (name, value) in fields {
+        out.push_str(&format!("<{name}>{value}</{name}>"));
+    }
+    out.push_str("</XfccGame>");
+    out
+}
+
+/// `MakeAMoveResult`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveResult {
+    Success,
+    ServerError,
+    AuthenticationFailed,
+    InvalidGameId,
+    NotYourGame,
+    NotYourTurn,
+    InvalidMoveNumber,
+    InvalidMove,
+    NoDrawWasOffered,
+    LostOnTime,
+    YouAreOnLeave,
+    MoveIsAmbiguous,
+    FeatureUnavailable,
+}
+
+impl MoveResult {
+    /// The name on the wire, spelled as the clients match it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoveResult::Success => "Success",
+            MoveResult::ServerError => "ServerError",
+            MoveResult::AuthenticationFailed => "AuthenticationFailed",
+            MoveResult::InvalidGameId => "InvalidGameID",
+            MoveResult::NotYourGame => "NotYourGame",
+            MoveResult::NotYourTurn => "NotYourTurn",
+            MoveResult::InvalidMoveNumber => "InvalidMoveNumber",
+            MoveResult::InvalidMove => "InvalidMove",
+            MoveResult::NoDrawWasOffered => "NoDrawWasOffered",
+            MoveResult::LostOnTime => "LostOnTime",
+            MoveResult::YouAreOnLeave => "YouAreOnLeave",
+            MoveResult::MoveIsAmbiguous => "MoveIsAmbigous",
+            MoveResult::FeatureUnavailable => "FeatureUnavailable",
+        }
+    }
+}
+
+/// An XML Schema boolean; absent or empty is false.
+fn flag(call: &Call, name: &str) -> Option<bool> {
+    match call.field(name).map(str::trim) {
+        None | Some("" | "false" | "0") => Some(false),
+        Some("true" | "1") => Some(true),
+        Some(_) => None,
+    }
+}
+
+/// What a `MakeAMove` asks, read from its fields.
+struct MoveRequest {
+    game: String,
+    resign: bool,
+    accept_draw: bool,
+    offer_draw: bool,
+    claim_draw: bool,
+    movecount: Option<u32>,
+    my_move: Option<String>,
+    message: Option<String>,
+}
+
+impl MoveRequest {
+    fn read(call: &Call) -> Option<MoveRequest> {
+        let nonempty = |name: &str| {
+            call.field(name)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        Some(MoveRequest {
+            game: nonempty("gameId").unwrap_or_default(),
+            resign: flag(call, "resign")?,
+            accept_draw: flag(call, "acceptDraw")?,
+            offer_draw: flag(call, "offerDraw")?,
+            claim_draw: flag(call, "claimDraw")?,
+            movecount: match nonempty("movecount") {
+                None => None,
+                Some(n) => Some(n.parse().ok()?),
+            },
+            my_move: nonempty("myMove"),
+            message: nonempty("myMessage"),
+        })
+    }
+}
+
+async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
+    let Some(player) = authenticate(x, peer, call).await else {
+        return MoveResult::AuthenticationFailed;
+    };
+    let Some(request) = MoveRequest::read(call) else {
+        return MoveResult::InvalidMove;
+    };
+    let sender = Sender {
+        player: player.clone(),
+        admin: false,
+        channel: Channel::Http,
+    };
+    let relay = &x.ctx.relay;
+    let views = match relay.games_of(&player).await {
+        Ok(views) => views,
+        Err(reply) => {
+            tracing::warn!(error = %reply.text, "XFCC: the relay did not answer");
+            return MoveResult::ServerError;
+        }
+    };
+    let Some(view) = views.into_iter().find(|v| v.id == request.game) else {
+        // Not one of the player's games: does it exist at all?
+        let shown = relay
+            .call(sender, Command::Show { game: request.game })
+            .await;
+        return match shown.status {
+            Status::NotFound | Status::BadCommand => MoveResult::InvalidGameId,
+            Status::Forbidden => MoveResult::NotYourGame,
+            _ => MoveResult::ServerError,
+        };
+    };
+    if let Standing::Over { winner, reason } = &view.standing {
+        let on_time = matches!(reason, EndReason::TimeForfeit | EndReason::Silence);
+        return if on_time && *winner == Some(!view.color) {
+            MoveResult::LostOnTime
+        } else {
+            MoveResult::NotYourTurn
+        };
+    }
+    let game = view.id.clone();
+    let number = |n: u32| MoveNumber {
+        number: n,
+        black: view.color == Color::Black,
+    };
+    let command = if request.resign {
+        Command::Resign { game }
+    } else if request.accept_draw {
+        if view.draw_offer != Some(!view.color) {
+            return MoveResult::NoDrawWasOffered;
+        }
+        Command::AcceptDraw { game }
+    } else if request.claim_draw || request.my_move.is_some() || request.offer_draw {
+        if !view.my_turn() {
+            return MoveResult::NotYourTurn;
+        }
+        if let Some(count) = request.movecount
+            && request.my_move.is_some()
+            && count != view.move_number
+        {
+            return MoveResult::InvalidMoveNumber;
+        }
+        if request.claim_draw {
+            return claim(x, &sender, &view, &request, number).await;
+        }
+        let Some(text) = request.my_move.clone() else {
+            // A draw offer goes with a move.
+            return MoveResult::InvalidMove;
+        };
+        Command::Move {
+            game,
+            line: MoveLine {
+                number: request.movecount.map(number),
+                text,
+                marks: Marks {
+                    draw_offer: request.offer_draw,
+                    ..Marks::default()
+                },
+                repeat: None,
+            },
+        }
+    } else if let Some(text) = request.message.clone() {
+        return outcome(
+            &view,
+            relay.call(sender, Command::Message { game, text }).await,
+        );
+    } else {
+        return MoveResult::InvalidMove;
+    };
+    let said = Said::new(command).message(request.message.clone());
+    let reply = relay.call_said(sender, said).await;
+    let result = outcome(&view, reply);
+    let lang = x.ctx.config.players.get(&player).and_then(|p| p.lang);
+    match &request.my_move {
+        Some(text) if result == MoveResult::InvalidMove && view.is_ambiguous(text, lang) => {
+            MoveResult::MoveIsAmbiguous
+        }
+        _ => result,
+    }
+}
+
+/// A draw claim by repetition or by the fifty-move rule, whichever holds, on the position now
+/// or after the move sent with it.
+async fn claim(
+    x: &Xfcc,
+    sender: &Sender,
+    view: &GameView,
+    request: &MoveRequest,
+    number: impl Fn(u32) -> MoveNumber,
+) -> MoveResult {
+    let with = request.my_move.as_ref().map(|text| NumberedMove {
+        number: request.movecount.map(&number),
+        text: text.clone(),
+    });
+    let mut last = MoveResult::InvalidMove;
+    for kind in [Claim::Repetition, Claim::FiftyMoves] {
+        let command = Command::Claim {
+            game: view.id.clone(),
+            claim: kind,
+            with: with.clone(),
+        };
+        let said = Said::new(command).message(request.message.clone());
+        let reply = x.ctx.relay.call_said(sender.clone(), said).await;
+        last = match outcome(view, reply) {
+            // The game's state refused the claim: the rule does not hold.
+            MoveResult::NotYourTurn => MoveResult::InvalidMove,
+            other => other,
+        };
+        if last == MoveResult::Success {
+            break;
+        }
+    }
+    last
+}
+
+/// What the relay's reply means to an XFCC client. The conditions XFCC names apart (turn,
+/// move number, draw offer, time) are checked on the game as the player sees it before the
+/// command is sent; a refusal here comes from the game changing in between.
+fn outcome(view: &GameView, reply: Reply) -> MoveResult {
+    match reply.status {
+        s if s.is_success() => MoveResult::Success,
+        Status::NotFound => MoveResult::InvalidGameId,
+        Status::Forbidden => MoveResult::NotYourGame,
+        Status::BadMove | Status::BadCommand => MoveResult::InvalidMove,
+        Status::Refused => MoveResult::NotYourTurn,
+        _ => {
+            tracing::warn!(game = %view.id, reply = %reply.text, "XFCC: the relay did not record");
+            MoveResult::ServerError
+        }
+    }
+}
