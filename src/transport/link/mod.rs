@@ -4,10 +4,10 @@
 //! A game's two players are configured on both nodes; each node's configuration says which
 //! player is local and which is across which link (`reach = "link"`). A move by a local player
 //! is checked and journaled here, and the relay writes it into the outbox of the remote
-//! opponent like any message; this link is that opponent's mailbox reader. It reads the
-//! structured move the outbox row reports ([`crate::journal::peer`]), sends it in a compact
-//! frame ([`frame`]), and acknowledges the outbox row only once the peer has acknowledged the
-//! frame, which the peer does only after its own journal committed the move. A move arriving
+//! opponent like any message; this link is that opponent's mailbox reader. It reads the typed
+//! item and its action number from the relay's [`Mailbox`], sends it in a compact frame
+//! ([`frame`]), and acknowledges the item once the peer has acknowledged the frame, which the
+//! peer does only after its own journal committed the move. A move arriving
 //! from the peer is handed to the relay as its remote player's command (channel `link`):
 //! checked again, journaled, forwarded to the local opponent. A move the relay refuses is
 //! journaled as rejected here and reported back in a REFUSED message; it is acknowledged all
@@ -25,27 +25,25 @@
 //! and sends it as a move), adjudications; game starts and results are made by each node.
 
 pub mod frame;
+mod line;
+mod outgoing;
 pub mod session;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncReadExt, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_iccf};
+use self::frame::{Act, Deframer, Message, Side, game_code, unpack_iccf};
+use self::line::{Line, write_all};
 use self::session::{Session, Timing};
-use crate::backoff::{self, Backoff};
+use crate::backoff::Backoff;
 use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
 use crate::notation::written::Marks;
-use crate::relay::notice::DrawAct;
-use crate::relay::{
-    Channel, Earlier, GamePlayers, LinkAction, LinkItem, Mailbox, MailboxError, Notice, Relay,
-    Sender, Status,
-};
-use crate::transport::serial_port;
+use crate::relay::{Channel, Earlier, GamePlayers, Mailbox, MailboxError, Relay, Sender, Status};
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
@@ -102,10 +100,6 @@ pub fn spawn_all(
         tracker.spawn(task.run());
     }
 }
-
-/// A byte stream to the peer.
-trait Line: AsyncRead + AsyncWrite + Unpin + Send {}
-impl<T: AsyncRead + AsyncWrite + Unpin + Send> Line for T {}
 
 struct LinkTask {
     config: LinkConfig,
@@ -200,58 +194,6 @@ impl LinkTask {
             }
         }
         tracing::info!(link = %id, stats = ?self.session.stats, "link stopped");
-    }
-
-    /// Opens the line: connects, accepts, or opens the serial port, retrying with backoff.
-    /// `None` at shutdown.
-    async fn open_line(
-        &self,
-        listener: Option<&tokio::net::TcpListener>,
-        backoff: &mut Backoff,
-    ) -> Option<Box<dyn Line>> {
-        let id = &self.config.id;
-        loop {
-            let attempt: Result<Box<dyn Line>, String> = match &self.config.transport {
-                LinkTransport::Serial(serial) => {
-                    return serial_port::open_with_backoff(serial, backoff, &self.shutdown)
-                        .await
-                        .map(|port| Box::new(port) as Box<dyn Line>);
-                }
-                LinkTransport::TcpConnect(addr) => tokio::select! {
-                    r = tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(addr.as_str())) => match r {
-                        Ok(Ok(s)) => {
-                            let _ = s.set_nodelay(true);
-                            Ok(Box::new(s) as Box<dyn Line>)
-                        }
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => Err("connect timed out".to_owned()),
-                    },
-                    () = self.shutdown.cancelled() => return None,
-                },
-                LinkTransport::TcpListen(_) => {
-                    let listener = listener?;
-                    tokio::select! {
-                        r = listener.accept() => match r {
-                            Ok((s, peer)) => {
-                                tracing::info!(link = %id, %peer, "peer connected");
-                                let _ = s.set_nodelay(true);
-                                Ok(Box::new(s) as Box<dyn Line>)
-                            }
-                            Err(e) => Err(e.to_string()),
-                        },
-                        () = self.shutdown.cancelled() => return None,
-                    }
-                }
-            };
-            match attempt {
-                Ok(line) => return Some(line),
-                Err(e) => {
-                    let wait = backoff.next_delay();
-                    tracing::debug!(link = %id, error = %e, retry_in = ?wait, "link not connected");
-                    backoff::sleep(wait, &self.shutdown).await.ok()?;
-                }
-            }
-        }
     }
 
     /// Runs the session over one open line until it fails (`Err`) or shutdown (`Ok`).
@@ -388,66 +330,6 @@ impl LinkTask {
             }
         }
         self.settle_outbox().await
-    }
-
-    /// The message reporting an outbox item to the peer; `None` for what the link does not
-    /// carry (game starts, results, clock messages: each node makes its own).
-    async fn message_for(&mut self, row: &LinkItem) -> Result<Option<Message>, LinkError> {
-        if self.remote.contains(&row.actor) {
-            return Ok(None);
-        }
-        let action = match (&row.notice, &row.legacy) {
-            (Notice::Move(m), _) => LinkAction::Move {
-                iccf: m.mv.iccf.clone(),
-                draw_offer: m.draw_offer,
-            },
-            (Notice::Draw { act, .. }, _) => match act {
-                DrawAct::Offered => LinkAction::OfferDraw,
-                DrawAct::Accepted => LinkAction::AcceptDraw,
-                DrawAct::Declined => LinkAction::DeclineDraw,
-            },
-            (Notice::Resigned { .. }, _) => LinkAction::Resign,
-            (Notice::Legacy { .. }, Some(action)) => action.clone(),
-            _ => return Ok(None),
-        };
-        let act = match action {
-            LinkAction::Move { iccf, draw_offer } => {
-                let Some((from, to, promotion)) = pack_iccf(&iccf) else {
-                    tracing::error!(link = %self.config.id, outbox = row.id, "a move without an ICCF form; not sent");
-                    return Ok(None);
-                };
-                Act::Move {
-                    from,
-                    to,
-                    promotion,
-                    draw_offer,
-                }
-            }
-            LinkAction::OfferDraw => Act::OfferDraw,
-            LinkAction::AcceptDraw => Act::AcceptDraw,
-            LinkAction::DeclineDraw => Act::DeclineDraw,
-            LinkAction::Resign => Act::Resign,
-        };
-        let code = game_code(&row.game);
-        let Some(game) = self.game(code).await? else {
-            tracing::error!(link = %self.config.id, game = %row.game, "game not in the journal; not sent");
-            return Ok(None);
-        };
-        let side = if game.white == row.actor {
-            Side::White
-        } else {
-            Side::Black
-        };
-        let Ok(number) = u16::try_from(row.number) else {
-            tracing::error!(link = %self.config.id, game = %row.game, "more actions than a frame numbers; not sent");
-            return Ok(None);
-        };
-        Ok(Some(Message::Action {
-            game: code,
-            side,
-            number,
-            act,
-        }))
     }
 
     /// Acknowledges, for each remote player, the outbox rows up to the first one not done.
@@ -655,21 +537,4 @@ impl LinkTask {
             Err(LinkError::Relay(reply.text))
         }
     }
-}
-
-async fn write_all<W: AsyncWrite + Unpin>(
-    wr: &mut W,
-    frames: Vec<Vec<u8>>,
-) -> Result<(), LinkError> {
-    if frames.is_empty() {
-        return Ok(());
-    }
-    let bytes = frames.concat();
-    tokio::time::timeout(WRITE_TIMEOUT, async {
-        wr.write_all(&bytes).await?;
-        wr.flush().await
-    })
-    .await
-    .map_err(|_| LinkError::WriteTimeout)??;
-    Ok(())
 }
