@@ -168,12 +168,16 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__convert)
-            opts="-h --to --lang --fen --help"
+            opts="-h --game --to --lang --fen --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --game)
+                    COMPREPLY=($(compgen -W "chess draughts-ru" -- "${cur}"))
+                    return 0
+                    ;;
                 --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

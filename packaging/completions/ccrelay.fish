@@ -31,7 +31,7 @@ complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "check-config" -d 'C
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "hash-secret" -d 'Hash a secret for the configuration (reads it from standard input, one line)'
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "bench" -d 'Load benchmark: a relay in-process, many concurrent games over loopback, fsync on'
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "journal" -d 'The official record'
-complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext. With `--game draughts-ru`, Russian draughts: algebraic (c3-d4, g1:e3:c5:a7), numeric (22-18, 22x15x24), PDN, JSON'
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "init" -d 'Write a working configuration for a new club into DIR: an administrator and two players with fresh secrets (printed once; only their hashes are stored), a game between them, and the journal\'s folder. Then: `ccrelay run --config DIR/ccrelay.toml`'
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "generate" -d 'Write the manual pages or the shell completions (for packaging)'
 complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -62,9 +62,11 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a game\'s official record'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l to -d 'Output format: iccf, san, lan, uci, pgn, json' -r
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l lang -d 'The players\' language (en, ru, uk, de, fr, ...; figurine): moves are read in it and SAN/LAN written in it. Without it, any language is read, English first' -r
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l fen -d 'Start position (FEN) of games that have no FEN tag' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l game -d 'The game: chess, or draughts-ru (Russian draughts)' -r -f -a "chess\t''
+draughts-ru\t''"
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l to -d 'Output format. Chess: iccf (default), san, lan, uci, pgn, json. Draughts: alg (default), num, pdn, json' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l lang -d 'The players\' language (en, ru, uk, de, fr, ...; figurine): moves are read in it and SAN/LAN written in it. Without it, any language is read, English first. Chess only' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l fen -d 'Start position of games that have no FEN tag: a chess FEN; for draughts PDN\'s FEN (W:W21,...:B1,...) or a listing ("White: king e1, f2. Black: b6, c3")' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand init" -l listen -d 'The address the daemon will listen on' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand init" -s h -l help -d 'Print help'
@@ -74,7 +76,7 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_see
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "hash-secret" -d 'Hash a secret for the configuration (reads it from standard input, one line)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "bench" -d 'Load benchmark: a relay in-process, many concurrent games over loopback, fsync on'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "journal" -d 'The official record'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext. With `--game draughts-ru`, Russian draughts: algebraic (c3-d4, g1:e3:c5:a7), numeric (22-18, 22x15x24), PDN, JSON'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "init" -d 'Write a working configuration for a new club into DIR: an administrator and two players with fresh secrets (printed once; only their hashes are stored), a game between them, and the journal\'s folder. Then: `ccrelay run --config DIR/ccrelay.toml`'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "generate" -d 'Write the manual pages or the shell completions (for packaging)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

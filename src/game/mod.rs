@@ -19,8 +19,10 @@
 
 mod action;
 pub mod clock;
+mod diagram;
 
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
+pub use diagram::diagram;
 
 use jiff::Timestamp;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
@@ -577,27 +579,6 @@ impl Game {
     pub fn diagram(&self) -> String {
         diagram(self.pos.board())
     }
-}
-
-/// A text diagram of a board, White at the bottom, with files and ranks.
-pub fn diagram(board: &Board) -> String {
-    use shakmaty::{File, Rank};
-    let mut out = String::new();
-    for rank in Rank::ALL.iter().rev() {
-        out.push(rank.char());
-        out.push(' ');
-        for file in File::ALL {
-            let c = board
-                .piece_at(Square::from_coords(file, *rank))
-                .map_or('.', |p| p.char());
-            out.push(c);
-            out.push(' ');
-        }
-        out.pop();
-        out.push('\n');
-    }
-    out.push_str("  a b c d e f g h");
-    out
 }
 
 #[cfg(test)]
