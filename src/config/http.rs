@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::check::Checker;
-use super::tcp::TlsFiles;
+use super::tcp::{TlsFiles, tls_files};
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -71,21 +71,7 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawHttp>) -> Option<HttpConfig>
             SocketAddr::from(([127, 0, 0, 1], 0))
         }),
     };
-    let tls = match (raw.tls_cert, raw.tls_key) {
-        (None, None) => None,
-        (Some(cert), Some(key)) => Some(TlsFiles {
-            cert: c.path(cert),
-            key: c.path(key),
-        }),
-        (Some(_), None) => {
-            c.problem("http.tls_key", "missing (tls_cert is set)");
-            None
-        }
-        (None, Some(_)) => {
-            c.problem("http.tls_cert", "missing (tls_key is set)");
-            None
-        }
-    };
+    let tls = tls_files(c, "http", raw.tls_cert, raw.tls_key);
     let d = HttpConfig::on(listen);
     let secs = |c: &mut Checker, key: &str, value: Option<i64>, default: Duration| {
         Duration::from_secs(c.positive(key, value, default.as_secs(), 3_600))

@@ -69,6 +69,30 @@ impl Default for Limits {
     }
 }
 
+/// A section's `tls_cert` and `tls_key`: both or neither (`[tcp]`, `[http]`).
+pub(super) fn tls_files(
+    c: &mut Checker,
+    section: &str,
+    cert: Option<PathBuf>,
+    key: Option<PathBuf>,
+) -> Option<TlsFiles> {
+    match (cert, key) {
+        (None, None) => None,
+        (Some(cert), Some(key)) => Some(TlsFiles {
+            cert: c.path(cert),
+            key: c.path(key),
+        }),
+        (Some(_), None) => {
+            c.problem(format!("{section}.tls_key"), "missing (tls_cert is set)");
+            None
+        }
+        (None, Some(_)) => {
+            c.problem(format!("{section}.tls_cert"), "missing (tls_key is set)");
+            None
+        }
+    }
+}
+
 /// Checks `[tcp]` (127.0.0.1:7878 without TLS when absent).
 pub(super) fn check(c: &mut Checker, raw: Option<RawTcp>) -> TcpConfig {
     let raw = raw.unwrap_or_default();
@@ -80,21 +104,7 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawTcp>) -> TcpConfig {
         );
         SocketAddr::from(([127, 0, 0, 1], 0))
     });
-    let tls = match (raw.tls_cert, raw.tls_key) {
-        (None, None) => None,
-        (Some(cert), Some(key)) => Some(TlsFiles {
-            cert: c.path(cert),
-            key: c.path(key),
-        }),
-        (Some(_), None) => {
-            c.problem("tcp.tls_key", "missing (tls_cert is set)");
-            None
-        }
-        (None, Some(_)) => {
-            c.problem("tcp.tls_cert", "missing (tls_key is set)");
-            None
-        }
-    };
+    let tls = tls_files(c, "tcp", raw.tls_cert, raw.tls_key);
     TcpConfig { listen, tls }
 }
 
