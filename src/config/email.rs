@@ -2,14 +2,12 @@
 //! and each email player's `[players.email]`: the address they write from and the hash of
 //! the key their mail must carry.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
 
 use super::check::{Checker, Field};
-use super::players::{Player, Reach};
 use super::secret::Secret;
 
 #[derive(Deserialize)]
@@ -145,14 +143,10 @@ fn is_loopback(server: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// Checks `[email]`, which must be there if a player is reached by email.
-pub(super) fn check(
-    c: &mut Checker,
-    raw: Option<RawEmail>,
-    players: &BTreeMap<String, Player>,
-) -> Option<EmailConfig> {
+/// Checks `[email]`, which must be there if a player is reached by email (`needed`).
+pub(super) fn check(c: &mut Checker, raw: Option<RawEmail>, needed: bool) -> Option<EmailConfig> {
     let Some(raw) = raw else {
-        if players.values().any(|p| p.reach == Reach::Email) {
+        if needed {
             c.problem("email", "missing: some players are reached by email");
         }
         return None;

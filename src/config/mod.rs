@@ -153,7 +153,8 @@ impl Config {
         let links = links::check(&mut c, raw.links, &players, &games);
         let terminals = serial::check_terminals(&mut c, raw.terminals);
         let clock = clock::check(&mut c, raw.clock);
-        let email = email::check(&mut c, raw.email, &players);
+        let needs_email = players.values().any(|p| p.reach == Reach::Email);
+        let email = email::check(&mut c, raw.email, needs_email);
         c.finish(Config {
             data_dir,
             tcp,

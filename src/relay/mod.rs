@@ -12,6 +12,7 @@
 //! [`Reply`]s back.
 
 mod create;
+mod facts;
 pub mod mailbox;
 pub mod notice;
 mod peers;

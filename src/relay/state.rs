@@ -34,7 +34,7 @@ impl Clock {
 pub(super) struct State {
     pub(super) games: HashMap<String, Game>,
     /// What each game's record holds beside its moves (event, round, messages).
-    pub(super) facts: HashMap<String, super::view::GameFacts>,
+    pub(super) facts: HashMap<String, super::facts::GameFacts>,
     pub(super) players: BTreeMap<String, Player>,
     pub(super) events: BTreeMap<String, Event>,
     pub(super) journal: Journal,

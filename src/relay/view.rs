@@ -19,29 +19,9 @@ use crate::game::{EndReason, Game};
 use crate::journal::replay::JournaledGame;
 use crate::notation::{Lang, ReadMoveError, Reader};
 
+use super::facts::GameFacts;
 use super::state::State;
 use super::{Pending, Reply, Sender, Status};
-
-/// What the relay knows of a game beside its moves.
-#[derive(Clone, Debug, Default)]
-pub(super) struct GameFacts {
-    pub(super) event: Option<String>,
-    pub(super) round: Option<String>,
-    pub(super) started: Option<Timestamp>,
-    /// The last message each side (White, Black) sent in the game.
-    pub(super) messages: [Option<String>; 2],
-}
-
-impl GameFacts {
-    pub(super) fn of_journaled(game: &JournaledGame) -> GameFacts {
-        GameFacts {
-            event: game.event.clone(),
-            round: game.round.clone(),
-            started: game.started.parse().ok(),
-            messages: game.messages.clone(),
-        }
-    }
-}
 
 /// How a game stands.
 #[derive(Clone, Debug, PartialEq, Eq)]

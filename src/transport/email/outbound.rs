@@ -25,7 +25,7 @@ use super::spool::Spool;
 use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
-use crate::relay::{Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
+use crate::relay::{Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
 
 /// A mail ready to send.
 pub struct Outgoing {
@@ -342,7 +342,7 @@ impl Outbound {
         let sender = Sender {
             player: player.to_owned(),
             admin: false,
-            channel: super::inbound::CHANNEL,
+            channel: Channel::Email,
         };
         let reply = self
             .relay

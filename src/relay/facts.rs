@@ -1,0 +1,28 @@
+//! What the relay keeps beside each game that the game itself does not hold: its event, round
+//! and start, each side's last message. Read from the journal at start, kept up by each
+//! command after; the player's view of a game ([`super::view`]) is made from it.
+
+use jiff::Timestamp;
+
+use crate::journal::replay::JournaledGame;
+
+/// What the relay knows of a game beside its moves.
+#[derive(Clone, Debug, Default)]
+pub(super) struct GameFacts {
+    pub(super) event: Option<String>,
+    pub(super) round: Option<String>,
+    pub(super) started: Option<Timestamp>,
+    /// The last message each side (White, Black) sent in the game.
+    pub(super) messages: [Option<String>; 2],
+}
+
+impl GameFacts {
+    pub(super) fn of_journaled(game: &JournaledGame) -> GameFacts {
+        GameFacts {
+            event: game.event.clone(),
+            round: game.round.clone(),
+            started: game.started.parse().ok(),
+            messages: game.messages.clone(),
+        }
+    }
+}
