@@ -31,6 +31,8 @@ pub struct BenchOptions {
     pub rate: f64,
     /// Where the journal goes (a fresh folder under the system's temporary folder if unset).
     pub data_dir: Option<PathBuf>,
+    /// Counts the moves relayed so far, for a progress line.
+    pub moves_done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// What was measured.
@@ -209,6 +211,7 @@ async fn play(
     schedule: Option<(Instant, Duration)>,
     mut white: Client,
     mut black: Client,
+    done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 ) -> std::io::Result<Vec<Duration>> {
     let mut latencies = Vec::with_capacity(plies);
     // Each player's replies not yet read: the opponent's ACK goes out before its move.
@@ -232,6 +235,7 @@ async fn play(
             .await?;
         let id = receiver.push().await?;
         latencies.push(due.elapsed());
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         for _ in 0..std::mem::take(&mut acks_pending[mover_side]) {
             mover.reply().await?;
         }
@@ -324,7 +328,14 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
                 every,
             )
         });
-        games.spawn(play(g, options.plies, schedule, white, black));
+        games.spawn(play(
+            g,
+            options.plies,
+            schedule,
+            white,
+            black,
+            options.moves_done.clone(),
+        ));
     }
     let mut latencies = Vec::with_capacity(options.games * options.plies);
     while let Some(joined) = games.join_next().await {

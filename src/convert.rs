@@ -11,6 +11,8 @@
 //! assert_eq!(totals.failed, 0);
 //! ```
 
+pub mod draughts;
+
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::str::FromStr;

@@ -10,11 +10,14 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod backoff;
 pub mod bench;
 pub mod command;
 pub mod config;
 pub mod convert;
+pub mod draughts;
 pub mod game;
+pub mod init;
 pub mod journal;
 pub mod notation;
 pub mod relay;

@@ -11,8 +11,11 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
 use ccrelay::convert::{Format, Options, convert};
-use ccrelay::journal::export::{EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export};
-use ccrelay::journal::{store, verify};
+use ccrelay::journal::export::{
+    EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export_reporting,
+};
+use ccrelay::journal::replay::verify_reporting;
+use ccrelay::journal::store;
 use ccrelay::notation::Lang;
 use clap::{Parser, Subcommand};
 use shakmaty::fen::Fen;
@@ -61,21 +64,60 @@ enum Command {
         command: JournalCommand,
     },
     /// Convert games between notations: ICCF numeric, SAN and long algebraic in any language,
-    /// UCI, PGN, JSON. Reads PGN or plain movetext.
+    /// UCI, PGN, JSON. Reads PGN or plain movetext. With `--game draughts-ru`, Russian
+    /// draughts: algebraic (c3-d4, g1:e3:c5:a7), numeric (22-18, 22x15x24), PDN, JSON.
     Convert {
-        /// Output format: iccf, san, lan, uci, pgn, json.
-        #[arg(long, default_value = "iccf")]
-        to: Format,
+        /// The game: chess, or draughts-ru (Russian draughts).
+        #[arg(long, default_value = "chess")]
+        game: GameKind,
+        /// Output format. Chess: iccf (default), san, lan, uci, pgn, json. Draughts: alg
+        /// (default), num, pdn, json.
+        #[arg(long)]
+        to: Option<String>,
         /// The players' language (en, ru, uk, de, fr, ...; figurine): moves are read in it and
-        /// SAN/LAN written in it. Without it, any language is read, English first.
+        /// SAN/LAN written in it. Without it, any language is read, English first. Chess only.
         #[arg(long)]
         lang: Option<Lang>,
-        /// Start position (FEN) of games that have no FEN tag.
+        /// Start position of games that have no FEN tag: a chess FEN; for draughts PDN's FEN
+        /// (W:W21,...:B1,...) or a listing ("White: king e1, f2. Black: b6, c3").
         #[arg(long)]
-        fen: Option<Fen>,
+        fen: Option<String>,
         /// Input file; `-` or nothing for standard input.
         file: Option<PathBuf>,
     },
+    /// Write a working configuration for a new club into DIR: an administrator and two
+    /// players with fresh secrets (printed once; only their hashes are stored), a game between
+    /// them, and the journal's folder. Then: `ccrelay run --config DIR/ccrelay.toml`.
+    Init {
+        /// The folder (made if missing); an existing ccrelay.toml in it is never overwritten.
+        dir: PathBuf,
+        /// The address the daemon will listen on.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        listen: String,
+    },
+    /// Write the manual pages or the shell completions (for packaging).
+    #[command(hide = true)]
+    Generate {
+        what: Generated,
+        /// The folder to write into (made if missing).
+        dir: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Generated {
+    /// One roff page per command: ccrelay.1, ccrelay-run.1, ...
+    Man,
+    /// bash (ccrelay.bash), zsh (_ccrelay) and fish (ccrelay.fish).
+    Completions,
+}
+
+/// The games `convert` knows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GameKind {
+    Chess,
+    #[value(name = "draughts-ru")]
+    DraughtsRu,
 }
 
 #[derive(Subcommand)]
@@ -118,11 +160,42 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Convert {
+            game,
             to,
             lang,
             fen,
             file,
-        } => convert_command(to, lang, fen, file),
+        } => match game {
+            GameKind::Chess => {
+                let to: Format = to
+                    .as_deref()
+                    .unwrap_or("iccf")
+                    .parse()
+                    .map_err(anyhow::Error::msg)?;
+                let fen: Option<Fen> = fen
+                    .map(|f| f.parse())
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
+                convert_command(to, lang, fen, file)
+            }
+            GameKind::DraughtsRu => {
+                if lang.is_some() {
+                    bail!(
+                        "--lang applies to chess; draughts squares read the same in every language"
+                    );
+                }
+                let to: ccrelay::convert::draughts::Format = to
+                    .as_deref()
+                    .unwrap_or("alg")
+                    .parse()
+                    .map_err(anyhow::Error::msg)?;
+                let start = fen
+                    .map(|f| ccrelay::draughts::setup::parse_any(&f))
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
+                convert_draughts_command(to, start, file)
+            }
+        },
         Command::CheckConfig { file } => {
             let config = load_config(&file)?;
             println!(
@@ -153,6 +226,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Journal { command } => journal_command(command),
+        Command::Init { dir, listen } => init_command(&dir, &listen),
+        Command::Generate { what, dir } => generate_command(what, &dir),
         Command::Bench {
             games,
             plies,
@@ -160,16 +235,31 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data_dir,
         } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+            let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
             let options = ccrelay::bench::BenchOptions {
                 games,
                 plies,
                 rate,
                 data_dir,
+                moves_done: moves_done.clone(),
             };
-            let report = runtime
-                .block_on(ccrelay::bench::run(options))
-                .map_err(anyhow::Error::msg)?;
-            println!("{report}");
+            let bar = progress_bar(Some((games * plies) as u64), "moves");
+            let report = runtime.block_on(async {
+                let ticking = bar.clone();
+                let ticker = tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                        ticking.set_position(
+                            moves_done.load(std::sync::atomic::Ordering::Relaxed) as u64
+                        );
+                    }
+                });
+                let report = ccrelay::bench::run(options).await;
+                ticker.abort();
+                report
+            });
+            bar.finish_and_clear();
+            println!("{}", report.map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Run { config } => {
@@ -202,7 +292,12 @@ fn init_logging() {
     }
     tracing_subscriber::registry()
         .with(filter)
-        .with(tracing_subscriber::fmt::layer().with_writer(io::stderr))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(io::stderr)
+                // Colours for a person at a terminal, plain text for a log file.
+                .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr())),
+        )
         .init();
 }
 
@@ -254,7 +349,10 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
         JournalCommand::Verify { config } => {
             let config = load_config(&config)?;
             let conn = store::open_read_only(&config.data_dir)?;
-            match verify(&conn) {
+            let bar = progress_bar(journal_size(&conn), "entries");
+            let verified = verify_reporting(&conn, &mut |n| bar.set_position(n));
+            bar.finish_and_clear();
+            match verified {
                 Ok(replayed) => {
                     println!(
                         "journal ok: {} entries, {} games, hash chain intact",
@@ -276,7 +374,12 @@ fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
         } => {
             let config = load_config(&config)?;
             let conn = store::open_read_only(&config.data_dir)?;
-            let text = export(&conn, &game, format, &names(&config))?;
+            let bar = progress_bar(journal_size(&conn), "entries verified");
+            let text = export_reporting(&conn, &game, format, &names(&config), &mut |n| {
+                bar.set_position(n)
+            });
+            bar.finish_and_clear();
+            let text = text?;
             print!("{text}");
             Ok(ExitCode::SUCCESS)
         }
@@ -317,15 +420,50 @@ fn names(config: &ccrelay::config::Config) -> Names {
     }
 }
 
+fn open_input(file: Option<PathBuf>) -> anyhow::Result<Box<dyn Read>> {
+    Ok(match file {
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
+        }
+        _ => Box::new(io::stdin().lock()),
+    })
+}
+
+fn convert_draughts_command(
+    to: ccrelay::convert::draughts::Format,
+    start: Option<ccrelay::draughts::Position>,
+    file: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let input = open_input(file)?;
+    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let stderr = io::stderr().lock();
+    let totals = match ccrelay::convert::draughts::convert(input, stdout, stderr, to, start) {
+        Ok(totals) => totals,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e).context("convert"),
+    };
+    if totals.games == 0 {
+        eprintln!("ccrelay: the input holds no games");
+    }
+    Ok(if totals.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 fn convert_command(
     to: Format,
     lang: Option<Lang>,
     fen: Option<Fen>,
     file: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
+    let mut size = None;
     let input: Box<dyn Read> = match file {
         Some(path) if path.as_os_str() != "-" => {
-            Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
+            let f = File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            size = f.metadata().ok().map(|m| m.len());
+            Box::new(f)
         }
         _ => Box::new(io::stdin().lock()),
     };
@@ -334,9 +472,21 @@ fn convert_command(
         lang,
         start: fen,
     };
+    // A large file shows how far it has got, on standard error when that is a terminal;
+    // the error lines print above the progress line.
+    let bar = match size {
+        Some(bytes) if bytes >= LARGE_INPUT => progress_bar(Some(bytes), "bytes"),
+        _ => indicatif::ProgressBar::hidden(),
+    };
+    let input = bar.wrap_read(input);
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let stderr = io::stderr().lock();
-    let totals = match convert(input, stdout, stderr, &options) {
+    let stderr = AboveProgress {
+        bar: bar.clone(),
+        inner: io::stderr(),
+    };
+    let converted = convert(input, stdout, stderr, &options);
+    bar.finish_and_clear();
+    let totals = match converted {
         Ok(totals) => totals,
         // A closed pipe (`| head`) is the reader's choice, not a failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
@@ -350,4 +500,94 @@ fn convert_command(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
+    let club = ccrelay::init::init(dir, listen)?;
+    println!(
+        "wrote {} (journal in {})",
+        club.config.display(),
+        club.data_dir.display()
+    );
+    println!("secrets, shown this once (the configuration keeps only their Argon2id hashes):");
+    for (login, secret) in &club.secrets {
+        println!("  {login:<8} {secret}");
+    }
+    let (game, white, black) = &club.game;
+    println!("game {game}: {white} (White) against {black} (Black)");
+    println!("start:  ccrelay run --config {}", club.config.display());
+    println!(
+        "play:   nc {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
+        club.listen
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate_command(what: Generated, dir: &Path) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let mut cli = Cli::command();
+    match what {
+        Generated::Man => {
+            clap_mangen::generate_to(cli, dir)
+                .with_context(|| format!("writing manual pages into {}", dir.display()))?;
+        }
+        Generated::Completions => {
+            use clap_complete::Shell;
+            for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
+                clap_complete::generate_to(shell, &mut cli, "ccrelay", dir)
+                    .with_context(|| format!("writing {shell} completions"))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Input files from this size on get a progress line.
+const LARGE_INPUT: u64 = 4 << 20;
+
+/// A progress line on standard error, drawn only when standard error is a terminal (a log
+/// file or a pipe gets nothing). `unit` is `bytes` (shown as sizes) or what is counted.
+fn progress_bar(total: Option<u64>, unit: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let template = match (total, unit) {
+        (Some(_), "bytes") => {
+            "{bar:40} {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)".to_owned()
+        }
+        (Some(_), unit) => format!("{{bar:40}} {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)"),
+        (None, unit) => format!("{{spinner}} {{pos}} {unit}"),
+    };
+    let bar = total.map_or_else(ProgressBar::new_spinner, ProgressBar::new);
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The entries in a journal, for a progress line (none if it cannot say).
+fn journal_size(conn: &rusqlite::Connection) -> Option<u64> {
+    store::tail(conn)
+        .ok()
+        .and_then(|(seq, _)| u64::try_from(seq).ok())
+}
+
+/// Writes to standard error above the progress line, not through it.
+struct AboveProgress {
+    bar: indicatif::ProgressBar,
+    inner: io::Stderr,
+}
+
+impl Write for AboveProgress {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let inner = &mut self.inner;
+        self.bar.suspend(|| inner.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }

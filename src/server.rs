@@ -12,6 +12,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::auth::Verifier;
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
@@ -105,13 +106,16 @@ pub async fn run(
         None => None,
     };
     let tracker = TaskTracker::new();
-    let mailbox = Mailbox::new(journal.clone(), hub);
+    let mailbox = Mailbox::new(journal.clone(), hub, &config);
+    // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
+    let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));
     crate::transport::email::start(
         config.clone(),
         relay.clone(),
         mailbox.clone(),
         shutdown.clone(),
         &tracker,
+        verifier.clone(),
     )
     .map_err(|e| ServerError::Io {
         what: "email transport".to_owned(),
@@ -137,6 +141,7 @@ pub async fn run(
         mailbox,
         shutdown.clone(),
         tracker.clone(),
+        verifier,
     ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
     for line in &config.terminals {

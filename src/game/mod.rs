@@ -575,25 +575,29 @@ impl Game {
 
     /// A text diagram of the position, White at the bottom, with files and ranks.
     pub fn diagram(&self) -> String {
-        use shakmaty::{File, Rank, Square};
-        let board = self.pos.board();
-        let mut out = String::new();
-        for rank in Rank::ALL.iter().rev() {
-            out.push(rank.char());
-            out.push(' ');
-            for file in File::ALL {
-                let c = board
-                    .piece_at(Square::from_coords(file, *rank))
-                    .map_or('.', |p| p.char());
-                out.push(c);
-                out.push(' ');
-            }
-            out.pop();
-            out.push('\n');
-        }
-        out.push_str("  a b c d e f g h");
-        out
+        diagram(self.pos.board())
     }
+}
+
+/// A text diagram of a board, White at the bottom, with files and ranks.
+pub fn diagram(board: &Board) -> String {
+    use shakmaty::{File, Rank};
+    let mut out = String::new();
+    for rank in Rank::ALL.iter().rev() {
+        out.push(rank.char());
+        out.push(' ');
+        for file in File::ALL {
+            let c = board
+                .piece_at(Square::from_coords(file, *rank))
+                .map_or('.', |p| p.char());
+            out.push(c);
+            out.push(' ');
+        }
+        out.pop();
+        out.push('\n');
+    }
+    out.push_str("  a b c d e f g h");
+    out
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 pub use super::crosstable::crosstable;
-use super::replay::{GameStartDetail, action_of, time_of};
+use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};
 use crate::game::{Action, ColorName, Game};
@@ -163,7 +163,19 @@ pub fn export(
     format: ExportFormat,
     names: &Names,
 ) -> Result<String, JournalError> {
-    super::replay::verify(conn)?;
+    export_reporting(conn, game_id, format, names, &mut |_| {})
+}
+
+/// [`export`], calling `progress` while the chain is verified (most of the time on a large
+/// journal); see [`super::replay::replay_reporting`].
+pub fn export_reporting(
+    conn: &Connection,
+    game_id: &str,
+    format: ExportFormat,
+    names: &Names,
+    progress: &mut dyn FnMut(u64),
+) -> Result<String, JournalError> {
+    super::replay::verify_reporting(conn, progress)?;
     let record = read_game(conn, game_id)?;
     Ok(match format {
         ExportFormat::Pgn => pgn(&record, names),
@@ -437,6 +449,7 @@ fn report(record: &Record, names: &Names) -> String {
                     | EntryKind::DrawDecline
                     | EntryKind::Resign
                     | EntryKind::Rejected
+                    | EntryKind::Message
             )
         })
         .collect();
@@ -445,7 +458,14 @@ fn report(record: &Record, names: &Names) -> String {
         for e in events {
             let what = match e.kind {
                 EntryKind::Rejected => format!("refused {:?}: {}", e.text, e.detail),
-                EntryKind::Adjudication => format!("adjudication: {}", e.text),
+                EntryKind::Adjudication => {
+                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
+                        |_| e.text.clone(),
+                        |d| format!("{} ({})", d.result, d.reason),
+                    );
+                    format!("adjudication: {reason}")
+                }
+                EntryKind::Message => format!("message from {}: {}", e.player, e.detail),
                 EntryKind::Claim => format!("draw claim ({}), upheld", e.detail),
                 _ => format!("{}: {}", e.kind.as_str().replace('_', " "), e.text),
             };

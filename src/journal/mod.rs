@@ -193,6 +193,15 @@ pub enum JournalError {
     Corrupt(String),
     #[error("journal writer has stopped (an earlier commit failed, or shutting down)")]
     Stopped,
+    #[error("an entry's detail could not be written: {0}")]
+    Detail(String),
+}
+
+/// An entry's structured detail (a game's start, leave, a time-out, an adjudication) as the
+/// JSON the journal stores. A detail that cannot be written is an error, never an empty
+/// detail: replay reads these back.
+pub fn detail<T: serde::Serialize>(value: &T) -> Result<String, JournalError> {
+    serde_json::to_string(value).map_err(|e| JournalError::Detail(e.to_string()))
 }
 
 impl From<rusqlite::Error> for JournalError {

@@ -1,16 +1,17 @@
-//! What a relay-to-relay link reads from the journal, on a read-only connection of its own
-//! (WAL lets it read committed data while the writer writes):
+//! What a relay-to-relay link needs of the journal, read on a read-only connection of its
+//! own (WAL lets it read committed data while the writer writes). The relay's mailbox owns
+//! this view and answers the link from it; the link never touches the journal.
 //!
-//! - the outbox messages waiting for the players across the link, with the entry each one
-//!   reports (its kind and ICCF move) and how many actions its player had made in the game
-//!   before it: the structured form the link sends instead of the human text;
+//! - the outbox rows waiting for the players across the link, with the entry each one
+//!   reports (its kind and ICCF move, for rows written before outbox items were typed) and
+//!   how many actions its player had made in the game before it;
 //! - how many actions of a player across the link this node has already journaled in a game,
 //!   so that a message the peer sends again after a restart is recognised and not applied
 //!   twice;
 //! - the players of every game, to resolve a game's four-byte code.
 //!
-//! The link never writes through this connection: it acknowledges outbox messages and sends
-//! commands through the relay like any transport.
+//! Nothing is written through this connection: outbox rows are acknowledged and commands
+//! sent through the relay like any transport's.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -50,6 +51,8 @@ pub struct OutboxEntry {
     pub kind: EntryKind,
     pub iccf: Option<String>,
     pub detail: String,
+    /// The outbox row's body (what the relay stored for the player).
+    pub body: String,
     /// How many link-carried actions `player` made in `game` before this one.
     pub number: i64,
 }
@@ -98,7 +101,7 @@ impl PeerView {
             .collect::<Vec<_>>()
             .join(",");
         let sql = format!(
-            "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail,
+            "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail, o.body,
                (SELECT COUNT(*) FROM entries x WHERE x.game = e.game AND x.player = e.player
                   AND x.kind IN ({}) AND x.seq < e.seq)
              FROM outbox o JOIN entries e ON e.seq = o.seq
@@ -118,12 +121,13 @@ impl PeerView {
                 r.get::<_, String>(4)?,
                 r.get::<_, Option<String>>(5)?,
                 r.get::<_, String>(6)?,
-                r.get::<_, i64>(7)?,
+                r.get::<_, String>(7)?,
+                r.get::<_, i64>(8)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, to, game, player, kind, iccf, detail, number) = row?;
+            let (id, to, game, player, kind, iccf, detail, body, number) = row?;
             let kind = EntryKind::parse(&kind)
                 .ok_or_else(|| JournalError::Corrupt(format!("outbox {id}: kind {kind:?}")))?;
             out.push(OutboxEntry {
@@ -134,6 +138,7 @@ impl PeerView {
                 kind,
                 iccf,
                 detail,
+                body,
                 number,
             });
         }
@@ -176,6 +181,33 @@ impl PeerView {
         Ok(row.and_then(|(kind, iccf, detail)| {
             EntryKind::parse(&kind).map(|kind| Applied { kind, iccf, detail })
         }))
+    }
+
+    /// A game's starting position (FEN, if not the usual one) and the ICCF form of its moves
+    /// up to the entry outbox row `outbox` reports, in order: the game as of that row.
+    pub fn moves_until(
+        &self,
+        game: &str,
+        outbox: i64,
+    ) -> Result<(Option<String>, Vec<String>), JournalError> {
+        let start: Option<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT detail FROM entries WHERE game = ?1 AND kind = 'game_start' ORDER BY seq LIMIT 1",
+            )?
+            .query_row(params![game], |r| r.get(0))
+            .optional()?;
+        let fen = start
+            .and_then(|d| serde_json::from_str::<GameStartDetail>(&d).ok())
+            .and_then(|d| d.fen);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT iccf FROM entries WHERE game = ?1 AND kind = 'move' AND iccf IS NOT NULL
+               AND seq <= (SELECT seq FROM outbox WHERE id = ?2) ORDER BY seq",
+        )?;
+        let moves = stmt
+            .query_map(params![game, outbox], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((fen, moves))
     }
 
     /// Every game the journal has started, with its players.

@@ -191,6 +191,15 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
 
 /// Replays the whole journal.
 pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
+    replay_reporting(conn, &mut |_| {})
+}
+
+/// [`replay`], calling `progress` with the number of entries read so far every few thousand
+/// entries (for a progress line on a large journal).
+pub fn replay_reporting(
+    conn: &Connection,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Replayed, JournalError> {
     let mut out = Replayed::default();
     let mut prev = [0u8; 32];
     let mut expected_seq = 1;
@@ -210,6 +219,9 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
+        if out.entries % PROGRESS_EVERY == 0 {
+            progress(out.entries);
+        }
         let at = time_of(&e)?;
         out.last_time = out.last_time.max(Some(at));
         if e.kind == EntryKind::GameStart {
@@ -261,3 +273,14 @@ pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
 pub fn verify(conn: &Connection) -> Result<Replayed, JournalError> {
     replay(conn)
 }
+
+/// [`verify`] with a progress callback; see [`replay_reporting`].
+pub fn verify_reporting(
+    conn: &Connection,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Replayed, JournalError> {
+    replay_reporting(conn, progress)
+}
+
+/// Entries between two progress calls.
+const PROGRESS_EVERY: u64 = 4096;

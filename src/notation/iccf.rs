@@ -58,6 +58,41 @@ impl Iccf {
     }
 }
 
+impl Iccf {
+    /// The move as three small numbers, for a compact wire (the relay-to-relay link): the
+    /// from and to squares as 0 (a1) to 63 (h8), and the promotion digit (0 for none).
+    pub fn to_packed(self) -> (u8, u8, u8) {
+        let promotion = self
+            .promotion
+            .and_then(promotion_digit)
+            .map_or(0, |d| d - b'0');
+        (
+            u8::try_from(u32::from(self.from)).unwrap_or(0),
+            u8::try_from(u32::from(self.to)).unwrap_or(0),
+            promotion,
+        )
+    }
+
+    /// The move [`Iccf::to_packed`] packed; `None` for a square past 63 or a promotion digit
+    /// past 4.
+    pub fn from_packed(from: u8, to: u8, promotion: u8) -> Option<Iccf> {
+        let square = |n: u8| (n < 64).then(|| Square::new(u32::from(n)));
+        let promotion = match promotion {
+            0 => None,
+            1 => Some(Role::Queen),
+            2 => Some(Role::Rook),
+            3 => Some(Role::Bishop),
+            4 => Some(Role::Knight),
+            _ => return None,
+        };
+        Some(Iccf {
+            from: square(from)?,
+            to: square(to)?,
+            promotion,
+        })
+    }
+}
+
 fn promotion_digit(role: Role) -> Option<u8> {
     match role {
         Role::Queen => Some(b'1'),
@@ -124,6 +159,19 @@ mod tests {
             .collect();
         numeric.sort();
         assert_eq!(numeric, ["5838", "5878"]);
+    }
+
+    #[test]
+    fn packed_round_trips() {
+        for text in ["5254", "1131", "8818", "57581", "27184"] {
+            let iccf: Iccf = text.parse().unwrap();
+            let (from, to, promotion) = iccf.to_packed();
+            assert!(from < 64 && to < 64 && promotion <= 4);
+            assert_eq!(Iccf::from_packed(from, to, promotion), Some(iccf));
+        }
+        assert_eq!("5254".parse::<Iccf>().unwrap().to_packed(), (12, 28, 0));
+        assert_eq!(Iccf::from_packed(64, 0, 0), None);
+        assert_eq!(Iccf::from_packed(0, 1, 5), None);
     }
 
     #[test]

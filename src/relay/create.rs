@@ -3,12 +3,12 @@
 use shakmaty::Color;
 
 use crate::config::valid_id;
-use crate::game::ColorName;
 use crate::game::clock::{Leave, Rules};
 use crate::journal::replay::GameStartDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{self, EntryKind, Record};
 
-use super::state::State;
+use super::notice::Notice;
+use super::state::{State, notice_for};
 use super::{Pending, Reply, Sender, Status};
 
 impl State {
@@ -75,25 +75,23 @@ impl State {
             Ok(game) => game,
             Err(e) => return Pending::Now(Reply::new(Status::BadCommand, format!("bad FEN: {e}"))),
         };
-        let mut entry = self.entry(
-            &game_id,
-            &sender.player,
-            sender.channel,
-            EntryKind::GameStart,
-            "",
-        );
-        entry.detail = serde_json::to_string(&detail).unwrap_or_default();
+        let mut entry = self.said_entry(sender, &game_id, EntryKind::GameStart);
+        entry.detail = match journal::detail(&detail) {
+            Ok(detail) => detail,
+            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+        };
         let outbox = [
             (&white, Color::White, &black),
             (&black, Color::Black, &white),
         ]
         .into_iter()
-        .map(|(player, color, opponent)| NewOutbox {
-            player: player.clone(),
-            body: format!(
-                "GAME {game_id} started: you play {} against {opponent}",
-                ColorName(color)
-            ),
+        .map(|(player, color, opponent)| {
+            let notice = Notice::GameStarted {
+                game: game_id.clone(),
+                side: color.into(),
+                opponent: opponent.clone(),
+            };
+            notice_for(player, &notice)
         })
         .collect();
         match self.enqueue(vec![Record { entry, outbox }]).await {

@@ -1,65 +1,251 @@
-//! What a transport needs of the durable outbox, and nothing more: subscribe a live session to
-//! a player's messages, read what is waiting, acknowledge what was received. Transports use
-//! this instead of the journal, so they know nothing of storage.
+//! What a transport needs of the durable outbox and the record, and nothing more: subscribe a
+//! live session to a player's items, read what is waiting, render it for its reader,
+//! acknowledge what was received, ask whether a message was handled before; and, for a link,
+//! the few facts of the record it numbers its frames by. Transports use this instead of the
+//! journal, so they know nothing of storage; the link's read-only view of the journal lives
+//! here, not in the link.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
-use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Seen};
+use crate::config::Config;
+use crate::journal::peer::PeerView;
+use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record};
 
 use super::Channel;
+use super::notice::{Notice, Side, replay_iccf};
+use super::render::{self, Reader};
 
-/// A message for a player: its outbox id (what the player acknowledges) and text.
-pub type Message = OutboxItem;
+/// The record could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct MailboxError(#[from] JournalError);
+
+/// An item for a player: its outbox id (what the player acknowledges), game, and what
+/// happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub id: i64,
+    pub player: String,
+    pub game: String,
+    pub notice: Notice,
+}
+
+impl From<OutboxItem> for Message {
+    fn from(item: OutboxItem) -> Message {
+        Message {
+            notice: Notice::from_body(&item.body),
+            id: item.id,
+            player: item.player,
+            game: item.game,
+        }
+    }
+}
 
 #[derive(Clone)]
 pub struct Mailbox {
     journal: Journal,
     hub: Arc<Hub>,
+    readers: Arc<HashMap<String, Reader>>,
+    data_dir: PathBuf,
+    /// The link's read-only view of the journal, opened when first needed.
+    view: Arc<Mutex<Option<PeerView>>>,
 }
 
-/// A live session's feed of newly committed messages.
+/// A live session's feed of newly committed items.
 pub struct Subscription {
     pub id: u64,
-    pub messages: mpsc::Receiver<Message>,
+    feed: mpsc::Receiver<OutboxItem>,
+}
+
+impl Subscription {
+    /// The next item; `None` once the feed is closed (the session fell behind, or stops).
+    pub async fn recv(&mut self) -> Option<Message> {
+        self.feed.recv().await.map(Message::from)
+    }
+}
+
+/// What a message handled before (by its idempotency key) did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Done {
+    /// A move, as written, and its ICCF form.
+    Move { text: String, iccf: String },
+    /// Refused, and why.
+    Refused { reason: String },
+    /// Anything else: a draw offer, a resignation..., in words.
+    Other { what: String },
+}
+
+/// The record of a message handled before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handled {
+    /// The journal entry's number.
+    pub seq: i64,
+    pub game: String,
+    pub done: Done,
+}
+
+/// An item for a player across a link, with the number of the action it reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkItem {
+    pub id: i64,
+    /// The player across the link it is for.
+    pub to: String,
+    pub game: String,
+    /// Who acted.
+    pub actor: String,
+    /// How many actions the link carries (moves, draw offers, acceptances, declines,
+    /// resignations) `actor` made in `game` before this one.
+    pub number: i64,
+    pub notice: Notice,
+    /// For a row written before items were typed: the action its journal entry records.
+    pub legacy: Option<LinkAction>,
+}
+
+/// An action the link carries, as the journal recorded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkAction {
+    Move { iccf: String, draw_offer: bool },
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Resign,
+}
+
+/// One of a player's earlier actions that came over a link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Earlier {
+    /// Journaled as refused, and why.
+    Refused { reason: String },
+    /// A move, with its ICCF form.
+    Move { iccf: Option<String> },
+    /// Another accepted action.
+    Other,
+}
+
+/// A game's players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlayers {
+    pub id: String,
+    pub white: String,
+    pub black: String,
 }
 
 impl Mailbox {
-    pub fn new(journal: Journal, hub: Arc<Hub>) -> Mailbox {
-        Mailbox { journal, hub }
+    pub fn new(journal: Journal, hub: Arc<Hub>, config: &Config) -> Mailbox {
+        let readers = config
+            .players
+            .values()
+            .map(|p| {
+                let reader = Reader {
+                    notation: p.notation,
+                    lang: p.lang,
+                };
+                (p.id.clone(), reader)
+            })
+            .collect();
+        Mailbox {
+            journal,
+            hub,
+            readers: Arc::new(readers),
+            data_dir: config.data_dir.clone(),
+            view: Arc::new(Mutex::new(None)),
+        }
     }
 
-    /// Starts feeding `player`'s new messages to a session, at most `capacity` queued; a
+    /// How `player` reads: notation and language (ICCF numeric for the administrator).
+    pub fn reader(&self, player: &str) -> Reader {
+        self.readers.get(player).copied().unwrap_or_default()
+    }
+
+    /// An item as its player reads it, on one line: `MOVE g1 12... Nf6 (7866) by boris`.
+    pub fn render(&self, message: &Message) -> String {
+        render::notice(&message.notice, &self.reader(&message.player))
+    }
+
+    /// A short summary of an item for its player, without the game: `move 12... Nf6 by boris`.
+    pub fn summary(&self, message: &Message) -> String {
+        render::summary(&message.notice, &self.reader(&message.player))
+    }
+
+    /// For a move, the game as it stood right after it, as its player reads it: the position
+    /// and clocks from the item, the moves up to it from the record.
+    pub async fn as_of(&self, message: &Message) -> Option<String> {
+        let Notice::Move(m) = &message.notice else {
+            return None;
+        };
+        let (mover, reader) = (m.mover.as_str(), message.player.as_str());
+        let players = match m.mv.side {
+            Side::White => (mover, reader),
+            Side::Black => (reader, mover),
+        };
+        let (game, id) = (message.game.clone(), message.id);
+        let history = match self.read(move |v| v.moves_until(&game, id)).await {
+            Ok((start, moves)) => replay_iccf(start.as_deref(), &moves),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a game's moves; the mail shows the position only");
+                None
+            }
+        };
+        let history = history
+            .as_ref()
+            .map(|(start, moves)| (start, moves.as_slice()));
+        render::as_of(m, &self.reader(reader), players, history)
+    }
+
+    /// Starts feeding `player`'s new items to a session, at most `capacity` queued; a
     /// session that falls further behind finds its feed closed and reads [`Mailbox::waiting`].
     pub fn subscribe(&self, player: &str, capacity: usize) -> Subscription {
-        let (id, messages) = self.hub.register(player, capacity);
-        Subscription { id, messages }
+        let (id, feed) = self.hub.register(player, capacity);
+        Subscription { id, feed }
     }
 
     pub fn unsubscribe(&self, player: &str, id: u64) {
         self.hub.unregister(player, id);
     }
 
-    /// `player`'s unacknowledged messages after id `after`, oldest first, at most `limit`.
+    /// `player`'s unacknowledged items after id `after`, oldest first, at most `limit`.
     pub async fn waiting(
         &self,
         player: &str,
         after: i64,
         limit: usize,
-    ) -> Result<Vec<Message>, JournalError> {
-        self.journal.pending(player, after, limit).await
+    ) -> Result<Vec<Message>, MailboxError> {
+        let items = self.journal.pending(player, after, limit).await?;
+        Ok(items.into_iter().map(Message::from).collect())
     }
 
-    /// `player` received every message up to `upto`; returns how many were newly acknowledged.
-    pub async fn acknowledge(&self, player: &str, upto: i64) -> Result<usize, JournalError> {
-        self.journal.deliver(player, upto).await
+    /// `player` received every item up to `upto`; returns how many were newly acknowledged.
+    pub async fn acknowledge(&self, player: &str, upto: i64) -> Result<usize, MailboxError> {
+        Ok(self.journal.deliver(player, upto).await?)
     }
 
-    /// The journal entry a transport's idempotency key was recorded with, if any: the message
-    /// was already handled (see [`crate::relay::Relay::call_keyed`]).
-    pub async fn seen(&self, key: &str) -> Result<Option<Seen>, JournalError> {
-        self.journal.seen(key).await
+    /// What the message a transport's idempotency key was recorded with did, if it was
+    /// handled already (see [`crate::relay::Relay::call_keyed`]).
+    pub async fn seen(&self, key: &str) -> Result<Option<Handled>, MailboxError> {
+        let Some(seen) = self.journal.seen(key).await? else {
+            return Ok(None);
+        };
+        let done = match (seen.iccf, seen.kind) {
+            (Some(iccf), _) => Done::Move {
+                text: seen.text,
+                iccf,
+            },
+            (None, EntryKind::Rejected) => Done::Refused {
+                reason: seen.detail,
+            },
+            (None, kind) => Done::Other {
+                what: kind.as_str().replace('_', " "),
+            },
+        };
+        Ok(Some(Handled {
+            seq: seen.seq,
+            game: seen.game,
+            done,
+        }))
     }
 
     /// Journals a message a transport refused before it reached the relay (a mail failing
@@ -69,7 +255,7 @@ impl Mailbox {
         &self,
         rejected: Rejected<'_>,
         key: Option<String>,
-    ) -> Result<(), JournalError> {
+    ) -> Result<(), MailboxError> {
         let mut entry = NewEntry::new(
             rejected.game,
             rejected.player,
@@ -84,9 +270,112 @@ impl Mailbox {
                 entry,
                 outbox: vec![],
             }])
-            .await
-            .map(|_| ())
+            .await?;
+        Ok(())
     }
+
+    /// Runs a read on the link's view of the journal, off the async threads.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&PeerView) -> Result<T, JournalError> + Send + 'static,
+    ) -> Result<T, MailboxError> {
+        let (view, dir) = (self.view.clone(), self.data_dir.clone());
+        let out = tokio::task::spawn_blocking(move || {
+            let mut view = view.lock().unwrap_or_else(|p| p.into_inner());
+            if view.is_none() {
+                *view = Some(PeerView::open(&dir)?);
+            }
+            match view.as_ref() {
+                Some(view) => f(view),
+                None => Err(JournalError::Stopped),
+            }
+        })
+        .await
+        .map_err(|e| JournalError::Io(e.to_string()))??;
+        Ok(out)
+    }
+
+    /// Items not yet acknowledged for `players` (across a link), after id `after`, oldest
+    /// first, at most `limit`, each with the number of the action it reports.
+    pub async fn link_waiting(
+        &self,
+        players: Vec<String>,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<LinkItem>, MailboxError> {
+        let rows = self
+            .read(move |v| v.waiting(&players, after, limit))
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let notice = Notice::from_body(&row.body);
+                let legacy = matches!(notice, Notice::Legacy { .. })
+                    .then(|| legacy_action(row.kind, row.iccf, &row.detail))
+                    .flatten();
+                LinkItem {
+                    id: row.id,
+                    to: row.to,
+                    game: row.game,
+                    actor: row.player,
+                    number: row.number,
+                    notice,
+                    legacy,
+                }
+            })
+            .collect())
+    }
+
+    /// How many actions of `player` in `game` arrived over a link and were journaled
+    /// (accepted or refused).
+    pub async fn link_applied_count(&self, game: &str, player: &str) -> Result<i64, MailboxError> {
+        let (g, p) = (game.to_owned(), player.to_owned());
+        self.read(move |v| v.applied_count(&g, &p)).await
+    }
+
+    /// The `number`-th (from 0) of those actions.
+    pub async fn link_applied(
+        &self,
+        game: &str,
+        player: &str,
+        number: i64,
+    ) -> Result<Option<Earlier>, MailboxError> {
+        let (g, p) = (game.to_owned(), player.to_owned());
+        let applied = self.read(move |v| v.applied(&g, &p, number)).await?;
+        Ok(applied.map(|a| match a.kind {
+            EntryKind::Rejected => Earlier::Refused { reason: a.detail },
+            EntryKind::Move => Earlier::Move { iccf: a.iccf },
+            _ => Earlier::Other,
+        }))
+    }
+
+    /// Every game the journal has started, with its players.
+    pub async fn games(&self) -> Result<Vec<GamePlayers>, MailboxError> {
+        let games = self.read(|v| v.games()).await?;
+        Ok(games
+            .into_iter()
+            .map(|g| GamePlayers {
+                id: g.id,
+                white: g.white,
+                black: g.black,
+            })
+            .collect())
+    }
+}
+
+/// The action a journal entry records, for an outbox row written before items were typed.
+fn legacy_action(kind: EntryKind, iccf: Option<String>, detail: &str) -> Option<LinkAction> {
+    Some(match kind {
+        EntryKind::Move => LinkAction::Move {
+            iccf: iccf?,
+            draw_offer: detail == crate::journal::replay::DRAW_OFFER,
+        },
+        EntryKind::DrawOffer => LinkAction::OfferDraw,
+        EntryKind::DrawAccept => LinkAction::AcceptDraw,
+        EntryKind::DrawDecline => LinkAction::DeclineDraw,
+        EntryKind::Resign => LinkAction::Resign,
+        _ => return None,
+    })
 }
 
 /// A refused message, as journaled: under which game and player (as claimed), and why.

@@ -13,16 +13,21 @@
 
 mod create;
 pub mod mailbox;
+pub mod notice;
 mod peers;
 mod play;
-mod render;
+pub mod render;
 mod reply;
 mod rules;
 mod state;
 mod timing;
 mod view;
 
-pub use mailbox::{Mailbox, Message, Rejected, Subscription};
+pub use mailbox::{
+    Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
+    Rejected, Subscription,
+};
+pub use notice::Notice;
 pub use reply::{Channel, Reply, Status};
 pub use view::{GameView, Standing, san_movetext};
 
@@ -285,3 +290,6 @@ impl Said {
         self
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,9 @@
 //! Games with a player on another node, across a link.
 
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{EntryKind, Record};
 
-use super::state::State;
+use super::notice::Notice;
+use super::state::{State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
 
 impl State {
@@ -32,14 +33,14 @@ impl State {
             &format!("refused by the other node: action {number}"),
         );
         entry.detail = reason.to_owned();
-        let body =
-            format!("REFUSED {game_id} the other node refused your action {number}: {reason}");
+        let notice = Notice::Refused {
+            game: game_id.to_owned(),
+            number,
+            reason: reason.to_owned(),
+        };
         let record = Record {
             entry,
-            outbox: vec![NewOutbox {
-                player: sender.player.clone(),
-                body,
-            }],
+            outbox: vec![notice_for(&sender.player, &notice)],
         };
         match self.enqueue(vec![record]).await {
             Ok(committed) => {

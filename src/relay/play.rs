@@ -4,12 +4,13 @@
 use shakmaty::{Color, Move};
 
 use crate::command::MoveLine;
-use crate::game::{Action, ColorName, Game};
+use crate::game::{Action, Game};
 use crate::journal::replay::DRAW_OFFER;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{EntryKind, Record};
 use crate::notation::{Iccf, Lang, san};
 
-use super::state::{State, dots};
+use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
+use super::state::{State, dots, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status, render};
 
 impl State {
@@ -38,16 +39,21 @@ impl State {
         let iccf = Iccf::from_move(m).to_string();
         let own_text = self.written_for(&sender.player, game.position(), m);
         let owner = game.player(!color).to_owned();
-        let owner_had_line = !game.conditional(!color).is_empty();
-        let (mut after, mut record) =
-            self.move_record(game, color, m, draw_offer, &self.said, sender.channel);
-        let mut records = Vec::new();
+        let (mut after, record) = self.move_record(
+            game,
+            color,
+            m,
+            draw_offer,
+            &self.said,
+            sender.channel,
+            false,
+        );
+        let mut records = vec![record];
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
             // once, at the same instant (it costs no time).
-            let answer_number = after.move_number();
-            let answer_text = self.written_for(&owner, after.position(), answer);
             let answer_iccf = Iccf::from_move(answer).to_string();
+            let played = Box::new(MoveData::of(&after, answer));
             let (answered, mut answer_record) = self.move_record(
                 &after,
                 !color,
@@ -55,26 +61,19 @@ impl State {
                 false,
                 &format!("conditional {answer_iccf}"),
                 Channel::Conditional,
+                true,
             );
             let left = answered.conditional(!color).len() / 2;
-            answer_record.outbox.push(NewOutbox {
-                player: owner.clone(),
-                body: format!(
-                    "CONDITIONAL {game_id} {answer_number}{} {} played from your line; {left} pair(s) left in it",
-                    dots(!color),
-                    render::with_numeric(&answer_text, &answer_iccf)
-                ),
-            });
-            records.push(record);
+            answer_record.outbox.push(notice_for(
+                &owner,
+                &Notice::LinePlayed {
+                    game: game_id.to_owned(),
+                    mv: played,
+                    left: u32::try_from(left).unwrap_or(u32::MAX),
+                },
+            ));
             records.push(answer_record);
             after = answered;
-        } else {
-            if owner_had_line && after.conditional(!color).is_empty() {
-                for out in &mut record.outbox {
-                    out.body.push_str("; your conditional line is cancelled");
-                }
-            }
-            records.push(record);
         }
         let mut reply = format!(
             "accepted {game_id} {number}{} {}",
@@ -92,8 +91,8 @@ impl State {
     }
 
     /// `color`'s move `m` in `game`: the game after it, and its record (an entry of `kind`,
-    /// written `written`, arriving by `channel`) with the push telling the opponent, in the
-    /// opponent's notation, with both clocks.
+    /// written `written`, arriving by `channel`) with the notice telling the opponent, with
+    /// both clocks; `from_line` for an answer played from the mover's conditional line.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn move_record(
         &self,
@@ -103,32 +102,52 @@ impl State {
         draw_offer: bool,
         written: &str,
         channel: Channel,
+        from_line: bool,
     ) -> (Game, Record) {
         let before = game.position();
-        let number = game.move_number();
         let player = game.player(color);
         let opponent = game.player(!color);
-        let iccf = Iccf::from_move(m).to_string();
+        let mv = MoveData::of(game, m);
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
-        entry.iccf = Some(iccf.clone());
+        entry.iccf = Some(mv.iccf.clone());
         entry.san = Some(san::write(before, m, Lang::English));
         if draw_offer {
             entry.detail = DRAW_OFFER.to_owned();
         }
         let mut after = game.clone();
         after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
-        let opponent_text = self.written_for(opponent, before, m);
-        let mut body = render::move_push(&after, color, number, &opponent_text, &iccf, draw_offer);
-        if let Some(clocks) = render::clock_line(&after, self.now) {
-            body.push_str("; ");
-            body.push_str(&clocks);
-        }
+        // One line per move relayed, for the operator: never the text or anything secret.
+        tracing::info!(
+            game = %game.id,
+            ply = mv.ply,
+            iccf = %mv.iccf,
+            from = %player,
+            to = %opponent,
+            channel_in = %channel,
+            channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
+                crate::config::Reach::Tcp => "tcp".to_owned(),
+                crate::config::Reach::Email => "email".to_owned(),
+                crate::config::Reach::Link(id) => format!("link:{id}"),
+            }),
+            "move relayed"
+        );
+        // The opponent's line did not expect this move (or has run out): it is gone.
+        let cancels_line = !from_line
+            && !game.conditional(!color).is_empty()
+            && after.conditional(!color).is_empty()
+            && after.conditional_reply().is_none();
+        let notice = Notice::Move(Box::new(MoveNotice {
+            game: game.id.clone(),
+            mover: player.to_owned(),
+            mv,
+            draw_offer,
+            clocks: Clocks::of(&after, self.now),
+            from_line,
+            cancels_line,
+        }));
         let record = Record {
             entry,
-            outbox: vec![NewOutbox {
-                player: opponent.to_owned(),
-                body,
-            }],
+            outbox: vec![notice_for(opponent, &notice)],
         };
         (after, record)
     }
@@ -151,20 +170,32 @@ impl State {
         let opponent = game.player(!color).to_owned();
         let mut after = game.clone();
         after.apply_by(color, &action, self.now);
-        let side = ColorName(color);
-        let body = match action {
-            Action::OfferDraw => format!("DRAW {game_id} offered by {} ({side})", sender.player),
-            Action::AcceptDraw => format!("DRAW {game_id} accepted by {} ({side})", sender.player),
-            Action::DeclineDraw => format!("DRAW {game_id} declined by {} ({side})", sender.player),
-            _ => format!("RESIGN {game_id} {} ({side}) resigns", sender.player),
+        let (by, side, game) = (sender.player.clone(), color.into(), game_id.to_owned());
+        let notice = match action {
+            Action::OfferDraw => Notice::Draw {
+                game,
+                by,
+                side,
+                act: DrawAct::Offered,
+            },
+            Action::AcceptDraw => Notice::Draw {
+                game,
+                by,
+                side,
+                act: DrawAct::Accepted,
+            },
+            Action::DeclineDraw => Notice::Draw {
+                game,
+                by,
+                side,
+                act: DrawAct::Declined,
+            },
+            _ => Notice::Resigned { game, by, side },
         };
         let entry = self.said_entry(sender, game_id, kind);
         let records = vec![Record {
             entry,
-            outbox: vec![NewOutbox {
-                player: opponent,
-                body,
-            }],
+            outbox: vec![notice_for(&opponent, &notice)],
         }];
         let reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
         self.commit(sender, after, records, reply).await
@@ -181,10 +212,14 @@ impl State {
         entry.detail = text.to_owned();
         let record = Record {
             entry,
-            outbox: vec![NewOutbox {
-                player: opponent.clone(),
-                body: render::message_push(game_id, &sender.player, ColorName(color), text),
-            }],
+            outbox: vec![notice_for(
+                &opponent,
+                &Notice::Message {
+                    game: game_id.to_owned(),
+                    from: sender.player.clone(),
+                    text: text.to_owned(),
+                },
+            )],
         };
         match self.enqueue(vec![record]).await {
             Ok(committed) => Pending::AfterCommit(

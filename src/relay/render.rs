@@ -1,11 +1,15 @@
-//! The texts the relay sends: game lines, the game view, pushes to the opponent.
+//! Every text a person reads from the relay: game lines, the game view, and each outbox item
+//! ([`Notice`]) as its reader reads it. Transports render items through here (by way of
+//! [`super::Mailbox::render`]) when they deliver them; nothing else formats what happened.
 
 use jiff::Timestamp;
 use shakmaty::{Color, Move, Position};
 
-use crate::game::clock::{TimeControl, days_hours};
+use crate::game::clock::days_hours;
 use crate::game::{ColorName, Game};
-use crate::notation::Notation;
+use crate::notation::{Lang, Notation};
+
+use super::notice::{ClockKind, Clocks, DrawAct, MoveData, MoveNotice, Notice, Side};
 
 /// "your move" / "boris to move" / the result.
 pub fn turn_note(game: &Game, viewer: &str) -> String {
@@ -39,9 +43,14 @@ pub fn game_line(game: &Game, viewer: &str) -> String {
 
 /// The moves so far, numbered, in `notation`.
 pub fn movetext(game: &Game, notation: Notation) -> String {
-    let mut pos = game.start().clone();
+    moves_from(game.start(), game.moves(), notation)
+}
+
+/// `moves` played from `start`, numbered, in `notation`.
+fn moves_from(start: &shakmaty::Chess, moves: &[Move], notation: Notation) -> String {
+    let mut pos = start.clone();
     let mut out = String::new();
-    for (i, m) in game.moves().iter().enumerate() {
+    for (i, m) in moves.iter().enumerate() {
         let number = pos.fullmoves();
         if pos.turn() == Color::White {
             out.push_str(&format!("{number}. "));
@@ -58,40 +67,31 @@ pub fn movetext(game: &Game, notation: Notation) -> String {
     out.trim_end().to_owned()
 }
 
-/// The game move number of `color`'s `n`-th move (1-based) in `game`.
-fn number_of_own_move(game: &Game, color: Color, n: u32) -> u32 {
-    let start = game.start();
-    let late = u32::from(start.turn() == Color::Black && color == Color::White);
-    start.fullmoves().get() + n.saturating_sub(1) + late
-}
-
 /// Both sides' time, on one line: `clock: White 3d 04h used, 46d 20h left to move 10 | ...`.
 /// `None` for a game without a time limit.
 pub fn clock_line(game: &Game, now: Timestamp) -> Option<String> {
-    let control = game.rules().time_control;
-    if control == TimeControl::Unlimited {
-        return None;
-    }
-    let sides: Vec<String> = [Color::White, Color::Black]
+    Clocks::of(game, now).map(|c| clocks(&c))
+}
+
+/// [`clock_line`] from stored clocks.
+pub fn clocks(clocks: &Clocks) -> String {
+    let sides: Vec<String> = [Side::White, Side::Black]
         .into_iter()
-        .map(|color| {
-            let t = game.side_time(color, now);
-            let mut text = match control {
-                TimeControl::DaysPerMove { .. } if !t.running => {
-                    format!("{} waiting", ColorName(color))
-                }
-                TimeControl::DaysPerMove { .. } => format!(
-                    "{} {} on this move, {} left",
-                    ColorName(color),
+        .map(|side| {
+            let t = clocks.side(side);
+            let name = ColorName(side.into());
+            let mut text = match clocks.kind {
+                ClockKind::DaysPerMove if !t.running => format!("{name} waiting"),
+                ClockKind::DaysPerMove => format!(
+                    "{name} {} on this move, {} left",
                     days_hours(t.used),
-                    days_hours(t.left.unwrap_or(0))
+                    days_hours(t.left)
                 ),
-                _ => format!(
-                    "{} {} used, {} left to move {}",
-                    ColorName(color),
+                ClockKind::MovesInDays => format!(
+                    "{name} {} used, {} left to move {}",
                     days_hours(t.used),
-                    days_hours(t.left.unwrap_or(0)),
-                    number_of_own_move(game, color, t.control_at.unwrap_or(0))
+                    days_hours(t.left),
+                    t.by_move
                 ),
             };
             if t.on_leave {
@@ -102,7 +102,7 @@ pub fn clock_line(game: &Game, now: Timestamp) -> Option<String> {
             text
         })
         .collect();
-    Some(format!("clock: {}", sides.join(" | ")))
+    format!("clock: {}", sides.join(" | "))
 }
 
 /// A conditional line as its owner reads it: `if 12... Nf6 then 13. Bg5; if ...`.
@@ -179,27 +179,6 @@ pub fn show(game: &Game, notation: Notation, viewer: &str, now: Timestamp) -> St
     lines.join("\n")
 }
 
-/// The push telling the opponent of a move: `MOVE g1 12... Nf6 (7866) by boris`.
-pub fn move_push(
-    after: &Game,
-    mover: Color,
-    number: u32,
-    text: &str,
-    iccf: &str,
-    draw_offer: bool,
-) -> String {
-    let dots = if mover == Color::White { "." } else { "..." };
-    let mut body = format!(
-        "MOVE {} {number}{dots} {text} ({iccf}) by {}",
-        after.id,
-        after.player(mover)
-    );
-    if draw_offer {
-        body.push_str(", draw offered");
-    }
-    body
-}
-
 /// A move in the reader's notation followed by its ICCF numeric form, unless that is the same.
 pub fn with_numeric(text: &str, iccf: &str) -> String {
     if text == iccf {
@@ -209,7 +188,726 @@ pub fn with_numeric(text: &str, iccf: &str) -> String {
     }
 }
 
-/// The push carrying a player's message: `MSG g1 from boris (Black): Good luck!`.
-pub fn message_push(game: &str, from: &str, side: ColorName, text: &str) -> String {
-    format!("MSG {game} from {from} ({side}): {text}")
+/// Whom an outbox item is written for: the notation they read moves in, and their language.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Reader {
+    pub notation: Notation,
+    pub lang: Option<Lang>,
+}
+
+impl Default for Reader {
+    /// The administrator, or a player the configuration no longer has: ICCF numeric.
+    fn default() -> Reader {
+        Reader {
+            notation: Notation::Iccf,
+            lang: None,
+        }
+    }
+}
+
+fn dots(side: Side) -> &'static str {
+    match side {
+        Side::White => ".",
+        Side::Black => "...",
+    }
+}
+
+/// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
+/// `12... Nf6 (7866)`, `12... 7866`.
+fn numbered(mv: &MoveData, reader: &Reader) -> String {
+    let text = mv.decode().map_or_else(
+        || mv.iccf.clone(),
+        |(pos, m)| reader.notation.write(&pos, m),
+    );
+    format!(
+        "{}{} {}",
+        mv.number,
+        dots(mv.side),
+        with_numeric(&text, &mv.iccf)
+    )
+}
+
+/// An item's line split as the protocol writes it: keyword, game, and the rest (which starts
+/// with its own separator). `None` for a legacy item, which is only text.
+fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a str, String)> {
+    let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
+        if let Some(c) = clocks {
+            text.push_str("; ");
+            text.push_str(&self::clocks(c));
+        }
+        text
+    };
+    Some(match notice {
+        Notice::GameStarted {
+            game,
+            side,
+            opponent,
+        } => (
+            "GAME",
+            game,
+            format!(
+                " started: you play {} against {opponent}",
+                ColorName((*side).into())
+            ),
+        ),
+        Notice::Move(m) => {
+            let MoveNotice {
+                game,
+                mover,
+                mv,
+                draw_offer,
+                clocks,
+                cancels_line,
+                ..
+            } = m.as_ref();
+            let mut text = format!(" {} by {mover}", numbered(mv, reader));
+            if *draw_offer {
+                text.push_str(", draw offered");
+            }
+            let mut text = with_clocks(text, clocks.as_ref());
+            if *cancels_line {
+                text.push_str("; your conditional line is cancelled");
+            }
+            ("MOVE", game, text)
+        }
+        Notice::LinePlayed { game, mv, left } => (
+            "CONDITIONAL",
+            game,
+            format!(
+                " {} played from your line; {left} pair(s) left in it",
+                numbered(mv, reader)
+            ),
+        ),
+        Notice::Draw {
+            game,
+            by,
+            side,
+            act,
+        } => {
+            let what = match act {
+                DrawAct::Offered => "offered",
+                DrawAct::Accepted => "accepted",
+                DrawAct::Declined => "declined",
+            };
+            let side = ColorName((*side).into());
+            ("DRAW", game, format!(" {what} by {by} ({side})"))
+        }
+        Notice::Resigned { game, by, side } => (
+            "RESIGN",
+            game,
+            format!(" {by} ({}) resigns", ColorName((*side).into())),
+        ),
+        Notice::Claim {
+            game,
+            by,
+            side,
+            claim,
+            mv,
+        } => {
+            let mut text = format!(
+                " {by} ({}) claims a draw ({claim})",
+                ColorName((*side).into())
+            );
+            if let Some(mv) = mv {
+                text.push_str(&format!(" with {}", numbered(mv, reader)));
+            }
+            ("CLAIM", game, text)
+        }
+        Notice::Leave {
+            game,
+            by,
+            side,
+            leave,
+        } => (
+            "LEAVE",
+            game,
+            format!(
+                " {by} ({}) is on leave {leave}: their clock stops",
+                ColorName((*side).into())
+            ),
+        ),
+        Notice::TimeUp {
+            game,
+            player,
+            side,
+            overdue,
+            forfeit,
+            clocks,
+        } => {
+            let verdict = if *forfeit {
+                ", lost on time"
+            } else {
+                "; the arbiter decides"
+            };
+            // Always the separator, even without clocks: the text has always ended so.
+            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            (
+                "TIME",
+                game,
+                format!(
+                    " {player} ({}): {overdue}{verdict}; {clocks}",
+                    ColorName((*side).into())
+                ),
+            )
+        }
+        Notice::Reminder { game, days, clocks } => {
+            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            (
+                "REMINDER",
+                game,
+                format!(": your move has waited {days} days; {clocks}"),
+            )
+        }
+        Notice::Result { game, text, .. } => ("RESULT", game, format!(" {text}")),
+        Notice::Refused {
+            game,
+            number,
+            reason,
+        } => (
+            "REFUSED",
+            game,
+            format!(" the other node refused your action {number}: {reason}"),
+        ),
+        Notice::Message { game, from, text } => ("MSG", game, format!(" from {from}: {text}")),
+        Notice::Legacy { .. } => return None,
+    })
+}
+
+/// An outbox item as `reader` reads it, on one line of the line protocol:
+/// `MOVE g1 12... Nf6 (7866) by boris; clock: ...`.
+pub fn notice(notice: &Notice, reader: &Reader) -> String {
+    match (parts(notice, reader), notice) {
+        (Some((verb, game, rest)), _) => format!("{verb} {game}{rest}"),
+        (None, Notice::Legacy { text }) => text.clone(),
+        (None, _) => String::new(),
+    }
+}
+
+/// A short summary of an item, without its game (a mail's subject names the game first), in
+/// the reader's language: `move 12... Nf6 (7866) by boris`, `ход 12... Кg8—f6 (7866), boris`.
+pub fn summary(notice: &Notice, reader: &Reader) -> String {
+    if reader.lang == Some(Lang::Russian)
+        && let Some(text) = summary_ru(notice, reader)
+    {
+        return text;
+    }
+    match (parts(notice, reader), notice) {
+        (Some((verb, _, rest)), _) => {
+            let rest = rest.trim_start_matches(':').trim_start();
+            format!("{} {rest}", verb.to_lowercase())
+        }
+        (None, Notice::Legacy { text }) => text.clone(),
+        (None, _) => String::new(),
+    }
+}
+
+fn side_ru(side: Side) -> &'static str {
+    match side {
+        Side::White => "белыми",
+        Side::Black => "чёрными",
+    }
+}
+
+/// [`summary`] in Russian; `None` for a legacy item (its text is what it is).
+fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
+    Some(match notice {
+        Notice::GameStarted { side, opponent, .. } => {
+            format!(
+                "партия началась: вы играете {} против {opponent}",
+                side_ru(*side)
+            )
+        }
+        Notice::Move(m) => {
+            let mut text = format!("ход {}, {}", numbered(&m.mv, reader), m.mover);
+            if m.draw_offer {
+                text.push_str(", предложена ничья");
+            }
+            if m.cancels_line {
+                text.push_str("; ваша условная линия отменена");
+            }
+            text
+        }
+        Notice::LinePlayed { mv, left, .. } => format!(
+            "из вашей условной линии сыграно {}; осталось пар: {left}",
+            numbered(mv, reader)
+        ),
+        Notice::Draw { by, act, .. } => match act {
+            DrawAct::Offered => format!("{by} предлагает ничью"),
+            DrawAct::Accepted => format!("{by} принимает ничью"),
+            DrawAct::Declined => format!("{by} отклоняет ничью"),
+        },
+        Notice::Resigned { by, .. } => format!("{by} сдаётся"),
+        Notice::Claim { by, claim, mv, .. } => {
+            let rule = if claim == "fifty" {
+                "правило 50 ходов"
+            } else {
+                "троекратное повторение"
+            };
+            let mut text = format!("{by} требует ничью ({rule})");
+            if let Some(mv) = mv {
+                text.push_str(&format!(" ходом {}", numbered(mv, reader)));
+            }
+            text
+        }
+        Notice::Leave { by, leave, .. } => format!(
+            "{by} в отпуске с {} по {} (дней: {}), его часы стоят",
+            leave.first,
+            leave.last(),
+            leave.days
+        ),
+        Notice::TimeUp {
+            player,
+            overdue,
+            forfeit,
+            ..
+        } => {
+            let why = match overdue {
+                crate::game::clock::Overdue::TimeControl => "время истекло",
+                crate::game::clock::Overdue::Silence => "превышен срок молчания",
+            };
+            let verdict = if *forfeit {
+                "поражение"
+            } else {
+                "решает судья"
+            };
+            format!("{player}: {why}, {verdict}")
+        }
+        Notice::Reminder { days, .. } => format!("ваш ход ждёт уже {days} дн."),
+        Notice::Result { pgn, .. } => format!("партия окончена: {pgn}"),
+        Notice::Refused { number, reason, .. } => {
+            format!("другой узел отклонил ваше действие {number}: {reason}")
+        }
+        Notice::Message { from, text, .. } => format!("сообщение от {from}: {text}"),
+        Notice::Legacy { .. } => return None,
+    })
+}
+
+/// The game as it stood right after a move, for a reader who may read it much later: players,
+/// diagram, the moves up to it (`history`: the starting position and the moves, the last one
+/// this one, as the record has them), whose move it was, the clocks then. `None` if the
+/// stored position no longer reads; without the moves if `history` does not end in it.
+pub fn as_of(
+    m: &MoveNotice,
+    reader: &Reader,
+    (white, black): (&str, &str),
+    history: Option<(&shakmaty::Chess, &[Move])>,
+) -> Option<String> {
+    let pos = super::notice::position(&m.mv.after)?;
+    let mut lines = vec![format!(
+        "game {}: {white} (White) - {black} (Black), as of {}",
+        m.game,
+        numbered(&m.mv, reader)
+    )];
+    lines.extend(crate::game::diagram(pos.board()).lines().map(str::to_owned));
+    if let Some((start, moves)) = history {
+        let mut end = start.clone();
+        for mv in moves {
+            end.play_unchecked(*mv);
+        }
+        if super::notice::fen(&end) == m.mv.after {
+            lines.push(format!(
+                "moves: {}",
+                moves_from(start, moves, reader.notation)
+            ));
+        }
+    }
+    if m.draw_offer {
+        lines.push(format!("draw offered by {}", ColorName(m.mv.side.into())));
+    }
+    let turn = pos.turn();
+    let to_move = if turn == Color::White { white } else { black };
+    lines.push(if pos.is_checkmate() {
+        format!("checkmate: {} wins", ColorName(!turn))
+    } else if pos.is_stalemate() {
+        "stalemate".to_owned()
+    } else {
+        format!(
+            "to move: {} ({to_move}), move {}",
+            ColorName(turn),
+            pos.fullmoves()
+        )
+    });
+    lines.extend(m.clocks.as_ref().map(clocks));
+    Some(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use jiff::SignedDuration;
+
+    use crate::game::Action;
+    use crate::game::clock::{Leave, Overdue, Rules};
+    use crate::notation::Reader as MoveReader;
+    use crate::relay::notice::{MoveData, replay_iccf};
+
+    const T0: Timestamp = Timestamp::UNIX_EPOCH;
+
+    fn iccf() -> Reader {
+        Reader::default()
+    }
+
+    fn san_en() -> Reader {
+        Reader {
+            notation: Notation::San(Lang::English),
+            lang: Some(Lang::English),
+        }
+    }
+
+    fn lan_ru() -> Reader {
+        Reader {
+            notation: Notation::Lan(Lang::Russian),
+            lang: Some(Lang::Russian),
+        }
+    }
+
+    /// alice (White) - boris (Black) after `moves` (English SAN), all played at T0, under
+    /// ICCF's 10 moves in 50 days.
+    fn game(moves: &[&str]) -> Game {
+        let mut game = Game::new("g1", "alice", "boris", None)
+            .unwrap()
+            .with_rules(Rules::default(), T0);
+        for text in moves {
+            let m = MoveReader::new(Some(Lang::English))
+                .read(game.position(), text)
+                .unwrap()
+                .m;
+            let color = game.turn();
+            game.apply_by(
+                color,
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                T0,
+            );
+        }
+        game
+    }
+
+    fn next(game: &Game, text: &str) -> shakmaty::Move {
+        MoveReader::new(Some(Lang::English))
+            .read(game.position(), text)
+            .unwrap()
+            .m
+    }
+
+    /// The notice of `text` played next in `game` (after `moves`).
+    fn move_notice(moves: &[&str], text: &str) -> MoveNotice {
+        let g = game(moves);
+        let m = next(&g, text);
+        MoveNotice {
+            game: "g1".to_owned(),
+            mover: g.player(g.turn()).to_owned(),
+            mv: MoveData::of(&g, m),
+            draw_offer: false,
+            clocks: None,
+            from_line: false,
+            cancels_line: false,
+        }
+    }
+
+    /// Every variant, and how each of three readers reads it: ICCF numeric, English SAN,
+    /// Russian long algebraic.
+    fn table() -> Vec<(Notice, [&'static str; 3])> {
+        let opening = ["e4", "e5", "Nf3"];
+        let plain = move_notice(&opening, "Nc6");
+        let mut offered = move_notice(&opening, "Nc6");
+        offered.draw_offer = true;
+        offered.cancels_line = true;
+        let mut after = game(&opening);
+        let nc6 = next(&after, "Nc6");
+        after.apply_by(
+            Color::Black,
+            &Action::Move {
+                m: nc6,
+                draw_offer: false,
+            },
+            T0,
+        );
+        offered.clocks = Clocks::of(&after, T0 + SignedDuration::from_hours(26));
+        let four = game(&["e4", "e5", "Nf3", "Nc6"]);
+        let bb5 = MoveData::of(&four, next(&four, "Bb5"));
+        let leave = Leave {
+            first: jiff::civil::date(2027, 3, 1),
+            days: 10,
+        };
+        vec![
+            (
+                Notice::GameStarted {
+                    game: "g1".into(),
+                    side: Side::Black,
+                    opponent: "alice".into(),
+                },
+                ["GAME g1 started: you play Black against alice"; 3],
+            ),
+            (
+                Notice::Move(Box::new(plain)),
+                [
+                    // Said once: the reader's notation is ICCF numeric already.
+                    "MOVE g1 2... 2836 by boris",
+                    "MOVE g1 2... Nc6 (2836) by boris",
+                    "MOVE g1 2... Кb8—c6 (2836) by boris",
+                ],
+            ),
+            (
+                Notice::Move(Box::new(offered)),
+                [
+                    "MOVE g1 2... 2836 by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                    "MOVE g1 2... Nc6 (2836) by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                    "MOVE g1 2... Кb8—c6 (2836) by boris, draw offered; clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; your conditional line is cancelled",
+                ],
+            ),
+            (
+                Notice::LinePlayed {
+                    game: "g1".into(),
+                    mv: Box::new(bb5.clone()),
+                    left: 2,
+                },
+                [
+                    "CONDITIONAL g1 3. 6125 played from your line; 2 pair(s) left in it",
+                    "CONDITIONAL g1 3. Bb5 (6125) played from your line; 2 pair(s) left in it",
+                    "CONDITIONAL g1 3. Сf1—b5 (6125) played from your line; 2 pair(s) left in it",
+                ],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    act: DrawAct::Offered,
+                },
+                ["DRAW g1 offered by alice (White)"; 3],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    act: DrawAct::Accepted,
+                },
+                ["DRAW g1 accepted by boris (Black)"; 3],
+            ),
+            (
+                Notice::Draw {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    act: DrawAct::Declined,
+                },
+                ["DRAW g1 declined by boris (Black)"; 3],
+            ),
+            (
+                Notice::Resigned {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                },
+                ["RESIGN g1 alice (White) resigns"; 3],
+            ),
+            (
+                Notice::Claim {
+                    game: "g1".into(),
+                    by: "boris".into(),
+                    side: Side::Black,
+                    claim: "fifty".into(),
+                    mv: None,
+                },
+                ["CLAIM g1 boris (Black) claims a draw (fifty)"; 3],
+            ),
+            (
+                Notice::Claim {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    claim: "threefold".into(),
+                    mv: Some(Box::new(bb5)),
+                },
+                [
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. 6125",
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. Bb5 (6125)",
+                    "CLAIM g1 alice (White) claims a draw (threefold) with 3. Сf1—b5 (6125)",
+                ],
+            ),
+            (
+                Notice::Leave {
+                    game: "g1".into(),
+                    by: "alice".into(),
+                    side: Side::White,
+                    leave,
+                },
+                ["LEAVE g1 alice (White) is on leave 2027-03-01 to 2027-03-10 (10 days): their clock stops";
+                    3],
+            ),
+            (
+                Notice::TimeUp {
+                    game: "g1".into(),
+                    player: "boris".into(),
+                    side: Side::Black,
+                    overdue: Overdue::TimeControl,
+                    forfeit: true,
+                    clocks: None,
+                },
+                ["TIME g1 boris (Black): time limit exceeded, lost on time; "; 3],
+            ),
+            (
+                Notice::TimeUp {
+                    game: "g1".into(),
+                    player: "boris".into(),
+                    side: Side::Black,
+                    overdue: Overdue::Silence,
+                    forfeit: false,
+                    clocks: None,
+                },
+                ["TIME g1 boris (Black): silence limit exceeded; the arbiter decides; "; 3],
+            ),
+            (
+                Notice::Reminder {
+                    game: "g1".into(),
+                    days: 14,
+                    clocks: None,
+                },
+                ["REMINDER g1: your move has waited 14 days; "; 3],
+            ),
+            (
+                Notice::Result {
+                    game: "g1".into(),
+                    pgn: "1-0".into(),
+                    text: "1-0 (resignation)".into(),
+                },
+                ["RESULT g1 1-0 (resignation)"; 3],
+            ),
+            (
+                Notice::Refused {
+                    game: "g1".into(),
+                    number: 3,
+                    reason: "no such move here".into(),
+                },
+                ["REFUSED g1 the other node refused your action 3: no such move here"; 3],
+            ),
+            (
+                Notice::Message {
+                    game: "g1".into(),
+                    from: "boris".into(),
+                    text: "Удачи! Good luck".into(),
+                },
+                ["MSG g1 from boris: Удачи! Good luck"; 3],
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_notice_renders_for_each_reader() {
+        for (notice, expected) in table() {
+            for (reader, want) in [iccf(), san_en(), lan_ru()].iter().zip(expected) {
+                assert_eq!(super::notice(&notice, reader), want, "{reader:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_push_to_an_iccf_reader_says_the_move_once() {
+        let text = notice(&Notice::Move(Box::new(move_notice(&["e4"], "e5"))), &iccf());
+        assert_eq!(text, "MOVE g1 1... 5755 by boris");
+        assert!(!text.contains("(5755)"), "{text}");
+    }
+
+    #[test]
+    fn every_notice_round_trips_through_its_stored_form() {
+        for (notice, _) in table() {
+            let body = notice.to_body();
+            assert!(body.starts_with('{'), "{body}");
+            assert_eq!(Notice::from_body(&body), notice, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_row_written_before_items_were_typed_reads_as_its_text() {
+        for body in [
+            "MOVE g1 1. e2—e4 (5254) by alice",
+            "{not json, but braces",
+            "",
+        ] {
+            let notice = Notice::from_body(body);
+            assert_eq!(
+                notice,
+                Notice::Legacy {
+                    text: body.to_owned()
+                }
+            );
+            assert_eq!(notice.to_body(), body);
+            assert_eq!(super::notice(&notice, &lan_ru()), body);
+        }
+    }
+
+    #[test]
+    fn summaries_drop_the_game() {
+        let m = Notice::Move(Box::new(move_notice(&["e4"], "e5")));
+        assert_eq!(summary(&m, &san_en()), "move 1... e5 (5755) by boris");
+        let r = Notice::Reminder {
+            game: "g1".into(),
+            days: 3,
+            clocks: None,
+        };
+        assert_eq!(
+            summary(&r, &iccf()),
+            "reminder your move has waited 3 days; "
+        );
+    }
+
+    #[test]
+    fn a_russian_reader_reads_summaries_in_russian() {
+        let m = Notice::Move(Box::new(move_notice(&["e4"], "e5")));
+        assert_eq!(summary(&m, &lan_ru()), "ход 1... e7—e5 (5755), boris");
+        let started = Notice::GameStarted {
+            game: "g1".into(),
+            side: Side::Black,
+            opponent: "alice".into(),
+        };
+        assert_eq!(
+            summary(&started, &lan_ru()),
+            "партия началась: вы играете чёрными против alice"
+        );
+        let result = Notice::Result {
+            game: "g1".into(),
+            pgn: "0-1".into(),
+            text: "0-1 (checkmate)".into(),
+        };
+        assert_eq!(summary(&result, &lan_ru()), "партия окончена: 0-1");
+        // Every typed item has a Russian summary of its own.
+        for (notice, expected) in table() {
+            let ru = summary(&notice, &lan_ru());
+            assert!(!ru.is_empty() && ru != summary(&notice, &san_en()), "{ru}");
+            assert!(!ru.contains(expected[2]), "{ru}");
+        }
+    }
+
+    #[test]
+    fn a_move_is_shown_as_of_itself() {
+        let m = move_notice(&["e4", "e5", "Nf3"], "Nc6");
+        let record: Vec<String> = ["5254", "5755", "7163", "2836"].map(String::from).to_vec();
+        let (start, moves) = replay_iccf(None, &record).unwrap();
+        let players = ("alice", "boris");
+        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
+        assert!(
+            view.starts_with("game g1: alice (White) - boris (Black), as of 2... Кb8—c6 (2836)"),
+            "{view}"
+        );
+        assert!(
+            view.contains("moves: 1. e2—e4 e7—e5 2. Кg1—f3 Кb8—c6"),
+            "{view}"
+        );
+        assert!(view.contains("r . b q k b n r"), "{view}");
+        assert!(view.contains("to move: White (alice), move 3"), "{view}");
+        // A record that does not end in this move gives no moves rather than wrong ones.
+        let (start, moves) = replay_iccf(None, &record[..3]).unwrap();
+        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
+        assert!(!view.contains("moves:"), "{view}");
+        assert!(view.contains("r . b q k b n r"), "{view}");
+        // A stored position that no longer reads is not shown rather than shown wrong.
+        let mut broken = m.clone();
+        broken.mv.after = "not a position".into();
+        assert_eq!(as_of(&broken, &lan_ru(), players, None), None);
+    }
 }

@@ -15,8 +15,6 @@
 
 use std::fmt;
 
-use crate::journal::JournalError;
-
 macro_rules! statuses {
     ($($(#[$doc:meta])* $variant:ident = $code:literal, $meaning:literal;)*) => {
         /// Every status a reply can carry.
@@ -125,7 +123,7 @@ impl Reply {
     }
 
     /// The reply for a journal that failed: nothing was recorded.
-    pub fn not_recorded(error: &JournalError) -> Reply {
+    pub fn not_recorded(error: &dyn std::error::Error) -> Reply {
         Reply::new(Status::NotRecorded, format!("not recorded: {error}"))
     }
 

@@ -5,14 +5,15 @@ use shakmaty::Color;
 
 use crate::command::NumberedMove;
 use crate::game::clock::Leave;
-use crate::game::{Action, Claim, ColorName, EndReason, GameResult, Refusal};
+use crate::game::{Action, Claim, EndReason, GameResult, Refusal};
 use crate::journal::replay::AdjudicationDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{EntryKind, Record, detail};
 use crate::notation::result::Score;
 use crate::notation::{Iccf, Lang, san};
 use jiff::civil::Date;
 
-use super::state::{Refused, State, dots};
+use super::notice::{MoveData, Notice};
+use super::state::{Refused, State, notice_for};
 use super::{Pending, Reply, Sender, Status, render};
 
 impl State {
@@ -45,32 +46,24 @@ impl State {
         let opponent = game.player(!color).to_owned();
         let mut entry = self.said_entry(sender, game_id, EntryKind::Claim);
         entry.detail = claim.as_str().to_owned();
-        let mut body = format!(
-            "CLAIM {game_id} {} ({}) claims a draw ({})",
-            sender.player,
-            ColorName(color),
-            claim.as_str()
-        );
-        if let Some(m) = m {
-            let iccf = Iccf::from_move(m).to_string();
-            entry.iccf = Some(iccf.clone());
+        let mv = m.map(|m| {
+            let mv = MoveData::of(game, m);
+            entry.iccf = Some(mv.iccf.clone());
             entry.san = Some(san::write(game.position(), m, Lang::English));
-            let text = self.written_for(&opponent, game.position(), m);
-            body.push_str(&format!(
-                " with {}{} {}",
-                game.move_number(),
-                dots(color),
-                render::with_numeric(&text, &iccf)
-            ));
-        }
+            Box::new(mv)
+        });
+        let notice = Notice::Claim {
+            game: game_id.to_owned(),
+            by: sender.player.clone(),
+            side: color.into(),
+            claim: claim.as_str().to_owned(),
+            mv,
+        };
         let mut after = game.clone();
         after.apply_by(color, &action, self.now);
         let records = vec![Record {
             entry,
-            outbox: vec![NewOutbox {
-                player: opponent,
-                body,
-            }],
+            outbox: vec![notice_for(&opponent, &notice)],
         }];
         let reply = format!("claim accepted {game_id}");
         self.commit(sender, after, records, reply).await
@@ -170,18 +163,19 @@ impl State {
             let game = &self.games[*id];
             let color = game.side_of(&sender.player).unwrap_or(Color::White);
             let mut entry = self.said_entry(sender, id, EntryKind::Leave);
-            entry.detail = serde_json::to_string(&leave).unwrap_or_default();
-            let body = format!(
-                "LEAVE {id} {} ({}) is on leave {leave}: their clock stops",
-                sender.player,
-                ColorName(color)
-            );
+            entry.detail = match detail(&leave) {
+                Ok(detail) => detail,
+                Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+            };
+            let notice = Notice::Leave {
+                game: (*id).clone(),
+                by: sender.player.clone(),
+                side: color.into(),
+                leave,
+            };
             records.push(Record {
                 entry,
-                outbox: vec![NewOutbox {
-                    player: game.player(!color).to_owned(),
-                    body,
-                }],
+                outbox: vec![notice_for(game.player(!color), &notice)],
             });
             let mut after = game.clone();
             after.apply_by(color, &Action::Leave(leave), self.now);
@@ -241,11 +235,13 @@ impl State {
             return Pending::Now(Reply::new(Status::Refused, refusal.to_string()));
         }
         let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
-        entry.detail = serde_json::to_string(&AdjudicationDetail {
+        entry.detail = match detail(&AdjudicationDetail {
             result: decided.pgn().to_owned(),
             reason: reason.to_owned(),
-        })
-        .unwrap_or_default();
+        }) {
+            Ok(detail) => detail,
+            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+        };
         let mut after = game.clone();
         after.apply_by(game.turn(), &action, self.now);
         let record = Record {

@@ -12,6 +12,7 @@ use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
 use crate::notation::{Iccf, Lang};
 
+use super::notice::Notice;
 use super::{Channel, Command, Pending, Reply, Sender, Status, render};
 
 /// Where the relay's time comes from.
@@ -45,6 +46,14 @@ pub(super) struct State {
     pub(super) key: Option<String>,
     /// The text of the request being handled, as received: what its entries record.
     pub(super) said: String,
+}
+
+/// The outbox row telling `player` of `notice`.
+pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
+    NewOutbox {
+        player: player.to_owned(),
+        body: notice.to_body(),
+    }
 }
 
 pub(super) fn dots(color: Color) -> &'static str {
@@ -342,15 +351,16 @@ impl State {
             result.pgn(),
         );
         entry.detail = result.to_string();
-        let body = format!("RESULT {} {result}", game.id);
+        let notice = Notice::Result {
+            game: game.id.clone(),
+            pgn: result.pgn().to_owned(),
+            text: result.to_string(),
+        };
         Record {
             entry,
             outbox: [&game.white, &game.black]
                 .into_iter()
-                .map(|p| NewOutbox {
-                    player: p.clone(),
-                    body: body.clone(),
-                })
+                .map(|p| notice_for(p, &notice))
                 .collect(),
         }
     }

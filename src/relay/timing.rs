@@ -2,12 +2,13 @@
 
 use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
-use crate::game::{Action, ColorName, Due};
+use crate::game::{Action, Due};
 use crate::journal::replay::TimeUpDetail;
-use crate::journal::{EntryKind, NewOutbox, Record};
+use crate::journal::{self, EntryKind, Record};
 
-use super::state::{Clock, State};
-use super::{Channel, Pending, Reply, Sender, Status, render};
+use super::notice::{Clocks, Notice};
+use super::state::{Clock, State, notice_for};
+use super::{Channel, Pending, Reply, Sender, Status};
 
 impl State {
     /// Applies what the clock requires of one game now: a loss on time or a flag for the
@@ -30,8 +31,13 @@ impl State {
             let (color, action, kind, detail, text) = match due {
                 Due::TimeUp { color, overdue } => {
                     let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
-                    let detail = serde_json::to_string(&TimeUpDetail { overdue, forfeit })
-                        .unwrap_or_default();
+                    let detail = match journal::detail(&TimeUpDetail { overdue, forfeit }) {
+                        Ok(detail) => detail,
+                        Err(e) => {
+                            tracing::error!(game = game_id, error = %e, "time-out not recorded");
+                            return;
+                        }
+                    };
                     (
                         color,
                         Action::TimeUp { overdue, forfeit },
@@ -50,32 +56,38 @@ impl State {
             };
             let player = game.player(color).to_owned();
             let opponent = game.player(!color).to_owned();
-            let side = ColorName(color);
+            let side = color.into();
             let mut after = game.clone();
             after.apply_by(color, &action, self.now);
-            let clocks = render::clock_line(&after, self.now).unwrap_or_default();
+            let clocks = Clocks::of(&after, self.now);
+            let game = game_id.to_owned();
             let outbox = match &action {
-                Action::TimeUp { overdue, forfeit: true } => [&player, &opponent]
-                    .map(|p| NewOutbox {
-                        player: p.clone(),
-                        body: format!("TIME {game_id} {player} ({side}): {overdue}, lost on time; {clocks}"),
-                    })
-                    .to_vec(),
-                Action::TimeUp { overdue, .. } => [&player, &opponent, &"admin".to_owned()]
-                    .map(|p| NewOutbox {
-                        player: p.clone(),
-                        body: format!(
-                            "TIME {game_id} {player} ({side}): {overdue}; the arbiter decides; {clocks}"
-                        ),
-                    })
-                    .to_vec(),
-                _ => vec![NewOutbox {
-                    player: player.clone(),
-                    body: format!(
-                        "REMINDER {game_id}: your move has waited {}; {clocks}",
-                        text.trim_start_matches("reminder after ")
-                    ),
-                }],
+                Action::TimeUp { overdue, forfeit } => {
+                    let notice = Notice::TimeUp {
+                        game,
+                        player: player.clone(),
+                        side,
+                        overdue: *overdue,
+                        forfeit: *forfeit,
+                        clocks,
+                    };
+                    // A flag is for the arbiter too.
+                    let admin = (!*forfeit).then_some("admin");
+                    [player.as_str(), opponent.as_str()]
+                        .into_iter()
+                        .chain(admin)
+                        .map(|p| notice_for(p, &notice))
+                        .collect()
+                }
+                Action::Remind { days } => vec![notice_for(
+                    &player,
+                    &Notice::Reminder {
+                        game,
+                        days: *days,
+                        clocks,
+                    },
+                )],
+                _ => Vec::new(),
             };
             let mut entry = self.entry(game_id, &player, Channel::Clock, kind, &text);
             entry.detail = detail;

@@ -6,11 +6,10 @@
 //! a missing device does not spin the CPU or flood the log. Nothing a port carries is held only
 //! in memory by this module; its users keep their own durable queues.
 
-use std::time::Duration;
-
 use tokio_serial::{SerialPortBuilderExt, SerialStream};
 use tokio_util::sync::CancellationToken;
 
+use crate::backoff::{self, Backoff};
 use crate::config::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 
 /// Opens the port once.
@@ -44,36 +43,6 @@ pub fn open(config: &SerialConfig) -> Result<SerialStream, tokio_serial::Error> 
         .open_native_async()
 }
 
-/// Waits between attempts to open a port that is not there.
-#[derive(Clone, Debug)]
-pub struct Backoff {
-    next: Duration,
-    first: Duration,
-    max: Duration,
-}
-
-impl Backoff {
-    pub fn new(first: Duration, max: Duration) -> Backoff {
-        Backoff {
-            next: first,
-            first,
-            max,
-        }
-    }
-
-    /// The wait before the next attempt; each call doubles the following one, up to the cap.
-    pub fn next_delay(&mut self) -> Duration {
-        let delay = self.next;
-        self.next = (self.next * 2).min(self.max);
-        delay
-    }
-
-    /// After a success: the next failure starts from the first wait again.
-    pub fn reset(&mut self) {
-        self.next = self.first;
-    }
-}
-
 /// Opens the port, trying again after each failure with `backoff`, until it opens or
 /// `shutdown` is cancelled (then `None`). Each failure is logged once per attempt at `warn`.
 pub async fn open_with_backoff(
@@ -91,10 +60,7 @@ pub async fn open_with_backoff(
             Err(e) => {
                 let wait = backoff.next_delay();
                 tracing::warn!(port = %config, error = %e, retry_in = ?wait, "cannot open serial port");
-                tokio::select! {
-                    () = tokio::time::sleep(wait) => {}
-                    () = shutdown.cancelled() => return None,
-                }
+                backoff::sleep(wait, shutdown).await.ok()?;
             }
         }
     }
@@ -103,15 +69,7 @@ pub async fn open_with_backoff(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn backoff_doubles_up_to_the_cap_and_resets() {
-        let mut b = Backoff::new(Duration::from_millis(100), Duration::from_millis(500));
-        let waits: Vec<u128> = (0..5).map(|_| b.next_delay().as_millis()).collect();
-        assert_eq!(waits, [100, 200, 400, 500, 500]);
-        b.reset();
-        assert_eq!(b.next_delay(), Duration::from_millis(100));
-    }
+    use std::time::Duration;
 
     #[tokio::test]
     async fn a_missing_device_is_retried_until_shutdown() {

@@ -15,15 +15,15 @@ use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::Semaphore;
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
+use crate::auth::Verifier;
 use crate::config::Config;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
-use crate::relay::{Mailbox, Message};
+use crate::relay::{Mailbox, Message, Subscription};
 
 /// Who is at the other end of a session, for the login limit and the logs.
 #[derive(Clone, Debug)]
@@ -45,9 +45,9 @@ pub struct Context {
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     logins: LoginLimiter,
-    /// Secret checks running at once: each Argon2id check takes about 19 MiB and a few
-    /// milliseconds, so a crowd of logins must queue rather than exhaust memory.
-    verifying: Arc<Semaphore>,
+    /// The daemon's one secret checker (shared with email): a crowd of logins queues for its
+    /// few Argon2 slots rather than exhaust memory.
+    verifier: Arc<Verifier>,
 }
 
 impl Context {
@@ -57,10 +57,11 @@ impl Context {
         mailbox: Mailbox,
         shutdown: CancellationToken,
         tracker: TaskTracker,
+        verifier: Arc<Verifier>,
     ) -> Context {
         Context {
             logins: LoginLimiter::new(config.limits.login_attempts_per_minute),
-            verifying: Arc::new(Semaphore::new(VERIFYING_AT_ONCE)),
+            verifier,
             config,
             relay,
             mailbox,
@@ -87,16 +88,17 @@ impl Context {
             .get(player)
             .map(|p| p.secret_hash.clone());
         let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
-        let Ok(permit) = self.verifying.clone().acquire_owned().await else {
-            return false;
-        };
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            crate::auth::verify_secret(&secret, &hash_for_check)
-        })
-        .await
-        .unwrap_or(false)
-            && hash.is_some()
+        match self
+            .verifier
+            .verify(secret, &hash_for_check, VERIFY_WAIT)
+            .await
+        {
+            Ok(ok) => ok && hash.is_some(),
+            Err(busy) => {
+                tracing::warn!(%player, "login refused: {busy}");
+                false
+            }
+        }
     }
 }
 
@@ -140,7 +142,7 @@ impl LoginLimiter {
 struct LoggedIn {
     sender: Sender,
     hub_id: u64,
-    pushes: tokio::sync::mpsc::Receiver<Message>,
+    pushes: Subscription,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
@@ -364,20 +366,20 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         };
         // Verify even for an unknown player, against a dummy, so timing does not tell.
         let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
-        let permit = self
+        let checked = self
             .ctx
-            .verifying
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(io::Error::other)?;
-        let ok = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            crate::auth::verify_secret(&secret, &hash_for_check)
-        })
-        .await
-        .unwrap_or(false)
-            && hash.is_some();
+            .verifier
+            .verify(secret, &hash_for_check, VERIFY_WAIT)
+            .await;
+        let ok = match checked {
+            Ok(ok) => ok && hash.is_some(),
+            Err(busy) => {
+                tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
+                return self
+                    .reply(&Reply::new(Status::TooMany, busy.to_string()))
+                    .await;
+            }
+        };
         if !ok {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
             return self
@@ -392,7 +394,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             .ctx
             .mailbox
             .subscribe(&player, config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        let (hub_id, pushes) = (subscription.id, subscription);
         self.login = Some(LoggedIn {
             sender: Sender {
                 player: player.clone(),
@@ -451,7 +453,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             return Ok(()); // already written from the outbox
         }
         login.last_sent = item.id;
-        self.send(format_push(item.id, &item.body)).await
+        let text = self.ctx.mailbox.render(&item);
+        self.send(format_push(item.id, &text)).await
     }
 
     /// The hub dropped this session (it fell behind): register again and read the outbox.
@@ -463,7 +466,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             .ctx
             .mailbox
             .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription.messages);
+        let (hub_id, pushes) = (subscription.id, subscription);
         login.hub_id = hub_id;
         login.pushes = pushes;
         self.send_waiting().await
@@ -479,8 +482,8 @@ fn dummy_hash() -> &'static str {
     })
 }
 
-/// Argon2id checks running at once.
-const VERIFYING_AT_ONCE: usize = 8;
+/// How long a login waits for a free secret check before it is told to try again.
+const VERIFY_WAIT: Duration = Duration::from_secs(10);
 
 /// How long one write to a client may take.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);

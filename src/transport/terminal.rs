@@ -29,8 +29,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
-use super::serial_port::{Backoff, open_with_backoff};
+use super::serial_port::open_with_backoff;
 use super::session::{Context, Peer, Session};
+use crate::backoff::Backoff;
 use crate::config::SerialConfig;
 use crate::relay::Channel;
 
@@ -55,12 +56,8 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
     let mut failing = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
     let mut first = true;
     'port: loop {
-        if !first {
-            let wait = failing.next_delay();
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = ctx.shutdown.cancelled() => return,
-            }
+        if !first && failing.wait(&ctx.shutdown).await.is_err() {
+            return;
         }
         first = false;
         let Some(mut port) = open_with_backoff(&config, &mut backoff, &ctx.shutdown).await else {

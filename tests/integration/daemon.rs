@@ -109,13 +109,19 @@ pub struct Daemon {
 
 impl Daemon {
     pub fn start(config: &Path) -> Daemon {
+        Daemon::start_logging(
+            config,
+            &std::env::var("CCRELAY_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
+        )
+    }
+
+    /// The same with `CCRELAY_LOG` set to `level` (a flood test does not want a warning per
+    /// refused login).
+    pub fn start_logging(config: &Path, level: &str) -> Daemon {
         let mut child = ccrelay()
             .args(["run", "--config"])
             .arg(config)
-            .env(
-                "CCRELAY_LOG",
-                std::env::var("CCRELAY_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
-            )
+            .env("CCRELAY_LOG", level)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

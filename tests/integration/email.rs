@@ -18,9 +18,9 @@ use ccrelay::transport::email::{imap, smtp::Smtp};
 use futures::StreamExt;
 
 use crate::daemon::{ADMIN_SECRET, Client, Daemon};
+use crate::support::{MAIL_CA as CA, require_mail_servers};
 
 const DOMAIN: &str = "ccrelay.test";
-const CA: &str = "/etc/ccrelay-test/ca.pem";
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The mail tests take turns.
@@ -51,20 +51,6 @@ fn unique(name: &str) -> String {
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     )
-}
-
-/// Fails (never skips) when the servers of tests/mail/setup.sh are not there.
-fn require_servers() {
-    for port in [25, 993] {
-        assert!(
-            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
-            "no mail server on 127.0.0.1:{port}: run tests/mail/setup.sh (as root) first"
-        );
-    }
-    assert!(
-        Path::new(CA).exists(),
-        "{CA} missing: run tests/mail/setup.sh"
-    );
 }
 
 fn smtp_config() -> SmtpConfig {
@@ -444,7 +430,7 @@ fn push_with(client: &mut Client, needle: &str) -> String {
 #[test]
 fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let boris = crate::daemon::BORIS;
     let game = "em-tcp";
@@ -564,7 +550,7 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
 #[test]
 fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "iccf", None);
     let boris = EmailPlayer::new("boris", "lan", Some("ru"));
     let game = "em-em";
@@ -643,7 +629,7 @@ fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
 #[test]
 fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let mut carol = EmailPlayer::new("carol", "san", None);
     carol.dkim = true;
@@ -769,6 +755,78 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     crate::daemon::assert_journal_verifies(&s.config);
 }
 
+/// A move mail shows the game as of that move, even when it is mailed after the game went
+/// on: Alice's outgoing mail is held (the relay's SMTP points nowhere) while she mails two
+/// moves and Boris answers both; each of Boris's moves then arrives showing the game as it
+/// stood after it, not as it stands when mailed.
+#[test]
+fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
+    let _turn = lock();
+    require_mail_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let game = "em-asof";
+    let s = setup(
+        &[&alice],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris")],
+        None,
+    );
+    let good = std::fs::read_to_string(&s.config).unwrap();
+    let nowhere = good.replace("port = 25\n", "port = 9\n");
+    assert_ne!(good, nowhere, "the SMTP port is in the config");
+    std::fs::write(&s.config, &nowhere).unwrap();
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let subject = format!("{game} key:{}", alice.token);
+    for (mine, theirs) in [("1. e4", "1... e5"), ("2. Nf3", "2... Nc6")] {
+        send(&relay, &plain(&alice.address(), &relay, &subject, mine, ""));
+        push_with(&mut b, &format!("MOVE {game} {}", &mine[..2]));
+        let (code, text) = b.call(&format!("MOVE {game} {theirs}"));
+        assert_eq!(code, 250, "{text}");
+    }
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 4);
+    drop(b);
+    drop(daemon);
+    // Alice comes back online: the relay can mail again.
+    std::fs::write(&s.config, &good).unwrap();
+    let daemon = Daemon::start(&s.config);
+    let inbox = Reader::new(&alice.user);
+
+    let first = inbox.any("1... e5 (5755) by boris");
+    let moves_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("moves: "))
+            .map(|l| l.trim_end().to_owned())
+    };
+    assert_eq!(moves_line(&first.text).as_deref(), Some("moves: 1. e4 e5"));
+    // Nothing of the moves played since (the footer's example moves apart).
+    let view = first.text.split("\n-- ").next().unwrap_or_default();
+    assert!(!view.contains("Nf3") && !view.contains("Nc6"), "{view}");
+    assert!(
+        first.text.contains("to move: White (alice), move 2"),
+        "{}",
+        first.text
+    );
+    // The diagram after 1... e5: Black's e-pawn on e5, White's knight still on g1.
+    assert!(first.text.contains("5 . . . . p . . ."), "{}", first.text);
+    assert!(first.text.contains("1 R N B Q K B N R"), "{}", first.text);
+
+    let second = inbox.any("2... Nc6 (2836) by boris");
+    assert_eq!(
+        moves_line(&second.text).as_deref(),
+        Some("moves: 1. e4 e5 2. Nf3 Nc6")
+    );
+    assert!(second.text.contains("1 R N B Q K B . R"), "{}", second.text);
+    assert!(
+        second.text.contains("to move: White (alice), move 3"),
+        "{}",
+        second.text
+    );
+    drop(daemon);
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
 fn service(args: &[&str]) {
     let status = Command::new(args[0])
         .args(&args[1..])
@@ -780,7 +838,7 @@ fn service(args: &[&str]) {
 #[test]
 fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-down";
     let s = setup(
@@ -855,7 +913,7 @@ fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
 #[test]
 fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     let _turn = lock();
-    require_servers();
+    require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-md";
     // The relay reads the Maildir Dovecot delivers its mail into: a relay behind a local

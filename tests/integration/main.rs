@@ -2,10 +2,15 @@
 
 mod cli;
 mod daemon;
+mod draughts;
+mod draughts_seed;
 mod email;
 mod email_fixtures;
 mod errors;
+mod init;
 mod link;
+mod memory;
+mod packaging;
 mod peer;
 mod regressions;
 mod roundtrip;

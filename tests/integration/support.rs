@@ -54,3 +54,46 @@ pub fn moves_only(text: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// The CA certificate the test mail servers' certificates are signed by.
+pub const MAIL_CA: &str = "/etc/ccrelay-test/ca.pem";
+
+/// Fails, never skips, when the mail servers of `tests/mail/setup.sh` are not running: with
+/// one line naming the command that starts them, not a screen of connection errors.
+pub fn require_mail_servers() {
+    require_listening(&[25, 993]);
+    if !std::path::Path::new(MAIL_CA).exists() {
+        panic!("{MAIL_CA} missing: run `sudo tests/mail/setup.sh` (or tests/run)");
+    }
+}
+
+/// Panics with the set-up command unless something listens on each loopback port.
+fn require_listening(ports: &[u16]) {
+    let listening = |port: u16| {
+        std::net::TcpStream::connect_timeout(
+            &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+            std::time::Duration::from_secs(2),
+        )
+        .is_ok()
+    };
+    let missing: Vec<String> = ports
+        .iter()
+        .filter(|p| !listening(**p))
+        .map(|p| format!("127.0.0.1:{p}"))
+        .collect();
+    if !missing.is_empty() {
+        panic!(
+            "mail servers not running (nothing on {}): run `sudo tests/mail/setup.sh` (or tests/run)",
+            missing.join(", ")
+        );
+    }
+}
+
+#[test]
+#[should_panic(
+    expected = "mail servers not running (nothing on 127.0.0.1:1): run `sudo tests/mail/setup.sh` (or tests/run)"
+)]
+fn without_mail_servers_an_email_test_fails_with_one_line_naming_the_command() {
+    // Port 1 (tcpmux) has no listener on a test machine: as 25 and 993 without the servers.
+    require_listening(&[1]);
+}

@@ -8,7 +8,7 @@ use super::{
 };
 
 /// What the lexer hands the game reader.
-pub(super) enum Token<'a> {
+pub(crate) enum Token<'a> {
     Word(&'a [u8]),
     WordTooLong,
     Tag(String, String),
@@ -27,13 +27,13 @@ pub(super) enum Token<'a> {
 
 /// Cuts a byte stream into tokens through a fixed buffer. "Need more bytes" (refill) is kept
 /// apart from "bad bytes" (which are just words that will not read as moves).
-pub(super) struct Lexer<R> {
+pub(crate) struct Lexer<R> {
     src: R,
     buf: Box<[u8]>,
     pos: usize,
     end: usize,
     eof: bool,
-    pub(super) line: u64,
+    pub(crate) line: u64,
     at_line_start: bool,
     started: bool,
     comment: [u8; MAX_COMMENT_KEPT],
@@ -49,7 +49,7 @@ fn is_delimiter(b: u8) -> bool {
 }
 
 impl<R: Read> Lexer<R> {
-    pub(super) fn new(src: R) -> Lexer<R> {
+    pub(crate) fn new(src: R) -> Lexer<R> {
         Lexer {
             src,
             buf: vec![0; BUFFER_BYTES].into_boxed_slice(),
@@ -64,12 +64,12 @@ impl<R: Read> Lexer<R> {
         }
     }
 
-    pub(super) fn push_back_tag(&mut self, name: String, value: String) {
+    pub(crate) fn push_back_tag(&mut self, name: String, value: String) {
         self.pending_tag = Some((name, value));
     }
 
     /// The next token and the line it starts on.
-    pub(super) fn next(&mut self) -> io::Result<(Token<'_>, u64)> {
+    pub(crate) fn next(&mut self) -> io::Result<(Token<'_>, u64)> {
         if let Some((name, value)) = self.pending_tag.take() {
             return Ok((Token::Tag(name, value), self.line));
         }

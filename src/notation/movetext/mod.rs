@@ -50,7 +50,7 @@ use super::number::{MoveNumber, split_move_number};
 use super::reader::{ReadMoveError, Reader};
 use super::result::Score;
 use super::written::{Marks, Written};
-use lexer::{Lexer, Token};
+pub(crate) use lexer::{Lexer, Token};
 
 /// The longest token read; longer ones are skipped and reported.
 pub const MAX_WORD_BYTES: usize = 64;
@@ -576,6 +576,6 @@ pub fn parse_position(fen: &str) -> Result<Chess, String> {
 }
 
 /// A token fit for an error message: cut short, control characters escaped.
-fn printable(token: &str) -> String {
+pub(crate) fn printable(token: &str) -> String {
     token.chars().take(MAX_WORD_BYTES).collect()
 }

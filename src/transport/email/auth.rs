@@ -5,11 +5,10 @@
 //! domain. Tokens are checked against Argon2id hashes; no token is stored or logged.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use tokio::sync::Semaphore;
+use std::time::Duration;
 
 use super::message::Mail;
+use crate::auth::Verifier;
 use crate::config::Player;
 
 /// Why a mail does not count.
@@ -25,6 +24,9 @@ pub enum AuthError {
     WrongToken,
     #[error("no passing DKIM signature of {0}, and this player's mail must carry one")]
     Dkim(String),
+    /// Not a verdict: the mail is read again later.
+    #[error("the relay was too busy checking secrets")]
+    Busy,
 }
 
 /// The player whose address `from` is, if any (and only one).
@@ -73,18 +75,20 @@ pub fn tokens(mail: &Mail, relay_address: &str) -> Vec<String> {
     out
 }
 
-/// Checks the token words against the player's hash, off the async threads, a few at once.
-pub async fn token_matches(tokens: Vec<String>, hash: String, limit: Arc<Semaphore>) -> bool {
-    let Ok(permit) = limit.acquire_owned().await else {
-        return false;
-    };
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        tokens.iter().any(|t| crate::auth::verify_secret(t, &hash))
-    })
-    .await
-    .unwrap_or(false)
+/// Checks the token words against the player's hash with the daemon's one verifier.
+pub async fn token_matches(
+    tokens: Vec<String>,
+    hash: &str,
+    verifier: &Verifier,
+) -> Result<bool, AuthError> {
+    verifier
+        .verify_any(tokens, hash, VERIFY_WAIT)
+        .await
+        .map_err(|_| AuthError::Busy)
 }
+
+/// How long a mail waits for a free secret check before it is left for the next pass.
+const VERIFY_WAIT: Duration = Duration::from_secs(60);
 
 /// Whether `raw` carries a DKIM signature that passes and is made by the From address's
 /// domain (or a parent of it: `d=example.org` signs for `mail.example.org`... and not the

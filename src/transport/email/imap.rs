@@ -18,6 +18,7 @@ use tokio::net::TcpStream;
 use tokio_util::sync::CancellationToken;
 
 use super::inbound::{Inbound, Outcome};
+use crate::backoff::{self, Backoff};
 use crate::config::{ImapConfig, TlsMode};
 
 /// The keyword a handled mail gets.
@@ -255,7 +256,7 @@ pub async fn run(
     poll: Duration,
     shutdown: CancellationToken,
 ) {
-    let mut wait = Duration::from_secs(1);
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     loop {
         if shutdown.is_cancelled() {
             return;
@@ -263,7 +264,7 @@ pub async fn run(
         let result = match connect(&config).await {
             Ok(session) => {
                 tracing::info!(server = %config.server, mailbox = %config.mailbox, "IMAP connected");
-                wait = Duration::from_secs(1);
+                backoff.reset();
                 session_loop(session, &config, &inbound, max_bytes, poll, &shutdown).await
             }
             Err(e) => Err(e),
@@ -271,12 +272,11 @@ pub async fn run(
         match result {
             Ok(()) | Err(ImapError::Shutdown) => return,
             Err(e) => {
+                let wait = backoff.next_delay();
                 tracing::warn!(server = %config.server, error = %e, retry_in = ?wait, "IMAP failed; reconnecting");
-                tokio::select! {
-                    () = tokio::time::sleep(wait) => {}
-                    () = shutdown.cancelled() => return,
+                if backoff::sleep(wait, &shutdown).await.is_err() {
+                    return;
                 }
-                wait = (wait * 2).min(Duration::from_secs(300));
             }
         }
     }

@@ -11,14 +11,14 @@
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use tokio::sync::Semaphore;
 
 use super::auth::{self, AuthError};
 use super::message::{self, Mail};
 use super::outbound::{self, Outgoing};
 use super::spool::Spool;
+use crate::auth::Verifier;
 use crate::config::{Config, Player, valid_id};
-use crate::relay::{Channel, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
+use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
 
 /// What a source does with a mail after [`Inbound::handle`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,9 +29,6 @@ pub enum Outcome {
     Retry(String),
 }
 
-/// Token checks running at once (each is an Argon2id hash).
-const VERIFYING_AT_ONCE: usize = 4;
-
 /// The channel name journal entries from mail carry.
 pub const CHANNEL: Channel = Channel::Email;
 
@@ -41,7 +38,7 @@ pub struct Inbound {
     relay: Relay,
     mailbox: Mailbox,
     spool: Spool,
-    verifying: Arc<Semaphore>,
+    verifier: Arc<Verifier>,
 }
 
 /// The idempotency key of a mail: its Message-ID, or its bytes if it has none, hashed.
@@ -72,13 +69,19 @@ pub fn game_of(mail: &Mail, domain: &str) -> Option<String> {
 }
 
 impl Inbound {
-    pub fn new(config: Arc<Config>, relay: Relay, mailbox: Mailbox, spool: Spool) -> Inbound {
+    pub fn new(
+        config: Arc<Config>,
+        relay: Relay,
+        mailbox: Mailbox,
+        spool: Spool,
+        verifier: Arc<Verifier>,
+    ) -> Inbound {
         Inbound {
             config,
             relay,
             mailbox,
             spool,
-            verifying: Arc::new(Semaphore::new(VERIFYING_AT_ONCE)),
+            verifier,
         }
     }
 
@@ -132,6 +135,9 @@ impl Inbound {
                 .await;
         };
         if let Err(e) = self.authenticate(player, &mail, raw).await {
+            if e == AuthError::Busy {
+                return Outcome::Retry(e.to_string());
+            }
             tracing::warn!(player = %player.id, reason = %e, "mail refused: not authenticated");
             if seen.is_some() {
                 return Outcome::Done;
@@ -164,12 +170,10 @@ impl Inbound {
         }
         if let Some(seen) = seen {
             tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
-            let what = match (&seen.iccf, seen.kind) {
-                (Some(iccf), _) => format!("the move {} ({iccf})", seen.text),
-                (None, crate::journal::EntryKind::Rejected) => {
-                    format!("refused: {}", seen.detail)
-                }
-                (None, kind) => kind.as_str().replace('_', " "),
+            let what = match &seen.done {
+                Done::Move { text, iccf } => format!("the move {text} ({iccf})"),
+                Done::Refused { reason } => format!("refused: {reason}"),
+                Done::Other { what } => what.clone(),
             };
             let text = format!(
                 "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
@@ -266,7 +270,7 @@ impl Inbound {
         if tokens.is_empty() {
             return Err(AuthError::NoToken);
         }
-        if !auth::token_matches(tokens, email.token_hash.clone(), self.verifying.clone()).await {
+        if !auth::token_matches(tokens, &email.token_hash, &self.verifier).await? {
             return Err(AuthError::WrongToken);
         }
         if email.dkim && !auth::dkim_passes(raw, &mail.from).await {

@@ -22,6 +22,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::auth::Verifier;
 use crate::config::{Config, Reach, TlsMode};
 use crate::notation::Lang;
 use crate::relay::{Mailbox, Relay};
@@ -43,6 +44,7 @@ pub fn start(
     mailbox: Mailbox,
     shutdown: CancellationToken,
     tracker: &TaskTracker,
+    verifier: Arc<Verifier>,
 ) -> Result<(), EmailError> {
     let Some(email) = config.email.clone() else {
         return Ok(());
@@ -77,7 +79,7 @@ pub fn start(
         let ru = player.lang == Some(Lang::Russian);
         tracker.spawn(out.clone().deliver_outbox(player.id.clone(), address, ru));
     }
-    let inbound = inbound::Inbound::new(config.clone(), relay, mailbox, spool);
+    let inbound = inbound::Inbound::new(config.clone(), relay, mailbox, spool, verifier);
     if let Some(imap) = email.imap.clone() {
         tracker.spawn(imap::run(
             imap,

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
+use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
 use crate::relay::{Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
@@ -186,26 +187,25 @@ pub fn reply_mail(
     finish(b, id, to, body)
 }
 
-/// A message from the outbox, mailed: the relay's line (the move in the player's notation and
-/// in ICCF numeric, its number, who played it), then `show` (the whole game so far in the
-/// player's notation, a diagram, whose move), and how to answer.
-pub fn push_mail(
-    email: &EmailConfig,
-    to: &str,
-    item: &OutboxMessage,
-    show: Option<&str>,
-    lang_ru: bool,
-) -> Result<Outgoing, String> {
+/// An item from the outbox, rendered for its reader, mailed: its line (the move in the
+/// player's notation and in ICCF numeric, its number, who played it), then `view` (for a move,
+/// the game as it stood after that move: diagram, moves, whose move, clocks), and how to
+/// answer.
+pub struct PushMail<'a> {
+    pub item: &'a OutboxMessage,
+    /// The item on one line, as the protocol writes it.
+    pub line: &'a str,
+    /// The same without its game, for the subject.
+    pub summary: &'a str,
+    pub view: Option<&'a str>,
+    pub lang_ru: bool,
+}
+
+pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<Outgoing, String> {
+    let item = push.item;
     let game = &item.game;
-    // "MOVE g1 12... Nf6 (7866) by boris" -> "12... Nf6 (7866) by boris"
-    let line = item.body.replace(['\r', '\n'], " ");
-    let summary = line
-        .split_once(' ')
-        .and_then(|(verb, rest)| {
-            rest.strip_prefix(game.as_str())
-                .map(|r| format!("{} {}", verb.to_lowercase(), r.trim()))
-        })
-        .unwrap_or_else(|| line.clone());
+    let line = push.line.replace(['\r', '\n'], " ");
+    let summary = push.summary.replace(['\r', '\n'], " ");
     let subject: String = format!("[ccrelay] {game}: {summary}")
         .chars()
         .take(200)
@@ -215,13 +215,18 @@ pub fn push_mail(
     let b = builder(email, to, &subject)?
         .in_reply_to(root.clone())
         .references(root);
-    let mut body = format!("{line}\n\ngame: {game}\n");
-    if let Some(show) = show {
+    // A reader of Russian reads what happened in Russian first; the protocol line follows.
+    let mut body = if push.lang_ru {
+        format!("{summary}\n{line}\n\ngame: {game}\n")
+    } else {
+        format!("{line}\n\ngame: {game}\n")
+    };
+    if let Some(view) = push.view {
         body.push('\n');
-        body.push_str(show);
+        body.push_str(view);
         body.push('\n');
     }
-    body.push_str(&footer(lang_ru));
+    body.push_str(&footer(push.lang_ru));
     finish(b, id, to, body)
 }
 
@@ -243,7 +248,7 @@ const FIRST_RETRY: Duration = Duration::from_secs(1);
 impl Outbound {
     /// Sends one mail until the server takes it; false if shutting down first.
     async fn send_until_accepted(&self, out: &Outgoing) -> bool {
-        let mut wait = FIRST_RETRY;
+        let mut backoff = Backoff::new(FIRST_RETRY, self.email.retry_max);
         loop {
             let attempt = tokio::select! {
                 r = self.smtp.send(&out.to, &out.bytes) => r,
@@ -255,12 +260,11 @@ impl Outbound {
                     return true;
                 }
                 Err(e) => {
+                    let wait = backoff.next_delay();
                     tracing::warn!(id = %out.id, error = %e, retry_in = ?wait, "mail not sent; will retry");
-                    tokio::select! {
-                        () = tokio::time::sleep(wait) => {}
-                        () = self.shutdown.cancelled() => return false,
+                    if backoff::sleep(wait, &self.shutdown).await.is_err() {
+                        return false;
                     }
-                    wait = (wait * 2).min(self.email.retry_max);
                 }
             }
         }
@@ -287,8 +291,20 @@ impl Outbound {
             let idle = page.is_empty();
             let mut stuck = false;
             for item in page {
-                let show = self.show(&player, &item.game).await;
-                let out = match push_mail(&self.email, &to, &item, show.as_deref(), lang_ru) {
+                // A move is shown as of that move; anything else with the game as it is.
+                let view = match self.mailbox.as_of(&item).await {
+                    Some(view) => Some(view),
+                    None => self.show(&player, &item.game).await,
+                };
+                let (line, summary) = (self.mailbox.render(&item), self.mailbox.summary(&item));
+                let push = PushMail {
+                    item: &item,
+                    line: &line,
+                    summary: &summary,
+                    view: view.as_deref(),
+                    lang_ru,
+                };
+                let out = match push_mail(&self.email, &to, &push) {
                     Ok(out) => out,
                     Err(e) => {
                         // Never dropped: it stays in the outbox, and later messages wait
@@ -312,7 +328,7 @@ impl Outbound {
             }
             if idle {
                 tokio::select! {
-                    _ = feed.messages.recv() => {}
+                    _ = feed.recv() => {}
                     () = tokio::time::sleep(self.email.poll_interval) => {}
                     () = self.shutdown.cancelled() => {}
                 }
@@ -376,10 +392,7 @@ impl Outbound {
 
     /// Sleeps; true if shutting down.
     async fn pause(&self, d: Duration) -> bool {
-        tokio::select! {
-            () = tokio::time::sleep(d) => false,
-            () = self.shutdown.cancelled() => true,
-        }
+        backoff::sleep(d, &self.shutdown).await.is_err()
     }
 
     async fn pause_or_wake(&self, wake: &tokio::sync::Notify) -> bool {

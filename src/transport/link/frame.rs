@@ -18,6 +18,8 @@
 use hmac::{KeyInit, Mac};
 use sha2::Sha256;
 
+use crate::notation::Iccf;
+
 type HmacSha256 = hmac::Hmac<Sha256>;
 
 /// The longest body accepted (and sent): a REFUSED with its longest reason.
@@ -474,33 +476,17 @@ impl Message {
     }
 }
 
-/// An ICCF move text (`5254`, `57581`) as the three numbers a frame packs; `None` if the text
-/// is not ICCF digits.
+/// An ICCF move text (`5254`, `57581`) as the three numbers a frame packs
+/// ([`Iccf::to_packed`]); `None` if the text is not an ICCF move.
 pub fn pack_iccf(text: &str) -> Option<(u8, u8, u8)> {
-    let d: Vec<u8> = text
-        .bytes()
-        .map(|b| b.wrapping_sub(b'0'))
-        .collect::<Vec<_>>();
-    if !(d.len() == 4 || d.len() == 5) || d[..4].iter().any(|&x| !(1..=8).contains(&x)) {
-        return None;
-    }
-    let promotion = match d.get(4) {
-        None => 0,
-        Some(&p) if (1..=4).contains(&p) => p,
-        Some(_) => return None,
-    };
-    let sq = |file: u8, rank: u8| (file - 1) + 8 * (rank - 1);
-    Some((sq(d[0], d[1]), sq(d[2], d[3]), promotion))
+    text.parse::<Iccf>().ok().map(Iccf::to_packed)
 }
 
-/// The ICCF text of a packed move.
+/// The ICCF text of a packed move; empty if the numbers are no move.
 pub fn unpack_iccf(from: u8, to: u8, promotion: u8) -> String {
-    let digits = |sq: u8| format!("{}{}", sq % 8 + 1, sq / 8 + 1);
-    let mut s = format!("{}{}", digits(from & 0x3F), digits(to & 0x3F));
-    if promotion != 0 {
-        s.push(char::from(b'0' + promotion));
-    }
-    s
+    Iccf::from_packed(from & 0x3F, to & 0x3F, promotion)
+        .map(|iccf| iccf.to_string())
+        .unwrap_or_default()
 }
 
 /// A game's id on the wire: the first four bytes of its SHA-256 (the configuration computes it,

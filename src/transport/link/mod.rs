@@ -4,10 +4,10 @@
 //! A game's two players are configured on both nodes; each node's configuration says which
 //! player is local and which is across which link (`reach = "link"`). A move by a local player
 //! is checked and journaled here, and the relay writes it into the outbox of the remote
-//! opponent like any message; this link is that opponent's mailbox reader. It reads the
-//! structured move the outbox row reports ([`crate::journal::peer`]), sends it in a compact
-//! frame ([`frame`]), and acknowledges the outbox row only once the peer has acknowledged the
-//! frame, which the peer does only after its own journal committed the move. A move arriving
+//! opponent like any message; this link is that opponent's mailbox reader. It reads the typed
+//! item and its action number from the relay's [`Mailbox`], sends it in a compact frame
+//! ([`frame`]), and acknowledges the item once the peer has acknowledged the frame, which the
+//! peer does only after its own journal committed the move. A move arriving
 //! from the peer is handed to the relay as its remote player's command (channel `link`):
 //! checked again, journaled, forwarded to the local opponent. A move the relay refuses is
 //! journaled as rejected here and reported back in a REFUSED message; it is acknowledged all
@@ -25,27 +25,25 @@
 //! and sends it as a move), adjudications; game starts and results are made by each node.
 
 pub mod frame;
+mod line;
+mod outgoing;
 pub mod session;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncReadExt, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use self::frame::{Act, Deframer, Message, Side, game_code, pack_iccf, unpack_iccf};
+use self::frame::{Act, Deframer, Message, Side, game_code, unpack_iccf};
+use self::line::{Line, write_all};
 use self::session::{Session, Timing};
+use crate::backoff::Backoff;
 use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
-use crate::journal::peer::{GamePlayers, OutboxEntry, PeerView};
-use crate::journal::replay::DRAW_OFFER;
-use crate::journal::{EntryKind, JournalError};
 use crate::notation::written::Marks;
-use crate::relay::{Channel, Mailbox, Relay, Sender, Status};
-use crate::transport::serial_port::{self, Backoff};
+use crate::relay::{Channel, Earlier, GamePlayers, Mailbox, MailboxError, Relay, Sender, Status};
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
@@ -72,7 +70,7 @@ pub enum LinkError {
     #[error("writing to the line timed out")]
     WriteTimeout,
     #[error(transparent)]
-    Journal(#[from] JournalError),
+    Record(#[from] MailboxError),
     #[error("the relay did not record the peer's action: {0}")]
     Relay(String),
 }
@@ -94,7 +92,6 @@ pub fn spawn_all(
             .collect();
         let task = LinkTask::new(
             link.clone(),
-            config.data_dir.clone(),
             remote,
             relay.clone(),
             mailbox.clone(),
@@ -104,19 +101,13 @@ pub fn spawn_all(
     }
 }
 
-/// A byte stream to the peer.
-trait Line: AsyncRead + AsyncWrite + Unpin + Send {}
-impl<T: AsyncRead + AsyncWrite + Unpin + Send> Line for T {}
-
 struct LinkTask {
     config: LinkConfig,
-    data_dir: PathBuf,
     /// The players across this link.
     remote: Vec<String>,
     relay: Relay,
     mailbox: Mailbox,
     shutdown: CancellationToken,
-    view: Option<Arc<Mutex<PeerView>>>,
     games: HashMap<u32, GamePlayers>,
     games_read: Option<Instant>,
     session: Session,
@@ -134,7 +125,6 @@ struct LinkTask {
 impl LinkTask {
     fn new(
         config: LinkConfig,
-        data_dir: PathBuf,
         remote: Vec<String>,
         relay: Relay,
         mailbox: Mailbox,
@@ -157,12 +147,10 @@ impl LinkTask {
         let session = Session::new(&config.secret.0, config.window, timing, Instant::now());
         LinkTask {
             config,
-            data_dir,
             remote,
             relay,
             mailbox,
             shutdown,
-            view: None,
             games: HashMap::new(),
             games_read: None,
             session,
@@ -201,68 +189,11 @@ impl LinkTask {
             if started.elapsed() > Duration::from_secs(10) {
                 backoff.reset();
             }
-            let wait = backoff.next_delay();
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = self.shutdown.cancelled() => break,
+            if backoff.wait(&self.shutdown).await.is_err() {
+                break;
             }
         }
         tracing::info!(link = %id, stats = ?self.session.stats, "link stopped");
-    }
-
-    /// Opens the line: connects, accepts, or opens the serial port, retrying with backoff.
-    /// `None` at shutdown.
-    async fn open_line(
-        &self,
-        listener: Option<&tokio::net::TcpListener>,
-        backoff: &mut Backoff,
-    ) -> Option<Box<dyn Line>> {
-        let id = &self.config.id;
-        loop {
-            let attempt: Result<Box<dyn Line>, String> = match &self.config.transport {
-                LinkTransport::Serial(serial) => {
-                    return serial_port::open_with_backoff(serial, backoff, &self.shutdown)
-                        .await
-                        .map(|port| Box::new(port) as Box<dyn Line>);
-                }
-                LinkTransport::TcpConnect(addr) => tokio::select! {
-                    r = tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(addr.as_str())) => match r {
-                        Ok(Ok(s)) => {
-                            let _ = s.set_nodelay(true);
-                            Ok(Box::new(s) as Box<dyn Line>)
-                        }
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => Err("connect timed out".to_owned()),
-                    },
-                    () = self.shutdown.cancelled() => return None,
-                },
-                LinkTransport::TcpListen(_) => {
-                    let listener = listener?;
-                    tokio::select! {
-                        r = listener.accept() => match r {
-                            Ok((s, peer)) => {
-                                tracing::info!(link = %id, %peer, "peer connected");
-                                let _ = s.set_nodelay(true);
-                                Ok(Box::new(s) as Box<dyn Line>)
-                            }
-                            Err(e) => Err(e.to_string()),
-                        },
-                        () = self.shutdown.cancelled() => return None,
-                    }
-                }
-            };
-            match attempt {
-                Ok(line) => return Some(line),
-                Err(e) => {
-                    let wait = backoff.next_delay();
-                    tracing::debug!(link = %id, error = %e, retry_in = ?wait, "link not connected");
-                    tokio::select! {
-                        () = tokio::time::sleep(wait) => {}
-                        () = self.shutdown.cancelled() => return None,
-                    }
-                }
-            }
-        }
     }
 
     /// Runs the session over one open line until it fails (`Err`) or shutdown (`Ok`).
@@ -358,34 +289,6 @@ impl LinkTask {
         Ok(())
     }
 
-    async fn view(&mut self) -> Result<Arc<Mutex<PeerView>>, LinkError> {
-        if let Some(view) = &self.view {
-            return Ok(view.clone());
-        }
-        let dir = self.data_dir.clone();
-        let view = tokio::task::spawn_blocking(move || PeerView::open(&dir))
-            .await
-            .map_err(|e| JournalError::Io(e.to_string()))??;
-        let view = Arc::new(Mutex::new(view));
-        self.view = Some(view.clone());
-        Ok(view)
-    }
-
-    /// Runs a read on the journal view off the async threads.
-    async fn read<T: Send + 'static>(
-        &mut self,
-        f: impl FnOnce(&PeerView) -> Result<T, JournalError> + Send + 'static,
-    ) -> Result<T, LinkError> {
-        let view = self.view().await?;
-        let out = tokio::task::spawn_blocking(move || {
-            let view = view.lock().unwrap_or_else(|p| p.into_inner());
-            f(&view)
-        })
-        .await
-        .map_err(|e| JournalError::Io(e.to_string()))??;
-        Ok(out)
-    }
-
     /// The game a code names, reading the journal's games again if it is not known yet.
     async fn game(&mut self, code: u32) -> Result<Option<GamePlayers>, LinkError> {
         if let Some(g) = self.games.get(&code) {
@@ -395,7 +298,7 @@ impl LinkTask {
             .games_read
             .is_none_or(|at| at.elapsed() > Duration::from_secs(1));
         if stale {
-            let games = self.read(|v| v.games()).await?;
+            let games = self.mailbox.games().await?;
             self.games_read = Some(Instant::now());
             self.games = games.into_iter().map(|g| (game_code(&g.id), g)).collect();
         }
@@ -410,7 +313,7 @@ impl LinkTask {
         }
         self.last_poll = Some(Instant::now());
         let (remote, after, limit) = (self.remote.clone(), self.after, READ_MAX - self.open.len());
-        let rows = self.read(move |v| v.waiting(&remote, after, limit)).await?;
+        let rows = self.mailbox.link_waiting(remote, after, limit).await?;
         if rows.is_empty() {
             return Ok(());
         }
@@ -427,53 +330,6 @@ impl LinkTask {
             }
         }
         self.settle_outbox().await
-    }
-
-    /// The message reporting an outbox row to the peer; `None` for what the link does not
-    /// carry (game starts, results, clock messages: each node makes its own).
-    async fn message_for(&mut self, row: &OutboxEntry) -> Result<Option<Message>, LinkError> {
-        if self.remote.contains(&row.player) {
-            return Ok(None);
-        }
-        let act = match row.kind {
-            EntryKind::Move => {
-                let Some((from, to, promotion)) = row.iccf.as_deref().and_then(pack_iccf) else {
-                    tracing::error!(link = %self.config.id, outbox = row.id, "a move without an ICCF form; not sent");
-                    return Ok(None);
-                };
-                Act::Move {
-                    from,
-                    to,
-                    promotion,
-                    draw_offer: row.detail == DRAW_OFFER,
-                }
-            }
-            EntryKind::DrawOffer => Act::OfferDraw,
-            EntryKind::DrawAccept => Act::AcceptDraw,
-            EntryKind::DrawDecline => Act::DeclineDraw,
-            EntryKind::Resign => Act::Resign,
-            _ => return Ok(None),
-        };
-        let code = game_code(&row.game);
-        let Some(game) = self.game(code).await? else {
-            tracing::error!(link = %self.config.id, game = %row.game, "game not in the journal; not sent");
-            return Ok(None);
-        };
-        let side = if game.white == row.player {
-            Side::White
-        } else {
-            Side::Black
-        };
-        let Ok(number) = u16::try_from(row.number) else {
-            tracing::error!(link = %self.config.id, game = %row.game, "more actions than a frame numbers; not sent");
-            return Ok(None);
-        };
-        Ok(Some(Message::Action {
-            game: code,
-            side,
-            number,
-            act,
-        }))
     }
 
     /// Acknowledges, for each remote player, the outbox rows up to the first one not done.
@@ -551,8 +407,7 @@ impl LinkTask {
             );
             return Ok(());
         }
-        let (g, p) = (game.id.clone(), player.clone());
-        let count = self.read(move |v| v.applied_count(&g, &p)).await?;
+        let count = self.mailbox.link_applied_count(&game.id, &player).await?;
         let number_i = i64::from(number);
         let iccf = match act {
             Act::Move {
@@ -565,13 +420,15 @@ impl LinkTask {
         };
         if number_i < count {
             // Sent again (a lost acknowledgement, a restart): already here.
-            let (g, p) = (game.id.clone(), player.clone());
-            let earlier = self.read(move |v| v.applied(&g, &p, number_i)).await?;
+            let earlier = self
+                .mailbox
+                .link_applied(&game.id, &player, number_i)
+                .await?;
             match earlier {
-                Some(e) if e.kind == EntryKind::Rejected => {
-                    self.refuse(code, side, number, e.detail);
+                Some(Earlier::Refused { reason }) => {
+                    self.refuse(code, side, number, reason);
                 }
-                Some(e) if e.kind == EntryKind::Move && e.iccf != iccf => {
+                Some(Earlier::Move { iccf: earlier }) if earlier != iccf => {
                     tracing::error!(link = %self.config.id, game = %game.id, number, "the peer sent a different move under a number already played");
                     self.refuse(
                         code,
@@ -579,7 +436,7 @@ impl LinkTask {
                         number,
                         format!(
                             "conflict: action {number} here is {}",
-                            e.iccf.unwrap_or_default()
+                            earlier.unwrap_or_default()
                         ),
                     );
                 }
@@ -680,21 +537,4 @@ impl LinkTask {
             Err(LinkError::Relay(reply.text))
         }
     }
-}
-
-async fn write_all<W: AsyncWrite + Unpin>(
-    wr: &mut W,
-    frames: Vec<Vec<u8>>,
-) -> Result<(), LinkError> {
-    if frames.is_empty() {
-        return Ok(());
-    }
-    let bytes = frames.concat();
-    tokio::time::timeout(WRITE_TIMEOUT, async {
-        wr.write_all(&bytes).await?;
-        wr.flush().await
-    })
-    .await
-    .map_err(|_| LinkError::WriteTimeout)??;
-    Ok(())
 }

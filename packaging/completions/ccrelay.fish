@@ -1,0 +1,83 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ccrelay_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_ccrelay_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ccrelay_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ccrelay_using_subcommand
+    set -l cmd (__fish_ccrelay_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -s V -l version -d 'Print version'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "run" -d 'Run the relay daemon'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "check-config" -d 'Check a configuration file and say what is wrong with it, without starting'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "hash-secret" -d 'Hash a secret for the configuration (reads it from standard input, one line)'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "bench" -d 'Load benchmark: a relay in-process, many concurrent games over loopback, fsync on'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "journal" -d 'The official record'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "init" -d 'Write a working configuration for a new club into DIR: an administrator and two players with fresh secrets (printed once; only their hashes are stored), a game between them, and the journal\'s folder. Then: `ccrelay run --config DIR/ccrelay.toml`'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "generate" -d 'Write the manual pages or the shell completions (for packaging)'
+complete -c ccrelay -n "__fish_ccrelay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand run" -l config -d 'The configuration file' -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand run" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand check-config" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand hash-secret" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l games -d 'Concurrent games (two players, two connections each)' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l plies -d 'Half-moves played in every game' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l rate -d 'Moves per second offered across all games; 0 for as fast as the relay answers' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l data-dir -d 'Journal folder (default: a fresh folder under the temporary folder, removed after)' -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "verify" -d 'Check the hash chain and replay every game'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "export" -d 'Write a game\'s official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l game -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l format -d 'pgn, iccf (the numeric scoresheet), report (readable) or text (every entry)' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -l event -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain and replay every game'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a game\'s official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l to -d 'Output format: iccf, san, lan, uci, pgn, json' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l lang -d 'The players\' language (en, ru, uk, de, fr, ...; figurine): moves are read in it and SAN/LAN written in it. Without it, any language is read, English first' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l fen -d 'Start position (FEN) of games that have no FEN tag' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand init" -l listen -d 'The address the daemon will listen on' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand init" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "run" -d 'Run the relay daemon'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "check-config" -d 'Check a configuration file and say what is wrong with it, without starting'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "hash-secret" -d 'Hash a secret for the configuration (reads it from standard input, one line)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "bench" -d 'Load benchmark: a relay in-process, many concurrent games over loopback, fsync on'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "journal" -d 'The official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "convert" -d 'Convert games between notations: ICCF numeric, SAN and long algebraic in any language, UCI, PGN, JSON. Reads PGN or plain movetext'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "init" -d 'Write a working configuration for a new club into DIR: an administrator and two players with fresh secrets (printed once; only their hashes are stored), a game between them, and the journal\'s folder. Then: `ccrelay run --config DIR/ccrelay.toml`'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "generate" -d 'Write the manual pages or the shell completions (for packaging)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the hash chain and replay every game'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "export" -d 'Write a game\'s official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'

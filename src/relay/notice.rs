@@ -1,0 +1,334 @@
+//! What the relay tells a player, as data: one [`Notice`] per outbox item, stored as JSON in the
+//! outbox row and rendered for its reader only when it is delivered ([`super::render::notice`]).
+//!
+//! Data, not text, so that every transport writes the same event its own way (a protocol line,
+//! a mail in the reader's language, a link frame) as of the moment it happened: a move carries
+//! the positions before and after it (the moves before it are in the record, which never
+//! changes them), so a mail sent a day later still shows the game as it was after that move.
+//! Rows written before items were typed hold finished text; they are read back as
+//! [`Notice::Legacy`] and delivered as they are.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use crate::game::Game;
+use crate::game::clock::{Leave, Overdue, TimeControl};
+use crate::notation::{Iccf, uci};
+
+/// A side, as stored (shakmaty's colour has no serde form here).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// One move in a normalised form: enough for any reader's notation to be written (the
+/// position before it) and for the game to be shown as of it (the position after it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveData {
+    /// Which move of the game it is, from 1 (half-moves).
+    pub ply: u32,
+    /// Its move number as written (`12` in `12... Nf6`).
+    pub number: u32,
+    pub side: Side,
+    pub uci: String,
+    pub iccf: String,
+    /// FEN of the position before the move.
+    pub before: String,
+    /// FEN of the position after it.
+    pub after: String,
+}
+
+impl MoveData {
+    /// `m`, legal in `game`'s current position, as the game's next move.
+    pub fn of(game: &Game, m: Move) -> MoveData {
+        let before = game.position();
+        let mut after = before.clone();
+        after.play_unchecked(m);
+        MoveData {
+            ply: u32::try_from(game.moves().len()).map_or(u32::MAX, |n| n.saturating_add(1)),
+            number: before.fullmoves().get(),
+            side: before.turn().into(),
+            uci: uci::write(m),
+            iccf: Iccf::from_move(m).to_string(),
+            before: fen(before),
+            after: fen(&after),
+        }
+    }
+
+    /// The position before the move and the move, if the stored forms still read (a row
+    /// changed by hand may not).
+    pub fn decode(&self) -> Option<(Chess, Move)> {
+        let pos = position(&self.before)?;
+        let m = self.uci.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
+        Some((pos, m))
+    }
+}
+
+/// A position's FEN.
+pub fn fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// The position a FEN describes, if it is a legal one.
+pub fn position(fen: &str) -> Option<Chess> {
+    fen.parse::<Fen>()
+        .ok()?
+        .into_position(CastlingMode::Standard)
+        .ok()
+}
+
+/// The moves `moves` (ICCF numeric, as the record keeps them) played from `start` (a FEN, or
+/// the usual position): the starting position and the moves, if every one reads and is legal.
+pub fn replay_iccf(start: Option<&str>, moves: &[String]) -> Option<(Chess, Vec<Move>)> {
+    let start = match start {
+        Some(f) => position(f)?,
+        None => Chess::default(),
+    };
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for text in moves {
+        let m = text.parse::<Iccf>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(m);
+        out.push(m);
+    }
+    Some((start, out))
+}
+
+/// How a game's time is counted, for the clocks' wording.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockKind {
+    /// So many moves in so many days, cumulative.
+    MovesInDays,
+    /// Every move within so many days.
+    DaysPerMove,
+}
+
+/// One side's time at the moment of the notice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideClock {
+    /// Seconds counted against the limit (all of them, or on this move).
+    pub used: i64,
+    /// Seconds left (negative past the limit).
+    pub left: i64,
+    /// The game move number by which `left` must be spent (moves in days).
+    pub by_move: u32,
+    pub running: bool,
+    pub on_leave: bool,
+}
+
+/// Both clocks at the moment of the notice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    pub kind: ClockKind,
+    pub white: SideClock,
+    pub black: SideClock,
+}
+
+impl Clocks {
+    /// `game`'s clocks at `now`; `None` for a game without a time limit.
+    pub fn of(game: &Game, now: jiff::Timestamp) -> Option<Clocks> {
+        let kind = match game.rules().time_control {
+            TimeControl::Unlimited => return None,
+            TimeControl::DaysPerMove { .. } => ClockKind::DaysPerMove,
+            TimeControl::MovesInDays { .. } => ClockKind::MovesInDays,
+        };
+        let side = |color: Color| {
+            let t = game.side_time(color, now);
+            SideClock {
+                used: t.used,
+                left: t.left.unwrap_or(0),
+                by_move: number_of_own_move(game, color, t.control_at.unwrap_or(0)),
+                running: t.running,
+                on_leave: t.on_leave,
+            }
+        };
+        Some(Clocks {
+            kind,
+            white: side(Color::White),
+            black: side(Color::Black),
+        })
+    }
+
+    pub fn side(&self, side: Side) -> &SideClock {
+        match side {
+            Side::White => &self.white,
+            Side::Black => &self.black,
+        }
+    }
+}
+
+/// The game move number of `color`'s `n`-th move (1-based) in `game`.
+fn number_of_own_move(game: &Game, color: Color, n: u32) -> u32 {
+    let start = game.start();
+    let late = u32::from(start.turn() == Color::Black && color == Color::White);
+    start
+        .fullmoves()
+        .get()
+        .saturating_add(n.saturating_sub(1))
+        .saturating_add(late)
+}
+
+/// What happened to a draw offer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAct {
+    Offered,
+    Accepted,
+    Declined,
+}
+
+/// A move, as its opponent (or, for a conditional answer, its owner's opponent) hears of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveNotice {
+    pub game: String,
+    pub mover: String,
+    #[serde(rename = "move")]
+    pub mv: MoveData,
+    pub draw_offer: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Clocks>,
+    /// Played by the relay from the mover's conditional line.
+    #[serde(default)]
+    pub from_line: bool,
+    /// The move did not follow the reader's conditional line, which is now cancelled.
+    #[serde(default)]
+    pub cancels_line: bool,
+}
+
+/// One outbox item: what happened, for one reader. Stored externally tagged
+/// (`{"move":{...}}`): read back without buffering, as an internally tagged enum would be.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Notice {
+    /// A game started: the reader plays `side` against `opponent`.
+    GameStarted {
+        game: String,
+        side: Side,
+        opponent: String,
+    },
+    Move(Box<MoveNotice>),
+    /// The reader's conditional line answered the opponent's move: `mv` was played for them,
+    /// `left` pairs remain in the line.
+    LinePlayed {
+        game: String,
+        #[serde(rename = "move")]
+        mv: Box<MoveData>,
+        left: u32,
+    },
+    Draw {
+        game: String,
+        by: String,
+        side: Side,
+        act: DrawAct,
+    },
+    Resigned {
+        game: String,
+        by: String,
+        side: Side,
+    },
+    /// A draw claim (`threefold`, `fifty`), on the position or with a move.
+    Claim {
+        game: String,
+        by: String,
+        side: Side,
+        claim: String,
+        #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+        mv: Option<Box<MoveData>>,
+    },
+    Leave {
+        game: String,
+        by: String,
+        side: Side,
+        leave: Leave,
+    },
+    /// `player`'s time ran out: a loss (`forfeit`) or a flag for the arbiter.
+    TimeUp {
+        game: String,
+        player: String,
+        side: Side,
+        overdue: Overdue,
+        forfeit: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
+    },
+    /// The reader's move has waited `days` days.
+    Reminder {
+        game: String,
+        days: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
+    },
+    /// The game is over: `pgn` (`1-0`) and how (`1-0 (resignation)`).
+    Result {
+        game: String,
+        pgn: String,
+        text: String,
+    },
+    /// The other node of a link refused the reader's action `number` in the game.
+    Refused {
+        game: String,
+        number: u32,
+        reason: String,
+    },
+    /// A message between the players.
+    Message {
+        game: String,
+        from: String,
+        text: String,
+    },
+    /// A row written before outbox items were typed: its finished text.
+    #[serde(skip)]
+    Legacy {
+        text: String,
+    },
+}
+
+impl Notice {
+    /// The stored form: JSON, or the text itself for a legacy item.
+    pub fn to_body(&self) -> String {
+        match self {
+            Notice::Legacy { text } => text.clone(),
+            // Plain data of strings, numbers and enums: serialising cannot fail; if it ever
+            // did, the item still says what it could rather than nothing.
+            typed => serde_json::to_string(typed).unwrap_or_else(|e| {
+                tracing::error!(error = %e, "an outbox item did not serialise");
+                format!("({e})")
+            }),
+        }
+    }
+
+    /// Reads a stored body: JSON written by this version, anything else as legacy text.
+    pub fn from_body(body: &str) -> Notice {
+        if body.starts_with('{')
+            && let Ok(notice) = serde_json::from_str(body)
+        {
+            return notice;
+        }
+        Notice::Legacy {
+            text: body.to_owned(),
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The relay's state machine, driven through its handle with typed commands: a real journal in
+//! a temporary directory, no sockets, no transports.
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::*;
+use crate::journal::{EntryKind, Hub, store};
+
+/// Players and a game; `HASH` stands for a cheap hash (these tests never log in).
+const PLAYERS: &str = r#"
+[clock]
+mode = "manual"
+start = "2027-01-01T00:00:00Z"
+
+[admin]
+secret_hash = "HASH"
+
+[[players]]
+id = "alice"
+secret_hash = "HASH"
+notation = "iccf"
+
+[[players]]
+id = "boris"
+secret_hash = "HASH"
+notation = "lan"
+lang = "ru"
+
+[[games]]
+id = "g1"
+white = "alice"
+black = "boris"
+"#;
+
+struct Fixture {
+    relay: Relay,
+    mailbox: Mailbox,
+    dir: tempfile::TempDir,
+}
+
+async fn relay() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
+    let text = format!(
+        "data_dir = {:?}\n{}",
+        dir.path().display().to_string(),
+        PLAYERS.replace("HASH", &hash)
+    );
+    let config = Config::from_toml(&text, dir.path()).expect("config");
+    let hub = Arc::new(Hub::default());
+    let failed = CancellationToken::new();
+    let (journal, replayed) =
+        Journal::open(&config.data_dir, hub.clone(), 64, failed.clone()).expect("journal");
+    let relay = Relay::spawn(&config, journal.clone(), replayed, 64, failed)
+        .await
+        .expect("relay");
+    Fixture {
+        relay,
+        mailbox: Mailbox::new(journal, hub, &config),
+        dir,
+    }
+}
+
+fn player(id: &str) -> Sender {
+    Sender {
+        player: id.to_owned(),
+        admin: false,
+        channel: Channel::Tcp,
+    }
+}
+
+fn admin() -> Sender {
+    Sender {
+        player: "admin".to_owned(),
+        admin: true,
+        channel: Channel::Tcp,
+    }
+}
+
+impl Fixture {
+    async fn say(&self, sender: Sender, line: &str) -> Reply {
+        let command = Command::parse(line).expect(line);
+        self.relay
+            .call_said(sender, Said::new(command).text(line))
+            .await
+    }
+
+    /// Every entry of the journal, read from its file: (kind, player, text).
+    fn entries(&self) -> Vec<(EntryKind, String, String)> {
+        let conn = store::open_read_only(self.dir.path()).expect("read journal");
+        let mut out = Vec::new();
+        store::for_each_entry(&conn, None, |e| {
+            out.push((e.kind, e.player, e.text));
+            Ok(())
+        })
+        .expect("entries");
+        out
+    }
+
+    async fn waiting(&self, player: &str) -> Vec<String> {
+        self.mailbox
+            .waiting(player, 0, 100)
+            .await
+            .expect("outbox")
+            .into_iter()
+            .map(|m| self.mailbox.render(&m))
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_move_is_journaled_as_said_and_pushed_to_the_opponent() {
+    let f = relay().await;
+    let reply = f.say(player("alice"), "MOVE g1 1. e4").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(
+        reply.text.starts_with("accepted g1 1. 5254"),
+        "{}",
+        reply.text
+    );
+    let moves: Vec<_> = f
+        .entries()
+        .into_iter()
+        .filter(|(k, ..)| *k == EntryKind::Move)
+        .collect();
+    assert_eq!(
+        moves,
+        [(
+            EntryKind::Move,
+            "alice".to_owned(),
+            "MOVE g1 1. e4".to_owned()
+        )]
+    );
+    let pushes = f.waiting("boris").await;
+    assert!(
+        pushes
+            .iter()
+            .any(|p| p.starts_with("MOVE g1 1. e2—e4 (5254) by alice")),
+        "{pushes:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_move_is_journaled_and_changes_nothing() {
+    let f = relay().await;
+    let reply = f.say(player("boris"), "MOVE g1 e5").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    let reply = f.say(player("alice"), "MOVE g1 e5").await;
+    assert_eq!(reply.status, Status::BadMove, "{}", reply.text);
+    let reply = f.say(player("alice"), "MOVE g1 1... e4").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(reply.text.contains("for Black"), "{}", reply.text);
+    let rejected = f
+        .entries()
+        .into_iter()
+        .filter(|(k, ..)| *k == EntryKind::Rejected)
+        .count();
+    assert_eq!(rejected, 3);
+    assert!(
+        f.waiting("boris")
+            .await
+            .iter()
+            .all(|p| !p.starts_with("MOVE"))
+    );
+    // The game is untouched: White's first move is still to come.
+    let reply = f.say(player("alice"), "MOVE g1 1. e4").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+}
+
+#[tokio::test]
+async fn a_message_reaches_the_opponent_only_from_a_player_of_the_game() {
+    let f = relay().await;
+    let reply = f.say(player("boris"), "MSG g1 Удачи, <Alice> & co").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(
+        f.waiting("alice")
+            .await
+            .contains(&"MSG g1 from boris: Удачи, <Alice> & co".to_owned())
+    );
+    let reply = f.say(player("carol"), "MSG g1 hello").await;
+    assert_eq!(reply.status, Status::Forbidden, "{}", reply.text);
+    let reply = f.say(player("alice"), "MSG nope hello").await;
+    assert_eq!(reply.status, Status::NotFound, "{}", reply.text);
+}
+
+#[tokio::test]
+async fn a_message_riding_with_a_move_is_sent_only_if_the_move_is_accepted() {
+    let f = relay().await;
+    let said = |line: &str| {
+        Said::new(Command::parse(line).unwrap())
+            .text(line)
+            .message(Some("Hello Boris".to_owned()))
+    };
+    let refused = f.relay.call_said(player("alice"), said("MOVE g1 e5")).await;
+    assert_eq!(refused.status, Status::BadMove);
+    assert!(
+        f.waiting("boris")
+            .await
+            .iter()
+            .all(|p| !p.starts_with("MSG"))
+    );
+    let accepted = f.relay.call_said(player("alice"), said("MOVE g1 e4")).await;
+    assert_eq!(accepted.status, Status::Done, "{}", accepted.text);
+    assert!(accepted.text.contains("message sent"), "{}", accepted.text);
+    let pushes = f.waiting("boris").await;
+    let at = |prefix: &str| pushes.iter().position(|p| p.starts_with(prefix));
+    assert!(at("MOVE g1").unwrap() < at("MSG g1").unwrap(), "{pushes:?}");
+}
+
+#[tokio::test]
+async fn only_the_admin_adjudicates_and_any_dash_reads() {
+    let f = relay().await;
+    let reply = f.say(player("alice"), "ADJUDICATE g1 1-0 I say so").await;
+    assert_eq!(reply.status, Status::Forbidden);
+    let reply = f
+        .say(admin(), "ADJUDICATE g1 0–1 White silent for 41 days")
+        .await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(reply.text.contains("game over: 0-1"), "{}", reply.text);
+    let reply = f.say(player("alice"), "MOVE g1 e4").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+}
+
+#[tokio::test]
+async fn a_latin_k_from_a_russian_reader_naming_two_moves_is_refused() {
+    let f = relay().await;
+    // Black's king on e2 and knight on h2 can both go to f1.
+    let fen = "K7/8/8/8/8/8/4k2n/8 b - - 0 1";
+    let reply = f
+        .say(admin(), &format!("CREATE g3 alice boris FEN {fen}"))
+        .await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let reply = f.say(player("boris"), "MOVE g3 Kf1").await;
+    assert_eq!(reply.status, Status::BadMove, "{}", reply.text);
+    assert!(reply.text.contains("ambiguous"), "{}", reply.text);
+    // Written in Cyrillic, the letter is the Russian knight's.
+    let reply = f.say(player("boris"), "MOVE g3 Кf1").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(reply.text.contains("8261"), "{}", reply.text);
+}
+
+#[tokio::test]
+async fn a_claim_that_does_not_hold_is_refused_and_journaled() {
+    let f = relay().await;
+    let reply = f.say(player("alice"), "CLAIM g1 THREEFOLD").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(
+        f.entries()
+            .iter()
+            .any(|(k, _, text)| *k == EntryKind::Rejected && text == "CLAIM g1 THREEFOLD")
+    );
+}
