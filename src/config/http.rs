@@ -156,4 +156,19 @@ mod tests {
         assert_eq!(tls.cert, Path::new("/etc/ccrelay/c.pem"));
         assert_eq!(tls.key, Path::new("/etc/ccrelay/k.pem"));
     }
+
+    #[test]
+    fn a_player_reached_by_xfcc_is_read() {
+        let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ";
+        let text = format!(
+            "[http]\nlisten = \"127.0.0.1:0\"\n[[players]]\nid = \"boris\"\nsecret_hash = \"{hash}\"\nreach = \"xfcc\"\n"
+        );
+        let config = Config::from_toml(&text, Path::new(".")).unwrap();
+        assert_eq!(config.players["boris"].reach, crate::config::Reach::Xfcc);
+        let bad = text.replace("xfcc", "soap");
+        let e = Config::from_toml(&bad, Path::new("."))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("players[0].reach"), "{e}");
+    }
 }

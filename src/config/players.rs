@@ -60,6 +60,7 @@ enum ReachKind {
     Tcp,
     Link,
     Email,
+    Xfcc,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +85,9 @@ pub enum Reach {
     Link(String),
     /// Moves come and go by mail (`[players.email]` says where).
     Email,
+    /// The player's client asks for the games (XFCC, docs/xfcc.md): nothing is pushed, so
+    /// nothing is kept in the outbox for them.
+    Xfcc,
 }
 
 /// Checks `[admin]`: the PHC hash of the admin secret, if there is an admin.
@@ -136,6 +140,7 @@ fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
             }
         },
         ReachKind::Email => Reach::Email,
+        ReachKind::Xfcc => Reach::Xfcc,
     };
     if p.link.is_some() && !matches!(reach, Reach::Link(_)) {
         c.problem(key("link"), "only with reach = \"link\"");

@@ -127,6 +127,7 @@ impl State {
             channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
                 crate::config::Reach::Tcp => "tcp".to_owned(),
                 crate::config::Reach::Email => "email".to_owned(),
+                crate::config::Reach::Xfcc => "xfcc".to_owned(),
                 crate::config::Reach::Link(id) => format!("link:{id}"),
             }),
             "move relayed"

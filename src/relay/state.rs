@@ -267,6 +267,14 @@ impl State {
         if let (Some(key), Some(first)) = (&self.key, records.first_mut()) {
             first.entry.key = Some(key.clone());
         }
+        // A player whose client asks (XFCC) is pushed nothing: no outbox rows wait for them.
+        for record in &mut records {
+            record.outbox.retain(|row| {
+                self.players
+                    .get(&row.player)
+                    .is_none_or(|p| p.reach != crate::config::Reach::Xfcc)
+            });
+        }
         self.journal
             .enqueue(records)
             .await

@@ -32,6 +32,17 @@ pub fn start(
     limits: &str,
     http_extra: &str,
 ) -> (tempfile::TempDir, PathBuf, Daemon) {
+    start_edited(players, games, limits, http_extra, &|text| text.to_owned())
+}
+
+/// [`start`], with the config text passed through `edit` first.
+pub fn start_edited(
+    players: &[Player],
+    games: &[(&str, &str, &str)],
+    limits: &str,
+    http_extra: &str,
+    edit: &dyn Fn(&str) -> String,
+) -> (tempfile::TempDir, PathBuf, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
     let limits = if limits.is_empty() {
@@ -43,7 +54,7 @@ pub fn start(
     text.push_str(&format!(
         "[http]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = 8192\nheader_timeout_secs = 2\nrequest_timeout_secs = 3\n{http_extra}"
     ));
-    std::fs::write(&config, text).expect("write config");
+    std::fs::write(&config, edit(&text)).expect("write config");
     let _ = ADMIN_SECRET;
     let daemon = Daemon::start(&config);
     assert!(
@@ -938,4 +949,49 @@ fn xfcc_over_tls() {
     let mut buf = [0u8; 64];
     let n = plain.read(&mut buf).unwrap_or(0);
     assert!(!buf[..n].starts_with(b"HTTP/1.1 200"), "{:?}", &buf[..n]);
+}
+
+/// A player with `reach = "xfcc"` is pushed nothing: no outbox row waits for them, while their
+/// opponent's pushes are delivered as ever.
+#[test]
+fn an_xfcc_player_is_pushed_nothing_and_nothing_waits_for_them() {
+    let (_dir, _config, daemon) = start_edited(
+        &[ALICE, BORIS],
+        &[("g1", "alice", "boris")],
+        "",
+        "",
+        &|text| text.replace("id = \"boris\"\n", "id = \"boris\"\nreach = \"xfcc\"\n"),
+    );
+    let boris = Xfcc {
+        addr: daemon.http.unwrap(),
+        player: &BORIS,
+    };
+    let mut alice = daemon.login(&ALICE);
+    let (code, text) = alice.call("MOVE g1 1. e4");
+    assert_eq!(code, 250, "{text}");
+    assert_eq!(
+        boris.make_a_move(
+            "g1",
+            &MoveArgs {
+                movecount: Some(1),
+                my_move: "e5",
+                message: "hi",
+                ..MoveArgs::default()
+            }
+        ),
+        "Success"
+    );
+    // Alice gets the game's start, Boris's move and his message.
+    let pushes: Vec<String> = (0..3).map(|_| alice.next_push().1).collect();
+    assert!(pushes.iter().any(|p| p.contains("e5")), "{pushes:?}");
+    assert!(pushes.iter().any(|p| p.contains("hi")), "{pushes:?}");
+    // Boris, logging in over TCP, finds nothing waiting (not even the game's start).
+    let mut tcp = daemon.login(&BORIS);
+    let (code, text) = tcp.call("GAMES");
+    assert_eq!(code, 250, "{text}");
+    assert!(tcp.pushes.is_empty(), "{:?}", tcp.pushes);
+    assert_eq!(
+        field(&boris.game("g1"), "moves").as_deref(),
+        Some("1.e4 e5")
+    );
 }
