@@ -830,7 +830,9 @@ fn an_idle_session_is_closed_even_while_messages_arrive() {
 
 #[test]
 fn tls_connections_speak_the_same_protocol() {
-    use rustls::pki_types::{CertificateDer, ServerName};
+    use rustls::pki_types::ServerName;
+
+    use crate::support::tls_client_trusting;
     use std::sync::Arc;
 
     let dir = tempfile::tempdir().expect("tempdir");
@@ -856,17 +858,7 @@ fn tls_connections_speak_the_same_protocol() {
     std::fs::write(&config, text).expect("config");
     let daemon = Daemon::start(&config);
 
-    let mut roots = rustls::RootCertStore::empty();
-    roots
-        .add(CertificateDer::from(certified.cert.der().to_vec()))
-        .expect("root");
-    let client_config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .expect("versions")
-    .with_root_certificates(roots)
-    .with_no_client_auth();
+    let client_config = tls_client_trusting(certified.cert.der());
     let server_name = ServerName::try_from("localhost").expect("name");
     let connection =
         rustls::ClientConnection::new(Arc::new(client_config), server_name).expect("client");

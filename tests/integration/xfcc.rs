@@ -870,7 +870,9 @@ fn an_idle_kept_alive_connection_is_closed_and_shutdown_is_clean() {
 /// `https` endpoint.
 #[test]
 fn xfcc_over_tls() {
-    use rustls::pki_types::{CertificateDer, ServerName};
+    use rustls::pki_types::ServerName;
+
+    use crate::support::tls_client_trusting;
     use std::sync::Arc;
 
     let certified =
@@ -891,18 +893,7 @@ fn xfcc_over_tls() {
         start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", &tls_files);
     let http = daemon.http.unwrap();
 
-    let mut roots = rustls::RootCertStore::empty();
-    roots
-        .add(CertificateDer::from(certified.cert.der().to_vec()))
-        .expect("root");
-    let client_config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .expect("versions")
-    .with_root_certificates(roots)
-    .with_no_client_auth();
-    let client_config = Arc::new(client_config);
+    let client_config = Arc::new(tls_client_trusting(certified.cert.der()));
     let https = |request: &[u8]| {
         let server_name = ServerName::try_from("localhost").expect("name");
         let connection =
