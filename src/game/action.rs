@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
+use super::MoveError;
+use super::Ply;
 use super::clock::{Leave, Overdue};
-use crate::notation::ReadMoveError;
 use crate::notation::number::MoveNumber;
 use crate::notation::result::Score;
 
@@ -37,6 +38,10 @@ pub enum EndReason {
     Silence,
     /// Decided by the arbiter.
     Adjudication,
+    /// The side to move has no legal move (draughts: blocked, or no pieces left) and loses.
+    NoMoves,
+    /// A draw the rules impose by themselves (draughts' limits; the result's note names it).
+    DrawRule,
 }
 
 impl EndReason {
@@ -84,6 +89,8 @@ impl fmt::Display for GameResult {
             EndReason::TimeForfeit => "lost on time",
             EndReason::Silence => "lost by silence",
             EndReason::Adjudication => "adjudicated",
+            EndReason::NoMoves => "no legal move",
+            EndReason::DrawRule => "draw by the rules",
         };
         match &self.note {
             Some(note) => write!(f, "{} ({reason}: {note})", self.pgn()),
@@ -125,7 +132,7 @@ impl std::str::FromStr for Claim {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Move {
-        m: Move,
+        m: Ply,
         draw_offer: bool,
     },
     OfferDraw,
@@ -135,13 +142,13 @@ pub enum Action {
     /// A draw claimed by the side to move, on the position now or after its move `m`.
     Claim {
         claim: Claim,
-        m: Option<Move>,
+        m: Option<Ply>,
     },
     /// Leave announced by a side: its clock stops for those days.
     Leave(Leave),
     /// A side's conditional line, starting with the opponent's next move and alternating;
     /// empty to cancel it.
-    Conditional(Vec<Move>),
+    Conditional(Vec<Ply>),
     /// The side to move ran out of time: it loses (`forfeit`) or is flagged for the arbiter.
     TimeUp {
         overdue: Overdue,
@@ -177,7 +184,7 @@ pub enum Refusal {
     )]
     BlackNumberForWhite { written: MoveNumber, expected: u32 },
     #[error("{0}")]
-    Move(ReadMoveError),
+    Move(MoveError),
     #[error("there is no draw offer to answer")]
     NoDrawOffer,
     #[error("you cannot answer your own draw offer")]

@@ -11,27 +11,32 @@
 //! use shakmaty::Color;
 //!
 //! let mut game = Game::new("g1", "alice", "boris", None).unwrap();
-//! let m = game.check_move(Color::White, "5254", None, None).unwrap().m;
+//! let m = game.check_move(Color::White, "5254", None, None).unwrap().ply;
 //! game.apply(&Action::Move { m, draw_offer: false }, Timestamp::UNIX_EPOCH);
 //! assert_eq!(game.turn(), Color::Black);
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
 mod action;
+mod board;
+mod chess;
 pub mod clock;
 mod diagram;
+mod draughts;
 
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
+pub use board::{Board, Kind, MoveError, Ply, ReadPly, board, codes, replay};
+pub use chess::ChessBoard;
 pub use diagram::diagram;
+pub use draughts::DraughtsBoard;
 
 use jiff::Timestamp;
-use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
+use shakmaty::Color;
 
 use self::clock::{Overdue, Rules, SideTime, Timeline};
 
-use crate::notation::movetext::parse_position;
+use crate::notation::Lang;
 use crate::notation::number::MoveNumber;
-use crate::notation::{Lang, ReadMove, Reader};
 
 /// A game between two players.
 #[derive(Clone, Debug)]
@@ -39,10 +44,10 @@ pub struct Game {
     pub id: String,
     pub white: String,
     pub black: String,
-    start: Chess,
+    start: Box<dyn Board>,
     start_fen: Option<String>,
-    pos: Chess,
-    moves: Vec<Move>,
+    pos: Box<dyn Board>,
+    moves: Vec<Ply>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
     result: Option<GameResult>,
@@ -53,30 +58,9 @@ pub struct Game {
     /// The side to move was flagged for the arbiter on its current move.
     flagged: bool,
     /// Each side's conditional line (White, Black).
-    conditional: [Vec<Move>; 2],
+    conditional: [Vec<Ply>; 2],
     /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
     ended: Option<Timestamp>,
-}
-
-/// What makes two positions "the same" for repetition: pieces, side to move, castling rights
-/// and a capturable en passant square.
-#[derive(PartialEq, Eq)]
-struct PositionKey {
-    board: Board,
-    turn: Color,
-    castling: Bitboard,
-    ep: Option<Square>,
-}
-
-impl PositionKey {
-    fn of(pos: &Chess) -> PositionKey {
-        PositionKey {
-            board: pos.board().clone(),
-            turn: pos.turn(),
-            castling: pos.castles().castling_rights(),
-            ep: pos.ep_square(EnPassantMode::Legal),
-        }
-    }
 }
 
 fn side_index(color: Color) -> usize {
@@ -90,12 +74,20 @@ fn side_index(color: Color) -> usize {
 pub const MAX_CONDITIONAL: usize = 40;
 
 impl Game {
-    /// A new game from the initial position, or from `fen`.
+    /// A new game of chess from the initial position, or from `fen`.
     pub fn new(id: &str, white: &str, black: &str, fen: Option<&str>) -> Result<Game, String> {
-        let start = match fen {
-            Some(fen) => parse_position(fen)?,
-            None => Chess::default(),
-        };
+        Game::of_kind(Kind::Chess, id, white, black, fen)
+    }
+
+    /// A new game of `kind` from its initial position, or from `fen`.
+    pub fn of_kind(
+        kind: Kind,
+        id: &str,
+        white: &str,
+        black: &str,
+        fen: Option<&str>,
+    ) -> Result<Game, String> {
+        let start = board(kind, fen)?;
         let first = start.turn();
         Ok(Game {
             id: id.to_owned(),
@@ -158,20 +150,20 @@ impl Game {
     }
 
     /// `color`'s conditional line still pending.
-    pub fn conditional(&self, color: Color) -> &[Move] {
+    pub fn conditional(&self, color: Color) -> &[Ply] {
         &self.conditional[side_index(color)]
     }
 
     /// The move the side to move plays at once from its conditional line, if the opponent's
     /// last move was the one it expected.
-    pub fn conditional_reply(&self) -> Option<Move> {
+    pub fn conditional_reply(&self) -> Option<Ply> {
         if self.result.is_some() {
             return None;
         }
         self.conditional[side_index(self.turn())]
             .first()
-            .copied()
-            .filter(|m| self.pos.is_legal(*m))
+            .filter(|m| self.pos.is_legal(m))
+            .cloned()
     }
 
     /// What the clock requires at `now`: the side to move out of time or silent too long
@@ -232,19 +224,25 @@ impl Game {
         }
     }
 
-    pub fn position(&self) -> &Chess {
-        &self.pos
+    pub fn kind(&self) -> Kind {
+        self.pos.kind()
     }
 
-    pub fn start(&self) -> &Chess {
-        &self.start
+    /// The position now.
+    pub fn board(&self) -> &dyn Board {
+        self.pos.as_ref()
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &dyn Board {
+        self.start.as_ref()
     }
 
     pub fn start_fen(&self) -> Option<&str> {
         self.start_fen.as_deref()
     }
 
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[Ply] {
         &self.moves
     }
 
@@ -254,7 +252,7 @@ impl Game {
 
     /// The number of the move to be made now.
     pub fn move_number(&self) -> u32 {
-        self.pos.fullmoves().get()
+        self.pos.move_number()
     }
 
     pub fn result(&self) -> Option<&GameResult> {
@@ -281,7 +279,7 @@ impl Game {
         text: &str,
         number: Option<MoveNumber>,
         lang: Option<Lang>,
-    ) -> Result<ReadMove, Refusal> {
+    ) -> Result<ReadPly, Refusal> {
         self.check_open()?;
         if self.turn() != color {
             return Err(Refusal::NotYourTurn(ColorName(self.turn())));
@@ -289,9 +287,7 @@ impl Game {
         if let Some(written) = number {
             self.check_number(written, self.move_number(), self.turn())?;
         }
-        Reader::new(lang)
-            .read(&self.pos, text)
-            .map_err(Refusal::Move)
+        self.pos.read(text, lang).map_err(Refusal::Move)
     }
 
     /// Checks a move number as written against the move it would be (`expected`, by `turn`):
@@ -311,7 +307,7 @@ impl Game {
 
     /// Checks that `text` names the opponent's last move (the ICCF custom of repeating it).
     pub fn check_repeat(&self, text: &str, lang: Option<Lang>) -> Result<(), Refusal> {
-        let Some((&last, earlier)) = self.moves.split_last() else {
+        let Some((last, earlier)) = self.moves.split_last() else {
             return Err(Refusal::WrongRepeat {
                 written: text.to_owned(),
                 actual: "no move yet".to_owned(),
@@ -319,11 +315,11 @@ impl Game {
         };
         let mut before = self.start.clone();
         for m in earlier {
-            before.play_unchecked(*m);
+            before.play(m);
         }
-        let actual = crate::notation::Iccf::from_move(last).to_string();
-        match Reader::new(lang).read(&before, text) {
-            Ok(read) if read.m == last => Ok(()),
+        let actual = before.code(last);
+        match before.read(text, lang) {
+            Ok(read) if read.ply == *last => Ok(()),
             _ => Err(Refusal::WrongRepeat {
                 written: text.to_owned(),
                 actual,
@@ -351,7 +347,7 @@ impl Game {
                 Some(offerer) if offerer == color => Err(Refusal::OwnDrawOffer),
                 Some(_) => Ok(()),
             },
-            Action::Claim { claim, m } => self.check_claim(color, *claim, *m),
+            Action::Claim { claim, m } => self.check_claim(color, *claim, m.as_ref()),
             Action::Leave(leave) => self
                 .timeline
                 .check_leave(color, *leave, at, self.rules.leave_days_per_year)
@@ -369,7 +365,7 @@ impl Game {
     }
 
     /// Checks a draw claim by `color`, on the position now or after `m`.
-    fn check_claim(&self, color: Color, claim: Claim, m: Option<Move>) -> Result<(), Refusal> {
+    fn check_claim(&self, color: Color, claim: Claim, m: Option<&Ply>) -> Result<(), Refusal> {
         if self.turn() != color {
             return Err(Refusal::NotYourTurn(ColorName(self.turn())));
         }
@@ -378,7 +374,7 @@ impl Game {
             if !target.is_legal(m) {
                 return Err(Refusal::WrongClaim("that move is not legal".to_owned()));
             }
-            target.play_unchecked(m);
+            target.play(m);
         }
         let when = if m.is_some() {
             "after your move"
@@ -387,12 +383,12 @@ impl Game {
         };
         match claim {
             Claim::Repetition => {
-                let key = PositionKey::of(&target);
+                let key = target.repetition_key();
                 let mut pos = self.start.clone();
-                let mut seen = usize::from(PositionKey::of(&pos) == key);
-                for m in self.moves.iter().chain(m.iter()) {
-                    pos.play_unchecked(*m);
-                    seen += usize::from(PositionKey::of(&pos) == key);
+                let mut seen = usize::from(pos.repetition_key() == key);
+                for m in self.moves.iter().chain(m) {
+                    pos.play(m);
+                    seen += usize::from(pos.repetition_key() == key);
                 }
                 if seen < 3 {
                     return Err(Refusal::WrongClaim(format!(
@@ -401,7 +397,7 @@ impl Game {
                 }
             }
             Claim::FiftyMoves => {
-                let halfmoves = target.halfmoves();
+                let halfmoves = target.quiet_plies();
                 if halfmoves < 100 {
                     return Err(Refusal::WrongClaim(format!(
                         "{when}, {} move(s) have been made without a capture or a pawn move; the rule needs 50",
@@ -420,7 +416,7 @@ impl Game {
         color: Color,
         texts: &[(Option<MoveNumber>, String)],
         lang: Option<Lang>,
-    ) -> Result<Vec<Move>, Refusal> {
+    ) -> Result<Vec<Ply>, Refusal> {
         self.check_open()?;
         let refuse = |why: String| Err(Refusal::Conditional(why));
         if texts.len() % 2 == 1 {
@@ -434,7 +430,7 @@ impl Game {
         let mut pos = self.pos.clone();
         let mut line = Vec::with_capacity(texts.len());
         for (i, (number, text)) in texts.iter().enumerate() {
-            if pos.is_game_over() {
+            if pos.outcome().is_some() {
                 return refuse(format!("the game would be over before {text:?}"));
             }
             let whose = if i % 2 == 0 {
@@ -443,14 +439,14 @@ impl Game {
                 "your"
             };
             if let Some(written) = number
-                && let Err(wrong) = self.check_number(*written, pos.fullmoves().get(), pos.turn())
+                && let Err(wrong) = self.check_number(*written, pos.move_number(), pos.turn())
             {
                 return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
             }
-            match Reader::new(lang).read(&pos, text) {
+            match pos.read(text, lang) {
                 Ok(read) => {
-                    pos.play_unchecked(read.m);
-                    line.push(read.m);
+                    pos.play(&read.ply);
+                    line.push(read.ply);
                 }
                 Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
             }
@@ -480,14 +476,14 @@ impl Game {
     fn apply_action(&mut self, color: Color, action: &Action, at: Timestamp) {
         match action {
             Action::Move { m, draw_offer } => {
-                self.play(*m, at);
+                self.play(m, at);
                 // A move answers a standing offer by the opponent (declines it).
                 self.draw_offer = draw_offer.then_some(color);
                 if *draw_offer {
                     // The opponent decides on the offer itself: no automatic answer.
                     self.conditional[side_index(!color)].clear();
                 }
-                self.result = self.board_result();
+                self.result = self.pos.outcome();
             }
             Action::OfferDraw => self.draw_offer = Some(color),
             Action::DeclineDraw => self.draw_offer = None,
@@ -500,10 +496,10 @@ impl Game {
             }
             Action::Claim { claim, m } => {
                 if let Some(m) = m {
-                    self.play(*m, at);
+                    self.play(m, at);
                     self.draw_offer = None;
                 }
-                self.result = self.board_result().or(Some(GameResult::new(
+                self.result = self.pos.outcome().or(Some(GameResult::new(
                     None,
                     match claim {
                         Claim::Repetition => EndReason::Repetition,
@@ -544,14 +540,14 @@ impl Game {
 
     /// Plays `m` at `at`: the position, the record, the clocks, the conditional
     /// lines (a move on a line advances it; any other move cancels it).
-    fn play(&mut self, m: Move, at: Timestamp) {
-        self.pos.play_unchecked(m);
-        self.moves.push(m);
+    fn play(&mut self, m: &Ply, at: Timestamp) {
+        self.pos.play(m);
+        self.moves.push(m.clone());
         self.timeline.moves.push(at);
         self.reminders_sent = 0;
         self.flagged = false;
         for line in &mut self.conditional {
-            if line.first() == Some(&m) {
+            if line.first() == Some(m) {
                 line.remove(0);
             } else {
                 line.clear();
@@ -559,25 +555,9 @@ impl Game {
         }
     }
 
-    /// The result the board itself gives: mate, stalemate, insufficient material.
-    fn board_result(&self) -> Option<GameResult> {
-        if self.pos.is_checkmate() {
-            Some(GameResult::new(
-                Some(!self.pos.turn()),
-                EndReason::Checkmate,
-            ))
-        } else if self.pos.is_stalemate() {
-            Some(GameResult::new(None, EndReason::Stalemate))
-        } else if self.pos.is_insufficient_material() {
-            Some(GameResult::new(None, EndReason::InsufficientMaterial))
-        } else {
-            None
-        }
-    }
-
     /// A text diagram of the position, White at the bottom, with files and ranks.
     pub fn diagram(&self) -> String {
-        diagram(self.pos.board())
+        self.pos.diagram()
     }
 }
 
@@ -595,7 +575,7 @@ mod tests {
             let m = game
                 .check_move(game.turn(), text, None, None)
                 .unwrap_or_else(|e| panic!("{text}: {e}"))
-                .m;
+                .ply;
             game.apply(
                 &Action::Move {
                     m,
@@ -720,7 +700,7 @@ mod tests {
     }
 
     fn play_at(game: &mut Game, text: &str, at: Timestamp) {
-        let m = game.check_move(game.turn(), text, None, None).unwrap().m;
+        let m = game.check_move(game.turn(), text, None, None).unwrap().ply;
         game.apply(
             &Action::Move {
                 m,
@@ -739,7 +719,7 @@ mod tests {
         );
         // Black to move; the position has occurred twice (start, after 2...Ng8 it is White's
         // move: the initial position with White to move counts at the start and after 2...Ng8).
-        let claim = |m: Option<Move>| Action::Claim {
+        let claim = |m: Option<Ply>| Action::Claim {
             claim: Claim::Repetition,
             m,
         };
@@ -749,8 +729,14 @@ mod tests {
             "{refused:?}"
         );
         // With the move that makes it the third time, the claim holds.
-        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
-        assert_eq!(game.check(Color::Black, &claim(Some(ng8)), T0), Ok(()));
+        let ng8 = game
+            .check_move(Color::Black, "Ng8", None, None)
+            .unwrap()
+            .ply;
+        assert_eq!(
+            game.check(Color::Black, &claim(Some(ng8.clone())), T0),
+            Ok(())
+        );
         // Only the side to move claims.
         assert!(matches!(
             game.check(Color::White, &claim(None), T0),
@@ -773,7 +759,10 @@ mod tests {
             &mut game,
             &["Nf3", "Nf6", "Rg1", "Rg8", "Rh1", "Rh8", "Ng1"],
         );
-        let ng8 = game.check_move(Color::Black, "Ng8", None, None).unwrap().m;
+        let ng8 = game
+            .check_move(Color::Black, "Ng8", None, None)
+            .unwrap()
+            .ply;
         let refused = game.check(
             Color::Black,
             &Action::Claim {
@@ -802,7 +791,10 @@ mod tests {
             matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("49 move(s)")),
             "{refused:?}"
         );
-        let ra2 = game.check_move(Color::White, "Ra2", None, None).unwrap().m;
+        let ra2 = game
+            .check_move(Color::White, "Ra2", None, None)
+            .unwrap()
+            .ply;
         assert_eq!(game.check(Color::White, &fifty(Some(ra2)), T0), Ok(()));
         play(&mut game, &["Ra2"]);
         assert_eq!(game.check(Color::Black, &fifty(None), T0), Ok(()));
@@ -885,7 +877,7 @@ mod tests {
         let texts = unnumbered(&["e5", "Nf3"]);
         let line = game.read_conditional(Color::White, &texts, None).unwrap();
         game.apply_by(Color::White, &Action::Conditional(line), T0);
-        let e5 = game.check_move(Color::Black, "e5", None, None).unwrap().m;
+        let e5 = game.check_move(Color::Black, "e5", None, None).unwrap().ply;
         game.apply(
             &Action::Move {
                 m: e5,

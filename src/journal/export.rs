@@ -18,7 +18,7 @@ use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};
 use crate::game::{Action, ColorName, Game};
 use crate::notation::pgn::{LineWriter, write_tags};
-use crate::notation::{Iccf, Lang, san};
+use crate::notation::{Lang, Notation};
 
 /// What `journal export` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,7 +79,8 @@ pub(super) struct MoveRecord {
     color: Color,
     number: u32,
     san: String,
-    iccf: Iccf,
+    /// The move as the record keeps it (ICCF numeric for chess).
+    code: String,
     draw_offer: bool,
     time: Timestamp,
     channel: String,
@@ -119,16 +120,16 @@ pub(super) fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, Jour
             continue;
         };
         let played = match &action {
-            Action::Move { m, draw_offer } => Some((*m, *draw_offer)),
-            Action::Claim { m: Some(m), .. } => Some((*m, false)),
+            Action::Move { m, draw_offer } => Some((m, *draw_offer)),
+            Action::Claim { m: Some(m), .. } => Some((m, false)),
             _ => None,
         };
         if let Some((m, draw_offer)) = played {
             moves.push(MoveRecord {
                 color,
                 number: game.move_number(),
-                san: san::write(game.position(), m, Lang::English),
-                iccf: Iccf::from_move(m),
+                san: game.board().write(m, Notation::San(Lang::English)),
+                code: game.board().code(m),
                 draw_offer,
                 time: at,
                 channel: e.channel.clone(),
@@ -331,7 +332,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         let offer = if m.draw_offer { "=" } else { "" };
         let cell = format!(
             "{:<5}{offer:<2}{}  {days:>5.1}",
-            m.iccf.to_string(),
+            m.code,
             m.time.strftime("%Y-%m-%d")
         );
         rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
@@ -425,7 +426,7 @@ fn report(record: &Record, names: &Names) -> String {
         let cell = format!(
             "{} {}{offer} {}",
             m.san,
-            m.iccf,
+            m.code,
             m.time.strftime("%Y-%m-%d")
         );
         line.push_str(&format!("{cell:<28}"));

@@ -11,8 +11,7 @@ use shakmaty::Color;
 
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{Leave, Overdue, Rules};
-use crate::game::{Action, EndReason, Game, GameResult};
-use crate::notation::Iccf;
+use crate::game::{Action, Board, EndReason, Game, GameResult, Kind, Ply};
 
 /// A move entry's detail when the move carried a draw offer.
 pub const DRAW_OFFER: &str = "draw_offer";
@@ -20,6 +19,9 @@ pub const DRAW_OFFER: &str = "draw_offer";
 /// What a `game_start` entry's detail holds.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct GameStartDetail {
+    /// The game played (chess when not written, as in every journal older than the field).
+    #[serde(default, skip_serializing_if = "is_chess")]
+    pub kind: Kind,
     pub white: String,
     pub black: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -38,6 +40,10 @@ pub struct GameStartDetail {
     pub leave: [Vec<Leave>; 2],
 }
 
+fn is_chess(kind: &Kind) -> bool {
+    *kind == Kind::Chess
+}
+
 fn no_leave(leave: &[Vec<Leave>; 2]) -> bool {
     leave.iter().all(Vec::is_empty)
 }
@@ -45,7 +51,7 @@ fn no_leave(leave: &[Vec<Leave>; 2]) -> bool {
 impl GameStartDetail {
     /// The game as it starts, at `started`.
     pub fn game(&self, id: &str, started: Timestamp) -> Result<Game, String> {
-        let mut game = Game::new(id, &self.white, &self.black, self.fen.as_deref())?
+        let mut game = Game::of_kind(self.kind, id, &self.white, &self.black, self.fen.as_deref())?
             .with_rules(self.rules.clone().unwrap_or_else(Rules::unlimited), started);
         for (color, leave) in [Color::White, Color::Black].into_iter().zip(&self.leave) {
             for l in leave {
@@ -105,12 +111,9 @@ pub struct Replayed {
 /// out-of-turn move).
 pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, JournalError> {
     let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
-    let read_move = |iccf: &str, pos: &shakmaty::Chess| -> Result<shakmaty::Move, JournalError> {
-        let iccf: Iccf = iccf
-            .parse()
-            .map_err(|err| corrupt(format!("move {iccf:?}: {err}")))?;
-        iccf.to_move(pos)
-            .map_err(|err| corrupt(format!("move {iccf}: {err}")))
+    let read_move = |code: &str, pos: &dyn Board| -> Result<Ply, JournalError> {
+        pos.read_code(code)
+            .ok_or_else(|| corrupt(format!("move {code:?}: not a legal move there")))
     };
     let action = match e.kind {
         EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result | EntryKind::Message => {
@@ -121,7 +124,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         EntryKind::DrawDecline => Action::DeclineDraw,
         EntryKind::Resign => Action::Resign,
         EntryKind::Move => Action::Move {
-            m: read_move(e.iccf.as_deref().unwrap_or(""), game.position())?,
+            m: read_move(e.iccf.as_deref().unwrap_or(""), game.board())?,
             draw_offer: e.detail == DRAW_OFFER,
         },
         EntryKind::Claim => Action::Claim {
@@ -130,7 +133,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
                 .parse()
                 .map_err(|err| corrupt(format!("claim: {err}")))?,
             m: match e.iccf.as_deref() {
-                Some(iccf) => Some(read_move(iccf, game.position())?),
+                Some(iccf) => Some(read_move(iccf, game.board())?),
                 None => None,
             },
         },
@@ -139,11 +142,11 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
                 .map_err(|err| corrupt(format!("leave: {err}")))?,
         ),
         EntryKind::Conditional => {
-            let mut pos = game.position().clone();
+            let mut pos = game.board().boxed();
             let mut line = Vec::new();
-            for iccf in e.detail.split_whitespace() {
-                let m = read_move(iccf, &pos)?;
-                shakmaty::Position::play_unchecked(&mut pos, m);
+            for code in e.detail.split_whitespace() {
+                let m = read_move(code, pos.as_ref())?;
+                pos.play(&m);
                 line.push(m);
             }
             Action::Conditional(line)

@@ -12,11 +12,12 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 use crate::config::Config;
+use crate::game::replay;
 use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record};
 
 use super::Channel;
-use super::notice::{Notice, Side, replay_iccf};
+use super::notice::{Notice, Side};
 use super::render::{self, Reader};
 
 /// The record could not be read or written.
@@ -184,7 +185,7 @@ impl Mailbox {
         };
         let (game, id) = (message.game.clone(), message.id);
         let history = match self.read(move |v| v.moves_until(&game, id)).await {
-            Ok((start, moves)) => replay_iccf(start.as_deref(), &moves),
+            Ok((start, moves)) => replay(m.mv.kind, start.as_deref(), &moves),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot read a game's moves; the mail shows the position only");
                 None
@@ -192,7 +193,7 @@ impl Mailbox {
         };
         let history = history
             .as_ref()
-            .map(|(start, moves)| (start, moves.as_slice()));
+            .map(|(start, moves)| (start.as_ref(), moves.as_slice()));
         render::as_of(m, &self.reader(reader), players, history)
     }
 

@@ -9,13 +9,10 @@
 //! [`Notice::Legacy`] and delivered as they are.
 
 use serde::{Deserialize, Serialize};
-use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::Color;
 
-use crate::game::Game;
 use crate::game::clock::{Leave, Overdue, TimeControl};
-use crate::notation::{Iccf, uci};
+use crate::game::{Board, Game, Kind, Ply, board};
 
 /// A side, as stored (shakmaty's colour has no serde form here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,73 +44,55 @@ impl From<Side> for Color {
 /// position before it) and for the game to be shown as of it (the position after it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveData {
+    /// The game played (chess when not written, as in rows older than the field).
+    #[serde(default, skip_serializing_if = "is_chess")]
+    pub kind: Kind,
     /// Which move of the game it is, from 1 (half-moves).
     pub ply: u32,
     /// Its move number as written (`12` in `12... Nf6`).
     pub number: u32,
     pub side: Side,
-    pub uci: String,
+    /// The move as the record keeps it (ICCF numeric for chess).
     pub iccf: String,
-    /// FEN of the position before the move.
+    /// The position before the move, as its board writes it (FEN for chess).
     pub before: String,
-    /// FEN of the position after it.
+    /// The position after it.
     pub after: String,
+}
+
+fn is_chess(kind: &Kind) -> bool {
+    *kind == Kind::Chess
 }
 
 impl MoveData {
     /// `m`, legal in `game`'s current position, as the game's next move.
-    pub fn of(game: &Game, m: Move) -> MoveData {
-        let before = game.position();
-        let mut after = before.clone();
-        after.play_unchecked(m);
+    pub fn of(game: &Game, m: &Ply) -> MoveData {
+        let before = game.board();
+        let mut after = before.boxed();
+        after.play(m);
         MoveData {
+            kind: before.kind(),
             ply: u32::try_from(game.moves().len()).map_or(u32::MAX, |n| n.saturating_add(1)),
-            number: before.fullmoves().get(),
+            number: before.move_number(),
             side: before.turn().into(),
-            uci: uci::write(m),
-            iccf: Iccf::from_move(m).to_string(),
-            before: fen(before),
-            after: fen(&after),
+            iccf: before.code(m),
+            before: before.fen(),
+            after: after.fen(),
         }
     }
 
     /// The position before the move and the move, if the stored forms still read (a row
     /// changed by hand may not).
-    pub fn decode(&self) -> Option<(Chess, Move)> {
-        let pos = position(&self.before)?;
-        let m = self.uci.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
+    pub fn decode(&self) -> Option<(Box<dyn Board>, Ply)> {
+        let pos = board(self.kind, Some(&self.before)).ok()?;
+        let m = pos.read_code(&self.iccf)?;
         Some((pos, m))
     }
-}
 
-/// A position's FEN.
-pub fn fen(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
-}
-
-/// The position a FEN describes, if it is a legal one.
-pub fn position(fen: &str) -> Option<Chess> {
-    fen.parse::<Fen>()
-        .ok()?
-        .into_position(CastlingMode::Standard)
-        .ok()
-}
-
-/// The moves `moves` (ICCF numeric, as the record keeps them) played from `start` (a FEN, or
-/// the usual position): the starting position and the moves, if every one reads and is legal.
-pub fn replay_iccf(start: Option<&str>, moves: &[String]) -> Option<(Chess, Vec<Move>)> {
-    let start = match start {
-        Some(f) => position(f)?,
-        None => Chess::default(),
-    };
-    let mut pos = start.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for text in moves {
-        let m = text.parse::<Iccf>().ok()?.to_move(&pos).ok()?;
-        pos.play_unchecked(m);
-        out.push(m);
+    /// The position after the move, if it still reads.
+    pub fn position_after(&self) -> Option<Box<dyn Board>> {
+        board(self.kind, Some(&self.after)).ok()
     }
-    Some((start, out))
 }
 
 /// How a game's time is counted, for the clocks' wording.
@@ -185,8 +164,7 @@ fn number_of_own_move(game: &Game, color: Color, n: u32) -> u32 {
     let start = game.start();
     let late = u32::from(start.turn() == Color::Black && color == Color::White);
     start
-        .fullmoves()
-        .get()
+        .move_number()
         .saturating_add(n.saturating_sub(1))
         .saturating_add(late)
 }

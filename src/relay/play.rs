@@ -1,13 +1,13 @@
 //! Moves and the simple actions (draw offer, acceptance, decline, resignation): checked against
 //! the game, journaled, pushed to the opponent.
 
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
 use crate::command::MoveLine;
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Ply};
 use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, Record};
-use crate::notation::{Iccf, Lang, san};
+use crate::notation::{Lang, Notation};
 
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for};
@@ -29,15 +29,15 @@ impl State {
         }
         let m = match game.check_move(color, &line.text, line.number, lang) {
             Ok(read) => {
-                draw_offer |= read.marks.draw_offer;
-                read.m
+                draw_offer |= read.draw_offer;
+                read.ply
             }
             Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
         };
 
         let number = game.move_number();
-        let iccf = Iccf::from_move(m).to_string();
-        let own_text = self.written_for(&sender.player, game.position(), m);
+        let iccf = game.board().code(&m);
+        let own_text = self.written_for(&sender.player, game.board(), &m);
         let owner = game.player(!color).to_owned();
         let (mut after, record) = self.move_record(
             game,
@@ -52,8 +52,8 @@ impl State {
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
             // once, at the same instant (it costs no time).
-            let answer_iccf = Iccf::from_move(answer).to_string();
-            let played = Box::new(MoveData::of(&after, answer));
+            let answer_iccf = after.board().code(&answer);
+            let played = Box::new(MoveData::of(&after, &answer));
             let (answered, mut answer_record) = self.move_record(
                 &after,
                 !color,
@@ -98,19 +98,18 @@ impl State {
         &self,
         game: &Game,
         color: Color,
-        m: Move,
+        m: Ply,
         draw_offer: bool,
         written: &str,
         channel: Channel,
         from_line: bool,
     ) -> (Game, Record) {
-        let before = game.position();
         let player = game.player(color);
         let opponent = game.player(!color);
-        let mv = MoveData::of(game, m);
+        let mv = MoveData::of(game, &m);
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
         entry.iccf = Some(mv.iccf.clone());
-        entry.san = Some(san::write(before, m, Lang::English));
+        entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
         if draw_offer {
             entry.detail = DRAW_OFFER.to_owned();
         }

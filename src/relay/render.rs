@@ -3,10 +3,10 @@
 //! [`super::Mailbox::render`]) when they deliver them; nothing else formats what happened.
 
 use jiff::Timestamp;
-use shakmaty::{Color, Move, Position};
+use shakmaty::Color;
 
 use crate::game::clock::days_hours;
-use crate::game::{ColorName, Game};
+use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
 use super::notice::{ClockKind, Clocks, DrawAct, MoveData, MoveNotice, Notice, Side};
@@ -47,19 +47,19 @@ pub fn movetext(game: &Game, notation: Notation) -> String {
 }
 
 /// `moves` played from `start`, numbered, in `notation`.
-fn moves_from(start: &shakmaty::Chess, moves: &[Move], notation: Notation) -> String {
-    let mut pos = start.clone();
+fn moves_from(start: &dyn Board, moves: &[Ply], notation: Notation) -> String {
+    let mut pos = start.boxed();
     let mut out = String::new();
     for (i, m) in moves.iter().enumerate() {
-        let number = pos.fullmoves();
+        let number = pos.move_number();
         if pos.turn() == Color::White {
             out.push_str(&format!("{number}. "));
         } else if i == 0 {
             out.push_str(&format!("{number}... "));
         }
-        out.push_str(&notation.write(&pos, *m));
+        out.push_str(&pos.write(m, notation));
         out.push(' ');
-        pos.play_unchecked(*m);
+        pos.play(m);
     }
     if out.is_empty() {
         out.push_str("(no moves yet)");
@@ -106,8 +106,8 @@ pub fn clocks(clocks: &Clocks) -> String {
 }
 
 /// A conditional line as its owner reads it: `if 12... Nf6 then 13. Bg5; if ...`.
-pub fn line_text(game: &Game, line: &[Move], notation: Notation) -> String {
-    let mut pos = game.position().clone();
+pub fn line_text(game: &Game, line: &[Ply], notation: Notation) -> String {
+    let mut pos = game.board().boxed();
     let mut pairs = Vec::new();
     for pair in line.chunks(2) {
         let mut texts = Vec::new();
@@ -119,10 +119,10 @@ pub fn line_text(game: &Game, line: &[Move], notation: Notation) -> String {
             };
             texts.push(format!(
                 "{}{dots} {}",
-                pos.fullmoves(),
-                notation.write(&pos, *m)
+                pos.move_number(),
+                pos.write(m, notation)
             ));
-            pos.play_unchecked(*m);
+            pos.play(m);
         }
         pairs.push(format!(
             "if {} then {}",
@@ -217,7 +217,7 @@ fn dots(side: Side) -> &'static str {
 fn numbered(mv: &MoveData, reader: &Reader) -> String {
     let text = mv.decode().map_or_else(
         || mv.iccf.clone(),
-        |(pos, m)| reader.notation.write(&pos, m),
+        |(pos, m)| pos.write(&m, reader.notation),
     );
     format!(
         "{}{} {}",
@@ -490,21 +490,21 @@ pub fn as_of(
     m: &MoveNotice,
     reader: &Reader,
     (white, black): (&str, &str),
-    history: Option<(&shakmaty::Chess, &[Move])>,
+    history: Option<(&dyn Board, &[Ply])>,
 ) -> Option<String> {
-    let pos = super::notice::position(&m.mv.after)?;
+    let pos = m.mv.position_after()?;
     let mut lines = vec![format!(
         "game {}: {white} (White) - {black} (Black), as of {}",
         m.game,
         numbered(&m.mv, reader)
     )];
-    lines.extend(crate::game::diagram(pos.board()).lines().map(str::to_owned));
+    lines.extend(pos.diagram().lines().map(str::to_owned));
     if let Some((start, moves)) = history {
-        let mut end = start.clone();
+        let mut end = start.boxed();
         for mv in moves {
-            end.play_unchecked(*mv);
+            end.play(mv);
         }
-        if super::notice::fen(&end) == m.mv.after {
+        if end.fen() == m.mv.after {
             lines.push(format!(
                 "moves: {}",
                 moves_from(start, moves, reader.notation)
@@ -516,16 +516,14 @@ pub fn as_of(
     }
     let turn = pos.turn();
     let to_move = if turn == Color::White { white } else { black };
-    lines.push(if pos.is_checkmate() {
-        format!("checkmate: {} wins", ColorName(!turn))
-    } else if pos.is_stalemate() {
-        "stalemate".to_owned()
-    } else {
-        format!(
+    lines.push(match pos.outcome().map(|result| result.reason) {
+        Some(EndReason::Checkmate) => format!("checkmate: {} wins", ColorName(!turn)),
+        Some(EndReason::Stalemate) => "stalemate".to_owned(),
+        _ => format!(
             "to move: {} ({to_move}), move {}",
             ColorName(turn),
-            pos.fullmoves()
-        )
+            pos.move_number()
+        ),
     });
     lines.extend(m.clocks.as_ref().map(clocks));
     Some(lines.join("\n"))
@@ -539,8 +537,8 @@ mod tests {
 
     use crate::game::Action;
     use crate::game::clock::{Leave, Overdue, Rules};
-    use crate::notation::Reader as MoveReader;
-    use crate::relay::notice::{MoveData, replay_iccf};
+    use crate::game::{Kind, replay};
+    use crate::relay::notice::MoveData;
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
@@ -569,10 +567,7 @@ mod tests {
             .unwrap()
             .with_rules(Rules::default(), T0);
         for text in moves {
-            let m = MoveReader::new(Some(Lang::English))
-                .read(game.position(), text)
-                .unwrap()
-                .m;
+            let m = game.board().read(text, Some(Lang::English)).unwrap().ply;
             let color = game.turn();
             game.apply_by(
                 color,
@@ -586,11 +581,8 @@ mod tests {
         game
     }
 
-    fn next(game: &Game, text: &str) -> shakmaty::Move {
-        MoveReader::new(Some(Lang::English))
-            .read(game.position(), text)
-            .unwrap()
-            .m
+    fn next(game: &Game, text: &str) -> Ply {
+        game.board().read(text, Some(Lang::English)).unwrap().ply
     }
 
     /// The notice of `text` played next in `game` (after `moves`).
@@ -600,7 +592,7 @@ mod tests {
         MoveNotice {
             game: "g1".to_owned(),
             mover: g.player(g.turn()).to_owned(),
-            mv: MoveData::of(&g, m),
+            mv: MoveData::of(&g, &m),
             draw_offer: false,
             clocks: None,
             from_line: false,
@@ -628,7 +620,7 @@ mod tests {
         );
         offered.clocks = Clocks::of(&after, T0 + SignedDuration::from_hours(26));
         let four = game(&["e4", "e5", "Nf3", "Nc6"]);
-        let bb5 = MoveData::of(&four, next(&four, "Bb5"));
+        let bb5 = MoveData::of(&four, &next(&four, "Bb5"));
         let leave = Leave {
             first: jiff::civil::date(2027, 3, 1),
             days: 10,
@@ -887,9 +879,9 @@ mod tests {
     fn a_move_is_shown_as_of_itself() {
         let m = move_notice(&["e4", "e5", "Nf3"], "Nc6");
         let record: Vec<String> = ["5254", "5755", "7163", "2836"].map(String::from).to_vec();
-        let (start, moves) = replay_iccf(None, &record).unwrap();
+        let (start, moves) = replay(Kind::Chess, None, &record).unwrap();
         let players = ("alice", "boris");
-        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
+        let view = as_of(&m, &lan_ru(), players, Some((start.as_ref(), &moves))).unwrap();
         assert!(
             view.starts_with("game g1: alice (White) - boris (Black), as of 2... Кb8—c6 (2836)"),
             "{view}"
@@ -901,8 +893,8 @@ mod tests {
         assert!(view.contains("r . b q k b n r"), "{view}");
         assert!(view.contains("to move: White (alice), move 3"), "{view}");
         // A record that does not end in this move gives no moves rather than wrong ones.
-        let (start, moves) = replay_iccf(None, &record[..3]).unwrap();
-        let view = as_of(&m, &lan_ru(), players, Some((&start, &moves))).unwrap();
+        let (start, moves) = replay(Kind::Chess, None, &record[..3]).unwrap();
+        let view = as_of(&m, &lan_ru(), players, Some((start.as_ref(), &moves))).unwrap();
         assert!(!view.contains("moves:"), "{view}");
         assert!(view.contains("r . b q k b n r"), "{view}");
         // A stored position that no longer reads is not shown rather than shown wrong.

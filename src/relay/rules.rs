@@ -5,11 +5,11 @@ use shakmaty::Color;
 
 use crate::command::NumberedMove;
 use crate::game::clock::Leave;
-use crate::game::{Action, Claim, EndReason, GameResult, Refusal};
+use crate::game::{Action, Claim, EndReason, GameResult, Refusal, codes};
 use crate::journal::replay::AdjudicationDetail;
 use crate::journal::{EntryKind, Record, detail};
 use crate::notation::result::Score;
-use crate::notation::{Iccf, Lang, san};
+use crate::notation::{Lang, Notation};
 use jiff::civil::Date;
 
 use super::notice::{MoveData, Notice};
@@ -34,22 +34,25 @@ impl State {
             Some(with) => {
                 let lang = self.lang_of(&sender.player);
                 match game.check_move(color, &with.text, with.number, lang) {
-                    Ok(read) => Some(read.m),
+                    Ok(read) => Some(read.ply),
                     Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
                 }
             }
         };
-        let action = Action::Claim { claim, m };
+        let action = Action::Claim {
+            claim,
+            m: m.clone(),
+        };
         if let Err(refusal) = game.check(color, &action, self.now) {
             return self.refuse(sender, game_id, refusal.into()).await;
         }
         let opponent = game.player(!color).to_owned();
         let mut entry = self.said_entry(sender, game_id, EntryKind::Claim);
         entry.detail = claim.as_str().to_owned();
-        let mv = m.map(|m| {
+        let mv = m.as_ref().map(|m| {
             let mv = MoveData::of(game, m);
             entry.iccf = Some(mv.iccf.clone());
-            entry.san = Some(san::write(game.position(), m, Lang::English));
+            entry.san = Some(game.board().write(m, Notation::San(Lang::English)));
             Box::new(mv)
         });
         let notice = Notice::Claim {
@@ -86,18 +89,14 @@ impl State {
             Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
         };
         let mut entry = self.said_entry(sender, game_id, EntryKind::Conditional);
-        entry.detail = line
-            .iter()
-            .map(|m| Iccf::from_move(*m).to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
+        entry.detail = codes(game.board(), &line).join(" ");
         let reply = if line.is_empty() {
             format!("conditional line cancelled {game_id}")
         } else {
             let notation = self
                 .players
                 .get(&sender.player)
-                .map_or(crate::notation::Notation::Iccf, |p| p.notation);
+                .map_or(Notation::Iccf, |p| p.notation);
             format!(
                 "conditional line set {game_id}: {}",
                 render::line_text(game, &line, notation)

@@ -4,13 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
-use shakmaty::{Chess, Color, Move};
+use shakmaty::Color;
 
 use crate::config::{Event, Player};
-use crate::game::{Action, Game, Refusal};
+use crate::game::{Action, Board, Game, Kind, Ply, Refusal};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
-use crate::notation::{Iccf, Lang};
+use crate::notation::Lang;
 
 use super::notice::Notice;
 use super::{Channel, Command, Pending, Reply, Sender, Status, render};
@@ -141,6 +141,7 @@ impl State {
             } => {
                 let (facts_event, facts_round) = (event.clone(), round.clone());
                 let detail = GameStartDetail {
+                    kind: Kind::Chess,
                     white,
                     black,
                     event,
@@ -298,11 +299,10 @@ impl State {
     }
 
     /// `m` (from `pos`) as `player` reads moves.
-    pub(super) fn written_for(&self, player: &str, pos: &Chess, m: Move) -> String {
-        self.players.get(player).map_or_else(
-            || Iccf::from_move(m).to_string(),
-            |p| p.notation.write(pos, m),
-        )
+    pub(super) fn written_for(&self, player: &str, pos: &dyn Board, m: &Ply) -> String {
+        self.players
+            .get(player)
+            .map_or_else(|| pos.code(m), |p| pos.write(m, p.notation))
     }
 
     /// Queues the records (and the result, if `after` has one) and, once queued, makes `after`

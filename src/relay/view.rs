@@ -10,14 +10,12 @@
 use std::collections::HashMap;
 
 use jiff::Timestamp;
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::Color;
 
 use crate::game::clock::TimeControl;
-use crate::game::{EndReason, Game};
+use crate::game::{EndReason, Game, Kind, board};
 use crate::journal::replay::JournaledGame;
-use crate::notation::{Lang, ReadMoveError, Reader};
+use crate::notation::{Lang, Notation};
 
 use super::facts::GameFacts;
 use super::state::State;
@@ -40,6 +38,7 @@ pub enum Standing {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameView {
     pub id: String,
+    pub kind: Kind,
     /// The players' names (their ids when the configuration gives none).
     pub white: String,
     pub black: String,
@@ -82,16 +81,10 @@ impl GameView {
     /// Whether `text` reads as more than one legal move on the position shown (in `lang`,
     /// then any language): why a move was refused, for front ends that name that case.
     pub fn is_ambiguous(&self, text: &str, lang: Option<Lang>) -> bool {
-        let Ok(fen) = self.fen.parse::<Fen>() else {
+        let Ok(pos) = board(self.kind, Some(&self.fen)) else {
             return false;
         };
-        let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else {
-            return false;
-        };
-        matches!(
-            Reader::new(lang).read(&pos, text),
-            Err(ReadMoveError::Ambiguous(_))
-        )
+        pos.read(text, lang).is_err_and(|e| e.is_ambiguous())
     }
 }
 
@@ -105,11 +98,11 @@ fn index(color: Color) -> usize {
 /// Numbered English SAN from the game's start: `1.e4 e5 2.Nf3`, `12...Nf6 13.Bg5` from a
 /// position with Black to move.
 pub fn san_movetext(game: &Game) -> String {
-    let mut pos = game.start().clone();
+    let mut pos = game.start().boxed();
     let mut words = Vec::with_capacity(game.moves().len());
     for (i, m) in game.moves().iter().enumerate() {
-        let san = SanPlus::from_move(pos.clone(), *m).to_string();
-        let number = pos.fullmoves();
+        let san = pos.write(m, Notation::San(Lang::English));
+        let number = pos.move_number();
         if pos.turn() == Color::White {
             words.push(format!("{number}.{san}"));
         } else if i == 0 {
@@ -117,7 +110,7 @@ pub fn san_movetext(game: &Game) -> String {
         } else {
             words.push(san);
         }
-        pos.play_unchecked(*m);
+        pos.play(m);
     }
     words.join(" ")
 }
@@ -197,6 +190,7 @@ impl State {
         let side = |c: Color| game.side_time(c, self.now);
         Some(GameView {
             id: id.to_owned(),
+            kind: game.kind(),
             white: name(&game.white),
             black: name(&game.black),
             white_id: game.white.clone(),
@@ -205,7 +199,7 @@ impl State {
             to_move: game.turn(),
             move_number: game.move_number(),
             movetext: san_movetext(game),
-            fen: Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+            fen: game.board().fen(),
             start_fen: game.start_fen().map(str::to_owned),
             time_left: [side(Color::White).left, side(Color::Black).left],
             time_control: game.rules().time_control,
@@ -241,7 +235,7 @@ mod tests {
     fn play(game: &mut Game, moves: &[&str]) {
         for m in moves {
             let color = game.turn();
-            let m = game.check_move(color, m, None, None).unwrap().m;
+            let m = game.check_move(color, m, None, None).unwrap().ply;
             game.apply(
                 &Action::Move {
                     m,

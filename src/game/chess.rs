@@ -1,0 +1,128 @@
+//! Chess on the [`Board`] seam: shakmaty's position, read by the tolerant reader of
+//! [`crate::notation`] and written in any of its notations.
+
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+
+use crate::notation::movetext::parse_position;
+use crate::notation::{Iccf, Lang, Notation, Reader};
+
+use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
+use super::{EndReason, GameResult, diagram};
+
+/// A chess position.
+#[derive(Clone, Debug)]
+pub struct ChessBoard(Chess);
+
+impl ChessBoard {
+    /// The usual starting position, or the one `fen` describes.
+    pub fn new(fen: Option<&str>) -> Result<ChessBoard, String> {
+        match fen {
+            Some(fen) => parse_position(fen).map(ChessBoard),
+            None => Ok(ChessBoard(Chess::default())),
+        }
+    }
+
+    /// `ply` as a chess move legal here.
+    fn legal(&self, ply: &Ply) -> Option<Move> {
+        let PlyOf::Chess(m) = ply.0 else {
+            return None;
+        };
+        self.0.is_legal(m).then_some(m)
+    }
+}
+
+fn ply(m: Move) -> Ply {
+    Ply(PlyOf::Chess(m))
+}
+
+impl Board for ChessBoard {
+    fn kind(&self) -> Kind {
+        Kind::Chess
+    }
+
+    fn boxed(&self) -> Box<dyn Board> {
+        Box::new(self.clone())
+    }
+
+    fn turn(&self) -> Color {
+        self.0.turn()
+    }
+
+    fn move_number(&self) -> u32 {
+        self.0.fullmoves().get()
+    }
+
+    fn read(&self, text: &str, lang: Option<Lang>) -> Result<ReadPly, MoveError> {
+        let read = Reader::new(lang)
+            .read(&self.0, text)
+            .map_err(MoveError::Chess)?;
+        Ok(ReadPly {
+            ply: ply(read.m),
+            draw_offer: read.marks.draw_offer,
+        })
+    }
+
+    fn read_code(&self, code: &str) -> Option<Ply> {
+        let m = code.parse::<Iccf>().ok()?.to_move(&self.0).ok()?;
+        Some(ply(m))
+    }
+
+    fn is_legal(&self, ply: &Ply) -> bool {
+        self.legal(ply).is_some()
+    }
+
+    fn play(&mut self, ply: &Ply) {
+        if let Some(m) = self.legal(ply) {
+            self.0.play_unchecked(m);
+        }
+    }
+
+    fn outcome(&self) -> Option<GameResult> {
+        let pos = &self.0;
+        if pos.is_checkmate() {
+            Some(GameResult::new(Some(!pos.turn()), EndReason::Checkmate))
+        } else if pos.is_stalemate() {
+            Some(GameResult::new(None, EndReason::Stalemate))
+        } else if pos.is_insufficient_material() {
+            Some(GameResult::new(None, EndReason::InsufficientMaterial))
+        } else {
+            None
+        }
+    }
+
+    fn repetition_key(&self) -> String {
+        // Pieces, side to move, castling rights and a capturable en passant square: the FEN
+        // without its two counters.
+        let fen = self.fen();
+        let mut fields = fen.split(' ');
+        let key: Vec<&str> = fields.by_ref().take(4).collect();
+        key.join(" ")
+    }
+
+    fn quiet_plies(&self) -> u32 {
+        self.0.halfmoves()
+    }
+
+    fn code(&self, ply: &Ply) -> String {
+        let PlyOf::Chess(m) = ply.0 else {
+            return String::new();
+        };
+        Iccf::from_move(m).to_string()
+    }
+
+    fn write(&self, ply: &Ply, notation: Notation) -> String {
+        let PlyOf::Chess(m) = ply.0 else {
+            return String::new();
+        };
+        notation.write(&self.0, m)
+    }
+
+    fn fen(&self) -> String {
+        Fen::from_position(&self.0, EnPassantMode::Legal).to_string()
+    }
+
+    fn diagram(&self) -> String {
+        diagram(self.0.board())
+    }
+}
