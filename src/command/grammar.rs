@@ -225,9 +225,10 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
     let game = w.arg("game id")?;
     let white = w.arg("white player")?;
     let black = w.arg("black player")?;
-    let (mut event, mut fen, mut round) = (None, None, None);
+    let (mut kind, mut event, mut fen, mut round) = (None, None, None, None);
     while let Some(word) = w.word() {
         match word.to_ascii_uppercase().as_str() {
+            "GAME" => kind = Some(w.arg("game (chess, draughts-ru)")?.parse().map_err(bad)?),
             "EVENT" => event = Some(w.arg("event id")?),
             "ROUND" => round = Some(w.arg("round")?),
             "FEN" => {
@@ -240,7 +241,7 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
             _ => {
                 return Err(CommandError::new(
                     CommandErrorKind::Unexpected,
-                    format!("unexpected {word:?} (EVENT id, ROUND r, FEN ...)"),
+                    format!("unexpected {word:?} (GAME kind, EVENT id, ROUND r, FEN ...)"),
                 ));
             }
         }
@@ -249,6 +250,7 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
         game,
         white,
         black,
+        kind,
         event,
         fen,
         round,

@@ -32,7 +32,7 @@ use jiff::SignedDuration;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
-use crate::game::Claim;
+use crate::game::{Claim, Kind};
 use crate::notation::number::MoveNumber;
 use crate::notation::result::Score;
 use crate::notation::written::Marks;
@@ -123,6 +123,8 @@ pub enum Command {
         game: String,
         white: String,
         black: String,
+        /// The game played (`GAME draughts-ru`); unnamed, its event's, or chess.
+        kind: Option<Kind>,
         event: Option<String>,
         fen: Option<String>,
         round: Option<String>,

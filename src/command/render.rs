@@ -95,11 +95,15 @@ impl fmt::Display for Command {
                 game,
                 white,
                 black,
+                kind,
                 event,
                 fen,
                 round,
             } => {
                 write!(f, "CREATE {game} {white} {black}")?;
+                if let Some(kind) = kind {
+                    write!(f, " GAME {kind}")?;
+                }
                 if let Some(event) = event {
                     write!(f, " EVENT {event}")?;
                 }

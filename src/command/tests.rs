@@ -215,6 +215,7 @@ fn every_form_of_the_protocol_reads() {
                 game: g("ep-2"),
                 white: g("alice"),
                 black: g("boris"),
+                kind: None,
                 event: None,
                 fen: None,
                 round: None,
@@ -226,11 +227,24 @@ fn every_form_of_the_protocol_reads() {
                 game: g("ep-1"),
                 white: g("alice"),
                 black: g("boris"),
+                kind: None,
                 event: Some(g("demo")),
                 fen: Some(g(
                     "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
                 )),
                 round: Some(g("2")),
+            },
+        ),
+        (
+            "CREATE d1 alice boris GAME draughts-ru FEN W:W21,22:B1,K2",
+            Command::Create {
+                game: g("d1"),
+                white: g("alice"),
+                black: g("boris"),
+                kind: Some(Kind::DraughtsRu),
+                event: None,
+                fen: Some(g("W:W21,22:B1,K2")),
+                round: None,
             },
         ),
         (
@@ -556,12 +570,14 @@ fn command() -> impl Strategy<Value = Command> {
             word(),
             word(),
             proptest::option::of(word()),
-            proptest::option::of(word())
+            proptest::option::of(word()),
+            proptest::option::of(prop_oneof![Just(Kind::Chess), Just(Kind::DraughtsRu)])
         )
-            .prop_map(|(game, white, black, event, round)| Command::Create {
+            .prop_map(|(game, white, black, event, round, kind)| Command::Create {
                 game,
                 white,
                 black,
+                kind,
                 event,
                 fen: None,
                 round,

@@ -7,8 +7,8 @@ use serde::Deserialize;
 
 use super::check::{Checker, Field};
 use super::players::Player;
-use crate::game::Game;
 use crate::game::clock::{OnTimeout, Rules, TimeControl};
+use crate::game::{Game, Kind};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,6 +16,7 @@ pub(super) struct RawEvent {
     id: Option<String>,
     name: Option<String>,
     site: Option<String>,
+    game: Option<Field<Kind>>,
     time_control: Option<String>,
     on_timeout: Option<Field<OnTimeout>>,
     reminder_days: Option<Vec<i64>>,
@@ -28,6 +29,7 @@ pub(super) struct RawEvent {
 pub(super) struct RawGame {
     id: Option<String>,
     event: Option<String>,
+    game: Option<Field<Kind>>,
     white: Option<String>,
     black: Option<String>,
     fen: Option<String>,
@@ -39,6 +41,8 @@ pub struct Event {
     pub id: String,
     pub name: String,
     pub site: String,
+    /// The game its games play unless one names another (`game = "draughts-ru"`).
+    pub game: Kind,
     /// The time rules of its games, fixed in each game's record when it starts.
     pub rules: Rules,
 }
@@ -46,6 +50,8 @@ pub struct Event {
 #[derive(Clone, Debug)]
 pub struct GameConfig {
     pub id: String,
+    /// The game played: its own `game`, else its event's, else chess.
+    pub kind: Kind,
     pub event: Option<String>,
     pub white: String,
     pub black: String,
@@ -82,6 +88,7 @@ fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let on_timeout = c
         .read(&key("on_timeout"), e.on_timeout)
         .unwrap_or(d.on_timeout);
+    let game = c.read(&key("game"), e.game).unwrap_or_default();
     let mut reminder_days = Vec::new();
     for (j, days) in e.reminder_days.unwrap_or_default().into_iter().enumerate() {
         let days = c.positive(&key(&format!("reminder_days[{j}]")), Some(days), 1, 3650);
@@ -103,6 +110,7 @@ fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     Event {
         name: e.name.unwrap_or_else(|| id.clone()),
         site: e.site.unwrap_or_else(|| "?".to_owned()),
+        game,
         rules: Rules {
             time_control,
             on_timeout,
@@ -141,8 +149,12 @@ pub(super) fn check_games(
         {
             c.problem(key("event"), format!("no event {event:?}"));
         }
+        let kind = c
+            .read(&key("game"), g.game)
+            .or_else(|| Some(events.get(g.event.as_deref()?)?.game))
+            .unwrap_or_default();
         if let Some(fen) = &g.fen
-            && let Err(e) = Game::new(&id, &white, &black, Some(fen))
+            && let Err(e) = Game::of_kind(kind, &id, &white, &black, Some(fen))
         {
             c.problem(key("fen"), e);
         }
@@ -151,6 +163,7 @@ pub(super) fn check_games(
         }
         games.push(GameConfig {
             id,
+            kind,
             event: g.event,
             white,
             black,

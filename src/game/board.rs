@@ -50,6 +50,14 @@ impl Kind {
             Kind::DraughtsRu => "draughts-ru",
         }
     }
+
+    /// PDN's `GameType` tag for a game other than chess (`25`: Russian draughts).
+    pub fn game_type(self) -> Option<&'static str> {
+        match self {
+            Kind::Chess => None,
+            Kind::DraughtsRu => Some("25"),
+        }
+    }
 }
 
 impl fmt::Display for Kind {

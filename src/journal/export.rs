@@ -248,9 +248,15 @@ fn pgn(record: &Record, names: &Names) -> String {
         ("Mode", mode(record)),
         ("Termination", termination),
     ];
-    if let Some(fen) = record.detail.fen.as_deref() {
+    let kind = record.game.kind();
+    if let Some(game_type) = kind.game_type() {
+        extra.push(("GameType", game_type));
+    }
+    // The board's own FEN (a draughts game may have started from a listing).
+    let start_fen = record.game.start().fen();
+    if record.detail.fen.is_some() {
         extra.push(("SetUp", "1"));
-        extra.push(("FEN", fen));
+        extra.push(("FEN", &start_fen));
     }
     let mut out: Vec<u8> = Vec::new();
     // Writing into a Vec cannot fail.

@@ -143,6 +143,7 @@ impl Relay {
                 game: g.id.clone(),
                 white: g.white.clone(),
                 black: g.black.clone(),
+                kind: Some(g.kind),
                 event: g.event.clone(),
                 fen: g.fen.clone(),
                 round: g.round.clone(),

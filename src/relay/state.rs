@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::config::{Event, Player};
-use crate::game::{Action, Board, Game, Kind, Ply, Refusal};
+use crate::game::{Action, Board, Game, Ply, Refusal};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
 use crate::notation::Lang;
@@ -135,13 +135,17 @@ impl State {
                 game,
                 white,
                 black,
+                kind,
                 event,
                 fen,
                 round,
             } => {
                 let (facts_event, facts_round) = (event.clone(), round.clone());
+                let kind = kind
+                    .or_else(|| Some(self.events.get(event.as_deref()?)?.game))
+                    .unwrap_or_default();
                 let detail = GameStartDetail {
-                    kind: Kind::Chess,
+                    kind,
                     white,
                     black,
                     event,

@@ -913,3 +913,63 @@ fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
         assert_journal_verifies(&node.config);
     }
 }
+
+/// A draughts game between the clubs: its moves cross the noisy line as paths of square
+/// numbers, and both journals hold the same record.
+#[test]
+fn a_draughts_game_crosses_the_link_as_square_paths() {
+    let sim = TcpSimulator::start(NOISY);
+    let [link_a, link_b] = tcp_links(&sim);
+    let draughts =
+        "[[games]]\nid = \"d1\"\ngame = \"draughts-ru\"\nwhite = \"anna\"\nblack = \"boris\"\n";
+    let nodes: Vec<Node> = [
+        (&["anna"], &["boris"], link_a),
+        (&["boris"], &["anna"], link_b),
+    ]
+    .into_iter()
+    .map(|(local, remote, link)| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = dir.path().join("ccrelay.toml");
+        let text = node_config(&dir.path().join("data"), local, remote, &[], &link);
+        std::fs::write(&config, format!("{text}{draughts}")).expect("write config");
+        let daemon = Daemon::start(&config);
+        Node {
+            dir,
+            config,
+            daemon,
+        }
+    })
+    .collect();
+    let mut anna = login(&nodes[0], "anna");
+    let mut boris = login(&nodes[1], "boris");
+    let plies = [
+        ("c3-d4", "22-18"),
+        ("f6-e5", "11-15"),
+        ("d4:f6", "18x11"),
+        ("g7:e5", "8x15"),
+    ];
+    for (i, (text, numeric)) in plies.iter().enumerate() {
+        let (mover, opponent) = if i % 2 == 0 {
+            (&mut anna, &mut boris)
+        } else {
+            (&mut boris, &mut anna)
+        };
+        let (code, reply) = mover.call(&format!("MOVE d1 {text}"));
+        assert_eq!(code, 250, "{text}: {reply}");
+        let push = wait_push(opponent, &format!("MOVE d1 {}", i / 2 + 1));
+        assert!(push.contains(numeric), "{push}");
+    }
+    let expected: Vec<(String, String)> = plies
+        .iter()
+        .enumerate()
+        .map(|(i, (_, numeric))| {
+            let player = if i % 2 == 0 { "anna" } else { "boris" };
+            (player.to_owned(), (*numeric).to_owned())
+        })
+        .collect();
+    drop((anna, boris));
+    for node in &nodes {
+        assert_eq!(moves_of(&node.config, "d1"), expected);
+        assert_journal_verifies(&node.config);
+    }
+}

@@ -3,6 +3,7 @@
 mod cli;
 mod daemon;
 mod draughts;
+mod draughts_relay;
 mod draughts_seed;
 mod email;
 mod email_fixtures;

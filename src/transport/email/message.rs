@@ -324,7 +324,8 @@ fn is_command_verb(word: &str) -> bool {
 }
 
 /// Whether a word could be a move: a digit 1-8 (every move but castling names a square or is
-/// ICCF numeric), or castling with O, 0 or Cyrillic О.
+/// ICCF numeric), or castling with O, 0 or Cyrillic О. Short, unless it is a path of squares
+/// (a draughts capture names every landing square: `e1:a5:d8:f6:d4`, `31x13x2x11x18`).
 fn move_like(word: &str) -> bool {
     let w = word.trim_end_matches(['+', '#', '!', '?', ',', ';']);
     let castling = {
@@ -334,7 +335,10 @@ fn move_like(word: &str) -> bool {
             .collect();
         matches!(letters.as_str(), "OO" | "OOO" | "00" | "000" | "ОО" | "ООО")
     };
-    castling || (w.chars().count() <= 12 && w.chars().any(|c| ('1'..='8').contains(&c)))
+    let path = w.len() <= 64
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-'));
+    castling || ((w.chars().count() <= 12 || path) && w.chars().any(|c| ('1'..='8').contains(&c)))
 }
 
 /// The command a line holds, if any: a phrase, a verb of the shared grammar, or a move.
@@ -391,7 +395,9 @@ pub fn request(text: &str, game: &str) -> Result<Found, BodyError> {
                 .filter(|w| !w.eq_ignore_ascii_case("move:") && !w.eq_ignore_ascii_case("ход:"))
                 .filter(|w| move_number(w).is_none() && split_move_number(w).0.is_none())
                 .collect();
-            if let [m] = rest.as_slice() {
+            if let [m] = rest.as_slice()
+                && move_like(m)
+            {
                 repeat_line = Some((*m).to_owned());
                 continue;
             }
@@ -526,8 +532,24 @@ mod tests {
             Command::parse("MOVE g7 12. Nf3").unwrap()
         );
         assert_eq!(command("0-0"), Command::parse("MOVE g7 0-0").unwrap());
+        // A draughts king's capture with every landing square is one move, not a message.
+        let found = request("e1:a5:d8:f6:d4\nYour move!", "g7").unwrap();
+        assert_eq!(
+            found.command,
+            Command::parse("MOVE g7 e1:a5:d8:f6:d4").unwrap()
+        );
+        assert_eq!(found.message.as_deref(), Some("Your move!"));
         assert_eq!(request("Thanks!", "g7"), Err(BodyError::NoMove));
         assert_eq!(request("e4", "g7").unwrap().message, None);
+    }
+
+    /// "Your move!" under a move was read as the repeat of the opponent's last move ("move!"),
+    /// and the move was refused because that repeat did not match: a repeat names a move.
+    #[test]
+    fn regression_your_move_greeting_was_read_as_a_repeat() {
+        let found = request("Nf3\nYour move!", "g7").unwrap();
+        assert_eq!(found.command, Command::parse("MOVE g7 Nf3").unwrap());
+        assert_eq!(found.message.as_deref(), Some("Your move!"));
     }
 
     /// The email reader required a dot after a move number (`12. Nf3`) where the line protocol

@@ -34,6 +34,8 @@ pub const NONCE_LEN: usize = 16;
 pub const VERSION: u8 = 1;
 /// Longest reason text a REFUSED carries.
 pub const MAX_REASON: usize = 64;
+/// Most squares a path move names (a draughts king's capture: its square and every landing).
+pub const MAX_PATH: usize = 32;
 
 /// The frame types.
 pub const HELLO: u8 = 0x01;
@@ -314,6 +316,14 @@ pub enum Act {
         promotion: u8,
         draw_offer: bool,
     },
+    /// A move as the numbers of the squares it passes (Russian draughts: PDN's 1–32, its
+    /// start and every landing square), a capture or not, and a draw offered with it.
+    Path {
+        squares: [u8; MAX_PATH],
+        len: u8,
+        capture: bool,
+        draw_offer: bool,
+    },
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
@@ -346,7 +356,10 @@ const K_ACCEPT: u8 = 3;
 const K_DECLINE: u8 = 4;
 const K_RESIGN: u8 = 5;
 const K_REFUSED: u8 = 6;
+const K_PATH: u8 = 7;
 const BLACK: u8 = 0x80;
+const PATH_DRAW_OFFER: u8 = 1;
+const PATH_CAPTURE: u8 = 2;
 
 impl Message {
     pub fn encode(&self) -> Vec<u8> {
@@ -360,6 +373,7 @@ impl Message {
             } => {
                 let k = match act {
                     Act::Move { .. } => K_MOVE,
+                    Act::Path { .. } => K_PATH,
                     Act::OfferDraw => K_OFFER,
                     Act::AcceptDraw => K_ACCEPT,
                     Act::DeclineDraw => K_DECLINE,
@@ -390,6 +404,26 @@ impl Message {
                     | (u16::from(*promotion) << 1)
                     | u16::from(*draw_offer);
                 p.extend_from_slice(&packed.to_be_bytes());
+            }
+            Message::Action {
+                act:
+                    Act::Path {
+                        squares,
+                        len,
+                        capture,
+                        draw_offer,
+                    },
+                ..
+            } => {
+                let mut flags = 0;
+                if *draw_offer {
+                    flags |= PATH_DRAW_OFFER;
+                }
+                if *capture {
+                    flags |= PATH_CAPTURE;
+                }
+                p.push(flags);
+                p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
             }
             Message::Refused { reason, .. } => {
                 let mut cut = reason.len().min(MAX_REASON);
@@ -450,6 +484,30 @@ impl Message {
                     },
                 })
             }
+            K_PATH => {
+                let Some((&flags, path)) = rest.split_first() else {
+                    return Err(FrameError::Payload("path length"));
+                };
+                if flags & !(PATH_DRAW_OFFER | PATH_CAPTURE) != 0 {
+                    return Err(FrameError::Payload("path flags"));
+                }
+                if !(2..=MAX_PATH).contains(&path.len()) || path.contains(&0) {
+                    return Err(FrameError::Payload("path squares"));
+                }
+                let mut squares = [0; MAX_PATH];
+                squares[..path.len()].copy_from_slice(path);
+                Ok(Message::Action {
+                    game,
+                    side,
+                    number,
+                    act: Act::Path {
+                        squares,
+                        len: path.len() as u8,
+                        capture: flags & PATH_CAPTURE != 0,
+                        draw_offer: flags & PATH_DRAW_OFFER != 0,
+                    },
+                })
+            }
             K_OFFER => exact(Act::OfferDraw),
             K_ACCEPT => exact(Act::AcceptDraw),
             K_DECLINE => exact(Act::DeclineDraw),
@@ -480,6 +538,36 @@ impl Message {
 /// ([`Iccf::to_packed`]); `None` if the text is not an ICCF move.
 pub fn pack_iccf(text: &str) -> Option<(u8, u8, u8)> {
     text.parse::<Iccf>().ok().map(Iccf::to_packed)
+}
+
+/// A move written as square numbers (`22-18`, `22x15x24`) as a path act; `None` if the
+/// text is not one.
+pub fn pack_path(text: &str, draw_offer: bool) -> Option<Act> {
+    let capture = text.contains('x');
+    let sep = if capture { 'x' } else { '-' };
+    let mut squares = [0; MAX_PATH];
+    let mut len = 0;
+    for part in text.split(sep) {
+        let n: u8 = part.parse().ok().filter(|n| *n != 0)?;
+        *squares.get_mut(len)? = n;
+        len += 1;
+    }
+    (len >= 2).then_some(Act::Path {
+        squares,
+        len: len as u8,
+        capture,
+        draw_offer,
+    })
+}
+
+/// The text of a path act's squares: `22-18`, `22x15x24`.
+pub fn unpack_path(squares: &[u8], capture: bool) -> String {
+    let sep = if capture { "x" } else { "-" };
+    squares
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// The ICCF text of a packed move; empty if the numbers are no move.
@@ -707,6 +795,48 @@ mod tests {
         }
         for bad in ["", "525", "5259", "0254", "52545", "e2e4", "525411"] {
             assert_eq!(pack_iccf(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn draughts_paths_pack_travel_and_unpack() {
+        for (text, offer) in [
+            ("22-18", false),
+            ("22x15x24", true),
+            ("31x13x2x11x18", false),
+        ] {
+            let act = pack_path(text, offer).unwrap();
+            let message = Message::Action {
+                game: 7,
+                side: Side::Black,
+                number: 3,
+                act,
+            };
+            let bytes = message.encode();
+            assert_eq!(bytes.len(), 7 + 1 + text.split(['-', 'x']).count());
+            assert_eq!(Message::decode(&bytes), Ok(message));
+            let Act::Path {
+                squares,
+                len,
+                capture,
+                draw_offer,
+            } = act
+            else {
+                panic!("{act:?}");
+            };
+            assert_eq!(unpack_path(&squares[..usize::from(len)], capture), text);
+            assert_eq!(draw_offer, offer);
+        }
+        for bad in ["", "22", "22-", "0-18", "22-18x11", "c3-d4", "300-18"] {
+            assert_eq!(pack_path(bad, false), None, "{bad}");
+        }
+        // One square, a zero square, unknown flags: refused, not guessed.
+        let header = [K_PATH, 0, 0, 0, 7, 0, 0];
+        for tail in [&[0u8, 22][..], &[0, 22, 0], &[4, 22, 18], &[]] {
+            assert!(
+                Message::decode(&[&header[..], tail].concat()).is_err(),
+                "{tail:?}"
+            );
         }
     }
 }

@@ -36,7 +36,7 @@ use tokio::io::{AsyncReadExt, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use self::frame::{Act, Deframer, Message, Side, game_code, unpack_iccf};
+use self::frame::{Act, Deframer, Message, Side, game_code, unpack_iccf, unpack_path};
 use self::line::{Line, write_all};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
@@ -416,6 +416,15 @@ impl LinkTask {
                 promotion,
                 ..
             } => Some(unpack_iccf(from, to, promotion)),
+            Act::Path {
+                squares,
+                len,
+                capture,
+                ..
+            } => Some(unpack_path(
+                squares.get(..usize::from(len)).unwrap_or_default(),
+                capture,
+            )),
             _ => None,
         };
         if number_i < count {
@@ -451,7 +460,7 @@ impl LinkTask {
         }
         let gid = game.id.clone();
         let command = match act {
-            Act::Move { draw_offer, .. } => Command::Move {
+            Act::Move { draw_offer, .. } | Act::Path { draw_offer, .. } => Command::Move {
                 game: gid,
                 line: MoveLine {
                     text: iccf.unwrap_or_default(),

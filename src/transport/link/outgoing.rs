@@ -2,8 +2,9 @@
 //! player across the link, as a frame's message (a move, a draw offer, an answer to one, a
 //! resignation); everything else is each node's own business and is not sent.
 
-use super::frame::{Act, Message, Side, game_code, pack_iccf};
+use super::frame::{Act, Message, Side, game_code, pack_iccf, pack_path};
 use super::{LinkError, LinkTask};
+use crate::game::Kind;
 use crate::relay::notice::DrawAct;
 use crate::relay::{LinkAction, LinkItem, Notice};
 
@@ -17,6 +18,8 @@ impl LinkTask {
         if self.remote.contains(&row.actor) {
             return Ok(None);
         }
+        // Chess packs a move as ICCF squares, a game of numbered squares as their path.
+        let path = matches!(&row.notice, Notice::Move(m) if m.mv.kind != Kind::Chess);
         let action = match (&row.notice, &row.legacy) {
             (Notice::Move(m), _) => LinkAction::Move {
                 iccf: m.mv.iccf.clone(),
@@ -33,16 +36,21 @@ impl LinkTask {
         };
         let act = match action {
             LinkAction::Move { iccf, draw_offer } => {
-                let Some((from, to, promotion)) = pack_iccf(&iccf) else {
-                    tracing::error!(link = %self.config.id, outbox = row.id, "a move without an ICCF form; not sent");
+                let packed = if path {
+                    pack_path(&iccf, draw_offer)
+                } else {
+                    pack_iccf(&iccf).map(|(from, to, promotion)| Act::Move {
+                        from,
+                        to,
+                        promotion,
+                        draw_offer,
+                    })
+                };
+                let Some(act) = packed else {
+                    tracing::error!(link = %self.config.id, outbox = row.id, "a move in no form the link packs; not sent");
                     return Ok(None);
                 };
-                Act::Move {
-                    from,
-                    to,
-                    promotion,
-                    draw_offer,
-                }
+                act
             }
             LinkAction::OfferDraw => Act::OfferDraw,
             LinkAction::AcceptDraw => Act::AcceptDraw,
