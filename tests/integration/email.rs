@@ -827,6 +827,74 @@ fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
     crate::daemon::assert_journal_verifies(&s.config);
 }
 
+/// A draughts game between a player by mail and one over TCP: the mail's move in seed 003's
+/// algebraic form, the reply mail showing the draughts board as of the opponent's move.
+#[test]
+fn a_draughts_game_between_an_email_player_and_a_tcp_player() {
+    let _turn = lock();
+    require_mail_servers();
+    let alice = EmailPlayer::new("alice", "san", None);
+    let game = "em-draughts";
+    let s = setup(
+        &[&alice],
+        &[crate::daemon::BORIS],
+        &[(game, "alice", "boris")],
+        None,
+    );
+    let text = std::fs::read_to_string(&s.config).unwrap();
+    let id_line = format!("id = \"{game}\"\n");
+    assert!(text.contains(&id_line), "{text}");
+    let text = text.replace(&id_line, &format!("{id_line}game = \"draughts-ru\"\n"));
+    std::fs::write(&s.config, text).unwrap();
+    let daemon = Daemon::start(&s.config);
+    let mut b = daemon.login(&crate::daemon::BORIS);
+    let relay = s.relay_address();
+    let subject = format!("{game} key:{}", alice.token);
+    let inbox = Reader::new(&alice.user);
+
+    send(
+        &relay,
+        &plain(
+            &alice.address(),
+            &relay,
+            &subject,
+            "1. c3-d4\n\nGood luck!",
+            "",
+        ),
+    );
+    let push = push_with(&mut b, &format!("MOVE {game} 1. c3-d4"));
+    assert!(push.contains("(22-18)"), "{push}");
+    assert!(push_with(&mut b, &format!("MSG {game}")).contains("Good luck!"));
+    let (code, text) = b.call(&format!("MOVE {game} 1... f6-e5"));
+    assert_eq!(code, 250, "{text}");
+    let mail = inbox.any("1... f6-e5 (11-15) by boris");
+    assert!(mail.text.contains("a b c d e f g h"), "{}", mail.text);
+    assert!(
+        mail.text.contains("to move: White (alice), move 2"),
+        "{}",
+        mail.text
+    );
+    // The capture is compulsory: a quiet move by mail is refused with the capture named.
+    send(
+        &relay,
+        &plain(&alice.address(), &relay, &subject, "2. d4-c5", ""),
+    );
+    let refusal = inbox.any("d4:f6");
+    assert!(
+        refusal.text.contains("a capture is compulsory"),
+        "{}",
+        refusal.text
+    );
+    send(
+        &relay,
+        &plain(&alice.address(), &relay, &subject, "2. d4:f6", ""),
+    );
+    push_with(&mut b, &format!("MOVE {game} 2. d4:f6"));
+    assert_eq!(crate::daemon::moves_in(&mut b, game), 3);
+    drop((b, daemon));
+    crate::daemon::assert_journal_verifies(&s.config);
+}
+
 fn service(args: &[&str]) {
     let status = Command::new(args[0])
         .args(&args[1..])

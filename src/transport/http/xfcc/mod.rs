@@ -22,10 +22,10 @@ use shakmaty::Color;
 
 use super::PeerAddr;
 use crate::command::{Command, MoveLine, NumberedMove};
-use crate::game::{Claim, EndReason};
+use crate::game::{Claim, EndReason, Kind};
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
-use crate::relay::{Channel, GameView, Reply, Said, Sender, Standing, Status};
+use crate::relay::{Channel, GameView, Relay, Reply, Said, Sender, Standing, Status};
 use crate::transport::session::Context;
 use soap::Call;
 
@@ -140,7 +140,7 @@ async fn get_my_games(x: &Xfcc, peer: &str, call: &Call) -> Response {
             soap::fault(true, "AuthenticationFailed"),
         );
     };
-    match x.ctx.relay.games_of(&player).await {
+    match chess_games_of(&x.ctx.relay, &player).await {
         Ok(views) => {
             let games: String = views.iter().map(game_xml).collect();
             xml(StatusCode::OK, soap::response("GetMyGames", &games))
@@ -150,6 +150,13 @@ async fn get_my_games(x: &Xfcc, peer: &str, call: &Call) -> Response {
             soap::fault(false, &format!("ServerError: {}", reply.text)),
         ),
     }
+}
+
+/// `player`'s games that XFCC can carry: chess (its clients know no other game).
+async fn chess_games_of(relay: &Relay, player: &str) -> Result<Vec<GameView>, Reply> {
+    let mut views = relay.games_of(player).await?;
+    views.retain(|v| v.kind == Kind::Chess);
+    Ok(views)
 }
 
 /// XFCC's name for how a game stands.
@@ -326,7 +333,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
         channel: Channel::Http,
     };
     let relay = &x.ctx.relay;
-    let views = match relay.games_of(&player).await {
+    let views = match chess_games_of(relay, &player).await {
         Ok(views) => views,
         Err(reply) => {
             tracing::warn!(error = %reply.text, "XFCC: the relay did not answer");
@@ -339,7 +346,8 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
             .call(sender, Command::Show { game: request.game })
             .await;
         return match shown.status {
-            Status::NotFound | Status::BadCommand => MoveResult::InvalidGameId,
+            // A game of the player's that XFCC cannot carry (not chess) is no game to it.
+            Status::NotFound | Status::BadCommand | Status::Done => MoveResult::InvalidGameId,
             Status::Forbidden => MoveResult::NotYourGame,
             _ => MoveResult::ServerError,
         };
