@@ -357,7 +357,12 @@ fn every_error_says_what_is_wrong() {
         (
             "CREATE g alice boris SIDE white",
             Unexpected,
-            "unexpected \"SIDE\" (EVENT id, ROUND r, FEN ...)",
+            "unexpected \"SIDE\" (GAME kind, EVENT id, ROUND r, FEN ...)",
+        ),
+        (
+            "CREATE g alice boris GAME go",
+            BadValue,
+            "unknown game \"go\" (known: chess, draughts-ru)",
         ),
         ("CREATE g alice boris FEN", Missing, "missing FEN"),
         ("MSG g", Missing, "missing text of the message"),

@@ -151,8 +151,8 @@ pub trait Board: fmt::Debug + Send + Sync {
     fn repetition_key(&self) -> String;
 
     /// Half-moves since the last irreversible one (a capture, a pawn move), for the
-    /// fifty-move claim.
-    fn quiet_plies(&self) -> u32;
+    /// fifty-move claim; `None` where that rule is not this game's.
+    fn quiet_plies(&self) -> Option<u32>;
 
     /// A legal move in the form the record keeps (ICCF numeric for chess).
     fn code(&self, ply: &Ply) -> String;

@@ -100,8 +100,8 @@ impl Board for ChessBoard {
         key.join(" ")
     }
 
-    fn quiet_plies(&self) -> u32 {
-        self.0.halfmoves()
+    fn quiet_plies(&self) -> Option<u32> {
+        Some(self.0.halfmoves())
     }
 
     fn code(&self, ply: &Ply) -> String {

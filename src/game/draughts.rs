@@ -132,9 +132,9 @@ impl Board for DraughtsBoard {
         setup::write_fen(self.position())
     }
 
-    fn quiet_plies(&self) -> u32 {
+    fn quiet_plies(&self) -> Option<u32> {
         // The fifty-move rule is chess's; draughts' own limits end the game by themselves.
-        0
+        None
     }
 
     fn code(&self, ply: &Ply) -> String {

@@ -397,7 +397,12 @@ impl Game {
                 }
             }
             Claim::FiftyMoves => {
-                let halfmoves = target.quiet_plies();
+                let Some(halfmoves) = target.quiet_plies() else {
+                    return Err(Refusal::WrongClaim(
+                        "the fifty-move rule is not this game's; its own limits end it by themselves"
+                            .to_owned(),
+                    ));
+                };
                 if halfmoves < 100 {
                     return Err(Refusal::WrongClaim(format!(
                         "{when}, {} move(s) have been made without a capture or a pawn move; the rule needs 50",
@@ -992,5 +997,48 @@ mod tests {
             game.result().map(|r| r.reason.termination()),
             Some("adjudication")
         );
+    }
+
+    /// The seam carries a second game: Russian draughts through the same `Game`, its board
+    /// deciding legality and the result, the match rules deciding the rest.
+    #[test]
+    fn a_draughts_game_is_played_through_the_same_game() {
+        let mut game = Game::of_kind(Kind::DraughtsRu, "d", "w", "b", Some("W:W22:B18")).unwrap();
+        assert_eq!(game.kind(), Kind::DraughtsRu);
+        // A capture is compulsory; the refusal names it.
+        let quiet = game.check_move(Color::White, "c3-b4", None, None);
+        assert!(
+            matches!(&quiet, Err(Refusal::Move(e)) if e.to_string().contains("c3:e5")),
+            "{quiet:?}"
+        );
+        assert!(matches!(
+            game.check(
+                Color::White,
+                &Action::Claim {
+                    claim: Claim::FiftyMoves,
+                    m: None
+                },
+                T0
+            ),
+            Err(Refusal::WrongClaim(why)) if why.contains("not this game's")
+        ));
+        let m = game
+            .check_move(Color::White, "22x15", Some(white(1)), None)
+            .unwrap()
+            .ply;
+        assert_eq!(game.board().code(&m), "22x15");
+        game.apply(
+            &Action::Move {
+                m,
+                draw_offer: false,
+            },
+            T0,
+        );
+        // Black has no piece left, so no legal move: White wins.
+        assert_eq!(
+            game.result(),
+            Some(&GameResult::new(Some(Color::White), EndReason::NoMoves))
+        );
+        assert_eq!(game.board().fen(), "B:W15:B:F1");
     }
 }
