@@ -266,6 +266,11 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
         let _ = std::fs::remove_dir_all(&data_dir);
     }
     let config = config(&data_dir, options.games)?;
+    // Both ends of two connections a game, in this one process.
+    crate::open_files::raise().check(
+        4 * options.games as u64 + 64,
+        &format!("a benchmark of {} games", options.games),
+    )?;
     let rss_before = rss_bytes();
     let shutdown = CancellationToken::new();
     let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();

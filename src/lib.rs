@@ -20,6 +20,7 @@ pub mod game;
 pub mod init;
 pub mod journal;
 pub mod notation;
+pub mod open_files;
 pub mod relay;
 pub mod server;
 pub mod transport;

@@ -71,6 +71,20 @@ pub async fn run(
     shutdown: CancellationToken,
     ready: impl FnOnce(Listening),
 ) -> Result<(), ServerError> {
+    let open_files = crate::open_files::raise();
+    tracing::info!(
+        before = open_files.before,
+        now = open_files.soft,
+        hard = open_files.hard,
+        "open-file limit"
+    );
+    // A descriptor per connection allowed, and some for the journal, mail and links.
+    let wanted = (config.limits.max_connections
+        + config.http.as_ref().map_or(0, |h| h.max_connections)
+        + 64) as u64;
+    if let Err(why) = open_files.check(wanted, "the configured connections") {
+        tracing::warn!("{why}");
+    }
     let config = Arc::new(config);
     let hub = Arc::new(Hub::default());
     // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.

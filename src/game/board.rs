@@ -89,7 +89,9 @@ pub struct Ply(pub(super) PlyOf);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum PlyOf {
     Chess(shakmaty::Move),
-    Draughts(draughts::Move),
+    /// Boxed: a draughts move holds its whole path, and a chess game's record stays as
+    /// small as a list of chess moves.
+    Draughts(Box<draughts::Move>),
 }
 
 /// Why a player's text is not a legal move, as the board's own reader says it.
@@ -141,7 +143,10 @@ pub trait Board: fmt::Debug + Send + Sync {
 
     fn is_legal(&self, ply: &Ply) -> bool;
 
-    /// Plays a legal move (a move of another kind of board, or not legal, changes nothing).
+    /// Plays `ply`, which must be legal here: read by this board ([`Board::read`],
+    /// [`Board::read_code`]) or checked with [`Board::is_legal`]. A move of another kind of
+    /// board changes nothing; an illegal one of the same kind is a caller's error (checked in
+    /// debug builds), never a panic in release.
     fn play(&mut self, ply: &Ply);
 
     /// The result the board itself gives (mate, stalemate, no move left), if any.
@@ -210,4 +215,42 @@ pub fn codes(from: &dyn Board, plies: &[Ply]) -> Vec<String> {
             code
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game keeps every move it played (and each side's conditional line): a chess move
+    /// stays the size of a chess move and a pointer, whatever other games' moves hold.
+    #[test]
+    fn a_ply_stays_small() {
+        assert!(
+            std::mem::size_of::<Ply>() <= 16,
+            "{}",
+            std::mem::size_of::<Ply>()
+        );
+    }
+
+    #[test]
+    fn kinds_read_and_write_their_names() {
+        for kind in [Kind::Chess, Kind::DraughtsRu] {
+            assert_eq!(kind.as_str().parse::<Kind>(), Ok(kind));
+        }
+        assert!("checkers".parse::<Kind>().is_err());
+    }
+
+    /// A move of one board is no move on another: refused, never misread.
+    #[test]
+    fn a_move_of_another_game_is_not_legal() {
+        let chess = board(Kind::Chess, None).unwrap();
+        let draughts = board(Kind::DraughtsRu, None).unwrap();
+        let e4 = chess.read("e4", None).unwrap().ply;
+        let c3d4 = draughts.read("c3-d4", None).unwrap().ply;
+        assert!(!draughts.is_legal(&e4) && !chess.is_legal(&c3d4));
+        assert_eq!(draughts.code(&e4), "");
+        let mut after = draughts.clone();
+        after.play(&e4);
+        assert_eq!(after.fen(), draughts.fen(), "nothing played");
+    }
 }

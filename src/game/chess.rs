@@ -73,7 +73,10 @@ impl Board for ChessBoard {
     }
 
     fn play(&mut self, ply: &Ply) {
-        if let Some(m) = self.legal(ply) {
+        // Every caller holds a move this position read or checked: checking it again would
+        // generate the legal moves a second time on every move relayed.
+        if let PlyOf::Chess(m) = ply.0 {
+            debug_assert!(self.0.is_legal(m), "{m:?} is not legal here");
             self.0.play_unchecked(m);
         }
     }

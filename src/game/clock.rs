@@ -264,7 +264,7 @@ pub struct SideTime {
 }
 
 /// When each move was made, and each side's leave: what a game's clocks are computed from.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Timeline {
     pub started: Timestamp,
     /// Who moves first.
@@ -279,6 +279,18 @@ fn index(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,
+    }
+}
+
+impl Clone for Timeline {
+    /// With room for one more move: see [`Game`](super::Game)'s copy.
+    fn clone(&self) -> Timeline {
+        Timeline {
+            started: self.started,
+            first: self.first,
+            moves: super::with_room_for_one(&self.moves),
+            leave: self.leave.clone(),
+        }
     }
 }
 
@@ -478,10 +490,21 @@ pub fn check_leave(
 
 /// Days and hours, for people: `12d 04h`, `-0d 03h` when past a limit.
 pub fn days_hours(seconds: i64) -> String {
-    let sign = if seconds < 0 { "-" } else { "" };
-    let s = seconds.unsigned_abs();
-    let day = DAY.unsigned_abs();
-    format!("{sign}{}d {:02}h", s / day, (s % day) / 3600)
+    DaysHours(seconds).to_string()
+}
+
+/// Seconds written as [`days_hours`] does, straight into a formatter (a clock line is written
+/// for every move pushed).
+#[derive(Copy, Clone, Debug)]
+pub struct DaysHours(pub i64);
+
+impl std::fmt::Display for DaysHours {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let s = self.0.unsigned_abs();
+        let day = DAY.unsigned_abs();
+        write!(f, "{sign}{}d {:02}h", s / day, (s % day) / 3600)
+    }
 }
 
 #[cfg(test)]

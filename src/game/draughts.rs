@@ -30,7 +30,7 @@ fn color(c: rules::Color) -> Color {
 }
 
 fn ply(m: rules::Move) -> Ply {
-    Ply(PlyOf::Draughts(m))
+    Ply(PlyOf::Draughts(Box::new(m)))
 }
 
 impl DraughtsBoard {
@@ -61,10 +61,8 @@ impl DraughtsBoard {
 
     /// `ply` as a draughts move legal here.
     fn legal(&self, ply: &Ply) -> Option<rules::Move> {
-        let PlyOf::Draughts(m) = ply.0 else {
-            return None;
-        };
-        all_moves(self.position()).contains(&m).then_some(m)
+        let m = Self::of(ply)?;
+        all_moves(self.position()).contains(m).then_some(*m)
     }
 
     fn of(ply: &Ply) -> Option<&rules::Move> {

@@ -39,7 +39,7 @@ use crate::notation::Lang;
 use crate::notation::number::MoveNumber;
 
 /// A game between two players.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub id: String,
     pub white: String,
@@ -61,6 +61,37 @@ pub struct Game {
     conditional: [Vec<Ply>; 2],
     /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
     ended: Option<Timestamp>,
+}
+
+/// The relay works on a copy of a game and plays one move on it: each history is copied with
+/// room for that move, so playing it does not grow (reallocate and copy) the copy again.
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            id: self.id.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            start: self.start.clone(),
+            start_fen: self.start_fen.clone(),
+            pos: self.pos.clone(),
+            moves: with_room_for_one(&self.moves),
+            draw_offer: self.draw_offer,
+            result: self.result.clone(),
+            rules: self.rules.clone(),
+            timeline: self.timeline.clone(),
+            reminders_sent: self.reminders_sent,
+            flagged: self.flagged,
+            conditional: self.conditional.clone(),
+            ended: self.ended,
+        }
+    }
+}
+
+/// A copy of `items` with room for one more.
+fn with_room_for_one<T: Clone>(items: &[T]) -> Vec<T> {
+    let mut copy = Vec::with_capacity(items.len() + 1);
+    copy.extend_from_slice(items);
+    copy
 }
 
 fn side_index(color: Color) -> usize {

@@ -293,6 +293,17 @@ pub type Committed = oneshot::Receiver<Result<Vec<Entry>, JournalError>>;
 /// The most operations committed in one transaction.
 const GROUP_MAX: usize = 512;
 
+/// Commits after which the writer copies the write-ahead log into the database (a
+/// checkpoint) as soon as nothing is queued. SQLite's own checkpoint runs inside whichever
+/// commit crosses its threshold and holds that commit (and every move waiting on it) for tens
+/// of milliseconds; the writer runs it between commits instead, after the answers are out.
+const CHECKPOINT_WHEN_IDLE: u32 = 64;
+/// Commits after which the writer checkpoints even with work queued, so that the log stays
+/// bounded under a load that never pauses.
+const CHECKPOINT_AT_MOST: u32 = 2048;
+/// The size the log file is cut back to after a checkpoint.
+const WAL_SIZE_LIMIT: i64 = 64 << 20;
+
 /// A handle to the writer thread. Cheap to clone.
 #[derive(Clone)]
 pub struct Journal {
@@ -311,6 +322,9 @@ impl Journal {
         failed: CancellationToken,
     ) -> Result<(Journal, Replayed), JournalError> {
         let conn = store::open(data_dir)?;
+        // The writer checkpoints between commits (see [`CHECKPOINT_WHEN_IDLE`]).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         let replayed = replay(&conn)?;
         let (tx, rx) = mpsc::channel(queue.max(1));
         let (seq, prev) = store::tail(&conn)?;
@@ -409,6 +423,7 @@ fn writer(
 ) {
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
+    let mut commits_since_checkpoint: u32 = 0;
     while let Some(first) = rx.blocking_recv() {
         batch.push(first);
         while batch.len() < GROUP_MAX {
@@ -430,6 +445,13 @@ fn writer(
                 for (op, result) in batch.drain(..).zip(results) {
                     answer(op, result, &hub);
                 }
+                commits_since_checkpoint += 1;
+                if commits_since_checkpoint >= CHECKPOINT_AT_MOST
+                    || (commits_since_checkpoint >= CHECKPOINT_WHEN_IDLE && rx.is_empty())
+                {
+                    checkpoint(&conn);
+                    commits_since_checkpoint = 0;
+                }
             }
             Err(e) => {
                 tracing::error!(error = %e, "journal commit failed; refusing all further writes and stopping");
@@ -442,6 +464,18 @@ fn writer(
                 }
             }
         }
+    }
+}
+
+/// Copies the log into the database without waiting for readers (PASSIVE). A checkpoint that
+/// fails loses nothing (the log holds every commit) and the next one tries again.
+fn checkpoint(conn: &rusqlite::Connection) {
+    let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+        Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+    });
+    match done {
+        Ok((log, copied)) => tracing::trace!(log, copied, "journal checkpoint"),
+        Err(e) => tracing::warn!(error = %e, "journal checkpoint failed; the next one retries"),
     }
 }
 
@@ -536,5 +570,43 @@ fn refuse(op: Op) {
         Op::Seen { reply, .. } => {
             let _ = reply.send(Err(JournalError::Stopped));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SQLite's own checkpoint is off on the writer, which runs one between commits: after a
+    /// run of commits and a pause, the database file itself holds them, not only the log.
+    #[tokio::test]
+    async fn the_writer_checkpoints_between_commits() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (journal, _) = Journal::open(
+            dir.path(),
+            Arc::new(Hub::default()),
+            64,
+            CancellationToken::new(),
+        )
+        .expect("journal");
+        let db = dir.path().join(store::FILE_NAME);
+        let size = || std::fs::metadata(&db).expect("database file").len();
+        let before = size();
+        let text = "x".repeat(2000);
+        for _ in 0..CHECKPOINT_WHEN_IDLE {
+            let entry = NewEntry::new("g", "p", "tcp", EntryKind::Message, &text);
+            let record = Record {
+                entry,
+                outbox: vec![],
+            };
+            journal.append(vec![record]).await.expect("append");
+        }
+        // Nothing more is queued, so the writer checkpoints now, after its last answer.
+        let wanted = before + u64::from(CHECKPOINT_WHEN_IDLE) * 2000;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while size() < wanted && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(size() >= wanted, "{} bytes in the database file", size());
     }
 }

@@ -2,10 +2,12 @@
 //! ([`Notice`]) as its reader reads it. Transports render items through here (by way of
 //! [`super::Mailbox::render`]) when they deliver them; nothing else formats what happened.
 
+use std::fmt::Write as _;
+
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use crate::game::clock::days_hours;
+use crate::game::clock::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
@@ -75,34 +77,33 @@ pub fn clock_line(game: &Game, now: Timestamp) -> Option<String> {
 
 /// [`clock_line`] from stored clocks.
 pub fn clocks(clocks: &Clocks) -> String {
-    let sides: Vec<String> = [Side::White, Side::Black]
-        .into_iter()
-        .map(|side| {
-            let t = clocks.side(side);
-            let name = ColorName(side.into());
-            let mut text = match clocks.kind {
-                ClockKind::DaysPerMove if !t.running => format!("{name} waiting"),
-                ClockKind::DaysPerMove => format!(
-                    "{name} {} on this move, {} left",
-                    days_hours(t.used),
-                    days_hours(t.left)
-                ),
-                ClockKind::MovesInDays => format!(
-                    "{name} {} used, {} left to move {}",
-                    days_hours(t.used),
-                    days_hours(t.left),
-                    t.by_move
-                ),
-            };
-            if t.on_leave {
-                text.push_str(" (on leave)");
-            } else if t.running {
-                text.push_str(" (running)");
-            }
-            text
-        })
-        .collect();
-    format!("clock: {}", sides.join(" | "))
+    // Written into one string: a clock line goes with every move pushed and every reply.
+    let mut text = String::with_capacity(120);
+    text.push_str("clock: ");
+    for side in [Side::White, Side::Black] {
+        if side == Side::Black {
+            text.push_str(" | ");
+        }
+        let t = clocks.side(side);
+        let name = ColorName(side.into());
+        let (used, left) = (DaysHours(t.used), DaysHours(t.left));
+        // Writing into a String cannot fail.
+        let _ = match clocks.kind {
+            ClockKind::DaysPerMove if !t.running => write!(text, "{name} waiting"),
+            ClockKind::DaysPerMove => write!(text, "{name} {used} on this move, {left} left"),
+            ClockKind::MovesInDays => write!(
+                text,
+                "{name} {used} used, {left} left to move {}",
+                t.by_move
+            ),
+        };
+        if t.on_leave {
+            text.push_str(" (on leave)");
+        } else if t.running {
+            text.push_str(" (running)");
+        }
+    }
+    text
 }
 
 /// A conditional line as its owner reads it: `if 12... Nf6 then 13. Bg5; if ...`.
@@ -519,6 +520,8 @@ pub fn as_of(
     lines.push(match pos.outcome().map(|result| result.reason) {
         Some(EndReason::Checkmate) => format!("checkmate: {} wins", ColorName(!turn)),
         Some(EndReason::Stalemate) => "stalemate".to_owned(),
+        Some(EndReason::NoMoves) => format!("no legal move: {} wins", ColorName(!turn)),
+        Some(EndReason::DrawRule) => "drawn by the rules".to_owned(),
         _ => format!(
             "to move: {} ({to_move}), move {}",
             ColorName(turn),

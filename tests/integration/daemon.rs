@@ -902,3 +902,28 @@ fn tls_connections_speak_the_same_protocol() {
         &buf[..n]
     );
 }
+
+/// The admin, logged in.
+pub fn admin(daemon: &Daemon) -> Client {
+    let mut c = daemon.connect();
+    assert_eq!(c.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    c
+}
+
+/// A call that must succeed (250); its text.
+pub fn ok(client: &mut Client, line: &str) -> String {
+    let (code, text) = client.call(line);
+    assert_eq!(code, 250, "{line}: {text}");
+    text
+}
+
+/// Skips pushes until one starting with `prefix`.
+pub fn push_starting(client: &mut Client, prefix: &str) -> String {
+    for _ in 0..20 {
+        let (_, body) = client.next_push();
+        if body.starts_with(prefix) {
+            return body;
+        }
+    }
+    panic!("no push starting with {prefix:?}");
+}

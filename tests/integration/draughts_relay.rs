@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use crate::daemon::{
-    ADMIN_SECRET, ALICE, BORIS, Client, Daemon, assert_journal_verifies, config_text_with,
-    journal_export,
+    ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text_with, journal_export, ok,
+    push_starting,
 };
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
@@ -19,31 +19,13 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
     (dir, config)
 }
 
-fn ok(client: &mut Client, line: &str) -> String {
-    let (code, text) = client.call(line);
-    assert_eq!(code, 250, "{line}: {text}");
-    text
-}
-
-/// Skips pushes until one starting with `prefix`.
-fn push_starting(client: &mut Client, prefix: &str) -> String {
-    for _ in 0..20 {
-        let (_, body) = client.next_push();
-        if body.starts_with(prefix) {
-            return body;
-        }
-    }
-    panic!("no push starting with {prefix:?}");
-}
-
 /// Seed 003, diagram 2, set up from its Russian listing: the king's four-piece capture, written
 /// by its ends, is recorded with every landing square.
 #[test]
 fn a_game_from_the_seed_listing_records_the_whole_capture() {
     let (_dir, config) = setup();
     let daemon = Daemon::start(&config);
-    let mut arbiter = daemon.connect();
-    assert_eq!(arbiter.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let mut arbiter = admin(&daemon);
     ok(
         &mut arbiter,
         "CREATE d2 alice boris GAME draughts-ru FEN Белые: дамка e1, простая шашка f2. \
@@ -69,8 +51,7 @@ fn a_game_from_the_seed_listing_records_the_whole_capture() {
 fn a_draughts_game_is_played_refused_by_its_rules_replayed_and_exported() {
     let (_dir, config) = setup();
     let mut daemon = Daemon::start(&config);
-    let mut arbiter = daemon.connect();
-    assert_eq!(arbiter.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let mut arbiter = admin(&daemon);
     ok(&mut arbiter, "CREATE d1 alice boris EVENT shashki");
     let mut alice = daemon.login(&ALICE);
     let mut boris = daemon.login(&BORIS);

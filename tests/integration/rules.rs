@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::daemon::{
-    ADMIN_SECRET, ALICE, BORIS, Client, Daemon, assert_journal_verifies, config_text_with,
-    journal_export,
+    ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text_with, journal_export, ok,
+    push_starting,
 };
 use crate::peer::pgn_extract;
 use crate::support::ccrelay;
@@ -26,29 +26,6 @@ fn setup(rules: &str) -> (tempfile::TempDir, PathBuf) {
     let text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], &extra);
     std::fs::write(&config, text).expect("write config");
     (dir, config)
-}
-
-fn admin(daemon: &Daemon) -> Client {
-    let mut c = daemon.connect();
-    assert_eq!(c.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
-    c
-}
-
-fn ok(client: &mut Client, line: &str) -> String {
-    let (code, text) = client.call(line);
-    assert_eq!(code, 250, "{line}: {text}");
-    text
-}
-
-/// Skips pushes until one starting with `prefix`.
-fn push_starting(client: &mut Client, prefix: &str) -> String {
-    for _ in 0..20 {
-        let (_, body) = client.next_push();
-        if body.starts_with(prefix) {
-            return body;
-        }
-    }
-    panic!("no push starting with {prefix:?}");
 }
 
 #[test]
