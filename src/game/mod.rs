@@ -19,14 +19,18 @@
 
 mod action;
 mod board;
+mod boards;
 mod chess;
 pub mod clock;
+mod conditional;
 mod diagram;
 mod draughts;
 
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
-pub use board::{Board, Kind, MoveError, Ply, ReadPly, board, codes, replay};
+pub use board::{Board, Kind, MoveError, Ply, ReadPly};
+pub use boards::{board, codes, replay};
 pub use chess::ChessBoard;
+pub use conditional::MAX_CONDITIONAL;
 pub use diagram::diagram;
 pub use draughts::DraughtsBoard;
 
@@ -100,9 +104,6 @@ fn side_index(color: Color) -> usize {
         Color::Black => 1,
     }
 }
-
-/// Conditional lines longer than this are refused (a line is a plan, not a game).
-pub const MAX_CONDITIONAL: usize = 40;
 
 impl Game {
     /// A new game of chess from the initial position, or from `fen`.
@@ -443,56 +444,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    /// Reads `color`'s conditional line: the opponent's next move, `color`'s answer, and so on,
-    /// each in any notation (in `lang` first). Changes nothing.
-    pub fn read_conditional(
-        &self,
-        color: Color,
-        texts: &[(Option<MoveNumber>, String)],
-        lang: Option<Lang>,
-    ) -> Result<Vec<Ply>, Refusal> {
-        self.check_open()?;
-        let refuse = |why: String| Err(Refusal::Conditional(why));
-        if texts.len() % 2 == 1 {
-            return refuse(
-                "a line pairs each expected move of your opponent with your answer".to_owned(),
-            );
-        }
-        if texts.len() > MAX_CONDITIONAL {
-            return refuse(format!("at most {MAX_CONDITIONAL} moves in a line"));
-        }
-        let mut pos = self.pos.clone();
-        let mut line = Vec::with_capacity(texts.len());
-        for (i, (number, text)) in texts.iter().enumerate() {
-            if pos.outcome().is_some() {
-                return refuse(format!("the game would be over before {text:?}"));
-            }
-            let whose = if i % 2 == 0 {
-                "your opponent's"
-            } else {
-                "your"
-            };
-            if let Some(written) = number
-                && let Err(wrong) = self.check_number(*written, pos.move_number(), pos.turn())
-            {
-                return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
-            }
-            match pos.read(text, lang) {
-                Ok(read) => {
-                    pos.play(&read.ply);
-                    line.push(read.ply);
-                }
-                Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
-            }
-        }
-        let refusal = self.check(
-            color,
-            &Action::Conditional(line.clone()),
-            Timestamp::UNIX_EPOCH,
-        );
-        refusal.map(|()| line)
     }
 
     /// Applies an action already checked (and journaled), done at `at`. `color` is who acts:

@@ -1,0 +1,65 @@
+//! Reading a conditional line ("if 12... Nf6 then 13. Bg5; if ..."): the opponent's expected
+//! moves and the answers, each checked on the position it would be played in. Playing and
+//! cancelling a line is [`Game`]'s own (a move on the line advances it, any other cancels it).
+
+use jiff::Timestamp;
+use shakmaty::Color;
+
+use super::{Action, Game, Ply, Refusal};
+use crate::notation::Lang;
+use crate::notation::number::MoveNumber;
+
+/// Conditional lines longer than this are refused (a line is a plan, not a game).
+pub const MAX_CONDITIONAL: usize = 40;
+
+impl Game {
+    /// Reads `color`'s conditional line: the opponent's next move, `color`'s answer, and so on,
+    /// each in any notation (in `lang` first). Changes nothing.
+    pub fn read_conditional(
+        &self,
+        color: Color,
+        texts: &[(Option<MoveNumber>, String)],
+        lang: Option<Lang>,
+    ) -> Result<Vec<Ply>, Refusal> {
+        self.check_open()?;
+        let refuse = |why: String| Err(Refusal::Conditional(why));
+        if texts.len() % 2 == 1 {
+            return refuse(
+                "a line pairs each expected move of your opponent with your answer".to_owned(),
+            );
+        }
+        if texts.len() > MAX_CONDITIONAL {
+            return refuse(format!("at most {MAX_CONDITIONAL} moves in a line"));
+        }
+        let mut pos = self.pos.clone();
+        let mut line = Vec::with_capacity(texts.len());
+        for (i, (number, text)) in texts.iter().enumerate() {
+            if pos.outcome().is_some() {
+                return refuse(format!("the game would be over before {text:?}"));
+            }
+            let whose = if i % 2 == 0 {
+                "your opponent's"
+            } else {
+                "your"
+            };
+            if let Some(written) = number
+                && let Err(wrong) = self.check_number(*written, pos.move_number(), pos.turn())
+            {
+                return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
+            }
+            match pos.read(text, lang) {
+                Ok(read) => {
+                    pos.play(&read.ply);
+                    line.push(read.ply);
+                }
+                Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
+            }
+        }
+        let refusal = self.check(
+            color,
+            &Action::Conditional(line.clone()),
+            Timestamp::UNIX_EPOCH,
+        );
+        refusal.map(|()| line)
+    }
+}
