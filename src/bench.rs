@@ -20,6 +20,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 
+pub mod fill;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -96,6 +98,13 @@ fn rss_bytes() -> u64 {
 }
 
 fn config(data_dir: &std::path::Path, games: usize) -> Result<Config, String> {
+    let text = config_text(data_dir, games)?;
+    Config::from_toml(&text, data_dir).map_err(|e| e.to_string())
+}
+
+/// The benchmark's configuration: `games` games between `2 * games` players (each with the
+/// secret `bench`), the journal in `data_dir`, any free port.
+fn config_text(data_dir: &std::path::Path, games: usize) -> Result<String, String> {
     let hash = crate::auth::hash_secret_cheap("bench")?;
     let mut text = format!(
         "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\nlogin_attempts_per_minute = 10000\ncommands_per_minute = 1000000\nidle_timeout_secs = 3600\n",
@@ -114,7 +123,7 @@ fn config(data_dir: &std::path::Path, games: usize) -> Result<Config, String> {
             2 * g + 1
         ));
     }
-    Config::from_toml(&text, data_dir).map_err(|e| e.to_string())
+    Ok(text)
 }
 
 /// A line-protocol client: replies in order, pushes set aside.
@@ -270,6 +279,7 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
     crate::open_files::raise().check(
         4 * options.games as u64 + 64,
         &format!("a benchmark of {} games", options.games),
+        "play fewer games",
     )?;
     let rss_before = rss_bytes();
     let shutdown = CancellationToken::new();

@@ -57,6 +57,10 @@ enum Command {
         /// Journal folder (default: a fresh folder under the temporary folder, removed after).
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// Instead of a load, write a large journal to restart on: `DIR/ccrelay.toml` and the
+        /// journal in `DIR/data`, `--games` games of `--plies` random legal moves each.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["rate", "data_dir"])]
+        fill: Option<PathBuf>,
     },
     /// The official record.
     Journal {
@@ -231,8 +235,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench {
             games,
             plies,
+            fill: Some(dir),
+            ..
+        } => {
+            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+            let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let options = ccrelay::bench::fill::FillOptions {
+                games,
+                plies,
+                dir,
+                moves_done: moves_done.clone(),
+            };
+            let bar = progress_bar(Some((games * plies) as u64), "moves");
+            let report = runtime.block_on(with_progress(
+                &bar,
+                moves_done,
+                ccrelay::bench::fill::fill(options),
+            ));
+            bar.finish_and_clear();
+            println!("{}", report.map_err(anyhow::Error::msg)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            games,
+            plies,
             rate,
             data_dir,
+            fill: None,
         } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
             let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -244,20 +273,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 moves_done: moves_done.clone(),
             };
             let bar = progress_bar(Some((games * plies) as u64), "moves");
-            let report = runtime.block_on(async {
-                let ticking = bar.clone();
-                let ticker = tokio::spawn(async move {
-                    loop {
-                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                        ticking.set_position(
-                            moves_done.load(std::sync::atomic::Ordering::Relaxed) as u64
-                        );
-                    }
-                });
-                let report = ccrelay::bench::run(options).await;
-                ticker.abort();
-                report
-            });
+            let report = runtime.block_on(with_progress(
+                &bar,
+                moves_done,
+                ccrelay::bench::run(options),
+            ));
             bar.finish_and_clear();
             println!("{}", report.map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)
@@ -548,6 +568,24 @@ const LARGE_INPUT: u64 = 4 << 20;
 
 /// A progress line on standard error, drawn only when standard error is a terminal (a log
 /// file or a pipe gets nothing). `unit` is `bytes` (shown as sizes) or what is counted.
+/// Runs `work`, moving `bar` to `done` ten times a second.
+async fn with_progress<T>(
+    bar: &indicatif::ProgressBar,
+    done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    work: impl std::future::Future<Output = T>,
+) -> T {
+    let ticking = bar.clone();
+    let ticker = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            ticking.set_position(done.load(std::sync::atomic::Ordering::Relaxed) as u64);
+        }
+    });
+    let result = work.await;
+    ticker.abort();
+    result
+}
+
 fn progress_bar(total: Option<u64>, unit: &str) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressStyle};
     use std::io::IsTerminal;

@@ -19,14 +19,15 @@ pub struct OpenFiles {
 }
 
 impl OpenFiles {
-    /// Whether `wanted` descriptors fit; if not, a sentence saying so and what to do.
-    pub fn check(&self, wanted: u64, for_what: &str) -> Result<(), String> {
+    /// Whether `wanted` descriptors fit; if not, a sentence saying so and what to do: raise
+    /// the limit, or `or_else`.
+    pub fn check(&self, wanted: u64, for_what: &str, or_else: &str) -> Result<(), String> {
         if wanted <= self.soft {
             return Ok(());
         }
         Err(format!(
             "{for_what} may need {wanted} open files, but the limit is {} (hard limit {}): \
-             raise it (`ulimit -n`, or LimitNOFILE= in the systemd unit) or lower the limits",
+             raise it (`ulimit -n`, or LimitNOFILE= in the systemd unit) or {or_else}",
             self.soft, self.hard
         ))
     }
@@ -45,4 +46,26 @@ pub fn raise() -> OpenFiles {
     };
     let soft = rlimit::increase_nofile_limit(hard).unwrap_or(before);
     OpenFiles { before, soft, hard }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_few_descriptors_are_said_with_what_to_do() {
+        let limit = OpenFiles {
+            before: 1024,
+            soft: 4096,
+            hard: 4096,
+        };
+        assert_eq!(limit.check(4096, "a relay", "lower it"), Ok(()));
+        let why = limit.check(40_064, "a benchmark of 10000 games", "play fewer games");
+        let why = why.unwrap_err();
+        assert!(
+            why.contains("40064 open files") && why.contains("limit is 4096"),
+            "{why}"
+        );
+        assert!(why.ends_with("or play fewer games"), "{why}");
+    }
 }

@@ -82,7 +82,11 @@ pub async fn run(
     let wanted = (config.limits.max_connections
         + config.http.as_ref().map_or(0, |h| h.max_connections)
         + 64) as u64;
-    if let Err(why) = open_files.check(wanted, "the configured connections") {
+    if let Err(why) = open_files.check(
+        wanted,
+        "the configured connections",
+        "lower max_connections in [limits] and [http]",
+    ) {
         tracing::warn!("{why}");
     }
     let config = Arc::new(config);

@@ -131,6 +131,8 @@ pub(super) fn check_games(
     events: &BTreeMap<String, Event>,
 ) -> Vec<GameConfig> {
     let mut games: Vec<GameConfig> = Vec::new();
+    // Ids seen so far: a federation's config may list tens of thousands of games.
+    let mut ids = std::collections::HashSet::new();
     for (i, g) in raw.into_iter().enumerate() {
         let key = |field: &str| format!("games[{i}].{field}");
         let id = c.id(&key("id"), g.id);
@@ -158,7 +160,7 @@ pub(super) fn check_games(
         {
             c.problem(key("fen"), e);
         }
-        if games.iter().any(|other| other.id == id) {
+        if !ids.insert(id.clone()) {
             c.problem(key("id"), format!("{id:?} is used twice"));
         }
         games.push(GameConfig {

@@ -64,7 +64,7 @@ impl Board for ChessBoard {
     }
 
     fn read_code(&self, code: &str) -> Option<Ply> {
-        let m = code.parse::<Iccf>().ok()?.to_move(&self.0).ok()?;
+        let m = Iccf::from_ascii(code.as_bytes())?.to_move(&self.0).ok()?;
         Some(ply(m))
     }
 

@@ -111,10 +111,33 @@ impl fmt::Display for Iccf {
     }
 }
 
+impl Iccf {
+    /// Reads the exact form [`Iccf`] writes (`5254`, `57581`), nothing else: the record's
+    /// moves, read back at every start without the tolerant reader's folding and marks.
+    pub fn from_ascii(s: &[u8]) -> Option<Iccf> {
+        let square = |file: u8, rank: u8| {
+            let (f, r) = (file.checked_sub(b'1')?, rank.checked_sub(b'1')?);
+            (f < 8 && r < 8).then_some(f + 8 * r)
+        };
+        let (from, to, promotion) = match *s {
+            [a, b, c, d] => (square(a, b)?, square(c, d)?, 0),
+            [a, b, c, d, p] => (square(a, b)?, square(c, d)?, p.checked_sub(b'0')?),
+            _ => return None,
+        };
+        if promotion == 0 && s.len() == 5 {
+            return None;
+        }
+        Iccf::from_packed(from, to, promotion)
+    }
+}
+
 impl FromStr for Iccf {
     type Err = SyntaxError;
 
     fn from_str(s: &str) -> Result<Iccf, SyntaxError> {
+        if let Some(iccf) = Iccf::from_ascii(s.as_bytes()) {
+            return Ok(iccf);
+        }
         match Written::parse(s)?.what {
             WrittenMove::Numeric {
                 from,
@@ -134,6 +157,27 @@ impl FromStr for Iccf {
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    /// The strict reader reads exactly what the writer writes, and the same as the tolerant
+    /// one; anything else is left to the tolerant one.
+    #[test]
+    fn from_ascii_reads_what_is_written() {
+        for from in 0..64u8 {
+            for to in [0u8, 9, 27, 63] {
+                for promotion in 0..=4u8 {
+                    let iccf = Iccf::from_packed(from, to, promotion).unwrap();
+                    let text = iccf.to_string();
+                    assert_eq!(Iccf::from_ascii(text.as_bytes()), Some(iccf), "{text}");
+                    assert_eq!(text.parse::<Iccf>(), Ok(iccf), "{text}");
+                }
+            }
+        }
+        for other in [
+            "", "525", "0254", "5290", "52540", "52545", "5254 ", "e2e4", "525411",
+        ] {
+            assert_eq!(Iccf::from_ascii(other.as_bytes()), None, "{other:?}");
+        }
+    }
 
     #[test]
     fn castling_is_the_kings_move() {

@@ -927,3 +927,38 @@ pub fn push_starting(client: &mut Client, prefix: &str) -> String {
     }
     panic!("no push starting with {prefix:?}");
 }
+
+/// `bench --fill` writes a journal the daemon starts on: verified, every game replayed with
+/// its moves, a player able to log in and play on.
+#[test]
+fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = ccrelay()
+        .args(["bench", "--games", "3", "--plies", "10", "--fill"])
+        .arg(dir.path())
+        .output()
+        .expect("fill");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("moves:              30"), "{report}");
+    let config = dir.path().join("ccrelay.toml");
+    assert_journal_verifies(&config);
+    // A second fill into the same folder is refused: it would mix two journals.
+    let again = ccrelay()
+        .args(["bench", "--games", "3", "--fill"])
+        .arg(dir.path())
+        .output()
+        .expect("fill again");
+    assert!(!again.status.success());
+    let daemon = Daemon::start(&config);
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN p0 bench").0, 230);
+    assert_eq!(moves_in(&mut c, "g0"), 10);
+    let (code, text) = c.call("SHOW g0");
+    assert_eq!(code, 250, "{text}");
+    assert!(text.contains("to move: White (p0), move 6"), "{text}");
+}
