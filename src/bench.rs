@@ -49,7 +49,9 @@ pub struct BenchReport {
     pub p99: Duration,
     pub max: Duration,
     /// Resident memory added by starting the relay with the games loaded and idle, per game.
-    pub idle_bytes_per_game: f64,
+    /// Resident memory added by starting the relay with the games loaded and idle, per game
+    /// (`None` against a daemon of its own, which this process cannot measure).
+    pub idle_bytes_per_game: Option<f64>,
 }
 
 impl std::fmt::Display for BenchReport {
@@ -78,11 +80,13 @@ impl std::fmt::Display for BenchReport {
             "latency max:        {:.2} ms",
             self.max.as_secs_f64() * 1e3
         )?;
-        write!(
-            f,
-            "memory/idle game:   {:.0} bytes",
-            self.idle_bytes_per_game
-        )
+        match self.idle_bytes_per_game {
+            Some(bytes) => write!(f, "memory/idle game:   {bytes:.0} bytes"),
+            None => write!(
+                f,
+                "memory/idle game:   (the daemon's own: not measured here)"
+            ),
+        }
     }
 }
 
@@ -296,7 +300,43 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
         .map_err(|_| "the relay did not start".to_owned())?;
     let idle_bytes_per_game =
         rss_bytes().saturating_sub(rss_before) as f64 / options.games.max(1) as f64;
+    // Every player has its GAME message waiting (the relay started the games).
+    let mut report = drive(addr, &options, true).await;
+    shutdown.cancel();
+    server
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    if own_dir {
+        let _ = std::fs::remove_dir_all(&data_dir);
+    }
+    if let Ok(report) = &mut report {
+        report.idle_bytes_per_game = Some(idle_bytes_per_game);
+    }
+    report
+}
 
+/// Runs the benchmark against a daemon running as its own process at `addr`, so that its CPU
+/// and memory can be measured apart from the clients'. The daemon must run the benchmark's
+/// configuration: `ccrelay bench --fill DIR --plies 0 --games G` writes it (and starts the
+/// games in its journal), then `ccrelay run --config DIR/ccrelay.toml`.
+pub async fn run_against(addr: SocketAddr, options: BenchOptions) -> Result<BenchReport, String> {
+    // One end of two connections a game in this process.
+    crate::open_files::raise().check(
+        2 * options.games as u64 + 64,
+        &format!("a benchmark of {} games", options.games),
+        "play fewer games",
+    )?;
+    drive(addr, &options, false).await
+}
+
+/// Logs every player in, plays every game, and measures; `game_pushes`: each player first
+/// reads the GAME push of its game's start.
+async fn drive(
+    addr: SocketAddr,
+    options: &BenchOptions,
+    game_pushes: bool,
+) -> Result<BenchReport, String> {
     // Log in a bounded number at a time, as a real crowd arrives, not all in one burst.
     let connecting = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
     let mut logins = tokio::task::JoinSet::new();
@@ -325,8 +365,8 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
                 .map_err(|e| e.to_string())?,
         );
     }
-    // Every player has its GAME message waiting; read it before the clock starts.
-    for (_, white, black) in &mut pairs {
+    // Read the GAME messages waiting before the clock starts.
+    for (_, white, black) in pairs.iter_mut().filter(|_| game_pushes) {
         white.push().await.map_err(|e| e.to_string())?;
         black.push().await.map_err(|e| e.to_string())?;
     }
@@ -361,15 +401,6 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
         );
     }
     let seconds = started.elapsed().as_secs_f64();
-    shutdown.cancel();
-    server
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
-    if own_dir {
-        let _ = std::fs::remove_dir_all(&data_dir);
-    }
-
     latencies.sort_unstable();
     let at = |q: f64| {
         latencies
@@ -386,6 +417,6 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
         p50: at(0.50),
         p99: at(0.99),
         max: latencies.last().copied().unwrap_or_default(),
-        idle_bytes_per_game,
+        idle_bytes_per_game: None,
     })
 }

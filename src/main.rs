@@ -61,6 +61,10 @@ enum Command {
         /// journal in `DIR/data`, `--games` games of `--plies` random legal moves each.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["rate", "data_dir"])]
         fill: Option<PathBuf>,
+        /// Play against a daemon running as its own process (started on the configuration
+        /// `--fill DIR --plies 0` wrote, with as many games), so its CPU is measured apart.
+        #[arg(long, value_name = "ADDR", conflicts_with_all = ["data_dir", "fill"])]
+        connect: Option<std::net::SocketAddr>,
     },
     /// The official record.
     Journal {
@@ -262,6 +266,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             rate,
             data_dir,
             fill: None,
+            connect,
         } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
             let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -273,11 +278,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 moves_done: moves_done.clone(),
             };
             let bar = progress_bar(Some((games * plies) as u64), "moves");
-            let report = runtime.block_on(with_progress(
-                &bar,
-                moves_done,
-                ccrelay::bench::run(options),
-            ));
+            let report = runtime.block_on(async {
+                match connect {
+                    Some(addr) => {
+                        let run = ccrelay::bench::run_against(addr, options);
+                        with_progress(&bar, moves_done, run).await
+                    }
+                    None => with_progress(&bar, moves_done, ccrelay::bench::run(options)).await,
+                }
+            });
             bar.finish_and_clear();
             println!("{}", report.map_err(anyhow::Error::msg)?);
             Ok(ExitCode::SUCCESS)

@@ -124,7 +124,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__bench)
-            opts="-h --games --plies --rate --data-dir --fill --help"
+            opts="-h --games --plies --rate --data-dir --fill --connect --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +147,10 @@ _ccrelay() {
                     return 0
                     ;;
                 --fill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

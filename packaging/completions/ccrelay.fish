@@ -44,6 +44,7 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l plies -d 'Half
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l rate -d 'Moves per second offered across all games; 0 for as fast as the relay answers' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l data-dir -d 'Journal folder (default: a fresh folder under the temporary folder, removed after)' -r -F
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l fill -d 'Instead of a load, write a large journal to restart on: `DIR/ccrelay.toml` and the journal in `DIR/data`, `--games` games of `--plies` random legal moves each' -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l connect -d 'Play against a daemon running as its own process (started on the configuration `--fill DIR --plies 0` wrote, with as many games), so its CPU is measured apart' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "verify" -d 'Check the hash chain and replay every game'

@@ -53,11 +53,14 @@ impl std::fmt::Display for FillReport {
         writeln!(f, "games:              {}", self.games)?;
         writeln!(f, "moves:              {}", self.moves)?;
         writeln!(f, "seconds:            {:.1}", self.seconds)?;
-        write!(
-            f,
-            "journal bytes/move: {:.0}",
-            self.journal_bytes as f64 / self.moves.max(1) as f64
-        )
+        match self.moves {
+            0 => write!(f, "journal bytes:      {}", self.journal_bytes),
+            moves => write!(
+                f,
+                "journal bytes/move: {:.0}",
+                self.journal_bytes as f64 / moves as f64
+            ),
+        }
     }
 }
 

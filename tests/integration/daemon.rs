@@ -962,3 +962,45 @@ fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
     assert_eq!(code, 250, "{text}");
     assert!(text.contains("to move: White (p0), move 6"), "{text}");
 }
+
+/// `bench --connect` plays against a daemon of its own, started on the configuration
+/// `bench --fill --plies 0` wrote: every move carried.
+#[test]
+fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = ccrelay()
+        .args(["bench", "--games", "3", "--plies", "0", "--fill"])
+        .arg(dir.path())
+        .output()
+        .expect("fill");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let out = ccrelay()
+        .args([
+            "bench",
+            "--games",
+            "3",
+            "--plies",
+            "6",
+            "--rate",
+            "0",
+            "--connect",
+        ])
+        .arg(daemon.addr.to_string())
+        .output()
+        .expect("bench");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("moves:              18"), "{report}");
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN p5 bench").0, 230);
+    assert_eq!(moves_in(&mut c, "g2"), 6);
+}
