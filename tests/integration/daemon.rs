@@ -933,17 +933,8 @@ pub fn push_starting(client: &mut Client, prefix: &str) -> String {
 #[test]
 fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = ccrelay()
-        .args(["bench", "--games", "3", "--plies", "10", "--fill"])
-        .arg(dir.path())
-        .output()
-        .expect("fill");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout);
+    let fill = dir.path().display().to_string();
+    let report = ccrelay_ok(&["bench", "--games", "3", "--plies", "10", "--fill", &fill]);
     assert!(report.contains("moves:              30"), "{report}");
     let config = dir.path().join("ccrelay.toml");
     assert_journal_verifies(&config);
@@ -968,39 +959,34 @@ fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
 #[test]
 fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = ccrelay()
-        .args(["bench", "--games", "3", "--plies", "0", "--fill"])
-        .arg(dir.path())
-        .output()
-        .expect("fill");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let fill = dir.path().display().to_string();
+    ccrelay_ok(&["bench", "--games", "3", "--plies", "0", "--fill", &fill]);
     let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
-    let out = ccrelay()
-        .args([
-            "bench",
-            "--games",
-            "3",
-            "--plies",
-            "6",
-            "--rate",
-            "0",
-            "--connect",
-        ])
-        .arg(daemon.addr.to_string())
-        .output()
-        .expect("bench");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout);
+    let addr = daemon.addr.to_string();
+    let report = ccrelay_ok(&[
+        "bench",
+        "--games",
+        "3",
+        "--plies",
+        "6",
+        "--rate",
+        "0",
+        "--connect",
+        &addr,
+    ]);
     assert!(report.contains("moves:              18"), "{report}");
     let mut c = daemon.connect();
     assert_eq!(c.call("LOGIN p5 bench").0, 230);
     assert_eq!(moves_in(&mut c, "g2"), 6);
+}
+
+/// Runs `ccrelay ARGS`, which must succeed; its standard output.
+fn ccrelay_ok(args: &[&str]) -> String {
+    let out = ccrelay().args(args).output().expect("ccrelay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
