@@ -125,6 +125,7 @@ pub async fn run(
     };
     let tracker = TaskTracker::new();
     let mailbox = Mailbox::new(journal.clone(), hub, &config);
+    let watched = mailbox.clone();
     // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
     let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));
     crate::transport::email::start(
@@ -193,7 +194,7 @@ pub async fn run(
         }
         _ => None,
     };
-    watchdog(journal.clone(), shutdown.clone());
+    watchdog(watched, shutdown.clone());
     ready(Listening {
         tcp: addr,
         http: http_addr,
@@ -216,7 +217,7 @@ pub async fn run(
 
 /// Under systemd with `WatchdogSec`, tells systemd the daemon is alive, but only while the
 /// journal still commits: a daemon that cannot record moves should be restarted.
-fn watchdog(journal: Journal, shutdown: CancellationToken) {
+fn watchdog(mailbox: Mailbox, shutdown: CancellationToken) {
     let Some(interval) = sd_notify::watchdog_enabled() else {
         return;
     };
@@ -225,7 +226,7 @@ fn watchdog(journal: Journal, shutdown: CancellationToken) {
         loop {
             tokio::select! {
                 () = tokio::time::sleep(period) => {
-                    if let Ok(Ok(())) = tokio::time::timeout(period, journal.flush()).await {
+                    if mailbox.journal_commits(period).await {
                         let _ = sd_notify::notify(&[sd_notify::NotifyState::Watchdog]);
                     }
                 }

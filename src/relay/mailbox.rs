@@ -162,6 +162,16 @@ impl Mailbox {
         self.readers.get(player).copied().unwrap_or_default()
     }
 
+    /// Whether the journal still commits: an empty write answered within `within`. The one
+    /// test of the daemon's health (the systemd watchdog, `/healthz`): a daemon that cannot
+    /// record moves is not well, whatever else it still does.
+    pub async fn journal_commits(&self, within: std::time::Duration) -> bool {
+        matches!(
+            tokio::time::timeout(within, self.journal.flush()).await,
+            Ok(Ok(()))
+        )
+    }
+
     /// An item as its player reads it, on one line: `MOVE g1 12... Nf6 (7866) by boris`.
     pub fn render(&self, message: &Message) -> String {
         render::notice(&message.notice, &self.reader(&message.player))

@@ -252,3 +252,27 @@ async fn a_claim_that_does_not_hold_is_refused_and_journaled() {
             .any(|(k, _, text)| *k == EntryKind::Rejected && text == "CLAIM g1 THREEFOLD")
     );
 }
+
+/// The health test (the watchdog's, `/healthz`): true while the journal commits, false once a
+/// commit has failed and the writer refuses everything after it.
+#[tokio::test]
+async fn the_journal_is_healthy_until_a_commit_fails() {
+    let f = relay().await;
+    let wait = std::time::Duration::from_secs(5);
+    assert!(f.mailbox.journal_commits(wait).await);
+    // The disk refuses the next entry (as a full or failing disk would).
+    let conn = rusqlite::Connection::open(f.dir.path().join(store::FILE_NAME)).expect("open");
+    conn.execute_batch(
+        "CREATE TRIGGER refuse BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'refused'); END;",
+    )
+    .expect("trigger");
+    let reply = f
+        .relay
+        .call(
+            player("alice"),
+            Command::parse("MOVE g1 e4").expect("command"),
+        )
+        .await;
+    assert!(!reply.status.is_success(), "{reply:?}");
+    assert!(!f.mailbox.journal_commits(wait).await);
+}

@@ -986,3 +986,17 @@ fn an_xfcc_player_is_pushed_nothing_and_nothing_waits_for_them() {
         Some("1.e4 e5")
     );
 }
+
+/// `/healthz` on the HTTP server: 200 while the journal commits (the 503 side is a relay unit
+/// test, `the_journal_is_healthy_until_a_commit_fails`).
+#[test]
+fn healthz_says_the_journal_commits() {
+    let (_dir, _config, daemon) = start(&[ALICE], &[], "", "");
+    let http = daemon.http.expect("http");
+    let response = raw(
+        http,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(response.status, 200, "{}", response.body);
+    assert_eq!(response.body, "ok: the journal commits\n");
+}

@@ -38,16 +38,36 @@ pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
     let tls = http.tls.is_some();
     let timeout = http.request_timeout;
     Router::new()
+        .route(
+            "/healthz",
+            axum::routing::get(healthz).with_state(ctx.clone()),
+        )
         .merge(xfcc::routes(ctx, http.max_body_bytes, tls))
         .fallback(|| async {
             (
                 StatusCode::NOT_FOUND,
-                "no such page; XFCC is at /xfccbasic.asmx\n",
+                "no such page; XFCC is at /xfccbasic.asmx, health at /healthz\n",
             )
         })
         .layer(axum::middleware::from_fn(move |request, next| {
             within(timeout, request, next)
         }))
+}
+
+/// How long `/healthz` waits for the journal to commit.
+const HEALTH_WAIT: Duration = Duration::from_secs(5);
+
+/// `/healthz`: 200 while the journal commits, 503 otherwise (the systemd watchdog's test).
+async fn healthz(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) -> Response {
+    if ctx.mailbox.journal_commits(HEALTH_WAIT).await {
+        (StatusCode::OK, "ok: the journal commits\n").into_response()
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable: the journal does not commit\n",
+        )
+            .into_response()
+    }
 }
 
 /// A request that takes longer than `timeout` (a client sending its body slowly) gets 408.
