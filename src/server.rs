@@ -71,6 +71,7 @@ pub async fn run(
     shutdown: CancellationToken,
     ready: impl FnOnce(Listening),
 ) -> Result<(), ServerError> {
+    crate::monitoring::install();
     let open_files = crate::open_files::raise();
     tracing::info!(
         before = open_files.before,

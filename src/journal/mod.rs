@@ -439,7 +439,9 @@ fn writer(
             continue;
         }
         let (start_seq, start_prev) = (seq, prev);
+        let started = std::time::Instant::now();
         let outcome = run_batch(&mut conn, &mut batch, &mut seq, &mut prev);
+        metrics::histogram!("ccrelay_journal_commit_seconds").record(started.elapsed());
         match outcome {
             Ok(results) => {
                 for (op, result) in batch.drain(..).zip(results) {
@@ -455,6 +457,7 @@ fn writer(
             }
             Err(e) => {
                 tracing::error!(error = %e, "journal commit failed; refusing all further writes and stopping");
+                metrics::counter!("ccrelay_journal_commits_failed_total").increment(1);
                 failed = true;
                 fatal.cancel();
                 seq = start_seq;

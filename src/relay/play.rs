@@ -13,6 +13,12 @@ use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status, render};
 
+/// Counts a player's move by the channel it came by and what became of it.
+fn moves_counted(channel: Channel, outcome: &'static str) {
+    metrics::counter!("ccrelay_moves_total", "channel" => channel.as_str(), "outcome" => outcome)
+        .increment(1);
+}
+
 impl State {
     pub(super) async fn play(&mut self, sender: &Sender, game_id: &str, line: MoveLine) -> Pending {
         let color = match self.seat(sender, game_id) {
@@ -32,8 +38,12 @@ impl State {
                 draw_offer |= read.draw_offer;
                 read.ply
             }
-            Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
+            Err(refusal) => {
+                moves_counted(sender.channel, "refused");
+                return self.refuse(sender, game_id, refusal.into()).await;
+            }
         };
+        moves_counted(sender.channel, "accepted");
 
         let number = game.move_number();
         let iccf = game.board().code(&m);

@@ -191,7 +191,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             env!("CARGO_PKG_VERSION")
         ))
         .await?;
+        metrics::gauge!("ccrelay_sessions_open").increment(1.0);
         let result = self.serve().await;
+        metrics::gauge!("ccrelay_sessions_open").decrement(1.0);
         if let Some(login) = self.login.take() {
             self.ctx
                 .mailbox
@@ -346,6 +348,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
         if !self.ctx.logins.attempt(&self.peer.key) {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
+            metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
             return self
                 .reply(&Reply::new(
                     Status::TooMany,
@@ -375,6 +378,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             Ok(ok) => ok && hash.is_some(),
             Err(busy) => {
                 tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
+                metrics::counter!("ccrelay_logins_refused_total", "reason" => "busy").increment(1);
                 return self
                     .reply(&Reply::new(Status::TooMany, busy.to_string()))
                     .await;
@@ -382,6 +386,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         };
         if !ok {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
+            metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret")
+                .increment(1);
             return self
                 .reply(&Reply::new(
                     Status::LoginRefused,

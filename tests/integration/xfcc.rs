@@ -1000,3 +1000,57 @@ fn healthz_says_the_journal_commits() {
     assert_eq!(response.status, 200, "{}", response.body);
     assert_eq!(response.body, "ok: the journal commits\n");
 }
+
+/// `/metrics` reads as Prometheus text, and its counters move when a move is made or refused.
+#[test]
+fn metrics_count_moves_and_read_as_prometheus_text() {
+    let (_dir, _config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.expect("http");
+    let scrape = || {
+        let response = raw(
+            http,
+            b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        );
+        assert_eq!(response.status, 200, "{}", response.body);
+        let lines = response.body.lines().map(|l| Ok(l.to_owned()));
+        prometheus_parse::Scrape::parse(lines).expect("Prometheus text")
+    };
+    let moves = |scrape: &prometheus_parse::Scrape, outcome: &str| -> f64 {
+        scrape
+            .samples
+            .iter()
+            .filter(|s| s.metric == "ccrelay_moves_total")
+            .filter(|s| s.labels.get("outcome") == Some(outcome))
+            .filter(|s| s.labels.get("channel") == Some("tcp"))
+            .map(|s| match s.value {
+                prometheus_parse::Value::Counter(v) | prometheus_parse::Value::Untyped(v) => v,
+                _ => panic!("{s:?}"),
+            })
+            .sum()
+    };
+    let before = scrape();
+    assert_eq!(moves(&before, "accepted"), 0.0);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(alice.call("MOVE g1 e4").0, 250);
+    assert_eq!(alice.call("MOVE g1 d4").0, 409, "not alice's move");
+    let after = scrape();
+    assert_eq!(moves(&after, "accepted"), 1.0);
+    assert_eq!(moves(&after, "refused"), 1.0);
+    let sessions = after
+        .samples
+        .iter()
+        .find(|s| s.metric == "ccrelay_sessions_open")
+        .map(|s| match s.value {
+            prometheus_parse::Value::Gauge(v) | prometheus_parse::Value::Untyped(v) => v,
+            _ => panic!("{s:?}"),
+        });
+    assert_eq!(sessions, Some(1.0));
+    assert!(
+        after
+            .samples
+            .iter()
+            .any(|s| s.metric.starts_with("ccrelay_journal_commit_seconds")),
+        "{:?}",
+        after.samples
+    );
+}

@@ -42,11 +42,12 @@ pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
             "/healthz",
             axum::routing::get(healthz).with_state(ctx.clone()),
         )
+        .route("/metrics", axum::routing::get(metrics))
         .merge(xfcc::routes(ctx, http.max_body_bytes, tls))
         .fallback(|| async {
             (
                 StatusCode::NOT_FOUND,
-                "no such page; XFCC is at /xfccbasic.asmx, health at /healthz\n",
+                "no such page; XFCC is at /xfccbasic.asmx, health at /healthz, metrics at /metrics\n",
             )
         })
         .layer(axum::middleware::from_fn(move |request, next| {
@@ -68,6 +69,18 @@ async fn healthz(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) 
         )
             .into_response()
     }
+}
+
+/// `/metrics`: the relay's counters in Prometheus' text format.
+async fn metrics() -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        crate::monitoring::render(),
+    )
+        .into_response()
 }
 
 /// A request that takes longer than `timeout` (a client sending its body slowly) gets 408.
