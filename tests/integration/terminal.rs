@@ -1,7 +1,7 @@
 //! A person typing at a terminal on a serial line: the real daemon serves a pseudo-terminal
 //! (`[[terminals]]`), and the test types on its other end as picocom would pass keys through:
 //! numeric and algebraic moves, a typo corrected with backspace, a typo sent, an illegal move,
-//! the opponent's move arriving while a line is half typed.
+//! the opponent's move arriving while a line is half typed; and a game of Russian draughts.
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -173,4 +173,50 @@ fn a_person_plays_from_a_terminal_on_a_serial_line() {
     terminal.type_bytes(b"\r");
     terminal.expect("200 ccrelay");
     drop(daemon);
+}
+
+/// Russian draughts from the same terminal: a move in either form, the opponent's arriving,
+/// a refusal by the draughts rules, and the board on `SHOW`.
+#[test]
+fn a_draughts_game_from_a_terminal() {
+    let mut terminal = Terminal::open();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let extra = format!(
+        "login_attempts_per_minute = 1000\n[[terminals]]\ndevice = {:?}\nbaud = 9600\nexclusive = false\n",
+        terminal.path
+    );
+    let text = config_text_with(
+        &dir.path().join("data"),
+        &[ALICE, BORIS],
+        &[("d1", "alice", "boris")],
+        &extra,
+    );
+    let id_line = "id = \"d1\"\n";
+    assert!(text.contains(id_line), "{text}");
+    let text = text.replace(id_line, &format!("{id_line}game = \"draughts-ru\"\n"));
+    std::fs::write(&config, text).expect("config");
+    let daemon = Daemon::start(&config);
+    let mut boris = daemon.login(&BORIS);
+
+    std::thread::sleep(Duration::from_millis(300));
+    terminal.type_bytes(b"\r");
+    terminal.expect("\r\n> ");
+    terminal.type_bytes(b"LOGIN alice alice-secret\r");
+    terminal.expect("230 welcome alice");
+    // Typed in the numeric form, written back in the reader's notation with the numeric.
+    terminal.type_bytes(b"MOVE d1 22-18\r");
+    terminal.expect("250 accepted d1 1. c3-d4 (22-18)");
+    assert_eq!(boris.call("MOVE d1 1... f6-e5").0, 250);
+    terminal.expect("MOVE d1 1... f6-e5 (11-15) by boris");
+    // A capture is compulsory: the quiet move is refused, naming the capture.
+    terminal.type_bytes(b"MOVE d1 d4-c5\r");
+    let refused = terminal.expect("a capture is compulsory");
+    assert!(refused.contains("422 "), "{refused:?}");
+    terminal.expect("d4:f6");
+    terminal.type_bytes(b"MOVE d1 d4:f6\r");
+    terminal.expect("250 accepted d1 2. d4:f6 (18x11)");
+    terminal.type_bytes(b"SHOW d1\r");
+    let shown = terminal.expect("to move: Black (boris), move 2");
+    assert!(shown.contains("a b c d e f g h"), "{shown:?}");
 }
