@@ -205,4 +205,6 @@ impl CommandError {
 }
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;

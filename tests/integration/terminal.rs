@@ -80,9 +80,9 @@ impl Terminal {
     }
 }
 
-#[test]
-fn a_person_plays_from_a_terminal_on_a_serial_line() {
-    let mut terminal = Terminal::open();
+/// A daemon serving `terminal` as a `[[terminals]]` line, with game `game` of `kind` between
+/// alice (White) and boris.
+fn serve(terminal: &Terminal, game: &str, kind: &str) -> (tempfile::TempDir, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
     let extra = format!(
@@ -92,11 +92,21 @@ fn a_person_plays_from_a_terminal_on_a_serial_line() {
     let text = config_text_with(
         &dir.path().join("data"),
         &[ALICE, BORIS],
-        &[("g1", "alice", "boris")],
+        &[(game, "alice", "boris")],
         &extra,
     );
+    let id_line = format!("id = {game:?}\n");
+    assert!(text.contains(&id_line), "{text}");
+    let text = text.replace(&id_line, &format!("{id_line}game = {kind:?}\n"));
     std::fs::write(&config, text).expect("config");
     let daemon = Daemon::start(&config);
+    (dir, daemon)
+}
+
+#[test]
+fn a_person_plays_from_a_terminal_on_a_serial_line() {
+    let mut terminal = Terminal::open();
+    let (_dir, daemon) = serve(&terminal, "g1", "chess");
     let mut boris = daemon.login(&BORIS);
 
     // The line is quiet until someone types; Enter brings the greeting and a prompt.
@@ -180,23 +190,7 @@ fn a_person_plays_from_a_terminal_on_a_serial_line() {
 #[test]
 fn a_draughts_game_from_a_terminal() {
     let mut terminal = Terminal::open();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("ccrelay.toml");
-    let extra = format!(
-        "login_attempts_per_minute = 1000\n[[terminals]]\ndevice = {:?}\nbaud = 9600\nexclusive = false\n",
-        terminal.path
-    );
-    let text = config_text_with(
-        &dir.path().join("data"),
-        &[ALICE, BORIS],
-        &[("d1", "alice", "boris")],
-        &extra,
-    );
-    let id_line = "id = \"d1\"\n";
-    assert!(text.contains(id_line), "{text}");
-    let text = text.replace(id_line, &format!("{id_line}game = \"draughts-ru\"\n"));
-    std::fs::write(&config, text).expect("config");
-    let daemon = Daemon::start(&config);
+    let (_dir, daemon) = serve(&terminal, "d1", "draughts-ru");
     let mut boris = daemon.login(&BORIS);
 
     std::thread::sleep(Duration::from_millis(300));

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
 use ccrelay::convert::{Format, Options, convert};
+use ccrelay::game::Kind;
 use ccrelay::journal::export::{
     EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export_reporting,
 };
@@ -20,6 +21,10 @@ use ccrelay::notation::Lang;
 use clap::{Parser, Subcommand};
 use shakmaty::fen::Fen;
 use tokio_util::sync::CancellationToken;
+
+mod progress;
+
+use progress::{AboveProgress, progress_bar, with_progress};
 
 #[derive(Parser)]
 #[command(name = "ccrelay", version, about = "A correspondence chess relay")]
@@ -76,8 +81,8 @@ enum Command {
     /// draughts: algebraic (c3-d4, g1:e3:c5:a7), numeric (22-18, 22x15x24), PDN, JSON.
     Convert {
         /// The game: chess, or draughts-ru (Russian draughts).
-        #[arg(long, default_value = "chess")]
-        game: GameKind,
+        #[arg(long, default_value = "chess", value_parser = game_kind())]
+        game: Kind,
         /// Output format. Chess: iccf (default), san, lan, uci, pgn, json. Draughts: alg
         /// (default), num, pdn, json.
         #[arg(long)]
@@ -120,12 +125,12 @@ enum Generated {
     Completions,
 }
 
-/// The games `convert` knows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum GameKind {
-    Chess,
-    #[value(name = "draughts-ru")]
-    DraughtsRu,
+/// `--game`: the relay's game kinds, named as the configuration names them (listed in the
+/// help and the completions).
+fn game_kind() -> impl clap::builder::TypedValueParser<Value = Kind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new([Kind::Chess.as_str(), Kind::DraughtsRu.as_str()])
+        .try_map(|name| name.parse::<Kind>())
 }
 
 #[derive(Subcommand)]
@@ -174,7 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             fen,
             file,
         } => match game {
-            GameKind::Chess => {
+            Kind::Chess => {
                 let to: Format = to
                     .as_deref()
                     .unwrap_or("iccf")
@@ -186,7 +191,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
                 convert_command(to, lang, fen, file)
             }
-            GameKind::DraughtsRu => {
+            Kind::DraughtsRu => {
                 if lang.is_some() {
                     bail!(
                         "--lang applies to chess; draughts squares read the same in every language"
@@ -203,6 +208,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
                 convert_draughts_command(to, start, file)
             }
+            other => bail!("convert does not read {other} games"),
         },
         Command::CheckConfig { file } => {
             let config = load_config(&file)?;
@@ -466,15 +472,22 @@ fn convert_draughts_command(
     let input = open_input(file)?;
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let stderr = io::stderr().lock();
-    let totals = match ccrelay::convert::draughts::convert(input, stdout, stderr, to, start) {
+    let converted = ccrelay::convert::draughts::convert(input, stdout, stderr, to, start);
+    conversion_status(converted.map(|t| (t.games, t.failed)))
+}
+
+/// The exit status of a conversion that read `(games, failed)`: 0 when every game converted,
+/// 1 when one failed. A closed pipe (`| head`) is the reader's choice, not a failure.
+fn conversion_status(converted: io::Result<(u64, u64)>) -> anyhow::Result<ExitCode> {
+    let (games, failed) = match converted {
         Ok(totals) => totals,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e).context("convert"),
     };
-    if totals.games == 0 {
+    if games == 0 {
         eprintln!("ccrelay: the input holds no games");
     }
-    Ok(if totals.failed > 0 {
+    Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -515,20 +528,7 @@ fn convert_command(
     };
     let converted = convert(input, stdout, stderr, &options);
     bar.finish_and_clear();
-    let totals = match converted {
-        Ok(totals) => totals,
-        // A closed pipe (`| head`) is the reader's choice, not a failure.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(e).context("convert"),
-    };
-    if totals.games == 0 {
-        eprintln!("ccrelay: the input holds no games");
-    }
-    Ok(if totals.failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    conversion_status(converted.map(|t| (t.games, t.failed)))
 }
 
 fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
@@ -575,66 +575,9 @@ fn generate_command(what: Generated, dir: &Path) -> anyhow::Result<ExitCode> {
 /// Input files from this size on get a progress line.
 const LARGE_INPUT: u64 = 4 << 20;
 
-/// A progress line on standard error, drawn only when standard error is a terminal (a log
-/// file or a pipe gets nothing). `unit` is `bytes` (shown as sizes) or what is counted.
-/// Runs `work`, moving `bar` to `done` ten times a second.
-async fn with_progress<T>(
-    bar: &indicatif::ProgressBar,
-    done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    work: impl std::future::Future<Output = T>,
-) -> T {
-    let ticking = bar.clone();
-    let ticker = tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            ticking.set_position(done.load(std::sync::atomic::Ordering::Relaxed) as u64);
-        }
-    });
-    let result = work.await;
-    ticker.abort();
-    result
-}
-
-fn progress_bar(total: Option<u64>, unit: &str) -> indicatif::ProgressBar {
-    use indicatif::{ProgressBar, ProgressStyle};
-    use std::io::IsTerminal;
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let template = match (total, unit) {
-        (Some(_), "bytes") => {
-            "{bar:40} {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)".to_owned()
-        }
-        (Some(_), unit) => format!("{{bar:40}} {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)"),
-        (None, unit) => format!("{{spinner}} {{pos}} {unit}"),
-    };
-    let bar = total.map_or_else(ProgressBar::new_spinner, ProgressBar::new);
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// The entries in a journal, for a progress line (none if it cannot say).
 fn journal_size(conn: &rusqlite::Connection) -> Option<u64> {
     store::tail(conn)
         .ok()
         .and_then(|(seq, _)| u64::try_from(seq).ok())
-}
-
-/// Writes to standard error above the progress line, not through it.
-struct AboveProgress {
-    bar: indicatif::ProgressBar,
-    inner: io::Stderr,
-}
-
-impl Write for AboveProgress {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let inner = &mut self.inner;
-        self.bar.suspend(|| inner.write(buf))
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
 }
