@@ -102,7 +102,10 @@ mod tests {
         assert!(l.attempt_at("a", t0));
         assert!(!l.attempt_at("a", t0), "third in the window");
         assert!(l.attempt_at("b", t0), "another key has its own count");
-        assert!(l.attempt_at("a", t0 + Duration::from_secs(61)), "new window");
+        assert!(
+            l.attempt_at("a", t0 + Duration::from_secs(61)),
+            "new window"
+        );
     }
 
     #[test]

@@ -128,7 +128,9 @@ pub enum Command {
     },
     /// Admin: the dead letters (mail the SMTP server refused for good): list them, or send
     /// one again, or drop one.
-    Dead { action: DeadAction },
+    Dead {
+        action: DeadAction,
+    },
     /// Admin: start a game.
     Create {
         game: String,

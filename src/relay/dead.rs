@@ -348,7 +348,10 @@ mod tests {
         let o7 = parked.iter().find(|l| l.id == "o7").unwrap();
         assert_eq!(o7.bytes, letter("o7").bytes);
         assert_eq!(o7.what, "[ccrelay] g1: move 1... e5 by boris", "one line");
-        assert!(o7.line().starts_with("o7 parked 2026-12-01T02:00:00Z player=alice"));
+        assert!(
+            o7.line()
+                .starts_with("o7 parked 2026-12-01T02:00:00Z player=alice")
+        );
 
         let retried = store.retry("o7").unwrap();
         assert_eq!(retried.id, "o7");

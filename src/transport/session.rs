@@ -8,8 +8,8 @@
 //! that falls behind is dropped from the hub and catches up from the durable outbox).
 
 use std::io;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};

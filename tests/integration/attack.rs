@@ -84,7 +84,7 @@ fn attack_config(dir: &Path, maildir: &Path) -> String {
 /// A refused mail: from a sender no player has, `n`-th of its kind.
 fn bad_mail(maildir: &Path, n: usize) {
     // Every third from one persistent sender; the rest each from a new one.
-    let from = if n % 3 == 0 {
+    let from = if n.is_multiple_of(3) {
         "mallory@evil.test".to_owned()
     } else {
         format!("spammer-{n}@evil{}.test", n % 97)
@@ -187,7 +187,12 @@ async fn wrong_logins(source: Ipv4Addr, addr: SocketAddr, stop: Arc<AtomicBool>,
 
 /// A session logged in as `player` that sends `SHOW` over and over and never reads a byte:
 /// its replies and pushes pile up until the daemon's write deadline drops it.
-async fn slow_reader(addr: SocketAddr, player: &'static str, stop: Arc<AtomicBool>, c: Arc<Counts>) {
+async fn slow_reader(
+    addr: SocketAddr,
+    player: &'static str,
+    stop: Arc<AtomicBool>,
+    c: Arc<Counts>,
+) {
     let Ok(mut stream) = tokio::net::TcpStream::connect(addr).await else {
         return;
     };
@@ -196,7 +201,9 @@ async fn slow_reader(addr: SocketAddr, player: &'static str, stop: Arc<AtomicBoo
         return;
     }
     while !stop.load(Ordering::Relaxed) {
-        match tokio::time::timeout(Duration::from_secs(1), stream.write_all(b"SHOW att-1\r\n")).await {
+        match tokio::time::timeout(Duration::from_secs(1), stream.write_all(b"SHOW att-1\r\n"))
+            .await
+        {
             Ok(Ok(())) => {
                 c.slow_reader_lines.fetch_add(1, Ordering::Relaxed);
             }
@@ -292,8 +299,8 @@ fn two_players_finish_a_game_under_every_flood_at_once() {
     std::thread::sleep(Duration::from_secs(5));
 
     let moves = [
-        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
-        "c3", "O-O",
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O",
     ];
     let mut slowest = Duration::ZERO;
     let mut latencies = Vec::new();
@@ -338,7 +345,10 @@ fn two_players_finish_a_game_under_every_flood_at_once() {
     // Wait for the Maildir to be read to the end, then count what the journal holds.
     let deadline = Instant::now() + Duration::from_secs(60);
     while std::fs::read_dir(maildir.join("new")).map_or(0, |d| d.count()) > 0 {
-        assert!(Instant::now() < deadline, "the Maildir was not read in time");
+        assert!(
+            Instant::now() < deadline,
+            "the Maildir was not read in time"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
     std::thread::sleep(Duration::from_millis(500));
@@ -372,9 +382,18 @@ fn two_players_finish_a_game_under_every_flood_at_once() {
     assert!(counts.wrong_logins.load(Ordering::Relaxed) >= 20);
     assert!(counts.bad_mails.load(Ordering::Relaxed) as usize > REJECTED_PER_HOUR * 5);
     // And what it cost.
-    assert!(rejected <= REJECTED_PER_HOUR, "{rejected} refused mails journaled");
-    assert!(by_mallory <= REJECTED_PER_SENDER, "{by_mallory} from one sender");
-    assert!(rejected > 0, "refused mail is still journaled within the bound");
+    assert!(
+        rejected <= REJECTED_PER_HOUR,
+        "{rejected} refused mails journaled"
+    );
+    assert!(
+        by_mallory <= REJECTED_PER_SENDER,
+        "{by_mallory} from one sender"
+    );
+    assert!(
+        rejected > 0,
+        "refused mail is still journaled within the bound"
+    );
     assert!(
         peak < PEAK_BOUND_MB * MB,
         "peak resident {} MB under attack",

@@ -40,7 +40,10 @@ fn deliver(maildir: &Path, raw: &[u8]) {
 fn wait_maildir_read(maildir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(90);
     while std::fs::read_dir(maildir.join("new")).map_or(0, |d| d.count()) > 0 {
-        assert!(Instant::now() < deadline, "the Maildir was not read in time");
+        assert!(
+            Instant::now() < deadline,
+            "the Maildir was not read in time"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
 }
@@ -191,10 +194,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
         assert!(line.contains(&format!("game={game}")), "{line}");
         assert!(line.contains("550"), "{line}");
     }
-    assert!(
-        lines.iter().any(|l| l.contains("move 1. e4")),
-        "{lines:#?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("move 1. e4")), "{lines:#?}");
     // Only the admin sees them.
     assert_eq!(boris.call("DEAD").0, 403);
     drop(boris);
@@ -310,7 +310,10 @@ fn start_nsd(zone: &str, records: &str) -> Nsd {
     // Ready once it answers on TCP.
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "nsd did not start on port {port}");
+        assert!(
+            Instant::now() < deadline,
+            "nsd did not start on port {port}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     server
@@ -342,7 +345,10 @@ fn dkim_signed_mail_passes_against_a_real_dns_server_and_a_changed_one_does_not(
         &[(game, "alice", "boris")],
         None,
     );
-    email_keys(&s.config, &format!("dns_resolver = \"127.0.0.1:{}\"\n", nsd.port));
+    email_keys(
+        &s.config,
+        &format!("dns_resolver = \"127.0.0.1:{}\"\n", nsd.port),
+    );
     let daemon = Daemon::start(&s.config);
     let mut boris = daemon.login(&crate::daemon::BORIS);
     let mut inbox = Reader::new(&alice.user);

@@ -172,7 +172,6 @@ impl Inbound {
         let mail = match message::parse(raw, truncated) {
             Ok(mail) => mail,
             Err(e) => {
-                tracing::warn!(error = %e, "unreadable mail dropped");
                 let key = format!("email:{}", hex::encode(&Sha256::digest(raw)[..16]));
                 return self
                     .journal_rejection("", "unknown", "", &e.to_string(), key)
@@ -191,7 +190,6 @@ impl Inbound {
         // A From header is a claim; what proves it comes next.
         let Some(player) = auth::player_by_address(&self.config.players, &mail.from) else {
             let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
-            tracing::warn!(from = %mail.from, "mail from an unknown sender refused");
             if seen.is_some() {
                 return Outcome::Done;
             }
@@ -215,7 +213,6 @@ impl Inbound {
             if e == AuthError::Busy {
                 return Outcome::Retry(e.to_string());
             }
-            tracing::warn!(player = %player.id, reason = %e, "mail refused: not authenticated");
             if seen.is_some() {
                 return Outcome::Done;
             }
@@ -374,9 +371,11 @@ impl Inbound {
         reason: &str,
         key: String,
     ) -> Result<Journaled, Outcome> {
+        // One log line per refusal journaled; beyond the bound, one note a minute.
         if !self.budget.allow(player) {
             return Ok(Journaled::Counted);
         }
+        tracing::warn!(sender = %player, %reason, "mail refused");
         // A subject may hold a token (right or wrong): it never reaches the journal.
         let text: String = text
             .split_whitespace()

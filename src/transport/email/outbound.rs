@@ -22,12 +22,12 @@ use tokio_util::sync::CancellationToken;
 use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
-use sha2::{Digest, Sha256};
 use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
 use crate::relay::dead::{DeadLetter, State as DeadState};
 use crate::relay::{Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
+use sha2::{Digest, Sha256};
 
 /// A mail ready to send.
 pub struct Outgoing {
@@ -265,10 +265,9 @@ fn subject_of(bytes: &[u8]) -> String {
 }
 
 fn now_rfc3339() -> String {
-    jiff::Timestamp::now().round(jiff::Unit::Second).map_or_else(
-        |_| jiff::Timestamp::now().to_string(),
-        |t| t.to_string(),
-    )
+    jiff::Timestamp::now()
+        .round(jiff::Unit::Second)
+        .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string())
 }
 
 /// Messages read from the outbox at a time.
