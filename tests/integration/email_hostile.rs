@@ -185,13 +185,39 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     let mut boris = daemon.login(&crate::daemon::BORIS);
     crate::daemon::ok(&mut boris, &format!("MOVE {game} e4"));
     wait_dead(&daemon, "the move parked too", |p, _, _| p == 2);
+    // The player can still play by mail; the answer to their mail is refused for good too,
+    // and parked as well.
+    let relay = s.relay_address();
+    send(
+        &relay,
+        &plain(
+            &gone.address(),
+            &relay,
+            &format!("{game} key:{}", gone.token),
+            "1... e5",
+            "",
+        ),
+    );
+    let push = push_with(&mut boris, "MOVE");
+    assert!(
+        push.starts_with(&format!("MOVE {game} 1... e7—e5")),
+        "{push}"
+    );
+    wait_dead(&daemon, "the answer to the mail parked", |p, _, lines| {
+        p == 3 && lines.iter().any(|l| l.starts_with('r'))
+    });
     let mut admin = crate::daemon::admin(&daemon);
     let (_, _, lines) = dead(&mut admin);
     for line in &lines {
         assert!(line.contains(" parked "), "{line}");
-        assert!(line.contains(&format!("player={}", gone.id)), "{line}");
+        if line.starts_with('o') {
+            assert!(line.contains(&format!("player={}", gone.id)), "{line}");
+        }
         assert!(line.contains(&format!("to={}", gone.address())), "{line}");
-        assert!(line.contains(&format!("game={game}")), "{line}");
+        assert!(
+            line.contains(&format!("game={game}")) || line.starts_with('r'),
+            "{line}"
+        );
         assert!(line.contains("550"), "{line}");
     }
     assert!(lines.iter().any(|l| l.contains("move 1. e4")), "{lines:#?}");
@@ -206,7 +232,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     std::thread::sleep(Duration::from_secs(2));
     let mut admin = crate::daemon::admin(&daemon);
     let (parked, waiting, lines) = dead(&mut admin);
-    assert_eq!((parked, waiting), (2, 0), "{lines:#?}");
+    assert_eq!((parked, waiting), (3, 0), "{lines:#?}");
     let ids: Vec<String> = lines
         .iter()
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
@@ -217,7 +243,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     assert!(text.contains("will be sent again"), "{text}");
     let first = ids[0].clone();
     wait_dead(&daemon, "retried and parked again", |p, w, lines| {
-        p == 2
+        p == 3
             && w == 0
             && lines
                 .iter()
@@ -227,7 +253,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     let text = crate::daemon::ok(&mut admin, &format!("DEAD DROP {}", ids[1]));
     assert!(text.contains("dropped"), "{text}");
     let (parked, _, _) = dead(&mut admin);
-    assert_eq!(parked, 1);
+    assert_eq!(parked, 2);
     assert_eq!(admin.call(&format!("DEAD DROP {}", ids[1])).0, 404);
     assert_eq!(admin.call("DEAD RETRY nothing-here").0, 404);
     drop(daemon);

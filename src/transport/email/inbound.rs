@@ -438,3 +438,23 @@ impl Inbound {
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_journaled_within_the_bounds_per_sender_and_in_all() {
+        let budget = RejectionBudget::new(2, 5);
+        // One sender: two, then counted only (case does not make a new sender).
+        assert!(budget.allow("mallory@evil.test"));
+        assert!(budget.allow("Mallory@Evil.test"));
+        assert!(!budget.allow("mallory@evil.test"));
+        // Others share what is left of the bound in all.
+        assert!(budget.allow("a@evil.test"));
+        assert!(budget.allow("b@evil.test"));
+        assert!(budget.allow("c@evil.test"));
+        assert!(!budget.allow("d@evil.test"), "the bound in all");
+        assert!(!budget.allow("e@evil.test"));
+    }
+}
