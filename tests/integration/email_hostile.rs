@@ -415,3 +415,48 @@ fn dkim_signed_mail_passes_against_a_real_dns_server_and_a_changed_one_does_not(
     drop(daemon);
     drop(nsd);
 }
+
+/// What the relay's SMTP client makes of Postfix's answers: a recipient refused with 550 is
+/// refused for good (parked); the relay's own login refused (535) is not (retried: the
+/// operator's configuration to fix, never a reason to give a player's mail up).
+#[test]
+fn smtp_refusals_for_good_are_told_from_refusals_for_now() {
+    use ccrelay::config::{Secret, SmtpConfig, TlsMode};
+    use ccrelay::transport::email::smtp::Smtp;
+
+    let _turn = lock();
+    require_mail_servers();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let relay = unique("relay");
+    let config = |password: &str| SmtpConfig {
+        server: "127.0.0.1".into(),
+        port: 25,
+        tls: TlsMode::StartTls,
+        ca_file: Some(PathBuf::from(crate::support::MAIL_CA)),
+        user: Some(format!("{relay}@{DOMAIN}")),
+        password: Some(Secret(password.into())),
+        timeout: Duration::from_secs(20),
+    };
+    let from = format!("{relay}@{DOMAIN}");
+    let mail = plain(&from, "x@ccrelay.test", "test", "hello", "");
+
+    let good = Smtp::new(&config("test-pw"), &from).expect("smtp");
+    let gone = format!("{}@{DOMAIN}", unique("gone"));
+    let refused = runtime
+        .block_on(good.send(&gone, &mail))
+        .expect_err("Postfix refuses gone-*");
+    assert!(refused.is_permanent(), "{refused}");
+    assert!(refused.to_string().contains("550"), "{refused}");
+    let fine = format!("{}@{DOMAIN}", unique("fine"));
+    runtime.block_on(good.send(&fine, &mail)).expect("accepted");
+
+    let wrong = Smtp::new(&config("wrong-pw"), &from).expect("smtp");
+    let login = runtime
+        .block_on(wrong.send(&fine, &mail))
+        .expect_err("wrong password");
+    assert!(!login.is_permanent(), "a refused login is retried: {login}");
+    assert!(login.to_string().contains("535"), "{login}");
+}
