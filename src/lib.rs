@@ -19,6 +19,7 @@ pub mod draughts;
 pub mod game;
 pub mod init;
 pub mod journal;
+pub mod limiter;
 pub mod monitoring;
 pub mod notation;
 pub mod open_files;

@@ -9,6 +9,8 @@
 //! | `ccrelay_sessions_open` | line-protocol sessions open (TCP, serial terminals) |
 //! | `ccrelay_journal_commit_seconds` | how long each group commit takes (a summary) |
 //! | `ccrelay_journal_commits_failed_total` | commits that failed (the daemon then stops) |
+//! | `ccrelay_mail_rejected_unjournaled_total{bound}` | refused mail over the journal's bound (`sender` or `all`): counted, not journaled |
+//! | `ccrelay_mail_dead_letters_total` | mail refused for good by the SMTP server, parked as dead letters |
 
 use std::sync::OnceLock;
 

@@ -6,7 +6,9 @@ use jiff::SignedDuration;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
-use super::{ClockSetting, Command, CommandError, CommandErrorKind, MoveLine, NumberedMove};
+use super::{
+    ClockSetting, Command, CommandError, CommandErrorKind, DeadAction, MoveLine, NumberedMove,
+};
 use crate::game::Claim;
 use crate::notation::number::{move_number, split_move_number};
 use crate::notation::result::Score;
@@ -203,6 +205,24 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "CLOCK" => {
             let set = w.word().map(clock_setting).transpose()?;
             Command::Clock { set }
+        }
+        "DEAD" => {
+            let action = match w.word() {
+                None => DeadAction::List,
+                Some(verb) if verb.eq_ignore_ascii_case("RETRY") => {
+                    DeadAction::Retry(w.arg("dead letter id")?)
+                }
+                Some(verb) if verb.eq_ignore_ascii_case("DROP") => {
+                    DeadAction::Drop(w.arg("dead letter id")?)
+                }
+                Some(other) => {
+                    return Err(CommandError::new(
+                        CommandErrorKind::Unexpected,
+                        format!("DEAD takes RETRY <id> or DROP <id>, not {other:?}"),
+                    ));
+                }
+            };
+            Command::Dead { action }
         }
         "CREATE" => create(&mut w)?,
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {

@@ -58,6 +58,14 @@ pub struct NumberedMove {
     pub text: String,
 }
 
+/// What the admin does with the dead letters (`DEAD`, `DEAD RETRY id`, `DEAD DROP id`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeadAction {
+    List,
+    Retry(String),
+    Drop(String),
+}
+
 /// The admin's setting of the manual clock.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ClockSetting {
@@ -118,6 +126,11 @@ pub enum Command {
     Clock {
         set: Option<ClockSetting>,
     },
+    /// Admin: the dead letters (mail the SMTP server refused for good): list them, or send
+    /// one again, or drop one.
+    Dead {
+        action: DeadAction,
+    },
     /// Admin: start a game.
     Create {
         game: String,
@@ -161,6 +174,7 @@ impl Command {
             Command::Games
             | Command::Leave { .. }
             | Command::Clock { .. }
+            | Command::Dead { .. }
             | Command::Create { .. } => None,
         }
     }

@@ -104,6 +104,12 @@ fn command() -> impl Strategy<Value = Command> {
             (0i64..10_000_000).prop_map(|s| ClockSetting::Advance(SignedDuration::from_secs(s)))
         )
         .prop_map(|set| Command::Clock { set }),
+        prop_oneof![
+            Just(DeadAction::List),
+            "[a-z0-9]{1,12}".prop_map(DeadAction::Retry),
+            "[a-z0-9]{1,12}".prop_map(DeadAction::Drop),
+        ]
+        .prop_map(|action| Command::Dead { action }),
         (
             word(),
             word(),

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ClockSetting, Command, MoveLine, NumberedMove};
+use super::{ClockSetting, Command, DeadAction, MoveLine, NumberedMove};
 use crate::notation::written::{CheckMark, Marks};
 
 fn write_marks(f: &mut fmt::Formatter<'_>, marks: &Marks) -> fmt::Result {
@@ -91,6 +91,11 @@ impl fmt::Display for Command {
             } => write!(f, "ADJUDICATE {game} {score} {reason}"),
             Command::Clock { set: None } => f.write_str("CLOCK"),
             Command::Clock { set: Some(set) } => write!(f, "CLOCK {set}"),
+            Command::Dead { action } => match action {
+                DeadAction::List => f.write_str("DEAD"),
+                DeadAction::Retry(id) => write!(f, "DEAD RETRY {id}"),
+                DeadAction::Drop(id) => write!(f, "DEAD DROP {id}"),
+            },
             Command::Create {
                 game,
                 white,

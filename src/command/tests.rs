@@ -197,6 +197,24 @@ fn every_form_of_the_protocol_reads() {
         ),
         ("CLOCK", Command::Clock { set: None }),
         (
+            "DEAD",
+            Command::Dead {
+                action: DeadAction::List,
+            },
+        ),
+        (
+            "dead retry o17",
+            Command::Dead {
+                action: DeadAction::Retry("o17".into()),
+            },
+        ),
+        (
+            "DEAD DROP r9f",
+            Command::Dead {
+                action: DeadAction::Drop("r9f".into()),
+            },
+        ),
+        (
             "CLOCK +40d",
             Command::Clock {
                 set: Some(ClockSetting::Advance(SignedDuration::from_hours(40 * 24))),

@@ -17,6 +17,9 @@ pub(super) struct RawEmail {
     max_message_bytes: Option<i64>,
     poll_interval_secs: Option<i64>,
     retry_max_secs: Option<i64>,
+    rejected_journaled_per_sender_per_hour: Option<i64>,
+    rejected_journaled_per_hour: Option<i64>,
+    dns_resolver: Option<String>,
     imap: Option<RawImap>,
     maildir: Option<PathBuf>,
     smtp: Option<RawSmtp>,
@@ -83,6 +86,14 @@ pub struct EmailConfig {
     pub poll_interval: Duration,
     /// The longest wait between two attempts to send one mail.
     pub retry_max: Duration,
+    /// Refused mail journaled per claimed sender in an hour; beyond it, counted and logged
+    /// (rate-limited), not journaled: a flood cannot grow the record without end.
+    pub rejected_per_sender_per_hour: u32,
+    /// The same bound over all senders together.
+    pub rejected_per_hour: u32,
+    /// The DNS server DKIM keys are looked up at (UDP and TCP); the system's resolver
+    /// (`/etc/resolv.conf`) when unset.
+    pub dns_resolver: Option<std::net::SocketAddr>,
     pub imap: Option<ImapConfig>,
     pub maildir: Option<PathBuf>,
     pub smtp: SmtpConfig,
@@ -175,6 +186,28 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawEmail>, needed: bool) -> Opt
     ));
     let retry_max =
         Duration::from_secs(c.positive("email.retry_max_secs", raw.retry_max_secs, 300, 86_400));
+    let rejected_per_sender_per_hour = c.positive(
+        "email.rejected_journaled_per_sender_per_hour",
+        raw.rejected_journaled_per_sender_per_hour,
+        20,
+        1_000_000,
+    ) as u32;
+    let rejected_per_hour = c.positive(
+        "email.rejected_journaled_per_hour",
+        raw.rejected_journaled_per_hour,
+        200,
+        10_000_000,
+    ) as u32;
+    let dns_resolver = raw.dns_resolver.and_then(|text| match text.parse() {
+        Ok(addr) => Some(addr),
+        Err(_) => {
+            c.problem(
+                "email.dns_resolver",
+                format!("{text:?} is not an IP address and port (\"127.0.0.1:53\")"),
+            );
+            None
+        }
+    });
     let imap = raw.imap.map(|raw| check_imap(c, raw));
     let maildir = raw.maildir.map(|path| c.path(path));
     if imap.is_none() && maildir.is_none() {
@@ -190,6 +223,9 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawEmail>, needed: bool) -> Opt
         max_message_bytes,
         poll_interval,
         retry_max,
+        rejected_per_sender_per_hour,
+        rejected_per_hour,
+        dns_resolver,
         imap,
         maildir,
         smtp,

@@ -17,6 +17,7 @@ use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record};
 
 use super::Channel;
+use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
 use super::notice::{Notice, Side};
 use super::render::{self, Reader};
 
@@ -54,6 +55,8 @@ pub struct Mailbox {
     data_dir: PathBuf,
     /// The link's read-only view of the journal, opened when first needed.
     view: Arc<Mutex<Option<PeerView>>>,
+    /// Mail refused for good, parked for the admin.
+    dead: DeadLetters,
 }
 
 /// A live session's feed of newly committed items.
@@ -154,6 +157,7 @@ impl Mailbox {
             readers: Arc::new(readers),
             data_dir: config.data_dir.clone(),
             view: Arc::new(Mutex::new(None)),
+            dead: DeadLetters::new(&config.data_dir),
         }
     }
 
@@ -283,6 +287,31 @@ impl Mailbox {
             }])
             .await?;
         Ok(())
+    }
+
+    /// Parks a mail the SMTP server refused for good (durably, before the caller acknowledges
+    /// it and goes on with the player's later mail).
+    pub async fn park(&self, letter: DeadLetter) -> Result<(), DeadError> {
+        let dead = self.dead.clone();
+        tokio::task::spawn_blocking(move || dead.park(&letter))
+            .await
+            .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
+    }
+
+    /// Dead letters the admin asked to send again, oldest first, at most `limit`.
+    pub async fn dead_to_retry(&self, limit: usize) -> Result<Vec<DeadLetter>, DeadError> {
+        let dead = self.dead.clone();
+        tokio::task::spawn_blocking(move || dead.list(DeadState::Retry, limit).map(|(l, _)| l))
+            .await
+            .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
+    }
+
+    /// A dead letter sent again was accepted.
+    pub async fn dead_sent(&self, id: &str) -> Result<(), DeadError> {
+        let (dead, id) = (self.dead.clone(), id.to_owned());
+        tokio::task::spawn_blocking(move || dead.sent(&id))
+            .await
+            .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
     }
 
     /// Runs a read on the link's view of the journal, off the async threads.

@@ -12,6 +12,7 @@
 //! [`Reply`]s back.
 
 mod create;
+pub mod dead;
 mod facts;
 pub mod mailbox;
 pub mod notice;
@@ -86,6 +87,8 @@ pub struct Request {
 #[derive(Clone)]
 pub struct Relay {
     tx: mpsc::Sender<Job>,
+    /// Mail refused for good, for the admin's `DEAD` (answered here: no game is involved).
+    dead: dead::DeadLetters,
 }
 
 /// What the relay task is asked: a command, or a query that changes nothing a player did.
@@ -196,7 +199,10 @@ impl Relay {
                 failed.cancel();
             }
         });
-        Ok(Relay { tx })
+        Ok(Relay {
+            tx,
+            dead: dead::DeadLetters::new(&config.data_dir),
+        })
     }
 
     /// Sends a command and waits for its (committed) reply; the record shows the command in
@@ -208,6 +214,9 @@ impl Relay {
     /// Sends a command as it was said (its text, its idempotency key) and waits for its
     /// (committed) reply.
     pub async fn call_said(&self, sender: Sender, said: Said) -> Reply {
+        if let Command::Dead { action } = said.command {
+            return dead::answer(self.dead.clone(), &sender, action).await;
+        }
         let (reply, rx) = oneshot::channel();
         let request = Request {
             sender,

@@ -182,6 +182,11 @@ impl State {
                 None => self.adjudicate(sender, &game, score, &reason).await,
             },
             Command::Clock { set } => self.set_clock(sender, set).await,
+            // Answered by the relay's handle, before it reaches the games.
+            Command::Dead { .. } => Pending::Now(Reply::new(
+                Status::BadCommand,
+                "DEAD is answered by the relay's handle",
+            )),
             Command::Message { game, text } => match self.refuse_if_linked(&game, "a message") {
                 Some(refused) => refused,
                 None => self.message_noted(sender, &game, &text).await,

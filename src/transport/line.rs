@@ -205,6 +205,7 @@ ACK [<id>]                             messages up to <id> (or all shown) receiv
 CREATE <game> <white> <black> [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
 ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
+DEAD [RETRY <id>|DROP <id>]            mail refused for good (admin)
 QUIT";
 
 #[cfg(test)]

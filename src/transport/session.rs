@@ -7,10 +7,9 @@
 //! budgeted, every write has a deadline, and each session's push queue is bounded (a session
 //! that falls behind is dropped from the hub and catches up from the durable outbox).
 
-use std::collections::HashMap;
 use std::io;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
@@ -22,6 +21,7 @@ use tokio_util::task::TaskTracker;
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::auth::Verifier;
 use crate::config::Config;
+use crate::limiter::KeyedLimiter;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
 use crate::relay::{Mailbox, Message, Subscription};
 
@@ -44,7 +44,7 @@ pub struct Context {
     pub mailbox: Mailbox,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
-    logins: LoginLimiter,
+    logins: KeyedLimiter,
     /// The daemon's one secret checker (shared with email): a crowd of logins queues for its
     /// few Argon2 slots rather than exhaust memory.
     verifier: Arc<Verifier>,
@@ -60,7 +60,11 @@ impl Context {
         verifier: Arc<Verifier>,
     ) -> Context {
         Context {
-            logins: LoginLimiter::new(config.limits.login_attempts_per_minute),
+            logins: KeyedLimiter::new(
+                config.limits.login_attempts_per_minute,
+                Duration::from_secs(60),
+                MAX_LOGIN_KEYS,
+            ),
             verifier,
             config,
             relay,
@@ -102,41 +106,8 @@ impl Context {
     }
 }
 
-/// Login attempts per peer per minute. The table is pruned so it cannot grow without end.
-struct LoginLimiter {
-    per_minute: u32,
-    seen: Mutex<HashMap<String, (Instant, u32)>>,
-}
-
-impl LoginLimiter {
-    const MAX_ADDRESSES: usize = 65_536;
-
-    fn new(per_minute: u32) -> LoginLimiter {
-        LoginLimiter {
-            per_minute,
-            seen: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Counts an attempt; false if the address is over its limit.
-    fn attempt(&self, key: &str) -> bool {
-        let now = Instant::now();
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        if seen.len() >= Self::MAX_ADDRESSES {
-            seen.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(60));
-            // Still full of recent addresses: refuse new ones rather than grow.
-            if seen.len() >= Self::MAX_ADDRESSES && !seen.contains_key(key) {
-                return false;
-            }
-        }
-        let slot = seen.entry(key.to_owned()).or_insert((now, 0));
-        if now.duration_since(slot.0) >= Duration::from_secs(60) {
-            *slot = (now, 0);
-        }
-        slot.1 += 1;
-        slot.1 <= self.per_minute
-    }
-}
+/// Addresses (or lines) whose login attempts are counted: the table's bound.
+const MAX_LOGIN_KEYS: usize = 65_536;
 
 /// Who is logged in on a session.
 struct LoggedIn {

@@ -20,13 +20,13 @@ use futures::StreamExt;
 use crate::daemon::{ADMIN_SECRET, Client, Daemon};
 use crate::support::{MAIL_CA as CA, require_mail_servers};
 
-const DOMAIN: &str = "ccrelay.test";
+pub(crate) const DOMAIN: &str = "ccrelay.test";
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The mail tests take turns.
 static MAIL: Mutex<()> = Mutex::new(());
 
-fn lock() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn lock() -> std::sync::MutexGuard<'static, ()> {
     MAIL.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -38,7 +38,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A fresh local part: `name-<pid>-<n>-<time>`.
-fn unique(name: &str) -> String {
+pub(crate) fn unique(name: &str) -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now()
@@ -66,7 +66,7 @@ fn smtp_config() -> SmtpConfig {
 }
 
 /// Injects a mail by SMTP, retrying while the server is down (up to a minute).
-fn send(to: &str, raw: &[u8]) {
+pub(crate) fn send(to: &str, raw: &[u8]) {
     let rt = runtime();
     let smtp = Smtp::new(&smtp_config(), &format!("injector@{DOMAIN}")).expect("smtp");
     let start = Instant::now();
@@ -84,9 +84,9 @@ fn send(to: &str, raw: &[u8]) {
 
 /// A mail as a player reads it.
 #[derive(Clone, Debug)]
-struct Got {
-    subject: String,
-    text: String,
+pub(crate) struct Got {
+    pub(crate) subject: String,
+    pub(crate) text: String,
     message_id: String,
     raw: String,
 }
@@ -106,7 +106,7 @@ fn imap_config(user: &str) -> ImapConfig {
 }
 
 /// Every mail in `user`'s INBOX, oldest first, read by IMAP.
-fn mails(user: &str) -> Vec<Got> {
+pub(crate) fn mails(user: &str) -> Vec<Got> {
     let rt = runtime();
     rt.block_on(async {
         let mut session = match imap::connect(&imap_config(user)).await {
@@ -151,13 +151,13 @@ fn mails(user: &str) -> Vec<Got> {
 }
 
 /// A player's mailbox, read in order: each mail is taken once.
-struct Reader {
+pub(crate) struct Reader {
     user: String,
     taken: usize,
 }
 
 impl Reader {
-    fn new(user: &str) -> Reader {
+    pub(crate) fn new(user: &str) -> Reader {
         Reader {
             user: user.to_owned(),
             taken: 0,
@@ -166,7 +166,7 @@ impl Reader {
 
     /// The next mail (in arrival order) whose subject or text contains `needle`; mails before
     /// it are skipped.
-    fn wait(&mut self, needle: &str) -> Got {
+    pub(crate) fn wait(&mut self, needle: &str) -> Got {
         let start = Instant::now();
         loop {
             let all = mails(&self.user);
@@ -210,7 +210,7 @@ impl Reader {
 }
 
 /// A plain UTF-8 mail.
-fn plain(from: &str, to: &str, subject: &str, body: &str, headers: &str) -> Vec<u8> {
+pub(crate) fn plain(from: &str, to: &str, subject: &str, body: &str, headers: &str) -> Vec<u8> {
     format!(
         "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@player.test>\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}\r\n",
         unique("m"),
@@ -254,17 +254,21 @@ fn html_only(from: &str, to: &str, subject: &str, html: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-struct EmailPlayer {
-    id: &'static str,
-    user: String,
-    token: &'static str,
+pub(crate) struct EmailPlayer {
+    pub(crate) id: &'static str,
+    pub(crate) user: String,
+    pub(crate) token: &'static str,
     notation: &'static str,
     lang: Option<&'static str>,
-    dkim: bool,
+    pub(crate) dkim: bool,
 }
 
 impl EmailPlayer {
-    fn new(id: &'static str, notation: &'static str, lang: Option<&'static str>) -> EmailPlayer {
+    pub(crate) fn new(
+        id: &'static str,
+        notation: &'static str,
+        lang: Option<&'static str>,
+    ) -> EmailPlayer {
         EmailPlayer {
             id,
             user: unique(id),
@@ -274,19 +278,19 @@ impl EmailPlayer {
             dkim: false,
         }
     }
-    fn address(&self) -> String {
+    pub(crate) fn address(&self) -> String {
         format!("{}@{DOMAIN}", self.user)
     }
 }
 
-struct Setup {
+pub(crate) struct Setup {
     _dir: tempfile::TempDir,
-    config: PathBuf,
+    pub(crate) config: PathBuf,
     relay: String,
 }
 
 impl Setup {
-    fn relay_address(&self) -> String {
+    pub(crate) fn relay_address(&self) -> String {
         format!("{}@{DOMAIN}", self.relay)
     }
     /// The relay's plus address with a token.
@@ -307,7 +311,7 @@ enum Imap {
 /// A config: `email` players reached by mail, `tcp` players by TCP, IMAP inbound (or a
 /// Maildir, if `maildir` is given), SMTP out with STARTTLS and a login, 1 s polls, retries
 /// capped at 2 s.
-fn setup(
+pub(crate) fn setup(
     email: &[&EmailPlayer],
     tcp: &[crate::daemon::Player],
     games: &[(&str, &str, &str)],
@@ -372,7 +376,7 @@ fn setup_with(
 }
 
 /// Rejected journal entries from mail: (player, reason).
-fn email_rejections(config: &Path) -> Vec<(String, String)> {
+pub(crate) fn email_rejections(config: &Path) -> Vec<(String, String)> {
     let data = config.parent().unwrap().join("data/journal.sqlite3");
     let conn =
         rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
@@ -387,7 +391,7 @@ fn email_rejections(config: &Path) -> Vec<(String, String)> {
 }
 
 /// The text of every journal entry.
-fn journal_texts(config: &Path) -> Vec<String> {
+pub(crate) fn journal_texts(config: &Path) -> Vec<String> {
     let data = config.parent().unwrap().join("data/journal.sqlite3");
     let conn =
         rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
@@ -418,7 +422,7 @@ fn assert_push(client: &mut Client, needle: &str, expected: &str) {
 }
 
 /// Waits for a TCP push containing `needle`, skipping others.
-fn push_with(client: &mut Client, needle: &str) -> String {
+pub(crate) fn push_with(client: &mut Client, needle: &str) -> String {
     loop {
         let (_, body) = client.next_push();
         if body.contains(needle) {

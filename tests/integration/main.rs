@@ -1,5 +1,6 @@
 //! One integration test binary, a module per area.
 
+mod attack;
 mod cli;
 mod daemon;
 mod draughts;
@@ -7,6 +8,7 @@ mod draughts_relay;
 mod draughts_seed;
 mod email;
 mod email_fixtures;
+mod email_hostile;
 mod errors;
 mod init;
 mod link;

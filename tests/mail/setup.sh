@@ -108,6 +108,12 @@ protocol imap {
 }
 CONF
 
+# Addresses the server refuses for good at RCPT TO (550), for the dead-letter test:
+# gone-anything@ccrelay.test.
+cat > /etc/postfix/ccrelay-test-refuse <<'MAP'
+/^gone-.*@ccrelay\.test$/ 550 5.1.1 mailbox unavailable (ccrelay test)
+MAP
+
 postconf -e \
   "myhostname = mail.$DOMAIN" \
   "mydomain = $DOMAIN" \
@@ -132,7 +138,8 @@ postconf -e \
   "queue_run_delay = 5s" \
   "minimal_backoff_time = 5s" \
   "maximal_backoff_time = 10s" \
-  "maillog_file = /var/log/postfix.log"
+  "maillog_file = /var/log/postfix.log" \
+  "smtpd_recipient_restrictions = check_recipient_access regexp:/etc/postfix/ccrelay-test-refuse"
 # Postfix runs chrooted services from /var/spool/postfix: give them what they need.
 postfix check >/dev/null 2>&1 || true
 

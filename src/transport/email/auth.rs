@@ -90,18 +90,49 @@ pub async fn token_matches(
 /// How long a mail waits for a free secret check before it is left for the next pass.
 const VERIFY_WAIT: Duration = Duration::from_secs(60);
 
+/// The DKIM checker: a DNS resolver asking `server` (UDP, then TCP for long answers), or the
+/// system's (`/etc/resolv.conf`) when none is configured. Made once, so its cache serves
+/// every mail.
+pub fn authenticator(
+    server: Option<std::net::SocketAddr>,
+) -> Result<mail_auth::MessageAuthenticator, String> {
+    use mail_auth::MessageAuthenticator;
+    use mail_auth::hickory_resolver::config::{
+        ConnectionConfig, NameServerConfig, ResolverConfig, ResolverOpts,
+    };
+    let Some(server) = server else {
+        return MessageAuthenticator::new_system_conf().map_err(|e| e.to_string());
+    };
+    let mut udp = ConnectionConfig::udp();
+    udp.port = server.port();
+    let mut tcp = ConnectionConfig::tcp();
+    tcp.port = server.port();
+    let name_server = NameServerConfig::new(server.ip(), true, vec![udp, tcp]);
+    let mut options = ResolverOpts::default();
+    options.timeout = Duration::from_secs(5);
+    MessageAuthenticator::new(
+        ResolverConfig::from_name_servers(vec![name_server]),
+        options,
+    )
+    .map_err(|e| e.to_string())
+}
+
 /// Whether `raw` carries a DKIM signature that passes and is made by the From address's
 /// domain (or a parent of it: `d=example.org` signs for `mail.example.org`... and not the
-/// reverse). DNS is the system resolver's; a lookup that fails is a failure.
-pub async fn dkim_passes(raw: &[u8], from: &str) -> bool {
-    use mail_auth::{AuthenticatedMessage, MessageAuthenticator};
+/// reverse). A lookup that fails is a failure; so is a missing checker.
+pub async fn dkim_passes(
+    raw: &[u8],
+    from: &str,
+    authenticator: Option<&mail_auth::MessageAuthenticator>,
+) -> bool {
+    use mail_auth::AuthenticatedMessage;
     let Some(domain) = from.rsplit_once('@').map(|(_, d)| d.to_lowercase()) else {
         return false;
     };
     let Some(message) = AuthenticatedMessage::parse(raw) else {
         return false;
     };
-    let Ok(authenticator) = MessageAuthenticator::new_system_conf() else {
+    let Some(authenticator) = authenticator else {
         return false;
     };
     let outputs = match tokio::time::timeout(

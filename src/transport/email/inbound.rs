@@ -18,6 +18,7 @@ use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::auth::Verifier;
 use crate::config::{Config, Player, valid_id};
+use crate::limiter::{KeyedLimiter, Throttle};
 use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
 
 /// What a source does with a mail after [`Inbound::handle`].
@@ -39,6 +40,66 @@ pub struct Inbound {
     mailbox: Mailbox,
     spool: Spool,
     verifier: Arc<Verifier>,
+    budget: Arc<RejectionBudget>,
+    /// The DKIM checker (its DNS resolver and cache); none if it could not be made, and then
+    /// no DKIM signature passes.
+    dkim: Option<Arc<mail_auth::MessageAuthenticator>>,
+}
+
+/// How much refused mail the journal records: so many per claimed sender and so many in all
+/// per hour. Beyond that a refused mail is counted (`ccrelay_mail_rejected_unjournaled_total`)
+/// and noted in the log at most once a minute, not journaled and not answered: a flood of bad
+/// mail grows neither the record, nor the log, nor anyone's mailbox without end.
+pub struct RejectionBudget {
+    per_sender: KeyedLimiter,
+    all: KeyedLimiter,
+    note: Throttle,
+}
+
+/// Claimed senders whose refused mail is counted at once; a flood of more distinct senders
+/// within the hour is not journaled (the table never grows past this).
+const MAX_SENDERS: usize = 4096;
+const HOUR: std::time::Duration = std::time::Duration::from_secs(3600);
+
+impl RejectionBudget {
+    pub fn new(per_sender_per_hour: u32, per_hour: u32) -> RejectionBudget {
+        RejectionBudget {
+            per_sender: KeyedLimiter::new(per_sender_per_hour, HOUR, MAX_SENDERS),
+            all: KeyedLimiter::new(per_hour, HOUR, 1),
+            note: Throttle::new(std::time::Duration::from_secs(60)),
+        }
+    }
+
+    /// Whether a refused mail claimed to be from `sender` may be journaled; counts and notes
+    /// it if not.
+    pub fn allow(&self, sender: &str) -> bool {
+        let sender: String = sender.to_lowercase().chars().take(64).collect();
+        let over = if !self.per_sender.attempt(&sender) {
+            "sender"
+        } else if !self.all.attempt("") {
+            "all"
+        } else {
+            return true;
+        };
+        metrics::counter!("ccrelay_mail_rejected_unjournaled_total", "bound" => over).increment(1);
+        if let Some(held) = self.note.pass() {
+            tracing::warn!(
+                %sender,
+                bound = over,
+                more_since_last_note = held,
+                "refused mail over the journal's bound: counted, not journaled, not answered"
+            );
+        }
+        false
+    }
+}
+
+/// What became of a refused mail.
+enum Journaled {
+    /// Recorded in the journal.
+    Yes,
+    /// Over the bound: counted only.
+    Counted,
 }
 
 /// The idempotency key of a mail: its Message-ID, or its bytes if it has none, hashed.
@@ -76,12 +137,26 @@ impl Inbound {
         spool: Spool,
         verifier: Arc<Verifier>,
     ) -> Inbound {
+        let email = config.email.as_ref();
+        let budget = RejectionBudget::new(
+            email.map_or(20, |e| e.rejected_per_sender_per_hour),
+            email.map_or(200, |e| e.rejected_per_hour),
+        );
+        let dkim = match auth::authenticator(email.and_then(|e| e.dns_resolver)) {
+            Ok(a) => Some(Arc::new(a)),
+            Err(e) => {
+                tracing::error!(error = %e, "no DNS resolver for DKIM: signed mail will be refused");
+                None
+            }
+        };
         Inbound {
             config,
             relay,
             mailbox,
             spool,
             verifier,
+            budget: Arc::new(budget),
+            dkim,
         }
     }
 
@@ -97,11 +172,11 @@ impl Inbound {
         let mail = match message::parse(raw, truncated) {
             Ok(mail) => mail,
             Err(e) => {
-                tracing::warn!(error = %e, "unreadable mail dropped");
                 let key = format!("email:{}", hex::encode(&Sha256::digest(raw)[..16]));
                 return self
                     .journal_rejection("", "unknown", "", &e.to_string(), key)
-                    .await;
+                    .await
+                    .map_or_else(|retry| retry, |_| Outcome::Done);
             }
         };
         let key = key(&mail, raw);
@@ -115,7 +190,6 @@ impl Inbound {
         // A From header is a claim; what proves it comes next.
         let Some(player) = auth::player_by_address(&self.config.players, &mail.from) else {
             let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
-            tracing::warn!(from = %mail.from, "mail from an unknown sender refused");
             if seen.is_some() {
                 return Outcome::Done;
             }
@@ -132,17 +206,17 @@ impl Inbound {
                     &reason,
                     key,
                 )
-                .await;
+                .await
+                .map_or_else(|retry| retry, |_| Outcome::Done);
         };
         if let Err(e) = self.authenticate(player, &mail, raw).await {
             if e == AuthError::Busy {
                 return Outcome::Retry(e.to_string());
             }
-            tracing::warn!(player = %player.id, reason = %e, "mail refused: not authenticated");
             if seen.is_some() {
                 return Outcome::Done;
             }
-            let outcome = self
+            let journaled = self
                 .journal_rejection(
                     game.as_deref().unwrap_or(""),
                     &player.id,
@@ -151,22 +225,25 @@ impl Inbound {
                     key.clone(),
                 )
                 .await;
-            if outcome == Outcome::Done {
-                // To the configured address only, never to whoever wrote the From header.
-                let text = format!(
-                    "A mail claiming to come from you was refused and changed nothing: {e}."
-                );
-                return self
-                    .answer(
+            return match journaled {
+                // To the configured address only, never to whoever wrote the From header;
+                // and only while refusals are journaled, so a forged flood is no mail flood.
+                Ok(Journaled::Yes) => {
+                    let text = format!(
+                        "A mail claiming to come from you was refused and changed nothing: {e}."
+                    );
+                    self.answer(
                         player,
                         &mail,
                         &key,
                         game.as_deref(),
                         &Reply::new(Status::NotLoggedIn, text),
                     )
-                    .await;
-            }
-            return outcome;
+                    .await
+                }
+                Ok(Journaled::Counted) => Outcome::Done,
+                Err(retry) => retry,
+            };
         }
         if let Some(seen) = seen {
             tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
@@ -191,11 +268,11 @@ impl Inbound {
         }
         let Some(game) = game else {
             let reason = "which game? Put the game id first in the subject (e.g. \"demo-1\"), or reply to the relay's last mail about the game";
-            let outcome = self
+            if let Err(retry) = self
                 .journal_rejection("", &player.id, &mail.subject, reason, key.clone())
-                .await;
-            if outcome != Outcome::Done {
-                return outcome;
+                .await
+            {
+                return retry;
             }
             return self
                 .answer(
@@ -216,7 +293,7 @@ impl Inbound {
                         " (the mail was too long to read whole; put the move first, in plain text)",
                     );
                 }
-                let outcome = self
+                if let Err(retry) = self
                     .journal_rejection(
                         &game,
                         &player.id,
@@ -224,9 +301,9 @@ impl Inbound {
                         &reason,
                         key.clone(),
                     )
-                    .await;
-                if outcome != Outcome::Done {
-                    return outcome;
+                    .await
+                {
+                    return retry;
                 }
                 return self
                     .answer(
@@ -273,7 +350,7 @@ impl Inbound {
         if !auth::token_matches(tokens, &email.token_hash, &self.verifier).await? {
             return Err(AuthError::WrongToken);
         }
-        if email.dkim && !auth::dkim_passes(raw, &mail.from).await {
+        if email.dkim && !auth::dkim_passes(raw, &mail.from, self.dkim.as_deref()).await {
             let domain = mail.from.rsplit_once('@').map_or("", |(_, d)| d).to_owned();
             return Err(AuthError::Dkim(domain));
         }
@@ -284,6 +361,8 @@ impl Inbound {
         game_of(mail, &self.email().domain)
     }
 
+    /// Journals a refused mail, within [`RejectionBudget`]; `Err` with the outcome to return
+    /// when the journal could not record it (the mail is read again later).
     async fn journal_rejection(
         &self,
         game: &str,
@@ -291,7 +370,12 @@ impl Inbound {
         text: &str,
         reason: &str,
         key: String,
-    ) -> Outcome {
+    ) -> Result<Journaled, Outcome> {
+        // One log line per refusal journaled; beyond the bound, one note a minute.
+        if !self.budget.allow(player) {
+            return Ok(Journaled::Counted);
+        }
+        tracing::warn!(sender = %player, %reason, "mail refused");
         // A subject may hold a token (right or wrong): it never reaches the journal.
         let text: String = text
             .split_whitespace()
@@ -315,8 +399,8 @@ impl Inbound {
             reason,
         };
         match self.mailbox.reject(rejected, Some(key)).await {
-            Ok(()) => Outcome::Done,
-            Err(e) => Outcome::Retry(format!("journal: {e}")),
+            Ok(()) => Ok(Journaled::Yes),
+            Err(e) => Err(Outcome::Retry(format!("journal: {e}"))),
         }
     }
 
@@ -353,4 +437,24 @@ impl Inbound {
 
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_journaled_within_the_bounds_per_sender_and_in_all() {
+        let budget = RejectionBudget::new(2, 5);
+        // One sender: two, then counted only (case does not make a new sender).
+        assert!(budget.allow("mallory@evil.test"));
+        assert!(budget.allow("Mallory@Evil.test"));
+        assert!(!budget.allow("mallory@evil.test"));
+        // Others share what is left of the bound in all.
+        assert!(budget.allow("a@evil.test"));
+        assert!(budget.allow("b@evil.test"));
+        assert!(budget.allow("c@evil.test"));
+        assert!(!budget.allow("d@evil.test"), "the bound in all");
+        assert!(!budget.allow("e@evil.test"));
+    }
 }

@@ -25,7 +25,9 @@ use super::spool::Spool;
 use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
+use crate::relay::dead::{DeadLetter, State as DeadState};
 use crate::relay::{Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
+use sha2::{Digest, Sha256};
 
 /// A mail ready to send.
 pub struct Outgoing {
@@ -241,31 +243,79 @@ pub struct Outbound {
     pub shutdown: CancellationToken,
 }
 
+/// What became of a mail handed to SMTP.
+enum Sent {
+    Accepted,
+    /// Refused for good (55x), with the server's answer: park it, go on.
+    Refused(String),
+    /// Shutting down first.
+    Stopping,
+}
+
+/// The Subject line of a mail the relay made, for the dead letters' list.
+fn subject_of(bytes: &[u8]) -> String {
+    let head = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(bytes, |end| &bytes[..end]);
+    String::from_utf8_lossy(head)
+        .lines()
+        .find_map(|l| l.strip_prefix("Subject: ").map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn now_rfc3339() -> String {
+    jiff::Timestamp::now()
+        .round(jiff::Unit::Second)
+        .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string())
+}
+
 /// Messages read from the outbox at a time.
 const PAGE: usize = 16;
 const FIRST_RETRY: Duration = Duration::from_secs(1);
 
 impl Outbound {
-    /// Sends one mail until the server takes it; false if shutting down first.
-    async fn send_until_accepted(&self, out: &Outgoing) -> bool {
+    /// Sends one mail until the server takes it or refuses it for good. Refusals for now
+    /// (no connection, 4xx, a timeout, the relay's own login refused) are retried with backoff.
+    async fn send_until_accepted(&self, out: &Outgoing) -> Sent {
         let mut backoff = Backoff::new(FIRST_RETRY, self.email.retry_max);
         loop {
             let attempt = tokio::select! {
                 r = self.smtp.send(&out.to, &out.bytes) => r,
-                () = self.shutdown.cancelled() => return false,
+                () = self.shutdown.cancelled() => return Sent::Stopping,
             };
             match attempt {
                 Ok(()) => {
                     tracing::info!(id = %out.id, "mail sent");
-                    return true;
+                    return Sent::Accepted;
+                }
+                Err(e) if e.is_permanent() => {
+                    tracing::warn!(id = %out.id, to = %out.to, error = %e, "mail refused for good; parked as a dead letter");
+                    return Sent::Refused(e.to_string());
                 }
                 Err(e) => {
                     let wait = backoff.next_delay();
                     tracing::warn!(id = %out.id, error = %e, retry_in = ?wait, "mail not sent; will retry");
                     if backoff::sleep(wait, &self.shutdown).await.is_err() {
-                        return false;
+                        return Sent::Stopping;
                     }
                 }
+            }
+        }
+    }
+
+    /// Parks a refused mail; false if it could not be stored (then it is not acknowledged,
+    /// and is tried again later).
+    async fn park(&self, letter: DeadLetter) -> bool {
+        let id = letter.id.clone();
+        match self.mailbox.park(letter).await {
+            Ok(()) => {
+                metrics::counter!("ccrelay_mail_dead_letters_total").increment(1);
+                true
+            }
+            Err(e) => {
+                tracing::error!(%id, error = %e, "cannot park a dead letter; will try again");
+                false
             }
         }
     }
@@ -314,9 +364,30 @@ impl Outbound {
                         break;
                     }
                 };
-                if !self.send_until_accepted(&out).await {
-                    self.mailbox.unsubscribe(&player, feed.id);
-                    return;
+                match self.send_until_accepted(&out).await {
+                    Sent::Accepted => {}
+                    Sent::Stopping => {
+                        self.mailbox.unsubscribe(&player, feed.id);
+                        return;
+                    }
+                    // Parked, then acknowledged: the player's later mail goes on.
+                    Sent::Refused(error) => {
+                        let letter = DeadLetter {
+                            id: format!("o{}", item.id),
+                            state: DeadState::Parked,
+                            player: player.clone(),
+                            to: to.clone(),
+                            game: item.game.clone(),
+                            what: subject_of(&out.bytes),
+                            error,
+                            parked_at: now_rfc3339(),
+                            bytes: out.bytes,
+                        };
+                        if !self.park(letter).await {
+                            stuck = true;
+                            break;
+                        }
+                    }
                 }
                 if let Err(e) = self.mailbox.acknowledge(&player, item.id).await {
                     tracing::error!(%player, error = %e, "cannot acknowledge a sent mail");
@@ -370,18 +441,65 @@ impl Outbound {
                     Vec::new()
                 }
             };
-            let idle = waiting.is_empty();
+            let retries = match self.mailbox.dead_to_retry(PAGE).await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the dead letters to send again");
+                    Vec::new()
+                }
+            };
+            let idle = waiting.is_empty() && retries.is_empty();
             for spooled in waiting {
                 let out = Outgoing {
                     id: spooled.id.clone(),
                     to: spooled.to.clone(),
                     bytes: spooled.bytes.clone(),
                 };
-                if !self.send_until_accepted(&out).await {
-                    return;
+                match self.send_until_accepted(&out).await {
+                    Sent::Accepted => {}
+                    Sent::Stopping => return,
+                    Sent::Refused(error) => {
+                        let hash = Sha256::digest(spooled.id.as_bytes());
+                        let letter = DeadLetter {
+                            id: format!("r{}", hex::encode(&hash[..6])),
+                            state: DeadState::Parked,
+                            player: String::new(),
+                            to: spooled.to.clone(),
+                            game: String::new(),
+                            what: subject_of(&out.bytes),
+                            error,
+                            parked_at: now_rfc3339(),
+                            bytes: out.bytes,
+                        };
+                        if !self.park(letter).await {
+                            continue;
+                        }
+                    }
                 }
                 if let Err(e) = self.spool.remove(&spooled).await {
                     tracing::error!(error = %e, "cannot remove a sent reply");
+                }
+            }
+            // Dead letters the admin asked to send again: sent, or parked again.
+            for mut letter in retries {
+                let out = Outgoing {
+                    id: letter.id.clone(),
+                    to: letter.to.clone(),
+                    bytes: std::mem::take(&mut letter.bytes),
+                };
+                match self.send_until_accepted(&out).await {
+                    Sent::Accepted => {
+                        if let Err(e) = self.mailbox.dead_sent(&letter.id).await {
+                            tracing::error!(id = %letter.id, error = %e, "cannot forget a dead letter sent again");
+                        }
+                    }
+                    Sent::Stopping => return,
+                    Sent::Refused(error) => {
+                        letter.error = error;
+                        letter.parked_at = now_rfc3339();
+                        letter.bytes = out.bytes;
+                        self.park(letter).await;
+                    }
                 }
             }
             if idle && self.pause_or_wake(&wake).await {

@@ -14,8 +14,20 @@ pub enum SmtpError {
     Setup(String),
     #[error("bad address {0:?}")]
     Address(String),
+    /// Not sent now (no connection, a 4xx answer, a timeout): try again later.
     #[error("SMTP: {0}")]
     Send(String),
+    /// Refused for good (a 5xx answer: no such mailbox, relaying denied): sending it again
+    /// gets the same answer.
+    #[error("SMTP refused for good: {0}")]
+    Permanent(String),
+}
+
+impl SmtpError {
+    /// Whether sending the same mail again cannot succeed.
+    pub fn is_permanent(&self) -> bool {
+        matches!(self, SmtpError::Permanent(_) | SmtpError::Address(_))
+    }
 }
 
 #[derive(Clone)]
@@ -64,6 +76,20 @@ impl Smtp {
             .send_raw(&envelope, bytes)
             .await
             .map(|_| ())
-            .map_err(|e| SmtpError::Send(e.to_string()))
+            .map_err(|e| {
+                // Refused for good only by a 5xx answer about the mail itself (55x: mailbox
+                // unavailable, relaying denied, message refused). Another 5xx (530/535: the
+                // relay's own login, 500-504: syntax) is the relay's configuration, to be
+                // fixed and retried, never a reason to give a player's mail up.
+                let mail_refused = e.is_permanent()
+                    && e.status().is_some_and(|code| {
+                        code.category == lettre::transport::smtp::response::Category::MailSystem
+                    });
+                if mail_refused {
+                    SmtpError::Permanent(e.to_string())
+                } else {
+                    SmtpError::Send(e.to_string())
+                }
+            })
     }
 }
