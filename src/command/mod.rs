@@ -114,6 +114,10 @@ pub enum Command {
         score: Score,
         reason: String,
     },
+    /// The full signed receipt for a journal entry (the number a short receipt names).
+    Receipt {
+        entry: i64,
+    },
     /// Admin: read or move the manual clock.
     Clock {
         set: Option<ClockSetting>,
@@ -161,6 +165,7 @@ impl Command {
             Command::Games
             | Command::Leave { .. }
             | Command::Clock { .. }
+            | Command::Receipt { .. }
             | Command::Create { .. } => None,
         }
     }

@@ -104,6 +104,7 @@ fn command() -> impl Strategy<Value = Command> {
             (0i64..10_000_000).prop_map(|s| ClockSetting::Advance(SignedDuration::from_secs(s)))
         )
         .prop_map(|set| Command::Clock { set }),
+        (1i64..i64::MAX).prop_map(|entry| Command::Receipt { entry }),
         (
             word(),
             word(),
