@@ -13,6 +13,7 @@ mod link;
 mod memory;
 mod packaging;
 mod peer;
+mod receipts;
 mod regressions;
 mod roundtrip;
 mod rules;
