@@ -94,7 +94,13 @@ pub async fn run(
     let hub = Arc::new(Hub::default());
     // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.
     let failed = CancellationToken::new();
-    let (journal, replayed) = Journal::open(&config.data_dir, hub.clone(), QUEUE, failed.clone())?;
+    let (journal, replayed) = Journal::open_keyed(
+        &config.data_dir,
+        config.journal.signing_key.as_deref(),
+        hub.clone(),
+        QUEUE,
+        failed.clone(),
+    )?;
     let stop_on_failure = (failed.clone(), shutdown.clone());
     tokio::spawn(async move {
         let (failed, shutdown) = stop_on_failure;

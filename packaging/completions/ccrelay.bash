@@ -76,8 +76,20 @@ _ccrelay() {
             ccrelay__subcmd__help__subcmd__journal,export)
                 cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__export"
                 ;;
+            ccrelay__subcmd__help__subcmd__journal,key)
+                cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__key"
+                ;;
+            ccrelay__subcmd__help__subcmd__journal,receipt)
+                cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__receipt"
+                ;;
+            ccrelay__subcmd__help__subcmd__journal,rotate-key)
+                cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__rotate__subcmd__key"
+                ;;
             ccrelay__subcmd__help__subcmd__journal,verify)
                 cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__verify"
+                ;;
+            ccrelay__subcmd__help__subcmd__journal,verify-export)
+                cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__verify__subcmd__export"
                 ;;
             ccrelay__subcmd__journal,crosstable)
                 cmd="ccrelay__subcmd__journal__subcmd__crosstable"
@@ -88,8 +100,20 @@ _ccrelay() {
             ccrelay__subcmd__journal,help)
                 cmd="ccrelay__subcmd__journal__subcmd__help"
                 ;;
+            ccrelay__subcmd__journal,key)
+                cmd="ccrelay__subcmd__journal__subcmd__key"
+                ;;
+            ccrelay__subcmd__journal,receipt)
+                cmd="ccrelay__subcmd__journal__subcmd__receipt"
+                ;;
+            ccrelay__subcmd__journal,rotate-key)
+                cmd="ccrelay__subcmd__journal__subcmd__rotate__subcmd__key"
+                ;;
             ccrelay__subcmd__journal,verify)
                 cmd="ccrelay__subcmd__journal__subcmd__verify"
+                ;;
+            ccrelay__subcmd__journal,verify-export)
+                cmd="ccrelay__subcmd__journal__subcmd__verify__subcmd__export"
                 ;;
             ccrelay__subcmd__journal__subcmd__help,crosstable)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__crosstable"
@@ -100,8 +124,20 @@ _ccrelay() {
             ccrelay__subcmd__journal__subcmd__help,help)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__help"
                 ;;
+            ccrelay__subcmd__journal__subcmd__help,key)
+                cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__key"
+                ;;
+            ccrelay__subcmd__journal__subcmd__help,receipt)
+                cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__receipt"
+                ;;
+            ccrelay__subcmd__journal__subcmd__help,rotate-key)
+                cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__rotate__subcmd__key"
+                ;;
             ccrelay__subcmd__journal__subcmd__help,verify)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__verify"
+                ;;
+            ccrelay__subcmd__journal__subcmd__help,verify-export)
+                cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__verify__subcmd__export"
                 ;;
             *)
                 ;;
@@ -346,7 +382,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help__subcmd__journal)
-            opts="verify export crosstable"
+            opts="verify export verify-export key rotate-key receipt crosstable"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -387,7 +423,63 @@ _ccrelay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccrelay__subcmd__help__subcmd__journal__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__journal__subcmd__receipt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__journal__subcmd__rotate__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccrelay__subcmd__help__subcmd__journal__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__journal__subcmd__verify__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -434,7 +526,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal)
-            opts="-h --help verify export crosstable help"
+            opts="-h --help verify export verify-export key rotate-key receipt crosstable help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,7 +562,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__export)
-            opts="-h --config --game --format --help"
+            opts="-h --config --game --format --unsigned --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,7 +588,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__help)
-            opts="verify export crosstable help"
+            opts="verify export verify-export key rotate-key receipt crosstable help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -551,6 +643,48 @@ _ccrelay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccrelay__subcmd__journal__subcmd__help__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__help__subcmd__receipt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__help__subcmd__rotate__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccrelay__subcmd__journal__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -565,7 +699,21 @@ _ccrelay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ccrelay__subcmd__journal__subcmd__verify)
+        ccrelay__subcmd__journal__subcmd__help__subcmd__verify__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__key)
             opts="-h --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -573,6 +721,82 @@ _ccrelay() {
             fi
             case "${prev}" in
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__receipt)
+            opts="-h --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__rotate__subcmd__key)
+            opts="-h --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__verify)
+            opts="-h --config --receipt --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --receipt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__verify__subcmd__export)
+            opts="-h --key --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

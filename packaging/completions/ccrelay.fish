@@ -46,22 +46,40 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l data-dir -d 'J
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l fill -d 'Instead of a load, write a large journal to restart on: `DIR/ccrelay.toml` and the journal in `DIR/data`, `--games` games of `--plies` random legal moves each' -r -F
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l connect -d 'Play against a daemon running as its own process (started on the configuration `--fill DIR --plies 0` wrote, with as many games), so its CPU is measured apart' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -s h -l help -d 'Print help'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -s h -l help -d 'Print help'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "verify" -d 'Check the hash chain and replay every game'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "export" -d 'Write a game\'s official record'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export crosstable help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "verify" -d 'Check the hash chain, replay every game, and check every signed head; with `--receipt`, hold a player\'s saved receipts against the journal too'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "export" -d 'Write a game\'s official record, signed (its last line names the chain head it was made from and signs it with the text)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "verify-export" -d 'Check a signed export with the relay\'s public key alone (no journal needed)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "key" -d 'Print the journal\'s signing key (public half), and the keys before it'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "rotate-key" -d 'Replace the signing key: a new key, named in the chain by an entry signed by the old one. The daemon must be stopped'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "receipt" -d 'Print the full signed receipt for an entry'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and not __fish_seen_subcommand_from verify export verify-export key rotate-key receipt crosstable help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify" -l receipt -d 'A file of saved receipts: replies and pushes as they came (`r17:3fa9c2d1e0b4`), full receipts (`ccrelay-receipt v1 ...`, from `RECEIPT 17`), or a signed export' -r -F
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l config -r -F
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l game -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l format -d 'pgn, iccf (the numeric scoresheet), report (readable) or text (every entry)' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -l unsigned -d 'Write it unsigned when the signing key cannot be read (otherwise an error)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify-export" -l key -d 'The relay\'s public key (64 hex digits, as `ccrelay journal key` prints it), or a file holding it' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from verify-export" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from key" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from rotate-key" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from rotate-key" -s h -l help -d 'Print help'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from receipt" -l config -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from receipt" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -l config -r -F
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -l event -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from crosstable" -s h -l help -d 'Print help'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain and replay every game'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a game\'s official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain, replay every game, and check every signed head; with `--receipt`, hold a player\'s saved receipts against the journal too'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a game\'s official record, signed (its last line names the chain head it was made from and signs it with the text)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify-export" -d 'Check a signed export with the relay\'s public key alone (no journal needed)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "key" -d 'Print the journal\'s signing key (public half), and the keys before it'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "rotate-key" -d 'Replace the signing key: a new key, named in the chain by an entry signed by the old one. The daemon must be stopped'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "receipt" -d 'Print the full signed receipt for an entry'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand convert" -l game -d 'The game: chess, or draughts-ru (Russian draughts)' -r -f -a "chess\t''
@@ -82,6 +100,10 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_see
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "init" -d 'Write a working configuration for a new club into DIR: an administrator and two players with fresh secrets (printed once; only their hashes are stored), a game between them, and the journal\'s folder. Then: `ccrelay run --config DIR/ccrelay.toml`'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "generate" -d 'Write the manual pages or the shell completions (for packaging)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and not __fish_seen_subcommand_from run check-config hash-secret bench journal convert init generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the hash chain and replay every game'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "export" -d 'Write a game\'s official record'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the hash chain, replay every game, and check every signed head; with `--receipt`, hold a player\'s saved receipts against the journal too'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "export" -d 'Write a game\'s official record, signed (its last line names the chain head it was made from and signs it with the text)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify-export" -d 'Check a signed export with the relay\'s public key alone (no journal needed)'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "key" -d 'Print the journal\'s signing key (public half), and the keys before it'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "rotate-key" -d 'Replace the signing key: a new key, named in the chain by an entry signed by the old one. The daemon must be stopped'
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "receipt" -d 'Print the full signed receipt for an entry'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "crosstable" -d 'An event\'s crosstable: every player against every other, points and places'

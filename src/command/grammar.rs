@@ -225,6 +225,13 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             Command::Dead { action }
         }
         "CREATE" => create(&mut w)?,
+        "RECEIPT" | "КВИТАНЦИЯ" => {
+            let entry = w.arg("entry number")?;
+            match entry.parse::<i64>() {
+                Ok(n) if n > 0 => Command::Receipt { entry: n },
+                _ => return Err(bad(format!("{entry:?} is not an entry number"))),
+            }
+        }
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {
             let game = w.game()?;
             let text = message_text(w.rest_text())?;

@@ -122,6 +122,10 @@ pub enum Command {
         score: Score,
         reason: String,
     },
+    /// The full signed receipt for a journal entry (the number a short receipt names).
+    Receipt {
+        entry: i64,
+    },
     /// Admin: read or move the manual clock.
     Clock {
         set: Option<ClockSetting>,
@@ -175,6 +179,7 @@ impl Command {
             | Command::Leave { .. }
             | Command::Clock { .. }
             | Command::Dead { .. }
+            | Command::Receipt { .. }
             | Command::Create { .. } => None,
         }
     }

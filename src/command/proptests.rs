@@ -110,6 +110,7 @@ fn command() -> impl Strategy<Value = Command> {
             "[a-z0-9]{1,12}".prop_map(DeadAction::Drop),
         ]
         .prop_map(|action| Command::Dead { action }),
+        (1i64..i64::MAX).prop_map(|entry| Command::Receipt { entry }),
         (
             word(),
             word(),

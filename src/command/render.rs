@@ -89,6 +89,7 @@ impl fmt::Display for Command {
                 score,
                 reason,
             } => write!(f, "ADJUDICATE {game} {score} {reason}"),
+            Command::Receipt { entry } => write!(f, "RECEIPT {entry}"),
             Command::Clock { set: None } => f.write_str("CLOCK"),
             Command::Clock { set: Some(set) } => write!(f, "CLOCK {set}"),
             Command::Dead { action } => match action {

@@ -196,6 +196,7 @@ fn every_form_of_the_protocol_reads() {
             },
         ),
         ("CLOCK", Command::Clock { set: None }),
+        ("RECEIPT 17", Command::Receipt { entry: 17 }),
         (
             "DEAD",
             Command::Dead {

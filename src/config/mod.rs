@@ -10,6 +10,7 @@
 //! | file | sections |
 //! |---|---|
 //! | `mod.rs` | the whole file: [`Config`], `data_dir`, the order sections are checked in |
+//! | `journal.rs` | `[journal]` (the signing key) |
 //! | `check.rs` | the one [`Checker`](check::Checker), [`ConfigError`], [`valid_id`], [`Field`](check::Field) |
 //! | `secret.rs` | [`Secret`], [`LinkSecret`], and the one reader of `X` / `X_file` secrets |
 //! | `tcp.rs` | `[tcp]`, `[limits]` |
@@ -59,6 +60,7 @@ mod clock;
 mod email;
 mod events;
 mod http;
+mod journal;
 mod links;
 mod players;
 mod secret;
@@ -75,6 +77,7 @@ pub use self::clock::ClockConfig;
 pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
 pub use self::events::{Event, GameConfig};
 pub use self::http::HttpConfig;
+pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{Player, Reach};
 pub use self::secret::{LinkSecret, Secret};
@@ -88,6 +91,7 @@ use self::check::Checker;
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     data_dir: Option<PathBuf>,
+    journal: Option<journal::RawJournal>,
     tcp: Option<tcp::RawTcp>,
     limits: Option<tcp::RawLimits>,
     http: Option<http::RawHttp>,
@@ -110,6 +114,8 @@ struct RawConfig {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub data_dir: PathBuf,
+    /// `[journal]`: the signing key.
+    pub journal: JournalConfig,
     pub tcp: TcpConfig,
     pub limits: Limits,
     /// The HTTP server (XFCC), if configured.
@@ -143,6 +149,7 @@ impl Config {
         let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         let mut c = Checker::new(base);
         let data_dir = c.path(raw.data_dir.unwrap_or_else(|| PathBuf::from("data")));
+        let journal = journal::check(&mut c, raw.journal);
         let tcp = tcp::check(&mut c, raw.tcp);
         let limits = tcp::check_limits(&mut c, raw.limits);
         let http = http::check(&mut c, raw.http);
@@ -157,6 +164,7 @@ impl Config {
         let email = email::check(&mut c, raw.email, needs_email);
         c.finish(Config {
             data_dir,
+            journal,
             tcp,
             limits,
             http,

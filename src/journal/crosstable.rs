@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 use super::export::{Names, rebuild};
-use super::{Entry, JournalError, store};
+use super::{Entry, EntryKind, JournalError, store};
 
 /// Points counted in halves, written `1½`.
 fn halves(points2: u32) -> String {
@@ -48,7 +48,10 @@ pub fn crosstable(
     super::replay::verify(conn)?;
     let mut by_game: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     store::for_each_entry(conn, None, |e| {
-        by_game.entry(e.game.clone()).or_default().push(e);
+        // The relay's key entries belong to no game.
+        if !matches!(e.kind, EntryKind::SigningKey | EntryKind::KeyRotation) {
+            by_game.entry(e.game.clone()).or_default().push(e);
+        }
         Ok(())
     })?;
     let mut standings: BTreeMap<String, Standing> = BTreeMap::new();

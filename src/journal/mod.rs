@@ -21,18 +21,25 @@
 
 pub mod crosstable;
 pub mod export;
+pub mod keyring;
 pub mod peer;
+pub mod receipt;
 pub mod replay;
+pub mod sealed;
+pub mod signing;
 pub mod store;
+mod writer;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
+use writer::{Op, WAL_SIZE_LIMIT, writer};
 
 /// What an entry records.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,11 +60,15 @@ pub enum EntryKind {
     Adjudication,
     /// A message from a player to the opponent; changes no game.
     Message,
+    /// The relay's first signing key (its public half in the text); changes no game.
+    SigningKey,
+    /// A new signing key, signed by the one before ([`signing::RotationDetail`]).
+    KeyRotation,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 15] = [
+    const NAMES: [(EntryKind, &'static str); 17] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -73,6 +84,8 @@ impl EntryKind {
         (EntryKind::Reminder, "reminder"),
         (EntryKind::Adjudication, "adjudication"),
         (EntryKind::Message, "message"),
+        (EntryKind::SigningKey, "signing_key"),
+        (EntryKind::KeyRotation, "key_rotation"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -166,6 +179,8 @@ pub struct OutboxItem {
     pub player: String,
     pub game: String,
     pub body: String,
+    /// The short receipt of the entry the message reports.
+    pub receipt: Short,
 }
 
 /// A message for a player, to be written with an entry.
@@ -195,6 +210,8 @@ pub enum JournalError {
     Stopped,
     #[error("an entry's detail could not be written: {0}")]
     Detail(String),
+    #[error("signing key: {0}")]
+    Key(String),
 }
 
 /// An entry's structured detail (a game's start, leave, a time-out, an adjudication) as the
@@ -265,44 +282,11 @@ impl Hub {
     }
 }
 
-enum Op {
-    Append {
-        records: Vec<Record>,
-        reply: oneshot::Sender<Result<Vec<Entry>, JournalError>>,
-    },
-    Deliver {
-        player: String,
-        upto: i64,
-        reply: oneshot::Sender<Result<usize, JournalError>>,
-    },
-    Pending {
-        player: String,
-        after: i64,
-        limit: usize,
-        reply: oneshot::Sender<Result<Vec<OutboxItem>, JournalError>>,
-    },
-    Seen {
-        key: String,
-        reply: oneshot::Sender<Result<Option<Seen>, JournalError>>,
-    },
-}
-
 /// Answers when queued records are committed (or not).
 pub type Committed = oneshot::Receiver<Result<Vec<Entry>, JournalError>>;
 
-/// The most operations committed in one transaction.
-const GROUP_MAX: usize = 512;
-
-/// Commits after which the writer copies the write-ahead log into the database (a
-/// checkpoint) as soon as nothing is queued. SQLite's own checkpoint runs inside whichever
-/// commit crosses its threshold and holds that commit (and every move waiting on it) for tens
-/// of milliseconds; the writer runs it between commits instead, after the answers are out.
-const CHECKPOINT_WHEN_IDLE: u32 = 64;
-/// Commits after which the writer checkpoints even with work queued, so that the log stays
-/// bounded under a load that never pauses.
-const CHECKPOINT_AT_MOST: u32 = 2048;
-/// The size the log file is cut back to after a checkpoint.
-const WAL_SIZE_LIMIT: i64 = 64 << 20;
+/// Answers with a receipt once the writer has found it.
+pub type ReceiptAnswer = oneshot::Receiver<Result<Option<Receipt>, JournalError>>;
 
 /// A handle to the writer thread. Cheap to clone.
 #[derive(Clone)]
@@ -315,24 +299,66 @@ impl Journal {
     /// writer thread with a queue of `queue` operations. If a commit ever fails, the writer
     /// refuses everything after it and cancels `failed`: the daemon must stop, and replay the
     /// journal when it starts again, rather than go on from a state the disk does not hold.
+    /// The signing key is `signing.key` in `data_dir` (see [`Journal::open_keyed`]).
     pub fn open(
         data_dir: &Path,
         hub: Arc<Hub>,
         queue: usize,
         failed: CancellationToken,
     ) -> Result<(Journal, Replayed), JournalError> {
+        Journal::open_keyed(data_dir, None, hub, queue, failed)
+    }
+
+    /// [`Journal::open`] with the signing key in `key_file` (or `signing.key` in the data
+    /// directory): created there on first start, and named in the chain by a `signing_key`
+    /// entry when the chain names no key yet. A key file that is not the chain's key stops
+    /// the start. The journal is locked against a second writer (another daemon, a key
+    /// rotation) while the writer runs.
+    pub fn open_keyed(
+        data_dir: &Path,
+        key_file: Option<&Path>,
+        hub: Arc<Hub>,
+        queue: usize,
+        failed: CancellationToken,
+    ) -> Result<(Journal, Replayed), JournalError> {
         let conn = store::open(data_dir)?;
-        // The writer checkpoints between commits (see [`CHECKPOINT_WHEN_IDLE`]).
+        let lock = keyring::lock(data_dir)?;
+        // The writer checkpoints between commits (see `writer::CHECKPOINT_WHEN_IDLE`).
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
-        let replayed = replay(&conn)?;
+        let mut replayed = replay(&conn)?;
+        let key_path: PathBuf = signing::key_path(data_dir, key_file);
+        let key = keyring::for_journal(&key_path, &replayed.keys)?;
+        if replayed.keys.current().is_none() {
+            keyring::announce(&conn, &key)?;
+            replayed.entries += 1;
+        }
         let (tx, rx) = mpsc::channel(queue.max(1));
         let (seq, prev) = store::tail(&conn)?;
         std::thread::Builder::new()
             .name("journal-writer".to_owned())
-            .spawn(move || writer(conn, rx, hub, seq, prev, failed))
+            .spawn(move || writer(conn, rx, hub, seq, prev, key, lock, failed))
             .map_err(|e| JournalError::Io(e.to_string()))?;
         Ok((Journal { tx }, replayed))
+    }
+
+    /// The full receipt for entry `seq` (see [`receipt`]); `None` when there is no such entry
+    /// or no signed head after it. Answers after everything queued before is committed.
+    pub async fn receipt(&self, seq: i64) -> Result<Option<Receipt>, JournalError> {
+        self.ask_receipt(seq)
+            .await?
+            .await
+            .map_err(|_| JournalError::Stopped)?
+    }
+
+    /// Queues [`Journal::receipt`] and returns at once with a receiver for the answer.
+    pub async fn ask_receipt(&self, seq: i64) -> Result<ReceiptAnswer, JournalError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Op::Receipt { seq, reply })
+            .await
+            .map_err(|_| JournalError::Stopped)?;
+        Ok(rx)
     }
 
     /// Appends records; returns once they are committed to disk.
@@ -409,175 +435,9 @@ impl Journal {
     }
 }
 
-/// The writer: takes one operation, then whatever else is queued (up to [`GROUP_MAX`]), runs
-/// them in one transaction, commits, and only then answers and pushes. After a failed commit it
-/// answers every later operation with [`JournalError::Stopped`]: nothing may be built on a
-/// state the disk does not hold.
-fn writer(
-    mut conn: rusqlite::Connection,
-    mut rx: mpsc::Receiver<Op>,
-    hub: Arc<Hub>,
-    mut seq: i64,
-    mut prev: [u8; 32],
-    fatal: CancellationToken,
-) {
-    let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
-    let mut failed = false;
-    let mut commits_since_checkpoint: u32 = 0;
-    while let Some(first) = rx.blocking_recv() {
-        batch.push(first);
-        while batch.len() < GROUP_MAX {
-            match rx.try_recv() {
-                Ok(op) => batch.push(op),
-                Err(_) => break,
-            }
-        }
-        if failed {
-            for op in batch.drain(..) {
-                refuse(op);
-            }
-            continue;
-        }
-        let (start_seq, start_prev) = (seq, prev);
-        let started = std::time::Instant::now();
-        let outcome = run_batch(&mut conn, &mut batch, &mut seq, &mut prev);
-        metrics::histogram!("ccrelay_journal_commit_seconds").record(started.elapsed());
-        match outcome {
-            Ok(results) => {
-                for (op, result) in batch.drain(..).zip(results) {
-                    answer(op, result, &hub);
-                }
-                commits_since_checkpoint += 1;
-                if commits_since_checkpoint >= CHECKPOINT_AT_MOST
-                    || (commits_since_checkpoint >= CHECKPOINT_WHEN_IDLE && rx.is_empty())
-                {
-                    checkpoint(&conn);
-                    commits_since_checkpoint = 0;
-                }
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "journal commit failed; refusing all further writes and stopping");
-                metrics::counter!("ccrelay_journal_commits_failed_total").increment(1);
-                failed = true;
-                fatal.cancel();
-                seq = start_seq;
-                prev = start_prev;
-                for op in batch.drain(..) {
-                    refuse(op);
-                }
-            }
-        }
-    }
-}
-
-/// Copies the log into the database without waiting for readers (PASSIVE). A checkpoint that
-/// fails loses nothing (the log holds every commit) and the next one tries again.
-fn checkpoint(conn: &rusqlite::Connection) {
-    let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
-        Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
-    });
-    match done {
-        Ok((log, copied)) => tracing::trace!(log, copied, "journal checkpoint"),
-        Err(e) => tracing::warn!(error = %e, "journal checkpoint failed; the next one retries"),
-    }
-}
-
-enum OpResult {
-    Appended(Vec<Entry>, Vec<OutboxItem>),
-    Delivered(usize),
-    Pending(Vec<OutboxItem>),
-    Seen(Option<Seen>),
-}
-
-fn run_batch(
-    conn: &mut rusqlite::Connection,
-    batch: &mut [Op],
-    seq: &mut i64,
-    prev: &mut [u8; 32],
-) -> Result<Vec<OpResult>, JournalError> {
-    let tx = conn.transaction()?;
-    let mut results = Vec::with_capacity(batch.len());
-    for op in batch.iter_mut() {
-        let result = match op {
-            Op::Append { records, .. } => {
-                let mut entries = Vec::with_capacity(records.len());
-                let mut items = Vec::new();
-                for record in std::mem::take(records) {
-                    let game = record.entry.game.clone();
-                    let entry = store::insert_entry(&tx, *seq + 1, prev, record.entry)?;
-                    *seq = entry.seq;
-                    *prev = entry.hash;
-                    for out in record.outbox {
-                        let id =
-                            store::insert_outbox(&tx, &out.player, &game, entry.seq, &out.body)?;
-                        items.push(OutboxItem {
-                            id,
-                            player: out.player,
-                            game: game.clone(),
-                            body: out.body,
-                        });
-                    }
-                    entries.push(entry);
-                }
-                OpResult::Appended(entries, items)
-            }
-            Op::Deliver { player, upto, .. } => {
-                OpResult::Delivered(store::mark_delivered(&tx, player, *upto)?)
-            }
-            Op::Pending {
-                player,
-                after,
-                limit,
-                ..
-            } => OpResult::Pending(store::pending(&tx, player, *after, *limit)?),
-            Op::Seen { key, .. } => OpResult::Seen(store::seen(&tx, key)?),
-        };
-        results.push(result);
-    }
-    tx.commit()?;
-    Ok(results)
-}
-
-fn answer(op: Op, result: OpResult, hub: &Hub) {
-    match (op, result) {
-        (Op::Append { reply, .. }, OpResult::Appended(entries, items)) => {
-            for item in &items {
-                hub.push(item);
-            }
-            let _ = reply.send(Ok(entries));
-        }
-        (Op::Deliver { reply, .. }, OpResult::Delivered(n)) => {
-            let _ = reply.send(Ok(n));
-        }
-        (Op::Pending { reply, .. }, OpResult::Pending(items)) => {
-            let _ = reply.send(Ok(items));
-        }
-        (Op::Seen { reply, .. }, OpResult::Seen(seen)) => {
-            let _ = reply.send(Ok(seen));
-        }
-        (op, _) => refuse(op),
-    }
-}
-
-fn refuse(op: Op) {
-    match op {
-        Op::Append { reply, .. } => {
-            let _ = reply.send(Err(JournalError::Stopped));
-        }
-        Op::Deliver { reply, .. } => {
-            let _ = reply.send(Err(JournalError::Stopped));
-        }
-        Op::Pending { reply, .. } => {
-            let _ = reply.send(Err(JournalError::Stopped));
-        }
-        Op::Seen { reply, .. } => {
-            let _ = reply.send(Err(JournalError::Stopped));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::writer::CHECKPOINT_WHEN_IDLE;
     use super::*;
 
     /// SQLite's own checkpoint is off on the writer, which runs one between commits: after a

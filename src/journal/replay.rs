@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use super::signing::KeyHistory;
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{Leave, Overdue, Rules};
 use crate::game::{Action, Board, EndReason, Game, GameResult, Kind, Ply};
@@ -103,6 +104,10 @@ pub struct Replayed {
     pub entries: u64,
     /// The latest entry's time: a manual clock never starts before it.
     pub last_time: Option<Timestamp>,
+    /// The signing keys the chain names.
+    pub keys: KeyHistory,
+    /// Signed heads checked (by [`verify`] only; replay at start does not check them).
+    pub signatures: u64,
 }
 
 /// What an entry does to its game, and by whom: `None` for entries that change no game (a
@@ -116,7 +121,12 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
             .ok_or_else(|| corrupt(format!("move {code:?}: not a legal move there")))
     };
     let action = match e.kind {
-        EntryKind::GameStart | EntryKind::Rejected | EntryKind::Result | EntryKind::Message => {
+        EntryKind::GameStart
+        | EntryKind::Rejected
+        | EntryKind::Result
+        | EntryKind::Message
+        | EntryKind::SigningKey
+        | EntryKind::KeyRotation => {
             return Ok(None);
         }
         EntryKind::DrawOffer => Action::OfferDraw,
@@ -219,6 +229,7 @@ pub fn replay_reporting(
                 "its hash does not match its content and the entry before it".to_owned(),
             ));
         }
+        out.keys.observe(&e, &prev)?;
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
@@ -249,7 +260,10 @@ pub fn replay_reporting(
         }
         // A rejected message may name a game that does not exist (an email transport journals
         // mail it refuses under whatever game its subject named): it changes nothing.
-        if e.kind == EntryKind::Rejected {
+        if matches!(
+            e.kind,
+            EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation
+        ) {
             return Ok(());
         }
         let Some(record) = out.games.get_mut(&e.game) else {
@@ -272,9 +286,10 @@ pub fn replay_reporting(
     Ok(out)
 }
 
-/// Checks the chain and replays every game; returns the counts for a report.
+/// Checks the chain, replays every game, and checks every signed head; returns the counts
+/// for a report.
 pub fn verify(conn: &Connection) -> Result<Replayed, JournalError> {
-    replay(conn)
+    verify_reporting(conn, &mut |_| {})
 }
 
 /// [`verify`] with a progress callback; see [`replay_reporting`].
@@ -282,7 +297,60 @@ pub fn verify_reporting(
     conn: &Connection,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Replayed, JournalError> {
-    replay_reporting(conn, progress)
+    let mut replayed = replay_reporting(conn, progress)?;
+    replayed.signatures = verify_signatures(conn, &replayed)?;
+    Ok(replayed)
+}
+
+/// Every signed head against the chain: at an entry that exists, with its hash, by the key
+/// the chain names there; and, once the chain names a key, the last entry signed (entries
+/// after the last signature were written without the key). A journal older than signing
+/// has neither keys nor signatures, and passes.
+pub fn verify_signatures(conn: &Connection, replayed: &Replayed) -> Result<u64, JournalError> {
+    let last = i64::try_from(replayed.entries).unwrap_or(i64::MAX);
+    let mut count = 0;
+    let mut latest = 0;
+    store::for_each_signature(conn, |head| {
+        let at = |why: String| {
+            JournalError::Corrupt(format!("signed head at entry {}: {why}", head.seq))
+        };
+        if head.seq > last {
+            return Err(at(format!(
+                "the journal ends at entry {last}: entries {} to {} were cut off",
+                last + 1,
+                head.seq
+            )));
+        }
+        if store::entry_hash(conn, head.seq)? != Some(head.hash) {
+            return Err(at(format!(
+                "entry {} is not the entry that was signed (it or one before it was changed)",
+                head.seq
+            )));
+        }
+        match replayed.keys.at(head.seq) {
+            Some(key) if key == head.key => {}
+            Some(key) => {
+                return Err(at(format!(
+                    "signed by key {}, but the chain names key {key} there",
+                    head.key
+                )));
+            }
+            None => return Err(at("signed before the chain names any key".to_owned())),
+        }
+        if !head.is_signed() {
+            return Err(at("the signature is not the key's".to_owned()));
+        }
+        latest = head.seq;
+        count += 1;
+        Ok(())
+    })?;
+    if replayed.keys.current().is_some() && latest < last {
+        return Err(JournalError::Corrupt(format!(
+            "entries {} to {last} are covered by no signed head: written without the relay's key",
+            latest + 1
+        )));
+    }
+    Ok(count)
 }
 
 /// Entries between two progress calls.

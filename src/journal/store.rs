@@ -6,6 +6,8 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
+use super::receipt::{Short, SignedHead};
+use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
 
 const SCHEMA: &str = "
@@ -35,6 +37,12 @@ CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_
 CREATE TABLE IF NOT EXISTS inbound_keys (
     key TEXT PRIMARY KEY,
     seq INTEGER NOT NULL REFERENCES entries(seq)
+);
+CREATE TABLE IF NOT EXISTS signatures (
+    seq       INTEGER PRIMARY KEY,
+    hash      BLOB NOT NULL,
+    key       BLOB NOT NULL,
+    signature BLOB NOT NULL
 );
 ";
 
@@ -187,18 +195,109 @@ pub fn pending(
     limit: usize,
 ) -> Result<Vec<OutboxItem>, JournalError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, player, game, body FROM outbox
-         WHERE player = ?1 AND delivered_at IS NULL AND id > ?2 ORDER BY id LIMIT ?3",
+        "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash FROM outbox o
+         JOIN entries e ON e.seq = o.seq
+         WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT ?3",
     )?;
     let rows = stmt.query_map(params![player, after, limit as i64], |r| {
+        let seq: i64 = r.get(4)?;
+        let hash: Vec<u8> = r.get(5)?;
         Ok(OutboxItem {
             id: r.get(0)?,
             player: r.get(1)?,
             game: r.get(2)?,
             body: r.get(3)?,
+            receipt: Short::of(seq, &hash32(&hash)),
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// A hash as stored; a wrong length reads as zeros, which match nothing (the chain check
+/// names such an entry).
+fn hash32(bytes: &[u8]) -> [u8; 32] {
+    bytes.try_into().unwrap_or([0; 32])
+}
+
+/// Records the relay's signature of the chain head at entry `seq`.
+pub fn insert_signature(
+    conn: &Connection,
+    seq: i64,
+    hash: &[u8; 32],
+    key: &PublicKey,
+    signature: &[u8; 64],
+) -> Result<(), JournalError> {
+    conn.prepare_cached(
+        "INSERT INTO signatures (seq, hash, key, signature) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![seq, &hash[..], &key.0[..], &signature[..]])?;
+    Ok(())
+}
+
+fn signed_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Vec<u8>, Vec<u8>, Vec<u8>)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+fn to_signed_head(
+    (seq, hash, key, signature): (i64, Vec<u8>, Vec<u8>, Vec<u8>),
+) -> Result<SignedHead, JournalError> {
+    let bad = || JournalError::Corrupt(format!("signature at entry {seq}: malformed"));
+    Ok(SignedHead {
+        seq,
+        hash: hash.try_into().map_err(|_| bad())?,
+        key: PublicKey(key.try_into().map_err(|_| bad())?),
+        signature: signature.try_into().map_err(|_| bad())?,
+    })
+}
+
+/// Whether the file has the signatures table (a journal older than signing, opened read-only,
+/// has not).
+fn has_signatures(conn: &Connection) -> Result<bool, JournalError> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'signatures'",
+        )?
+        .query_row([], |r| r.get(0))?;
+    Ok(n > 0)
+}
+
+/// The first signed head at or after entry `seq`: the one that covers it.
+pub fn signature_covering(conn: &Connection, seq: i64) -> Result<Option<SignedHead>, JournalError> {
+    if !has_signatures(conn)? {
+        return Ok(None);
+    }
+    conn.prepare_cached(
+        "SELECT seq, hash, key, signature FROM signatures WHERE seq >= ?1 ORDER BY seq LIMIT 1",
+    )?
+    .query_row(params![seq], signed_head)
+    .optional()?
+    .map(to_signed_head)
+    .transpose()
+}
+
+/// Every signed head in order, handed to `f`.
+pub fn for_each_signature(
+    conn: &Connection,
+    mut f: impl FnMut(SignedHead) -> Result<(), JournalError>,
+) -> Result<(), JournalError> {
+    if !has_signatures(conn)? {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare("SELECT seq, hash, key, signature FROM signatures ORDER BY seq")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        f(to_signed_head(signed_head(row)?)?)?;
+    }
+    Ok(())
+}
+
+/// The chain hash after entry `seq`, if there is one.
+pub fn entry_hash(conn: &Connection, seq: i64) -> Result<Option<[u8; 32]>, JournalError> {
+    let hash: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT hash FROM entries WHERE seq = ?1")?
+        .query_row(params![seq], |r| r.get(0))
+        .optional()?;
+    Ok(hash.map(|h| hash32(&h)))
 }
 
 /// The entry recorded with an idempotency key.
@@ -238,14 +337,33 @@ pub fn seen(conn: &Connection, key: &str) -> Result<Option<Seen>, JournalError> 
 pub fn for_each_entry(
     conn: &Connection,
     game: Option<&str>,
+    f: impl FnMut(Entry) -> Result<(), JournalError>,
+) -> Result<(), JournalError> {
+    match game {
+        Some(g) => entries_where(conn, "game = ?1", params![g], f),
+        None => entries_where(conn, "1", params![], f),
+    }
+}
+
+/// The entries from `first` to `last`, in order.
+pub fn for_each_entry_between(
+    conn: &Connection,
+    first: i64,
+    last: i64,
+    f: impl FnMut(Entry) -> Result<(), JournalError>,
+) -> Result<(), JournalError> {
+    entries_where(conn, "seq BETWEEN ?1 AND ?2", params![first, last], f)
+}
+
+fn entries_where(
+    conn: &Connection,
+    condition: &str,
+    args: &[&dyn rusqlite::ToSql],
     mut f: impl FnMut(Entry) -> Result<(), JournalError>,
 ) -> Result<(), JournalError> {
     let sql =
         "SELECT seq, time, game, player, channel, kind, text, iccf, san, detail, hash FROM entries";
-    let mut stmt = match game {
-        Some(_) => conn.prepare(&format!("{sql} WHERE game = ?1 ORDER BY seq"))?,
-        None => conn.prepare(&format!("{sql} ORDER BY seq"))?,
-    };
+    let mut stmt = conn.prepare(&format!("{sql} WHERE {condition} ORDER BY seq"))?;
     let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<(Entry, Vec<u8>, String)> {
         Ok((
             Entry {
@@ -265,10 +383,7 @@ pub fn for_each_entry(
             r.get(5)?,
         ))
     };
-    let mut rows = match game {
-        Some(g) => stmt.query(params![g])?,
-        None => stmt.query([])?,
-    };
+    let mut rows = stmt.query(args)?;
     while let Some(row) = rows.next()? {
         let (mut entry, hash, kind) = map(row)?;
         entry.kind = EntryKind::parse(&kind).ok_or_else(|| {

@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use crate::config::Config;
 use crate::game::replay;
 use crate::journal::peer::PeerView;
-use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record};
+use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
 
 use super::Channel;
 use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
@@ -34,12 +34,15 @@ pub struct Message {
     pub player: String,
     pub game: String,
     pub notice: Notice,
+    /// The short receipt of the journal entry it reports.
+    pub receipt: Short,
 }
 
 impl From<OutboxItem> for Message {
     fn from(item: OutboxItem) -> Message {
         Message {
             notice: Notice::from_body(&item.body),
+            receipt: item.receipt,
             id: item.id,
             player: item.player,
             game: item.game,

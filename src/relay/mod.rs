@@ -25,6 +25,8 @@ mod state;
 mod timing;
 mod view;
 
+/// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
+pub use crate::journal::Short as ShortReceipt;
 pub use mailbox::{
     Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
     Rejected, Subscription,
@@ -39,7 +41,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::command::{Command, bounded_text};
 use crate::config::Config;
-use crate::journal::{Committed, Journal, JournalError, Replayed};
+use crate::journal::{Committed, Journal, JournalError, ReceiptAnswer, Replayed, Short};
 use state::{Clock, State};
 
 /// Who sends a command.
@@ -51,19 +53,34 @@ pub struct Sender {
     pub channel: Channel,
 }
 
-/// A reply to send now, or once the journal has committed what it records.
+/// A reply to send now, or once the journal has committed what it records, or once it has
+/// found a receipt.
 pub enum Pending {
     Now(Reply),
     AfterCommit(Committed, Reply),
+    Receipt(i64, ReceiptAnswer),
 }
 
 impl Pending {
-    /// Waits for the commit, if any; a failed commit turns the reply into an error.
+    /// Waits for the commit, if any; a failed commit turns the reply into an error. A reply
+    /// to a command that wrote entries carries the short receipt of the last one.
     pub async fn resolve(self) -> Reply {
         match self {
             Pending::Now(reply) => reply,
-            Pending::AfterCommit(committed, reply) => match committed.await {
-                Ok(Ok(_)) => reply,
+            Pending::AfterCommit(committed, mut reply) => match committed.await {
+                Ok(Ok(entries)) => {
+                    reply.receipt = entries.last().map(|e| Short::of(e.seq, &e.hash));
+                    reply
+                }
+                Ok(Err(e)) => Reply::not_recorded(&e),
+                Err(_) => Reply::not_recorded(&JournalError::Stopped),
+            },
+            Pending::Receipt(seq, answer) => match answer.await {
+                Ok(Ok(Some(receipt))) => Reply::new(Status::Done, receipt.to_string()),
+                Ok(Ok(None)) => Reply::new(
+                    Status::NotFound,
+                    format!("no signed receipt for entry {seq}: no such entry, or none signed"),
+                ),
                 Ok(Err(e)) => Reply::not_recorded(&e),
                 Err(_) => Reply::not_recorded(&JournalError::Stopped),
             },

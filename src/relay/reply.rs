@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use crate::journal::Short;
+
 macro_rules! statuses {
     ($($(#[$doc:meta])* $variant:ident = $code:literal, $meaning:literal;)*) => {
         /// Every status a reply can carry.
@@ -107,11 +109,14 @@ impl fmt::Display for Status {
     }
 }
 
-/// A reply: a status and text (lines after the first are details).
+/// A reply: a status and text (lines after the first are details), and the short receipt
+/// of the last journal entry the command wrote, if it wrote one (each transport writes it its
+/// own way; the line protocol at the end of the reply's last line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub status: Status,
     pub text: String,
+    pub receipt: Option<Short>,
 }
 
 impl Reply {
@@ -119,6 +124,7 @@ impl Reply {
         Reply {
             status,
             text: text.into(),
+            receipt: None,
         }
     }
 

@@ -113,7 +113,7 @@ impl State {
                         let text = format!("{}\nmessage not sent: {}", reply.text, refused.text);
                         Pending::AfterCommit(committed, Reply::new(reply.status, text))
                     }
-                    Pending::Now(refused) => Pending::Now(refused),
+                    other => other,
                 }
             }
             other => other,
@@ -187,6 +187,10 @@ impl State {
                 Status::BadCommand,
                 "DEAD is answered by the relay's handle",
             )),
+            Command::Receipt { entry } => match self.journal.ask_receipt(entry).await {
+                Ok(answer) => Pending::Receipt(entry, answer),
+                Err(e) => Pending::Now(Reply::not_recorded(&e)),
+            },
             Command::Message { game, text } => match self.refuse_if_linked(&game, "a message") {
                 Some(refused) => refused,
                 None => self.message_noted(sender, &game, &text).await,

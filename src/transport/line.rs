@@ -14,7 +14,7 @@ use bytes::{Bytes, BytesMut};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, Encoder};
 
 use crate::command::{Command, CommandError, CommandErrorKind};
-use crate::relay::{Reply, Status};
+use crate::relay::{Reply, ShortReceipt, Status};
 
 /// One frame off the wire: a line, or word that a line was too long (and was skipped).
 #[derive(Debug)]
@@ -171,7 +171,8 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
     }
 }
 
-/// The reply's lines: `250-first`, `250-...`, `250 last`.
+/// The reply's lines: `250-first`, `250-...`, `250 last`; the last ends with the short
+/// receipt when the command wrote an entry (`250 accepted g1 1. 5254 r17:3fa9c2d1e0b4`).
 pub fn format_reply(reply: &Reply) -> Vec<String> {
     let lines: Vec<&str> = reply.text.lines().collect();
     let lines = if lines.is_empty() { vec![""] } else { lines };
@@ -181,14 +182,22 @@ pub fn format_reply(reply: &Reply) -> Vec<String> {
         .enumerate()
         .map(|(i, l)| {
             let sep = if i == last { ' ' } else { '-' };
-            format!("{}{sep}{l}", reply.status.code())
+            match &reply.receipt {
+                Some(receipt) if i == last => format!("{}{sep}{l} {receipt}", reply.status.code()),
+                _ => format!("{}{sep}{l}", reply.status.code()),
+            }
         })
         .collect()
 }
 
-/// A pushed message: `* 17 MOVE demo-1 12... Nf6 (7866) by boris`.
-pub fn format_push(id: i64, body: &str) -> String {
-    format!("* {id} {}", body.replace(['\r', '\n'], " "))
+/// A pushed message: `* 17 MOVE demo-1 12... Nf6 (7866) by boris r23:5be01f9c03d2`, with
+/// the short receipt of the journal entry it reports.
+pub fn format_push(id: i64, body: &str, receipt: Option<&ShortReceipt>) -> String {
+    let body = body.replace(['\r', '\n'], " ");
+    match receipt {
+        Some(receipt) => format!("* {id} {body} {receipt}"),
+        None => format!("* {id} {body}"),
+    }
 }
 
 pub const HELP: &str = "commands:
@@ -204,6 +213,7 @@ LEAVE <YYYY-MM-DD> <days>              leave from that day, in all your games
 ACK [<id>]                             messages up to <id> (or all shown) received
 CREATE <game> <white> <black> [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
 ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
+RECEIPT <entry>                        the signed receipt for a journal entry (r<entry>:...)
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 DEAD [RETRY <id>|DROP <id>]            mail refused for good (admin)
 QUIT";

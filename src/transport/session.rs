@@ -431,7 +431,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
         login.last_sent = item.id;
         let text = self.ctx.mailbox.render(&item);
-        self.send(format_push(item.id, &text)).await
+        self.send(format_push(item.id, &text, Some(&item.receipt)))
+            .await
     }
 
     /// The hub dropped this session (it fell behind): register again and read the outbox.

@@ -274,8 +274,19 @@ pub fn temp_setup(
     (dir, config)
 }
 
-/// `ccrelay journal export` of one game in one format; it must succeed.
+/// `ccrelay journal export` of one game in one format; it must succeed, and end with its
+/// signature line, which this returns the record without (tests/integration/receipts.rs
+/// checks the signature).
 pub fn journal_export(config: &Path, game: &str, format: &str) -> String {
+    let signed = journal_export_signed(config, game, format);
+    let at = signed
+        .rfind("% ccrelay-signature v1 ")
+        .unwrap_or_else(|| panic!("no signature line in {signed}"));
+    signed[..at].to_owned()
+}
+
+/// `ccrelay journal export` as written, signature line included.
+pub fn journal_export_signed(config: &Path, game: &str, format: &str) -> String {
     let out = ccrelay()
         .args([
             "journal", "export", "--game", game, "--format", format, "--config",

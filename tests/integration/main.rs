@@ -15,6 +15,7 @@ mod link;
 mod memory;
 mod packaging;
 mod peer;
+mod receipts;
 mod regressions;
 mod roundtrip;
 mod rules;

@@ -12,18 +12,15 @@ use anyhow::{Context, bail};
 use ccrelay::config::Config;
 use ccrelay::convert::{Format, Options, convert};
 use ccrelay::game::Kind;
-use ccrelay::journal::export::{
-    EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export_reporting,
-};
-use ccrelay::journal::replay::verify_reporting;
-use ccrelay::journal::store;
 use ccrelay::notation::Lang;
 use clap::{Parser, Subcommand};
 use shakmaty::fen::Fen;
 use tokio_util::sync::CancellationToken;
 
+mod journal;
 mod progress;
 
+use journal::{JournalCommand, journal_command};
 use progress::{AboveProgress, progress_bar, with_progress};
 
 #[derive(Parser)]
@@ -131,32 +128,6 @@ fn game_kind() -> impl clap::builder::TypedValueParser<Value = Kind> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new([Kind::Chess.as_str(), Kind::DraughtsRu.as_str()])
         .try_map(|name| name.parse::<Kind>())
-}
-
-#[derive(Subcommand)]
-enum JournalCommand {
-    /// Check the hash chain and replay every game.
-    Verify {
-        #[arg(long, default_value = "config/ccrelay.toml")]
-        config: PathBuf,
-    },
-    /// Write a game's official record.
-    Export {
-        #[arg(long, default_value = "config/ccrelay.toml")]
-        config: PathBuf,
-        #[arg(long)]
-        game: String,
-        /// pgn, iccf (the numeric scoresheet), report (readable) or text (every entry).
-        #[arg(long, default_value = "pgn")]
-        format: ExportFormat,
-    },
-    /// An event's crosstable: every player against every other, points and places.
-    Crosstable {
-        #[arg(long, default_value = "config/ccrelay.toml")]
-        config: PathBuf,
-        #[arg(long)]
-        event: String,
-    },
 }
 
 fn main() -> ExitCode {
@@ -379,82 +350,6 @@ async fn wait_for_signal() {
     }
 }
 
-fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
-    match command {
-        JournalCommand::Verify { config } => {
-            let config = load_config(&config)?;
-            let conn = store::open_read_only(&config.data_dir)?;
-            let bar = progress_bar(journal_size(&conn), "entries");
-            let verified = verify_reporting(&conn, &mut |n| bar.set_position(n));
-            bar.finish_and_clear();
-            match verified {
-                Ok(replayed) => {
-                    println!(
-                        "journal ok: {} entries, {} games, hash chain intact",
-                        replayed.entries,
-                        replayed.games.len()
-                    );
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(e) => {
-                    eprintln!("ccrelay: journal verify failed: {e}");
-                    Ok(ExitCode::from(1))
-                }
-            }
-        }
-        JournalCommand::Export {
-            config,
-            game,
-            format,
-        } => {
-            let config = load_config(&config)?;
-            let conn = store::open_read_only(&config.data_dir)?;
-            let bar = progress_bar(journal_size(&conn), "entries verified");
-            let text = export_reporting(&conn, &game, format, &names(&config), &mut |n| {
-                bar.set_position(n)
-            });
-            bar.finish_and_clear();
-            let text = text?;
-            print!("{text}");
-            Ok(ExitCode::SUCCESS)
-        }
-        JournalCommand::Crosstable { config, event } => {
-            let config = load_config(&config)?;
-            let conn = store::open_read_only(&config.data_dir)?;
-            print!("{}", crosstable(&conn, &event, &names(&config))?);
-            Ok(ExitCode::SUCCESS)
-        }
-    }
-}
-
-/// The names the records use, from the configuration.
-fn names(config: &ccrelay::config::Config) -> Names {
-    Names {
-        events: config
-            .events
-            .values()
-            .map(|e| {
-                let info = EventInfo {
-                    name: e.name.clone(),
-                    site: e.site.clone(),
-                };
-                (e.id.clone(), info)
-            })
-            .collect(),
-        players: config
-            .players
-            .values()
-            .map(|p| {
-                let info = PlayerInfo {
-                    name: p.name.clone(),
-                    address: p.email.as_ref().map(|e| e.address.clone()),
-                };
-                (p.id.clone(), info)
-            })
-            .collect(),
-    }
-}
-
 fn open_input(file: Option<PathBuf>) -> anyhow::Result<Box<dyn Read>> {
     Ok(match file {
         Some(path) if path.as_os_str() != "-" => {
@@ -574,10 +469,3 @@ fn generate_command(what: Generated, dir: &Path) -> anyhow::Result<ExitCode> {
 
 /// Input files from this size on get a progress line.
 const LARGE_INPUT: u64 = 4 << 20;
-
-/// The entries in a journal, for a progress line (none if it cannot say).
-fn journal_size(conn: &rusqlite::Connection) -> Option<u64> {
-    store::tail(conn)
-        .ok()
-        .and_then(|(seq, _)| u64::try_from(seq).ok())
-}

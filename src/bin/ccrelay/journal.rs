@@ -1,0 +1,302 @@
+//! `ccrelay journal ...`: verify the record (and players' receipts against it), export it
+//! signed, check a signed export with the public key alone, show and rotate the signing key.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use ccrelay::config::Config;
+use ccrelay::journal::export::{
+    EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export_reporting,
+};
+use ccrelay::journal::replay::verify_reporting;
+use ccrelay::journal::signing::{self, Key, PublicKey};
+use ccrelay::journal::{keyring, receipt, sealed, store};
+use clap::Subcommand;
+
+use crate::load_config;
+use crate::progress::progress_bar;
+
+#[derive(Subcommand)]
+pub enum JournalCommand {
+    /// Check the hash chain, replay every game, and check every signed head; with
+    /// `--receipt`, hold a player's saved receipts against the journal too.
+    Verify {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        /// A file of saved receipts: replies and pushes as they came (`r17:3fa9c2d1e0b4`),
+        /// full receipts (`ccrelay-receipt v1 ...`, from `RECEIPT 17`), or a signed export.
+        #[arg(long, value_name = "FILE")]
+        receipt: Option<PathBuf>,
+    },
+    /// Write a game's official record, signed (its last line names the chain head it was
+    /// made from and signs it with the text).
+    Export {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        game: String,
+        /// pgn, iccf (the numeric scoresheet), report (readable) or text (every entry).
+        #[arg(long, default_value = "pgn")]
+        format: ExportFormat,
+        /// Write it unsigned when the signing key cannot be read (otherwise an error).
+        #[arg(long)]
+        unsigned: bool,
+    },
+    /// Check a signed export with the relay's public key alone (no journal needed).
+    VerifyExport {
+        /// The export.
+        file: PathBuf,
+        /// The relay's public key (64 hex digits, as `ccrelay journal key` prints it), or a
+        /// file holding it.
+        #[arg(long)]
+        key: String,
+    },
+    /// Print the journal's signing key (public half), and the keys before it.
+    Key {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+    },
+    /// Replace the signing key: a new key, named in the chain by an entry signed by the old
+    /// one. The daemon must be stopped.
+    RotateKey {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+    },
+    /// Print the full signed receipt for an entry.
+    Receipt {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        /// The entry number (as a short receipt `r17:...` names it).
+        entry: i64,
+    },
+    /// An event's crosstable: every player against every other, points and places.
+    Crosstable {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        event: String,
+    },
+}
+
+pub fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        JournalCommand::Verify { config, receipt } => verify(&config, receipt.as_deref()),
+        JournalCommand::Export {
+            config,
+            game,
+            format,
+            unsigned,
+        } => export(&config, &game, format, unsigned),
+        JournalCommand::VerifyExport { file, key } => verify_export(&file, &key),
+        JournalCommand::Key { config } => {
+            let config = load_config(&config)?;
+            let conn = store::open_read_only(&config.data_dir)?;
+            let keys = keyring::history(&conn)?;
+            let Some((_, current)) = keys.current() else {
+                bail!(
+                    "the journal names no signing key yet (the daemon has not run on it since signing began)"
+                );
+            };
+            println!("{current}");
+            for (since, key) in keys.all().iter().rev() {
+                eprintln!("entry {since}: key {key}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        JournalCommand::RotateKey { config } => rotate(&config),
+        JournalCommand::Receipt { config, entry } => {
+            let config = load_config(&config)?;
+            let conn = store::open_read_only(&config.data_dir)?;
+            match receipt::receipt_for(&conn, entry)? {
+                Some(r) => {
+                    println!("{r}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => bail!("no signed receipt for entry {entry}: no such entry, or none signed"),
+            }
+        }
+        JournalCommand::Crosstable { config, event } => {
+            let config = load_config(&config)?;
+            let conn = store::open_read_only(&config.data_dir)?;
+            print!("{}", crosstable(&conn, &event, &names(&config))?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn verify(config: &Path, receipts: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let config = load_config(config)?;
+    let saved = match receipts {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut saved =
+                receipt::find_all(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            // A signed export's head counts as a receipt for its entry.
+            if let Some((seq, hash)) = sealed::head_of(&text) {
+                saved.push(receipt::Saved::Short(receipt::Short::of(seq, &hash)));
+            }
+            if saved.is_empty() {
+                bail!("{}: no receipts in it", path.display());
+            }
+            Some(saved)
+        }
+        None => None,
+    };
+    let conn = store::open_read_only(&config.data_dir)?;
+    // One snapshot: a daemon committing meanwhile changes nothing this check reads.
+    conn.execute_batch("BEGIN")?;
+    let bar = progress_bar(journal_size(&conn), "entries");
+    let verified = verify_reporting(&conn, &mut |n| bar.set_position(n));
+    bar.finish_and_clear();
+    let replayed = match verified {
+        Ok(replayed) => replayed,
+        Err(e) => {
+            eprintln!("ccrelay: journal verify failed: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    println!(
+        "journal ok: {} entries, {} games, hash chain intact, {} signed heads",
+        replayed.entries,
+        replayed.games.len(),
+        replayed.signatures
+    );
+    if let Some(saved) = saved {
+        match receipt::check(&conn, &saved) {
+            Ok(checked) => println!(
+                "receipts ok: {} receipts ({} signed) hold against the journal (last entry {})",
+                checked.receipts, checked.signed, checked.last
+            ),
+            Err(e) => {
+                eprintln!("ccrelay: receipts do not hold: {e}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(
+    config: &Path,
+    game: &str,
+    format: ExportFormat,
+    unsigned: bool,
+) -> anyhow::Result<ExitCode> {
+    let config = load_config(config)?;
+    let conn = store::open_read_only(&config.data_dir)?;
+    conn.execute_batch("BEGIN")?;
+    let bar = progress_bar(journal_size(&conn), "entries verified");
+    let text = export_reporting(&conn, game, format, &names(&config), &mut |n| {
+        bar.set_position(n)
+    });
+    bar.finish_and_clear();
+    let text = text?;
+    let (seq, hash) = store::tail(&conn)?;
+    let keys = keyring::history(&conn)?;
+    let Some((_, current)) = keys.current() else {
+        eprintln!("ccrelay: unsigned: the journal names no signing key (older than signing)");
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    };
+    let path = signing::key_path(&config.data_dir, config.journal.signing_key.as_deref());
+    let key = match Key::read(&path) {
+        Ok(key) if key.public() == current => key,
+        Ok(key) => bail!(
+            "{} holds key {}, not the journal's key {current}",
+            path.display(),
+            key.public()
+        ),
+        Err(e) if unsigned => {
+            eprintln!("ccrelay: unsigned, as asked: {e}");
+            print!("{text}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => bail!("{e} (run as the daemon's user, or pass --unsigned)"),
+    };
+    print!("{}", sealed::seal(&text, seq, &hash, &key));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_export(file: &Path, key: &str) -> anyhow::Result<ExitCode> {
+    let key_text = if Path::new(key).is_file() {
+        std::fs::read_to_string(key).with_context(|| format!("cannot read {key}"))?
+    } else {
+        key.to_owned()
+    };
+    let key = PublicKey::parse(&key_text)?;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    match sealed::verify(&text, &key) {
+        Ok(seal) => {
+            println!(
+                "export ok: signed by key {}, made from the journal at entry {} (head {})",
+                seal.key,
+                seal.seq,
+                hex::encode(seal.hash)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("ccrelay: {}: {e}", file.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn rotate(config: &Path) -> anyhow::Result<ExitCode> {
+    let config = load_config(config)?;
+    let _lock = keyring::lock(&config.data_dir)?;
+    let conn = store::open(&config.data_dir)?;
+    let replayed = ccrelay::journal::verify(&conn).context("the journal must verify first")?;
+    let path = signing::key_path(&config.data_dir, config.journal.signing_key.as_deref());
+    let old = keyring::for_journal(&path, &replayed.keys)?;
+    if replayed.keys.current().is_none() {
+        bail!("the journal names no key yet: start the daemon once, which names its first key");
+    }
+    let (new, seq) = keyring::rotate(&conn, &path, &old)?;
+    println!("{}", new.public());
+    eprintln!(
+        "entry {seq}: key {} replaces key {} (signed by it); {} holds the new key",
+        new.public(),
+        old.public(),
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The names the records use, from the configuration.
+fn names(config: &Config) -> Names {
+    Names {
+        events: config
+            .events
+            .values()
+            .map(|e| {
+                let info = EventInfo {
+                    name: e.name.clone(),
+                    site: e.site.clone(),
+                };
+                (e.id.clone(), info)
+            })
+            .collect(),
+        players: config
+            .players
+            .values()
+            .map(|p| {
+                let info = PlayerInfo {
+                    name: p.name.clone(),
+                    address: p.email.as_ref().map(|e| e.address.clone()),
+                };
+                (p.id.clone(), info)
+            })
+            .collect(),
+    }
+}
+
+/// The entries in a journal, for a progress line (none if it cannot say).
+fn journal_size(conn: &rusqlite::Connection) -> Option<u64> {
+    store::tail(conn)
+        .ok()
+        .and_then(|(seq, _)| u64::try_from(seq).ok())
+}
