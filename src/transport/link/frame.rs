@@ -2,16 +2,21 @@
 //!
 //! A frame is a short body, COBS-encoded so that it holds no zero byte, followed by one zero
 //! byte that ends it. A receiver that joins mid-stream, or loses bytes to noise, finds the next
-//! frame at the next zero. The body:
+//! frame at the next zero. Protocol version 2 spends as few bytes as a slow line asks:
 //!
 //! ```text
-//! type(1) ctr(2, big-endian) ack(1) payload(0..) tag(8)
+//! HELLO  head(1) version(1) tag_len(1) nonce(16) echo(16)  tag(8)
+//! ACK    head(1) ctr(1) [sack(1)]                          tag(T)
+//! DATA   head(1) ctr(1) seq|ack(1) message after its first byte  tag(T)
 //! ```
 //!
-//! `tag` is HMAC-SHA256, truncated to 8 bytes, over the direction, the full 64-bit frame
-//! counter of which `ctr` carries the low 16 bits, and the body before the tag. It is the only
-//! integrity check: a CRC would catch nothing the MAC does not, and noise that survives a 64-bit
-//! MAC is as unlikely as a forger's guess (2^-64).
+//! `head`'s top two bits are the type; its low six carry the acknowledgement (ACK) or the
+//! message's first byte (DATA), so a move's DATA frame is 14 bytes of body with a 6-byte tag,
+//! 16 on the wire. `tag` is HMAC-SHA256 truncated to `T` bytes (4 to 16, agreed in the
+//! handshake) over the direction, the full 64-bit frame counter of which `ctr` carries the low 8
+//! bits, and the body before the tag. It is the only integrity check: a CRC would catch nothing
+//! the MAC does not. Version 1 frames (all of whose type bytes have the top two bits clear) are
+//! refused by type, never misread, and a version 1 HELLO is named as such.
 //!
 //! Nothing here does I/O or keeps time: [`crate::transport::link::session`] does.
 
@@ -22,26 +27,38 @@ use crate::notation::Iccf;
 
 type HmacSha256 = hmac::Hmac<Sha256>;
 
-/// The longest body accepted (and sent): a REFUSED with its longest reason.
+/// The longest body accepted (and sent): a REFUSED with its longest reason and tag.
 pub const MAX_BODY: usize = 96;
 /// The longest encoded frame, delimiter excluded: COBS adds one byte per 254.
 pub const MAX_ENCODED: usize = MAX_BODY + 2;
-/// Bytes of HMAC kept.
-pub const TAG_LEN: usize = 8;
+/// Bytes of HMAC a session keeps, at least, at most, and unless configured.
+pub const MIN_TAG: usize = 4;
+pub const MAX_TAG: usize = 16;
+pub const DEFAULT_TAG: usize = 6;
+/// Bytes of HMAC on a HELLO (sent before a tag length is agreed).
+pub const HELLO_TAG: usize = 8;
 /// Random bytes each side contributes to a session key.
 pub const NONCE_LEN: usize = 16;
 /// The protocol version a HELLO names.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 /// Longest reason text a REFUSED carries.
 pub const MAX_REASON: usize = 64;
 /// Most squares a path move names (a draughts king's capture: its square and every landing).
 pub const MAX_PATH: usize = 32;
+/// Sequence numbers are 4 bits: a window holds at most half of them (selective repeat).
+pub const SEQ_MOD: u8 = 16;
 
-/// The frame types.
-pub const HELLO: u8 = 0x01;
-pub const READY: u8 = 0x02;
-pub const ACK: u8 = 0x03;
-pub const DATA: u8 = 0x10;
+/// The frame types: the top two bits of the head byte. Version 1's types (0x01, 0x02, 0x03,
+/// 0x10) all have them clear.
+pub const HELLO: u8 = 0x40;
+pub const ACK: u8 = 0x80;
+pub const DATA: u8 = 0xC0;
+const TYPE_MASK: u8 = 0xC0;
+/// ACK head bit 5: the sender has just taken the session key; answer so it knows it works.
+const ACK_READY: u8 = 0x20;
+/// ACK head bit 4: a damaged frame just arrived here (a NAK): what of yours is not
+/// acknowledged and should have arrived by now was probably that frame.
+const ACK_NAK: u8 = 0x10;
 
 /// Why a received frame was dropped. None of these changes any state.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,12 +72,31 @@ pub enum FrameError {
     TooShort(usize),
     #[error("unknown frame type {0:#04x}")]
     UnknownType(u8),
+    #[error(
+        "the peer speaks link protocol version {0}; this node speaks version {VERSION}: run the same ccrelay release on both nodes"
+    )]
+    OldVersion(u8),
     #[error("bad integrity tag (corrupted, forged, or from another session)")]
     BadTag,
-    #[error("replayed or stale frame (counter {got}, last {last})")]
+    #[error("replayed or stale frame (counter {got}, newest {last})")]
     Replay { got: u64, last: u64 },
     #[error("bad payload: {0}")]
     Payload(&'static str),
+}
+
+impl FrameError {
+    /// Whether the frame was damaged on the way (or forged): bytes arrived, so the line
+    /// lives, but nothing can be read from them.
+    pub fn is_damage(&self) -> bool {
+        matches!(
+            self,
+            FrameError::TooLong
+                | FrameError::Encoding
+                | FrameError::TooShort(_)
+                | FrameError::UnknownType(_)
+                | FrameError::BadTag
+        )
+    }
 }
 
 /// COBS: rewrites `data` so that it holds no zero byte (one byte of overhead per 254).
@@ -139,7 +175,7 @@ impl Deframer {
 /// keys a frame.
 pub fn derive_key(secret: &[u8], label: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     let mut mac = <HmacSha256 as KeyInit>::new_from_slice(secret).expect("HMAC takes any key");
-    mac.update(b"ccrelay link v1 ");
+    mac.update(b"ccrelay link v2 ");
     mac.update(label);
     for p in parts {
         mac.update(p);
@@ -147,40 +183,86 @@ pub fn derive_key(secret: &[u8], label: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     mac.finalize().into_bytes().into()
 }
 
-fn tag(key: &[u8; 32], dir: u8, ctr: u64, body: &[u8]) -> [u8; TAG_LEN] {
+fn tag(key: &[u8; 32], dir: u8, ctr: u64, body: &[u8]) -> [u8; 32] {
     let mut mac = <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes any key");
     mac.update(&[dir]);
     mac.update(&ctr.to_be_bytes());
     mac.update(body);
-    let full = mac.finalize().into_bytes();
-    let mut out = [0; TAG_LEN];
-    out.copy_from_slice(&full[..TAG_LEN]);
-    out
+    mac.finalize().into_bytes().into()
 }
 
-/// A frame before sealing: its type, acknowledgement and payload.
+/// A frame under a session key, before sealing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plain {
-    pub kind: u8,
-    pub ack: u8,
-    pub payload: Vec<u8>,
+pub enum Plain {
+    /// The next sequence number expected (`ack`, mod 16), which later ones are already held
+    /// (`sack` bit `i`: `ack + 1 + i`), whether the sender just took the key (`ready`), and
+    /// whether a damaged frame just arrived (`nak`).
+    Ack {
+        ack: u8,
+        sack: u8,
+        ready: bool,
+        nak: bool,
+    },
+    /// A message with its sequence number and the acknowledgement it carries. The message's
+    /// first byte must be below 64 (it rides in the head byte; [`Message::encode`] keeps it so).
+    Data { seq: u8, ack: u8, message: Vec<u8> },
 }
 
-/// Builds the wire bytes of a frame: body with tag, COBS-encoded, zero-terminated.
-pub fn seal(key: &[u8; 32], dir: u8, ctr: u64, plain: &Plain) -> Vec<u8> {
-    let mut body = Vec::with_capacity(4 + plain.payload.len() + TAG_LEN);
-    body.push(plain.kind);
-    body.extend_from_slice(&(ctr as u16).to_be_bytes());
-    body.push(plain.ack);
-    body.extend_from_slice(&plain.payload);
+fn finish(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, mut body: Vec<u8>) -> Vec<u8> {
     let t = tag(key, dir, ctr, &body);
-    body.extend_from_slice(&t);
+    body.extend_from_slice(&t[..tag_len.clamp(MIN_TAG, MAX_TAG)]);
     let mut wire = cobs_encode(&body);
     wire.push(0);
     wire
 }
 
-/// A decoded body not yet authenticated: its type, the low counter bits and the rest.
+/// Builds the wire bytes of a frame under a session key: body with a `tag_len`-byte tag,
+/// COBS-encoded, zero-terminated.
+pub fn seal(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, plain: &Plain) -> Vec<u8> {
+    let mut body = Vec::with_capacity(24);
+    match plain {
+        Plain::Ack {
+            ack,
+            sack,
+            ready,
+            nak,
+        } => {
+            body.push(
+                ACK | if *ready { ACK_READY } else { 0 }
+                    | if *nak { ACK_NAK } else { 0 }
+                    | (ack & 0x0F),
+            );
+            body.push(ctr as u8);
+            if *sack != 0 {
+                body.push(*sack);
+            }
+        }
+        Plain::Data { seq, ack, message } => {
+            let (first, rest) = message.split_first().unwrap_or((&0, &[]));
+            body.push(DATA | (first & 0x3F));
+            body.push(ctr as u8);
+            body.push(((seq & 0x0F) << 4) | (ack & 0x0F));
+            body.extend_from_slice(rest);
+        }
+    }
+    finish(key, dir, ctr, tag_len, body)
+}
+
+/// The wire bytes of a HELLO, under the hello key.
+pub fn seal_hello(key: &[u8; 32], hello: &Hello) -> Vec<u8> {
+    let mut body = Vec::with_capacity(3 + 2 * NONCE_LEN + HELLO_TAG);
+    body.push(HELLO);
+    body.push(VERSION);
+    body.push(hello.tag_len);
+    body.extend_from_slice(&hello.nonce);
+    body.extend_from_slice(&hello.echo);
+    finish(key, HELLO_DIR, 0, HELLO_TAG, body)
+}
+
+/// The direction byte of HELLOs: no session direction.
+pub const HELLO_DIR: u8 = 0xFF;
+
+/// A decoded body not yet authenticated.
 pub struct Unverified {
     body: Vec<u8>,
 }
@@ -192,73 +274,126 @@ impl Unverified {
             return Err(FrameError::TooLong);
         }
         let body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
-        if body.len() < 4 + TAG_LEN {
-            return Err(FrameError::TooShort(body.len()));
-        }
         if body.len() > MAX_BODY {
             return Err(FrameError::TooLong);
         }
-        if !matches!(body[0], HELLO | READY | ACK | DATA) {
-            return Err(FrameError::UnknownType(body[0]));
+        let Some(&head) = body.first() else {
+            return Err(FrameError::TooShort(0));
+        };
+        if head & TYPE_MASK == 0 {
+            // Version 1: HELLO was type 0x01, counter 0, ack 0, then the version byte.
+            if head == 0x01 && body.len() == 45 && body[1..4] == [0, 0, 0] && body[4] == 1 {
+                return Err(FrameError::OldVersion(1));
+            }
+            return Err(FrameError::UnknownType(head));
+        }
+        if body.len() < 2 + MIN_TAG {
+            return Err(FrameError::TooShort(body.len()));
         }
         Ok(Unverified { body })
     }
 
     pub fn kind(&self) -> u8 {
-        self.body[0]
+        self.body[0] & TYPE_MASK
     }
 
-    fn low_ctr(&self) -> u16 {
-        u16::from_be_bytes([self.body[1], self.body[2]])
+    /// The low 8 bits of the sender's frame counter (not for a HELLO).
+    pub fn low_ctr(&self) -> u8 {
+        self.body[1]
     }
 
-    /// Checks the tag for the sender's direction `dir`, with a counter that must be above
-    /// `last` (`None`: the counter must be zero, as in a HELLO). Returns the full counter and the
-    /// frame.
-    pub fn verify(
-        self,
+    fn check(
+        &self,
         key: &[u8; 32],
         dir: u8,
-        last: Option<u64>,
-    ) -> Result<(u64, Plain), FrameError> {
-        let low = u64::from(self.low_ctr());
-        let ctr = match last {
-            None => low,
-            Some(last) => {
-                // The full counter nearest above `last` with these low bits.
-                let mut c = (last & !0xFFFF) | low;
-                if c <= last {
-                    c += 0x1_0000;
-                }
-                c
-            }
+        ctr: u64,
+        tag_len: usize,
+    ) -> Result<usize, FrameError> {
+        let Some(split) = self.body.len().checked_sub(tag_len) else {
+            return Err(FrameError::TooShort(self.body.len()));
         };
-        let split = self.body.len() - TAG_LEN;
         let expected = tag(key, dir, ctr, &self.body[..split]);
         // Constant time: a forger learns nothing from how long the comparison took.
-        if !constant_eq(&expected, &self.body[split..]) {
-            // A duplicate of an accepted frame verifies only with its old counter.
-            if let Some(last) = last {
-                let old = (last & !0xFFFF) | low;
-                if old <= last
-                    && constant_eq(
-                        &tag(key, dir, old, &self.body[..split]),
-                        &self.body[split..],
-                    )
-                {
-                    return Err(FrameError::Replay { got: old, last });
-                }
-            }
-            return Err(FrameError::BadTag);
+        if constant_eq(&expected[..tag_len], &self.body[split..]) {
+            Ok(split)
+        } else {
+            Err(FrameError::BadTag)
         }
-        Ok((
-            ctr,
-            Plain {
-                kind: self.body[0],
-                ack: self.body[3],
-                payload: self.body[4..split].to_vec(),
-            },
-        ))
+    }
+
+    /// Whether the tag verifies with full counter `ctr`: for telling a replay from noise.
+    pub fn verifies(&self, key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize) -> bool {
+        self.check(key, dir, ctr, tag_len).is_ok()
+    }
+
+    /// Checks the tag of a session frame from direction `dir` with full counter `ctr`, and
+    /// reads it.
+    pub fn verify(
+        &self,
+        key: &[u8; 32],
+        dir: u8,
+        ctr: u64,
+        tag_len: usize,
+    ) -> Result<Plain, FrameError> {
+        if self.kind() == HELLO {
+            return Err(FrameError::Payload("HELLO under a session key"));
+        }
+        let split = self.check(key, dir, ctr, tag_len)?;
+        let head = self.body[0];
+        let fields = &self.body[2..split];
+        if self.kind() == ACK {
+            let sack = match fields {
+                [] => 0,
+                [s] => *s,
+                _ => return Err(FrameError::Payload("ACK length")),
+            };
+            return Ok(Plain::Ack {
+                ack: head & 0x0F,
+                sack,
+                ready: head & ACK_READY != 0,
+                nak: head & ACK_NAK != 0,
+            });
+        }
+        let Some((&seqack, rest)) = fields.split_first() else {
+            return Err(FrameError::Payload("DATA without sequence number"));
+        };
+        let mut message = Vec::with_capacity(1 + rest.len());
+        message.push(head & 0x3F);
+        message.extend_from_slice(rest);
+        Ok(Plain::Data {
+            seq: seqack >> 4,
+            ack: seqack & 0x0F,
+            message,
+        })
+    }
+
+    /// Checks and reads a HELLO.
+    pub fn open_hello(&self, key: &[u8; 32]) -> Result<Hello, FrameError> {
+        if self.kind() != HELLO {
+            return Err(FrameError::Payload("not a HELLO"));
+        }
+        // The version first: a newer peer's HELLO may be shaped otherwise.
+        if self.body.get(1).is_some_and(|v| *v != VERSION) {
+            return Err(FrameError::Payload("unknown protocol version"));
+        }
+        if self.body.len() != 3 + 2 * NONCE_LEN + HELLO_TAG {
+            return Err(FrameError::Payload("HELLO length"));
+        }
+        self.check(key, HELLO_DIR, 0, HELLO_TAG)?;
+        let p = &self.body[2..];
+        let tag_len = p[0];
+        if !(MIN_TAG..=MAX_TAG).contains(&usize::from(tag_len)) {
+            return Err(FrameError::Payload("HELLO tag length"));
+        }
+        let mut nonce = [0; NONCE_LEN];
+        let mut echo = [0; NONCE_LEN];
+        nonce.copy_from_slice(&p[1..1 + NONCE_LEN]);
+        echo.copy_from_slice(&p[1 + NONCE_LEN..1 + 2 * NONCE_LEN]);
+        Ok(Hello {
+            nonce,
+            echo,
+            tag_len,
+        })
     }
 }
 
@@ -267,35 +402,13 @@ fn constant_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && bool::from(a.ct_eq(b))
 }
 
-/// A HELLO's payload: version, my nonce, the peer's nonce as I know it (zeros if none).
+/// A HELLO's payload: my nonce, the peer's nonce as I know it (zeros if none), and the tag
+/// length I am configured for (the session takes the longer of the two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hello {
     pub nonce: [u8; NONCE_LEN],
     pub echo: [u8; NONCE_LEN],
-}
-
-impl Hello {
-    pub fn encode(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(1 + 2 * NONCE_LEN);
-        p.push(VERSION);
-        p.extend_from_slice(&self.nonce);
-        p.extend_from_slice(&self.echo);
-        p
-    }
-
-    pub fn decode(p: &[u8]) -> Result<Hello, FrameError> {
-        if p.len() != 1 + 2 * NONCE_LEN {
-            return Err(FrameError::Payload("HELLO length"));
-        }
-        if p[0] != VERSION {
-            return Err(FrameError::Payload("unknown protocol version"));
-        }
-        let mut nonce = [0; NONCE_LEN];
-        let mut echo = [0; NONCE_LEN];
-        nonce.copy_from_slice(&p[1..1 + NONCE_LEN]);
-        echo.copy_from_slice(&p[1 + NONCE_LEN..]);
-        Ok(Hello { nonce, echo })
-    }
+    pub tag_len: u8,
 }
 
 /// Which side of a game acts.
@@ -330,20 +443,22 @@ pub enum Act {
     Resign,
 }
 
-/// What a DATA frame carries after its sequence number.
+/// What a DATA frame carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     /// Player `side` of game `game` did `act`, their `number`-th action in the game (counted
-    /// from 0 over moves, draw offers, acceptances, declines and resignations).
+    /// from 0 over moves, draw offers, acceptances, declines and resignations). Only the low 8
+    /// bits travel: a decoded action's `number` is those bits, and the receiver takes the
+    /// number nearest its own count that has them ([`nearest_number`]).
     Action {
-        game: u32,
+        game: u16,
         side: Side,
         number: u16,
         act: Act,
     },
     /// The peer refused our action `number` of `side` in `game`, and why.
     Refused {
-        game: u32,
+        game: u16,
         side: Side,
         number: u16,
         reason: String,
@@ -357,7 +472,7 @@ const K_DECLINE: u8 = 4;
 const K_RESIGN: u8 = 5;
 const K_REFUSED: u8 = 6;
 const K_PATH: u8 = 7;
-const BLACK: u8 = 0x80;
+const BLACK: u8 = 0x20;
 const PATH_DRAW_OFFER: u8 = 1;
 const PATH_CAPTURE: u8 = 2;
 
@@ -387,7 +502,11 @@ impl Message {
         };
         p.push(kind | if *side == Side::Black { BLACK } else { 0 });
         p.extend_from_slice(&game.to_be_bytes());
-        p.extend_from_slice(&number.to_be_bytes());
+        if kind == K_REFUSED {
+            p.extend_from_slice(&number.to_be_bytes());
+        } else {
+            p.push(*number as u8);
+        }
         match self {
             Message::Action {
                 act:
@@ -439,17 +558,26 @@ impl Message {
     }
 
     pub fn decode(p: &[u8]) -> Result<Message, FrameError> {
-        if p.len() < 7 {
+        let refused = p.first().is_some_and(|k| k & !BLACK == K_REFUSED);
+        let header = if refused { 5 } else { 4 };
+        if p.len() < header {
             return Err(FrameError::Payload("message too short"));
+        }
+        if p[0] & 0xC0 != 0 {
+            return Err(FrameError::Payload("message kind"));
         }
         let side = if p[0] & BLACK != 0 {
             Side::Black
         } else {
             Side::White
         };
-        let game = u32::from_be_bytes([p[1], p[2], p[3], p[4]]);
-        let number = u16::from_be_bytes([p[5], p[6]]);
-        let rest = &p[7..];
+        let game = u16::from_be_bytes([p[1], p[2]]);
+        let number = if refused {
+            u16::from_be_bytes([p[3], p[4]])
+        } else {
+            u16::from(p[3])
+        };
+        let rest = &p[header..];
         let exact = |act: Act| {
             if rest.is_empty() {
                 Ok(Message::Action {
@@ -577,9 +705,20 @@ pub fn unpack_iccf(from: u8, to: u8, promotion: u8) -> String {
         .unwrap_or_default()
 }
 
-/// A game's id on the wire: the first four bytes of its SHA-256 (the configuration computes it,
+/// A game's id on the wire: the first two bytes of its SHA-256 (the configuration computes it,
 /// to refuse two games with one code before a link starts).
 pub use crate::config::game_code;
+
+/// The action number with low 8 bits `low` nearest `count` (from `count - 128` to
+/// `count + 127`): what an action's number is, given how many actions of that player the
+/// receiver holds. A repeat is at most a window behind and a new action at `count`, so the
+/// nearest is the one meant.
+pub fn nearest_number(low: u8, count: i64) -> i64 {
+    let diff = i64::from(low.wrapping_sub(count as u8) as i8);
+    let n = count + diff;
+    // No action numbers below zero: near the start, the one above.
+    if n < 0 { n + 256 } else { n }
+}
 
 #[cfg(test)]
 mod tests {
@@ -610,29 +749,92 @@ mod tests {
     }
 
     fn data(ack: u8) -> Plain {
-        Plain {
-            kind: DATA,
+        Plain::Data {
+            seq: 5,
             ack,
-            payload: vec![3, 1, 2, 3],
+            message: vec![3, 1, 2, 3],
         }
     }
 
-    fn open(wire: &[u8], dir: u8, last: Option<u64>) -> Result<(u64, Plain), FrameError> {
+    fn open(wire: &[u8], dir: u8, ctr: u64, tag_len: usize) -> Result<Plain, FrameError> {
         assert_eq!(wire.last(), Some(&0));
-        Unverified::decode(&wire[..wire.len() - 1])?.verify(&key(), dir, last)
+        Unverified::decode(&wire[..wire.len() - 1])?.verify(&key(), dir, ctr, tag_len)
     }
 
     #[test]
-    fn a_sealed_frame_opens_with_its_counter() {
-        let wire = seal(&key(), 0, 70_000, &data(9));
-        let (ctr, plain) = open(&wire, 0, Some(69_999)).unwrap();
-        assert_eq!(ctr, 70_000);
-        assert_eq!(plain, data(9));
+    fn a_sealed_frame_opens_with_its_counter_and_tag_length() {
+        for tag_len in MIN_TAG..=MAX_TAG {
+            let wire = seal(&key(), 0, 70_000, tag_len, &data(9));
+            // Head, counter, seq|ack, three message bytes, the tag; COBS byte and delimiter.
+            assert_eq!(wire.len(), 6 + tag_len + 2);
+            let frame = Unverified::decode(&wire[..wire.len() - 1]).unwrap();
+            assert_eq!(frame.low_ctr(), 70_000u64 as u8);
+            assert_eq!(open(&wire, 0, 70_000, tag_len), Ok(data(9)));
+            assert_eq!(open(&wire, 0, 70_001, tag_len), Err(FrameError::BadTag));
+        }
+        let ack = Plain::Ack {
+            ack: 7,
+            sack: 0b101,
+            ready: true,
+            nak: true,
+        };
+        let wire = seal(&key(), 1, 3, DEFAULT_TAG, &ack);
+        assert_eq!(open(&wire, 1, 3, DEFAULT_TAG), Ok(ack));
+        let bare = Plain::Ack {
+            ack: 15,
+            sack: 0,
+            ready: false,
+            nak: false,
+        };
+        let wire = seal(&key(), 1, 4, DEFAULT_TAG, &bare);
+        assert_eq!(
+            wire.len(),
+            2 + DEFAULT_TAG + 2,
+            "a plain ACK is head, counter, tag"
+        );
+        assert_eq!(open(&wire, 1, 4, DEFAULT_TAG), Ok(bare));
+    }
+
+    #[test]
+    fn a_move_frame_is_sixteen_bytes_with_the_default_tag() {
+        let message = Message::Action {
+            game: game_code("m1"),
+            side: Side::White,
+            number: 0,
+            act: Act::Move {
+                from: 12,
+                to: 28,
+                promotion: 0,
+                draw_offer: false,
+            },
+        };
+        let wire = seal(
+            &key(),
+            0,
+            7,
+            DEFAULT_TAG,
+            &Plain::Data {
+                seq: 5,
+                ack: 3,
+                message: message.encode(),
+            },
+        );
+        assert_eq!(wire.len(), 16);
+        let Ok(Plain::Data {
+            seq,
+            ack,
+            message: m,
+        }) = open(&wire, 0, 7, DEFAULT_TAG)
+        else {
+            panic!("opens");
+        };
+        assert_eq!((seq, ack), (5, 3));
+        assert_eq!(Message::decode(&m), Ok(message));
     }
 
     #[test]
     fn every_single_bit_flip_is_caught() {
-        let wire = seal(&key(), 1, 5, &data(2));
+        let wire = seal(&key(), 1, 5, DEFAULT_TAG, &data(2));
         for i in 0..wire.len() - 1 {
             for bit in 0..8 {
                 let mut bad = wire.clone();
@@ -641,40 +843,55 @@ mod tests {
                     // A new delimiter: the frame splits and each half is refused.
                     continue;
                 }
-                assert!(open(&bad, 1, Some(4)).is_err(), "byte {i} bit {bit}");
+                assert!(open(&bad, 1, 5, DEFAULT_TAG).is_err(), "byte {i} bit {bit}");
             }
         }
     }
 
     #[test]
-    fn a_replayed_frame_is_refused_and_named_a_replay() {
-        let wire = seal(&key(), 0, 5, &data(2));
-        assert!(open(&wire, 0, Some(4)).is_ok());
-        assert_eq!(
-            open(&wire, 0, Some(5)).unwrap_err(),
-            FrameError::Replay { got: 5, last: 5 }
-        );
-        assert_eq!(
-            open(&wire, 0, Some(9)).unwrap_err(),
-            FrameError::Replay { got: 5, last: 9 }
-        );
-    }
-
-    #[test]
-    fn the_wrong_key_or_direction_fails() {
-        let wire = seal(&key(), 0, 1, &data(0));
-        assert_eq!(open(&wire, 1, Some(0)).unwrap_err(), FrameError::BadTag);
+    fn the_wrong_key_direction_or_tag_length_fails() {
+        let wire = seal(&key(), 0, 1, DEFAULT_TAG, &data(0));
+        assert_eq!(open(&wire, 1, 1, DEFAULT_TAG), Err(FrameError::BadTag));
+        assert!(open(&wire, 0, 1, 8).is_err());
         let other = derive_key(b"other", b"test", &[]);
         let e = Unverified::decode(&wire[..wire.len() - 1])
             .unwrap()
-            .verify(&other, 0, Some(0))
+            .verify(&other, 0, 1, DEFAULT_TAG)
             .unwrap_err();
         assert_eq!(e, FrameError::BadTag);
     }
 
     #[test]
+    fn hellos_round_trip_and_a_version_1_hello_is_named() {
+        let hello = Hello {
+            nonce: [7; NONCE_LEN],
+            echo: [9; NONCE_LEN],
+            tag_len: 12,
+        };
+        let wire = seal_hello(&key(), &hello);
+        let frame = Unverified::decode(&wire[..wire.len() - 1]).unwrap();
+        assert_eq!(frame.kind(), HELLO);
+        assert_eq!(frame.open_hello(&key()), Ok(hello));
+        // Version 1's HELLO: type 0x01, counter 0, ack 0, version 1, two nonces, 8-byte tag.
+        let mut v1 = vec![0x01, 0, 0, 0, 1];
+        v1.extend([0x55; 2 * NONCE_LEN + 8]);
+        let wire = cobs_encode(&v1);
+        let e = Unverified::decode(&wire).err().expect("refused");
+        assert_eq!(e, FrameError::OldVersion(1));
+        assert!(e.to_string().contains("version 1"), "{e}");
+        // Every other version 1 frame type is refused by type, never read.
+        for t in [0x01, 0x02, 0x03, 0x10] {
+            let wire = cobs_encode(&[t, 0, 1, 0, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+            assert!(matches!(
+                Unverified::decode(&wire).err(),
+                Some(FrameError::UnknownType(_))
+            ));
+        }
+    }
+
+    #[test]
     fn the_deframer_finds_frames_after_garbage_and_drops_long_runs() {
-        let wire = seal(&key(), 0, 1, &data(0));
+        let wire = seal(&key(), 0, 1, DEFAULT_TAG, &data(0));
         let mut stream = vec![0x55; 500];
         stream.push(0);
         stream.extend_from_slice(&[9, 9, 0]);
@@ -690,18 +907,34 @@ mod tests {
         assert!(
             Unverified::decode(&got[1])
                 .unwrap()
-                .verify(&key(), 0, Some(0))
+                .verify(&key(), 0, 1, DEFAULT_TAG)
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn action_numbers_are_rebuilt_from_their_low_bits() {
+        for (low, count, want) in [
+            (0u8, 0i64, 0i64),
+            (5, 3, 5),
+            (2, 3, 2),
+            (255, 0, 255),
+            (0, 255, 256),
+            (254, 257, 254),
+            (1, 300, 257),
+            (44, 300, 300),
+        ] {
+            assert_eq!(nearest_number(low, count), want, "{low} near {count}");
+        }
     }
 
     #[test]
     fn messages_round_trip() {
         let msgs = [
             Message::Action {
-                game: 0xDEADBEEF,
+                game: 0xBEEF,
                 side: Side::Black,
-                number: 300,
+                number: 200,
                 act: Act::Move {
                     from: 12,
                     to: 28,
@@ -742,12 +975,17 @@ mod tests {
     fn bad_messages_are_refused_not_panicked_on() {
         for p in [
             &[][..],
-            &[1, 0, 0, 0, 0, 0, 0][..],
-            &[1, 0, 0, 0, 0, 0, 0, 0, 0xE][..],
-            &[2, 0, 0, 0, 0, 0, 0, 1][..],
-            &[6, 0, 0, 0, 0, 0, 0, 5, b'a'][..],
-            &[6, 0, 0, 0, 0, 0, 0, 2, 0xFF, 0xFE][..],
-            &[0x7F, 0, 0, 0, 0, 0, 0][..],
+            // A move without its squares; with a promotion digit 7.
+            &[1, 0, 0, 0][..],
+            &[1, 0, 0, 0, 0, 0xE][..],
+            // A draw offer with a trailing byte.
+            &[2, 0, 0, 0, 1][..],
+            // A refusal whose reason is shorter than it says, or not UTF-8.
+            &[6, 0, 0, 0, 0, 5, b'a'][..],
+            &[6, 0, 0, 0, 0, 2, 0xFF, 0xFE][..],
+            // An unknown kind; a first byte that cannot ride in a DATA head.
+            &[0x1F, 0, 0, 0][..],
+            &[0x41, 0, 0, 0, 0, 0][..],
         ] {
             assert!(Message::decode(p).is_err(), "{p:?}");
         }
@@ -778,10 +1016,11 @@ mod tests {
             &key(),
             0,
             1,
-            &Plain {
-                kind: DATA,
+            MAX_TAG,
+            &Plain::Data {
+                seq: 0,
                 ack: 0,
-                payload: [vec![0], m.encode()].concat(),
+                message: m.encode(),
             },
         );
         assert!(wire.len() - 1 <= MAX_ENCODED);
@@ -813,7 +1052,7 @@ mod tests {
                 act,
             };
             let bytes = message.encode();
-            assert_eq!(bytes.len(), 7 + 1 + text.split(['-', 'x']).count());
+            assert_eq!(bytes.len(), 4 + 1 + text.split(['-', 'x']).count());
             assert_eq!(Message::decode(&bytes), Ok(message));
             let Act::Path {
                 squares,
@@ -831,7 +1070,7 @@ mod tests {
             assert_eq!(pack_path(bad, false), None, "{bad}");
         }
         // One square, a zero square, unknown flags: refused, not guessed.
-        let header = [K_PATH, 0, 0, 0, 7, 0, 0];
+        let header = [K_PATH, 0, 7, 0];
         for tail in [&[0u8, 22][..], &[0, 22, 0], &[4, 22, 18], &[]] {
             assert!(
                 Message::decode(&[&header[..], tail].concat()).is_err(),
