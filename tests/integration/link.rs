@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use ccrelay::transport::link::frame::{self, Act, DATA, Deframer, Message, Plain, Side, game_code};
+use ccrelay::transport::link::frame::{self, DATA, Deframer, Plain};
+use ccrelay::transport::link::message::{self, Act, Message, Side, game_code};
 use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -663,7 +664,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
 }
 
 fn white_move(number: u16, iccf: &str) -> Message {
-    let (from, to, promotion) = frame::pack_iccf(iccf).expect("ICCF");
+    let (from, to, promotion) = message::pack_iccf(iccf).expect("ICCF");
     Message::Action {
         game: game_code("h1"),
         side: Side::White,

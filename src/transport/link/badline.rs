@@ -6,7 +6,8 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::frame::{Act, Deframer, Message, Side};
+use super::frame::Deframer;
+use super::message::{Act, Message, Side};
 use super::session::{Session, Timing};
 
 /// What the line does to what passes (per mille; `flip` per byte).

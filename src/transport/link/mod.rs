@@ -28,8 +28,11 @@
 mod badline;
 pub mod frame;
 mod line;
+pub mod message;
 mod outgoing;
+mod repeat;
 pub mod session;
+mod timing;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -38,10 +41,9 @@ use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use self::frame::{
-    Act, Deframer, FrameError, Message, Side, game_code, nearest_number, unpack_iccf, unpack_path,
-};
+use self::frame::{Deframer, FrameError};
 use self::line::{Line, write_all};
+use self::message::{Act, Message, Side, game_code, nearest_number, unpack_iccf, unpack_path};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
 use crate::command::{Command, MoveLine};

@@ -33,81 +33,16 @@
 //! - **Liveness.** An idle established session sends an ACK every keepalive period; one that
 //!   has heard nothing valid for the dead period starts a new handshake.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::frame::{
-    DEFAULT_TAG, FrameError, HELLO, Hello, MAX_TAG, MIN_TAG, NONCE_LEN, Plain, SEQ_MOD, Unverified,
+    DEFAULT_TAG, FrameError, HELLO, Hello, MAX_TAG, MIN_TAG, NONCE_LEN, Plain, Unverified,
     derive_key, seal, seal_hello,
 };
+use super::repeat::{Counter, RecvWindow, ReplayWindow, SendWindow};
 
-/// The largest window: half the sequence numbers, as selective repeat needs.
-pub const MAX_WINDOW: usize = SEQ_MOD as usize / 2;
-
-/// The session's timers.
-#[derive(Clone, Debug)]
-pub struct Timing {
-    /// Between HELLOs while no session is established.
-    pub hello: Duration,
-    /// The retransmission timeout before the round trip is measured.
-    pub rto: Duration,
-    /// The retransmission timeout never goes below this.
-    pub rto_min: Duration,
-    /// Nor above this, however the round trip varies (backoff apart): the time a full window
-    /// takes to cross the line and its acknowledgement to come back.
-    pub rto_cap: Duration,
-    /// Cap on the retransmission timeout after backoff.
-    pub rto_max: Duration,
-    /// How long a standalone ACK waits for a DATA frame to ride on.
-    pub ack_delay: Duration,
-    /// An ACK is sent after this long without sending anything.
-    pub keepalive: Duration,
-    /// A session that has heard nothing valid for this long is started again.
-    pub dead: Duration,
-    /// The line's speed: a frame is counted as sent when its last byte has left, after what
-    /// was written before it, so neither the round trip measured nor a timeout includes this
-    /// end's own queue.
-    pub bytes_per_second: f64,
-}
-
-impl Timing {
-    /// Timers for a line of `bytes_per_second`. The first timeout covers a window of frames
-    /// out and an ACK back; the floor, two of the longest move frames and an ACK's delay.
-    pub fn for_line(bytes_per_second: f64, window: usize) -> Timing {
-        let frame = 20.0 / bytes_per_second.max(1.0);
-        let rto = Duration::from_secs_f64(0.5 + frame * (window as f64 + 2.0));
-        let ack_delay = Duration::from_millis(100);
-        let rto_min = Duration::from_secs_f64(0.2 + 2.0 * frame) + ack_delay;
-        Timing {
-            // A HELLO is 45 bytes: twice its time on the line, and no less than a second.
-            hello: Duration::from_secs_f64((90.0 / bytes_per_second.max(1.0)).max(1.0)),
-            rto,
-            rto_min,
-            rto_cap: rto.max(rto_min),
-            rto_max: (rto * 8).max(Duration::from_secs(20)),
-            ack_delay,
-            keepalive: rto * 5,
-            dead: rto * 20,
-            bytes_per_second,
-        }
-    }
-
-    /// Timers around a fixed retransmission timeout (the `retransmit_ms` setting): it is both
-    /// the first timeout and the floor.
-    pub fn fixed(rto: Duration, bytes_per_second: f64) -> Timing {
-        Timing {
-            hello: rto,
-            rto,
-            rto_min: rto,
-            rto_cap: rto * 4,
-            rto_max: (rto * 8).max(Duration::from_secs(5)),
-            ack_delay: (rto / 4).min(Duration::from_millis(100)),
-            keepalive: rto * 5,
-            dead: rto * 20,
-            bytes_per_second,
-        }
-    }
-}
+pub use super::repeat::MAX_WINDOW;
+pub use super::timing::Timing;
 
 /// Counts for the log and the benchmark.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,17 +68,6 @@ pub struct Input {
     pub established: bool,
 }
 
-/// A message queued for sending.
-struct Outgoing {
-    message: Vec<u8>,
-    /// When it was last sent in this session (`None`: not yet).
-    sent_at: Option<Instant>,
-    /// How many times it was sent in this session.
-    tries: u32,
-    /// The peer holds it (reported in a selective acknowledgement).
-    held: bool,
-}
-
 pub struct Session {
     secret: Vec<u8>,
     hello_key: [u8; 32],
@@ -158,33 +82,16 @@ pub struct Session {
     established: bool,
     /// The sender's counter of the last frame sent.
     tx_ctr: u64,
-    /// The newest counter accepted, and which of the 64 below it were (bit `i`: `rx_max - i`).
-    rx_max: u64,
-    rx_seen: u64,
-    /// Messages accepted for sending and not yet acknowledged, oldest first.
-    queue: VecDeque<Outgoing>,
-    /// The sequence number of `queue[0]`.
-    base: u8,
-    /// The next sequence number expected from the peer.
-    expected: u8,
-    /// Messages received ahead of `expected` (index `i`: `expected + i`), held until their
-    /// turn; index 0 is the next to hand up.
-    held: [Option<Vec<u8>>; MAX_WINDOW],
-    /// Whether `held[0]` has been handed up and is being applied.
-    handed: bool,
+    rx: ReplayWindow,
+    send: SendWindow,
+    recv: RecvWindow,
     /// When a standalone ACK is due, if one is.
     ack_due: Option<Instant>,
     /// A damaged frame arrived since the last ACK: the next one says so.
     nak: bool,
     /// Frames to send at the next poll (answers to a handshake).
     pending: Vec<Vec<u8>>,
-    window: usize,
     timing: Timing,
-    srtt: Option<Duration>,
-    rttvar: Duration,
-    /// The backoff factor: doubles on a timeout while the peer has been silent longer than
-    /// its keepalive period.
-    backoff: u32,
     /// When any bytes (a valid frame or a damaged one) last arrived.
     last_heard: Instant,
     last_tx: Instant,
@@ -217,11 +124,6 @@ fn fresh_nonce() -> [u8; NONCE_LEN] {
     n
 }
 
-/// Counters accepted out of order, at most this far behind the newest.
-const REPLAY_WINDOW: u64 = 64;
-/// The most the retransmission timeout is multiplied by while nothing comes back.
-const BACKOFF_MAX: u32 = 16;
-
 impl Session {
     pub fn new(secret: &[u8], window: usize, timing: Timing, now: Instant) -> Session {
         Session {
@@ -235,21 +137,13 @@ impl Session {
             dir: 0,
             established: false,
             tx_ctr: 0,
-            rx_max: 0,
-            rx_seen: 0,
-            queue: VecDeque::new(),
-            base: 0,
-            expected: 0,
-            held: Default::default(),
-            handed: false,
+            rx: ReplayWindow::default(),
+            send: SendWindow::new(window),
+            recv: RecvWindow::default(),
             ack_due: None,
             nak: false,
             pending: Vec::new(),
-            window: window.clamp(1, MAX_WINDOW),
             timing,
-            srtt: None,
-            rttvar: Duration::ZERO,
-            backoff: 1,
             last_heard: now,
             last_tx: now,
             wire_free: now,
@@ -289,64 +183,38 @@ impl Session {
         self.established
     }
 
-    /// A line for a trace: the sender's and receiver's state.
+    /// A line for a trace: the state of both windows.
     pub fn describe(&self) -> String {
         format!(
-            "est {} base {} queued {} [{}] expected {} held {:07b} handed {} rto {:?} srtt {:?} backoff {} ack_due {:?} tx {} rx {}",
+            "est {} {} {} rto {:?} ack_due {:?} tx {} rx {}",
             self.established,
-            self.base,
-            self.queue.len(),
-            self.queue
-                .iter()
-                .map(|o| format!(
-                    "t{}{}{}",
-                    o.tries,
-                    if o.held { "h" } else { "" },
-                    if o.sent_at.is_none() { "!" } else { "" }
-                ))
-                .collect::<Vec<_>>()
-                .join(","),
-            self.expected,
-            self.sack(),
-            self.handed,
+            self.send.describe(),
+            self.recv.describe(),
             self.rto(),
-            self.srtt,
-            self.backoff,
             self.ack_due.map(|d| d.elapsed()),
             self.tx_ctr,
-            self.rx_max,
+            self.rx.newest(),
         )
     }
 
-    /// The retransmission timeout now: from the measured round trip, with backoff.
+    /// The retransmission timeout now.
     pub fn rto(&self) -> Duration {
-        let base = match self.srtt {
-            Some(srtt) => (srtt + self.rttvar * 4)
-                .min(self.timing.rto_cap)
-                .max(self.timing.rto_min),
-            None => self.timing.rto,
-        };
-        (base * self.backoff).min(self.timing.rto_max.max(base))
+        self.send.rto(&self.timing)
     }
 
     /// Whether another message can be queued (at most one window is held).
     pub fn has_room(&self) -> bool {
-        self.queue.len() < self.window
+        self.send.has_room()
     }
 
     pub fn queued(&self) -> usize {
-        self.queue.len()
+        self.send.len()
     }
 
     /// Queues a message (see [`Session::has_room`]); sent by [`Session::poll`]. Its first byte
     /// must be below 64 (see [`Plain::Data`]).
     pub fn push(&mut self, message: Vec<u8>) {
-        self.queue.push_back(Outgoing {
-            message,
-            sent_at: None,
-            tries: 0,
-            held: false,
-        });
+        self.send.push(message);
     }
 
     /// Forgets the session (the line dropped, or was reopened): a new handshake with a new
@@ -363,21 +231,12 @@ impl Session {
         self.key = None;
         self.established = false;
         self.tx_ctr = 0;
-        self.rx_max = 0;
-        self.rx_seen = 0;
-        self.base = 0;
-        self.expected = 0;
-        self.held = Default::default();
-        self.handed = false;
+        self.rx.reset();
+        self.send.reset();
+        self.recv.reset();
         self.ack_due = None;
         self.nak = false;
         self.pending.clear();
-        self.backoff = 1;
-        for o in &mut self.queue {
-            o.sent_at = None;
-            o.tries = 0;
-            o.held = false;
-        }
     }
 
     fn hello(&mut self, now: Instant) -> Vec<u8> {
@@ -408,23 +267,12 @@ impl Session {
         self.count(wire, now)
     }
 
-    /// Which messages after the next expected one are held (bit `i`: `expected + 1 + i`).
-    fn sack(&self) -> u8 {
-        let mut bits = 0;
-        for (i, m) in self.held.iter().enumerate().skip(1) {
-            if m.is_some() {
-                bits |= 1 << (i - 1);
-            }
-        }
-        bits
-    }
-
     fn ack(&mut self, ready: bool, now: Instant) -> Vec<u8> {
         self.ack_due = None;
         self.stats.acks_out += 1;
         let plain = Plain::Ack {
-            ack: self.expected,
-            sack: self.sack(),
+            ack: self.recv.expected(),
+            sack: self.recv.sack(),
             ready,
             nak: std::mem::take(&mut self.nak),
         };
@@ -496,9 +344,20 @@ impl Session {
         let Some(key) = self.key else {
             return Err(FrameError::Payload("no session yet"));
         };
-        let ctr = self.counter(&frame, &key)?;
-        let plain = frame.verify(&key, 1 - self.dir, ctr, self.tag_len)?;
-        self.accept_counter(ctr);
+        let from = 1 - self.dir;
+        let ctr = match self.rx.counter(frame.low_ctr()) {
+            Counter::Fresh(ctr) => ctr,
+            // Named a replay only if it is one: noise that happens to look old stays noise.
+            Counter::Seen(ctr) if frame.verifies(&key, from, ctr, self.tag_len) => {
+                return Err(FrameError::Replay {
+                    got: ctr,
+                    last: self.rx.newest(),
+                });
+            }
+            Counter::Seen(_) | Counter::None => return Err(FrameError::BadTag),
+        };
+        let plain = frame.verify(&key, from, ctr, self.tag_len)?;
+        self.rx.accept(ctr);
         self.last_rx = now;
         if !self.established {
             self.established = true;
@@ -516,177 +375,32 @@ impl Session {
                     // Let the peer know at once that its key works here too.
                     self.ack_by(now);
                 }
-                input.acked = self.on_ack(ack, sack, now);
+                input.acked = self.send.on_ack(ack, sack, now);
                 if nak {
-                    self.on_nak(now);
+                    self.send.on_nak(now, &self.timing);
                 }
             }
             Plain::Data { seq, ack, message } => {
-                input.acked = self.on_ack(ack, 0, now);
-                self.on_data(seq, message, now);
+                input.acked = self.send.on_ack(ack, 0, now);
+                if self.recv.on_data(seq, message) {
+                    self.ack_by(now);
+                }
             }
         }
         Ok(input)
     }
 
-    /// The full counter of a frame: the one nearest the newest accepted with its low bits,
-    /// refused if it was seen or is older than the replay window.
-    fn counter(&self, frame: &Unverified, key: &[u8; 32]) -> Result<u64, FrameError> {
-        let diff = i64::from(frame.low_ctr().wrapping_sub(self.rx_max as u8) as i8);
-        let ctr = self.rx_max as i64 + diff;
-        if ctr <= 0 {
-            return Err(FrameError::BadTag);
-        }
-        let ctr = ctr as u64;
-        let behind = self.rx_max.saturating_sub(ctr);
-        let seen =
-            ctr <= self.rx_max && (behind >= REPLAY_WINDOW || self.rx_seen & (1 << behind) != 0);
-        if seen {
-            // Named a replay only if it is one: noise that happens to look old stays noise.
-            return if frame.verifies(key, 1 - self.dir, ctr, self.tag_len) {
-                Err(FrameError::Replay {
-                    got: ctr,
-                    last: self.rx_max,
-                })
-            } else {
-                Err(FrameError::BadTag)
-            };
-        }
-        Ok(ctr)
-    }
-
-    fn accept_counter(&mut self, ctr: u64) {
-        if ctr > self.rx_max {
-            let shift = ctr - self.rx_max;
-            self.rx_seen = if shift >= REPLAY_WINDOW {
-                0
-            } else {
-                self.rx_seen << shift
-            };
-            self.rx_seen |= 1;
-            self.rx_max = ctr;
-        } else {
-            self.rx_seen |= 1 << (self.rx_max - ctr);
-        }
-    }
-
-    /// The peer expects `ack` next and holds those after it that `sack` names: release what
-    /// it acknowledged (returning how many), measure the round trip, and resend at once what a
-    /// later held frame shows lost.
-    fn on_ack(&mut self, ack: u8, sack: u8, now: Instant) -> usize {
-        let sent = self.queue.iter().take_while(|o| o.tries > 0).count();
-        let n = usize::from(ack.wrapping_sub(self.base) & (SEQ_MOD - 1));
-        if n > sent {
-            // Not about what we sent: an old acknowledgement from before a resend.
-            return 0;
-        }
-        if n > 0 {
-            // The round trip of the oldest frame released, if it went once and was not held
-            // behind a gap (Karn's rule; a held frame's wait is the gap's, not the line's).
-            let sample = self
-                .queue
-                .front()
-                .filter(|o| o.tries == 1 && !o.held)
-                .and_then(|o| o.sent_at)
-                .map(|at| now.duration_since(at));
-            self.queue.drain(..n);
-            if let Some(rtt) = sample {
-                self.measured(rtt);
-            }
-            self.base = self.base.wrapping_add(n as u8) & (SEQ_MOD - 1);
-            self.backoff = 1;
-        }
-        if sack != 0 {
-            let mut newest_held: Option<Instant> = None;
-            for i in 0..(MAX_WINDOW - 1) {
-                if sack & (1 << i) != 0
-                    && let Some(o) = self.queue.get_mut(1 + i)
-                    && o.tries > 0
-                {
-                    o.held = true;
-                    newest_held = newest_held.max(o.sent_at);
-                }
-            }
-            if let Some(held_sent) = newest_held {
-                // Frames last sent before one the peer holds, and not held: lost on the way.
-                // (One resent since is not resent again for the same report.)
-                self.resend_if(|at| at < held_sent);
-            }
-        }
-        n
-    }
-
-    /// The peer received a damaged frame: what of ours is not acknowledged and was sent long
-    /// enough ago to have arrived was probably it.
-    fn on_nak(&mut self, now: Instant) {
-        let guard = self.srtt.unwrap_or(self.timing.rto_min) / 2;
-        self.resend_if(|at| now.duration_since(at) >= guard);
-    }
-
-    /// Marks for resending now the sent, unheld frames whose last sending passes `lost`.
-    fn resend_if(&mut self, lost: impl Fn(Instant) -> bool) {
-        for o in self.queue.iter_mut().take(self.window) {
-            if !o.held && o.tries > 0 && o.sent_at.is_some_and(&lost) {
-                o.sent_at = None;
-                self.stats.fast_retransmissions += 1;
-            }
-        }
-    }
-
-    /// A round-trip sample (of a frame sent once: Karn's rule), as TCP smooths them.
-    fn measured(&mut self, rtt: Duration) {
-        match self.srtt {
-            None => {
-                self.srtt = Some(rtt);
-                self.rttvar = rtt / 2;
-            }
-            Some(srtt) => {
-                let err = if srtt > rtt { srtt - rtt } else { rtt - srtt };
-                self.rttvar = (self.rttvar * 3 + err) / 4;
-                self.srtt = Some((srtt * 7 + rtt) / 8);
-            }
-        }
-    }
-
-    fn on_data(&mut self, seq: u8, message: Vec<u8>, now: Instant) {
-        let d = usize::from(seq.wrapping_sub(self.expected) & (SEQ_MOD - 1));
-        if d >= MAX_WINDOW {
-            // Already applied: our acknowledgement was lost. Say again what we expect.
-            self.ack_by(now);
-            return;
-        }
-        if self.held[d].is_none() {
-            self.held[d] = Some(message);
-            if d > 0 {
-                // A gap: tell the sender at once what is missing.
-                self.ack_by(now);
-            }
-        } else if d > 0 {
-            self.ack_by(now);
-        }
-    }
-
     /// The next message to apply, in order; once applied, call [`Session::delivered`].
     pub fn take_message(&mut self) -> Option<Vec<u8>> {
-        if self.handed {
-            return None;
-        }
-        let m = self.held[0].clone()?;
-        self.handed = true;
-        Some(m)
+        self.recv.take()
     }
 
     /// The message handed up by [`Session::take_message`] is applied (and durable):
     /// acknowledge it, on the next DATA frame or in an ACK after the short delay.
     pub fn delivered(&mut self, now: Instant) {
-        if !self.handed {
-            return;
+        if self.recv.delivered() {
+            self.ack_by(now + self.timing.ack_delay);
         }
-        self.handed = false;
-        self.held.rotate_left(1);
-        self.held[MAX_WINDOW - 1] = None;
-        self.expected = self.expected.wrapping_add(1) & (SEQ_MOD - 1);
-        self.ack_by(now + self.timing.ack_delay);
     }
 
     fn derive(&mut self, peer_tag: usize) {
@@ -727,54 +441,32 @@ impl Session {
             out.push(self.hello(now));
             return out;
         }
-        let rto = self.rto();
         let mut timed_out = false;
-        let limit = self.window.min(self.queue.len());
-        for i in 0..limit {
-            let o = &self.queue[i];
-            if o.held {
-                continue;
-            }
-            let due = match o.sent_at {
-                None => true,
-                Some(at) => {
-                    let late = now.duration_since(at) >= rto;
-                    timed_out |= late;
-                    late
-                }
-            };
-            if !due {
-                continue;
-            }
-            if o.tries > 0 {
+        for due in self.send.due(now, self.rto(), &mut timed_out) {
+            if due.again {
                 self.stats.retransmissions += 1;
             }
-            let seq = self.base.wrapping_add(i as u8) & (SEQ_MOD - 1);
             let plain = Plain::Data {
-                seq,
-                ack: self.expected,
-                message: o.message.clone(),
+                seq: due.seq,
+                ack: self.recv.expected(),
+                message: due.message,
             };
             self.stats.data_out += 1;
             let wire = self.sealed(&plain, now);
             out.push(wire);
-            let gone = self.wire_free;
-            let o = &mut self.queue[i];
-            o.sent_at = Some(gone);
-            o.tries += 1;
-            if self.sack() == 0 && !self.nak {
+            self.send.sent(due.index, self.wire_free);
+            if self.recv.sack() == 0 && !self.nak {
                 // The acknowledgement rode on this frame.
                 self.ack_due = None;
             }
         }
-        if timed_out {
-            if now.duration_since(self.last_heard) > self.timing.keepalive * 2 {
-                // Not even the peer's keepalive came: the peer or the line is gone for a
-                // while. A lost frame on a line that otherwise carries is sent again as
-                // promptly as before.
-                self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
-            }
+        if timed_out && now.duration_since(self.last_heard) > self.timing.keepalive * 2 {
+            // Not even the peer's keepalive came: the peer or the line is gone for a while.
+            // A lost frame on a line that otherwise carries is sent again as promptly as
+            // before.
+            self.send.back_off();
         }
+        self.stats.fast_retransmissions = self.send.fast;
         if self.ack_due.is_some_and(|due| now >= due) {
             out.push(self.ack(false, now));
         }
@@ -787,6 +479,8 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+
     use super::*;
     use crate::transport::link::frame::Deframer;
 
@@ -1044,7 +738,7 @@ mod tests {
 
     /// A move's message, as the link sends it.
     fn move_message(n: u16) -> Vec<u8> {
-        use crate::transport::link::frame::{Act, Message, Side};
+        use crate::transport::link::message::{Act, Message, Side};
         Message::Action {
             game: 0x1234,
             side: if n.is_multiple_of(2) {
