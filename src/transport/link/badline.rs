@@ -176,16 +176,9 @@ pub fn play(seed: u64, faults: Faults, bytes_per_second: f64, games: u16, plies:
             }
             send(&mut line[i], &mut rng, faults, frames, now);
         }
-        for from in 0..2 {
+        for (from, direction) in line.iter_mut().enumerate() {
             let to = 1 - from;
-            let arrived = carry(
-                &mut line[from],
-                &mut rng,
-                faults,
-                bytes_per_second,
-                step,
-                now,
-            );
+            let arrived = carry(direction, &mut rng, faults, bytes_per_second, step, now);
             let mut frames = Vec::new();
             deframers[to].push(&arrived, |f| frames.push(f.to_vec()));
             for f in frames {
