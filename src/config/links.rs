@@ -27,6 +27,7 @@ pub(super) struct RawLink {
     secret_file: Option<PathBuf>,
     window: Option<i64>,
     retransmit_ms: Option<i64>,
+    tag_bytes: Option<i64>,
     #[serde(flatten)]
     serial: RawSerial,
 }
@@ -44,10 +45,14 @@ pub struct LinkConfig {
     pub id: String,
     pub transport: LinkTransport,
     pub secret: LinkSecret,
-    /// DATA frames in flight before an acknowledgement (1 to 64).
+    /// DATA frames in flight before an acknowledgement (1 to 8).
     pub window: usize,
-    /// The base retransmission timeout; `None`: computed from the line speed.
+    /// A fixed floor and first value for the retransmission timeout; `None`: from the line
+    /// speed and the measured round trip.
     pub retransmit: Option<Duration>,
+    /// Bytes of MAC on each frame (4 to 16): the forgery odds per frame are 2^-(8 × this).
+    /// The session takes the longer of the two nodes' settings.
+    pub tag_bytes: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -59,13 +64,21 @@ pub enum LinkTransport {
     Serial(SerialConfig),
 }
 
-/// A game's id on a link's wire: the first four bytes of its SHA-256. Both nodes know their
-/// games' ids, so four bytes name one without spelling it; [`check`] refuses two games of one
-/// configuration with the same code.
-pub fn game_code(id: &str) -> u32 {
+/// A game's id on a link's wire: the first two bytes of its SHA-256. Both nodes know their
+/// games' ids, so two bytes name one without spelling it; [`check`] refuses two games of one
+/// configuration with the same code (with 20 games, one configuration in 350 has to rename
+/// one).
+pub fn game_code(id: &str) -> u16 {
     let h = Sha256::digest(id.as_bytes());
-    u32::from_be_bytes([h[0], h[1], h[2], h[3]])
+    u16::from_be_bytes([h[0], h[1]])
 }
+
+/// The link's shortest, longest and usual MAC tag, in bytes.
+const TAG_MIN: u64 = 4;
+const TAG_MAX: u64 = 16;
+const TAG_DEFAULT: u64 = 6;
+/// Selective repeat over 4-bit sequence numbers: at most 8 frames in flight.
+const WINDOW_MAX: u64 = 8;
 
 /// Checks `[[links]]`, that each player across a link names one, and that the games' link
 /// codes differ.
@@ -148,7 +161,14 @@ fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
     {
         c.problem(key("secret"), "too short: at least 16 bytes");
     }
-    let window = c.positive(&key("window"), l.window, 4, 64) as usize;
+    let window = c.positive(&key("window"), l.window, 4, WINDOW_MAX) as usize;
+    let tag_bytes = c.number(
+        &key("tag_bytes"),
+        l.tag_bytes,
+        TAG_MIN,
+        TAG_MAX,
+        TAG_DEFAULT,
+    ) as usize;
     let retransmit = l.retransmit_ms.map(|ms| {
         Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000))
     });
@@ -158,5 +178,6 @@ fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
         secret: LinkSecret(secret.unwrap_or_default()),
         window,
         retransmit,
+        tag_bytes,
     })
 }

@@ -272,6 +272,7 @@ secret = "sixteen bytes at least"
             panic!("serial");
         };
         assert_eq!(serial.to_string(), "/dev/ttyUSB0 300 7E2");
+        assert_eq!((link.window, link.tag_bytes, link.retransmit), (4, 6, None));
         // The secret never shows in a debug print (or a log line made from one).
         assert!(!format!("{config:?}").contains("sixteen"));
 
@@ -292,6 +293,8 @@ secret = "short"
 [[links]]
 id = "b"
 transport = "tcp"
+window = 9
+tag_bytes = 3
 [[links]]
 id = "c"
 transport = "pigeon"
@@ -307,6 +310,8 @@ secret_file = "/nonexistent/key"
             "links[0].data_bits",
             "links[0].secret",
             "links[1].connect",
+            "links[1].window",
+            "links[1].tag_bytes",
             "links[1].secret",
             "links[2].transport",
             "links[2].secret_file",

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use ccrelay::transport::link::frame::{self, Act, DATA, Deframer, Message, Plain, Side, game_code};
+use ccrelay::transport::link::frame::{self, DATA, Deframer, Plain};
+use ccrelay::transport::link::message::{self, Act, Message, Side, game_code};
 use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -600,9 +601,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
         let timing = Timing {
             hello: Duration::from_millis(100),
             rto: Duration::from_millis(300),
+            rto_min: Duration::from_millis(300),
+            rto_cap: Duration::from_secs(1),
             rto_max: Duration::from_secs(2),
+            ack_delay: Duration::from_millis(20),
             keepalive: Duration::from_secs(2),
             dead: Duration::from_secs(30),
+            bytes_per_second: 100_000.0,
         };
         HandPeer {
             stream,
@@ -625,9 +630,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
         let end = tokio::time::Instant::now() + for_;
         let mut buf = [0u8; 256];
         loop {
-            let now = Instant::now();
-            let mut out = self.session.tick(now);
-            out.extend(self.session.poll_send(now));
+            let out = self.session.poll(Instant::now());
             self.write(out).await;
             let read = tokio::time::timeout(Duration::from_millis(30), self.stream.read(&mut buf));
             tokio::select! {
@@ -637,12 +640,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
                         let mut frames = Vec::new();
                         self.deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
                         for f in frames {
-                            let Ok(input) = self.session.on_frame(&f, Instant::now()) else { continue };
-                            self.write(input.send).await;
-                            if let Some(m) = input.data {
+                            let _ = self.session.on_frame(&f, Instant::now());
+                            while let Some(m) = self.session.take_message() {
                                 self.received.push(Message::decode(&m).expect("a message we read"));
-                                let ack = self.session.delivered(Instant::now());
-                                self.write(vec![ack]).await;
+                                self.session.delivered(Instant::now());
                             }
                         }
                     }
@@ -663,7 +664,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
 }
 
 fn white_move(number: u16, iccf: &str) -> Message {
-    let (from, to, promotion) = frame::pack_iccf(iccf).expect("ICCF");
+    let (from, to, promotion) = message::pack_iccf(iccf).expect("ICCF");
     Message::Action {
         game: game_code("h1"),
         side: Side::White,
@@ -709,16 +710,15 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         // 1. A forged frame: d2-d4, legal, the next sequence number, sealed with a key that is
         // not the session's. Were it applied, the game would open 1. d4.
         let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
-        let mut payload = vec![0u8];
-        payload.extend(white_move(0, "4244").encode());
         let forged = frame::seal(
             &forged_key,
             0,
             1,
-            &Plain {
-                kind: DATA,
+            frame::DEFAULT_TAG,
+            &Plain::Data {
+                seq: 0,
                 ack: 0,
-                payload,
+                message: white_move(0, "4244").encode(),
             },
         );
         peer.stream.write_all(&forged).await.unwrap();
@@ -738,7 +738,7 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
             .rev()
             .find(|f| {
                 let body = frame::cobs_decode(&f[..f.len() - 1]).unwrap_or_default();
-                body.first() == Some(&DATA)
+                body.first().is_some_and(|head| head & 0xC0 == DATA)
             })
             .cloned()
             .expect("the DATA frame we sent");

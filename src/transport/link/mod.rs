@@ -24,20 +24,26 @@
 //! Not carried: claims, leave, conditional lines (each node plays a conditional answer itself
 //! and sends it as a move), adjudications; game starts and results are made by each node.
 
+#[cfg(test)]
+mod badline;
 pub mod frame;
 mod line;
+pub mod message;
 mod outgoing;
+mod repeat;
 pub mod session;
+mod timing;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncReadExt, AsyncWrite};
+use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use self::frame::{Act, Deframer, Message, Side, game_code, unpack_iccf, unpack_path};
+use self::frame::{Deframer, FrameError};
 use self::line::{Line, write_all};
+use self::message::{Act, Message, Side, game_code, nearest_number, unpack_iccf, unpack_path};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
 use crate::command::{Command, MoveLine};
@@ -57,6 +63,13 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
 const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
 /// REFUSED messages waiting to be sent, at most (the refusals are in the journal anyway).
 const REFUSALS_MAX: usize = 256;
+/// Frames failing their tag in one [`BAD_TAG_PERIOD`] after which the line is opened again:
+/// far more than noise makes (a 300-baud line carries about 120 frames a minute), it caps a
+/// forger's guesses (docs/link.md gives the odds).
+const BAD_TAGS_MAX: u32 = 1000;
+const BAD_TAG_PERIOD: Duration = Duration::from_secs(60);
+/// At most one log line per this period about a peer on another protocol version.
+const VERSION_LOG_EVERY: Duration = Duration::from_secs(60);
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -69,6 +82,8 @@ pub enum LinkError {
     Silent,
     #[error("writing to the line timed out")]
     WriteTimeout,
+    #[error("too many frames with a bad tag ({0} in a minute): forged, or a line far too noisy")]
+    BadTags(u32),
     #[error(transparent)]
     Record(#[from] MailboxError),
     #[error("the relay did not record the peer's action: {0}")]
@@ -108,7 +123,7 @@ struct LinkTask {
     relay: Relay,
     mailbox: Mailbox,
     shutdown: CancellationToken,
-    games: HashMap<u32, GamePlayers>,
+    games: HashMap<u16, GamePlayers>,
     games_read: Option<Instant>,
     session: Session,
     /// The highest outbox id read.
@@ -120,6 +135,11 @@ struct LinkTask {
     to_send: VecDeque<(Option<i64>, Message)>,
     /// The outbox rows of the messages the session holds, in its order.
     in_session: VecDeque<Option<i64>>,
+    /// Frames that failed their tag since `bad_since`.
+    bad_tags: u32,
+    bad_since: Instant,
+    /// When a peer on another protocol version was last logged.
+    version_logged: Option<Instant>,
 }
 
 impl LinkTask {
@@ -134,17 +154,12 @@ impl LinkTask {
             LinkTransport::Serial(s) => s.bytes_per_second(),
             _ => 10_000.0,
         };
-        let mut timing = Timing::for_line(bytes_per_second, config.window);
-        if let Some(rto) = config.retransmit {
-            timing = Timing {
-                hello: rto,
-                rto,
-                rto_max: (rto * 16).max(Duration::from_secs(5)),
-                keepalive: rto * 5,
-                dead: rto * 20,
-            };
-        }
-        let session = Session::new(&config.secret.0, config.window, timing, Instant::now());
+        let timing = match config.retransmit {
+            Some(rto) => Timing::fixed(rto, bytes_per_second),
+            None => Timing::for_line(bytes_per_second, config.window),
+        };
+        let session = Session::new(&config.secret.0, config.window, timing, Instant::now())
+            .with_tag_len(config.tag_bytes);
         LinkTask {
             config,
             remote,
@@ -159,6 +174,9 @@ impl LinkTask {
             open: BTreeMap::new(),
             to_send: VecDeque::new(),
             in_session: VecDeque::new(),
+            bad_tags: 0,
+            bad_since: Instant::now(),
+            version_logged: None,
         }
     }
 
@@ -208,7 +226,7 @@ impl LinkTask {
             if self.session.is_established() {
                 if !was_up {
                     was_up = true;
-                    tracing::info!(link = %self.config.id, "link session established");
+                    tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
                 }
                 self.refill().await?;
                 while self.session.has_room() {
@@ -218,11 +236,11 @@ impl LinkTask {
                     self.session.push(message.encode());
                     self.in_session.push_back(row);
                 }
-                let frames = self.session.poll_send(Instant::now());
-                write_all(&mut wr, frames).await?;
             } else {
                 was_up = false;
             }
+            let frames = self.session.poll(Instant::now());
+            write_all(&mut wr, frames).await?;
             tokio::select! {
                 n = rd.read(&mut buf) => {
                     let n = n?;
@@ -232,7 +250,7 @@ impl LinkTask {
                     let mut frames = Vec::new();
                     deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
                     for f in frames {
-                        self.on_frame(&f, &mut wr).await?;
+                        self.on_frame(&f).await?;
                     }
                 }
                 _ = ticks.tick() => {
@@ -243,27 +261,17 @@ impl LinkTask {
                         // open. Open the line again.
                         return Err(LinkError::Silent);
                     }
-                    let frames = self.session.tick(now);
-                    write_all(&mut wr, frames).await?;
                 }
                 () = self.shutdown.cancelled() => return Ok(()),
             }
         }
     }
 
-    async fn on_frame<W: AsyncWrite + Unpin>(
-        &mut self,
-        encoded: &[u8],
-        wr: &mut W,
-    ) -> Result<(), LinkError> {
+    async fn on_frame(&mut self, encoded: &[u8]) -> Result<(), LinkError> {
         let input = match self.session.on_frame(encoded, Instant::now()) {
             Ok(input) => input,
-            Err(e) => {
-                tracing::debug!(link = %self.config.id, error = %e, "frame dropped");
-                return Ok(());
-            }
+            Err(e) => return self.dropped(&e),
         };
-        write_all(wr, input.send).await?;
         if input.acked > 0 {
             for _ in 0..input.acked {
                 if let Some(Some(row)) = self.in_session.pop_front()
@@ -274,7 +282,7 @@ impl LinkTask {
             }
             self.settle_outbox().await?;
         }
-        if let Some(bytes) = input.data {
+        while let Some(bytes) = self.session.take_message() {
             match Message::decode(&bytes) {
                 Ok(message) => self.apply(message).await?,
                 // Authentic but unreadable: a newer peer, or a bug. Acknowledged so the link
@@ -283,14 +291,42 @@ impl LinkTask {
                     tracing::warn!(link = %self.config.id, error = %e, "unreadable message from the peer")
                 }
             }
-            let ack = self.session.delivered(Instant::now());
-            write_all(wr, vec![ack]).await?;
+            self.session.delivered(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// A frame the session dropped: logged, and counted when its tag failed, so that a flood
+    /// of forgeries costs the forger the line.
+    fn dropped(&mut self, e: &FrameError) -> Result<(), LinkError> {
+        if let FrameError::OldVersion(_) = e {
+            if self
+                .version_logged
+                .is_none_or(|at| at.elapsed() >= VERSION_LOG_EVERY)
+            {
+                self.version_logged = Some(Instant::now());
+                tracing::error!(link = %self.config.id, error = %e, "link handshake refused");
+            }
+            return Ok(());
+        }
+        tracing::debug!(link = %self.config.id, error = %e, "frame dropped");
+        if *e == FrameError::BadTag {
+            if self.bad_since.elapsed() >= BAD_TAG_PERIOD {
+                self.bad_since = Instant::now();
+                self.bad_tags = 0;
+            }
+            self.bad_tags += 1;
+            if self.bad_tags > BAD_TAGS_MAX {
+                let n = self.bad_tags;
+                self.bad_tags = 0;
+                return Err(LinkError::BadTags(n));
+            }
         }
         Ok(())
     }
 
     /// The game a code names, reading the journal's games again if it is not known yet.
-    async fn game(&mut self, code: u32) -> Result<Option<GamePlayers>, LinkError> {
+    async fn game(&mut self, code: u16) -> Result<Option<GamePlayers>, LinkError> {
         if let Some(g) = self.games.get(&code) {
             return Ok(Some(g.clone()));
         }
@@ -356,7 +392,7 @@ impl LinkTask {
         Ok(())
     }
 
-    fn refuse(&mut self, game: u32, side: Side, number: u16, reason: String) {
+    fn refuse(&mut self, game: u16, side: Side, number: u16, reason: String) {
         tracing::warn!(link = %self.config.id, game, ?side, number, %reason, "refusing the peer's action");
         if self.to_send.len() >= REFUSALS_MAX {
             tracing::warn!(link = %self.config.id, "too many refusals waiting; this one is only journaled");
@@ -408,7 +444,9 @@ impl LinkTask {
             return Ok(());
         }
         let count = self.mailbox.link_applied_count(&game.id, &player).await?;
-        let number_i = i64::from(number);
+        // Only the number's low 8 bits travel: the one meant is the nearest to the count.
+        let number_i = nearest_number(number as u8, count);
+        let number = u16::try_from(number_i).unwrap_or(number);
         let iccf = match act {
             Act::Move {
                 from,
@@ -502,7 +540,7 @@ impl LinkTask {
     /// The peer refused one of our local player's actions: journal it and tell the player.
     async fn refused_by_peer(
         &mut self,
-        code: u32,
+        code: u16,
         side: Side,
         number: u16,
         reason: String,

@@ -2,7 +2,7 @@
 //! player across the link, as a frame's message (a move, a draw offer, an answer to one, a
 //! resignation); everything else is each node's own business and is not sent.
 
-use super::frame::{Act, Message, Side, game_code, pack_iccf, pack_path};
+use super::message::{Act, Message, Side, game_code, pack_iccf, pack_path};
 use super::{LinkError, LinkTask};
 use crate::game::Kind;
 use crate::relay::notice::DrawAct;
