@@ -102,6 +102,26 @@ impl Context {
     }
 }
 
+impl Context {
+    /// Whether `secret` is the administrator's (the arbiter's web login), under the same
+    /// limit on checks at once; false when the configuration has no admin secret.
+    pub async fn verify_admin(&self, secret: String) -> bool {
+        let hash = self.config.admin_secret_hash.clone();
+        let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
+        match self
+            .verifier
+            .verify(secret, &hash_for_check, VERIFY_WAIT)
+            .await
+        {
+            Ok(ok) => ok && hash.is_some(),
+            Err(busy) => {
+                tracing::warn!("admin login refused: {busy}");
+                false
+            }
+        }
+    }
+}
+
 /// Login attempts per peer per minute. The table is pruned so it cannot grow without end.
 struct LoginLimiter {
     per_minute: u32,
