@@ -235,6 +235,15 @@ impl PeerView {
         Ok(head.map(|(seq, hash)| (seq, hex::encode(hash))))
     }
 
+    /// How many outbox items wait for each player (not yet delivered).
+    pub fn waiting_by_player(&self) -> Result<Vec<(String, i64)>, JournalError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT player, COUNT(*) FROM outbox WHERE delivered_at IS NULL GROUP BY player",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// Every game the journal has started, with its players.
     pub fn games(&self) -> Result<Vec<GamePlayers>, JournalError> {
         let mut stmt = self

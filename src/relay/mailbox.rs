@@ -161,6 +161,30 @@ impl Mailbox {
         }
     }
 
+    /// How many items wait in the outbox, by the transport their player is reached by
+    /// (`tcp`, `email`, `xfcc`, `link`): the outbox depth an operator watches.
+    pub async fn outbox_depth(
+        &self,
+        config: &Config,
+    ) -> Result<Vec<(&'static str, i64)>, MailboxError> {
+        let rows = self.read(|v| v.waiting_by_player()).await?;
+        let mut depth: std::collections::BTreeMap<&'static str, i64> =
+            ["tcp", "email", "xfcc", "link"]
+                .into_iter()
+                .map(|t| (t, 0))
+                .collect();
+        for (player, n) in rows {
+            let transport = match config.players.get(&player).map(|p| &p.reach) {
+                Some(crate::config::Reach::Tcp) => "tcp",
+                Some(crate::config::Reach::Email) => "email",
+                Some(crate::config::Reach::Xfcc) => "xfcc",
+                Some(crate::config::Reach::Link(_)) | None => "link",
+            };
+            *depth.entry(transport).or_default() += n;
+        }
+        Ok(depth.into_iter().collect())
+    }
+
     /// The number and hash of `game`'s last journal entry (the chain's head for its record).
     pub async fn game_head(&self, game: &str) -> Result<Option<(i64, String)>, MailboxError> {
         let game = game.to_owned();

@@ -547,8 +547,10 @@ fn live_events_follow_a_move_and_the_listeners_are_bounded() {
     }
 }
 
+/// The arbiter's refused web logins are counted with every other login refused, and the
+/// outbox's depth by transport is read as the metrics are scraped.
 #[test]
-fn metrics_count_the_web_logins_refused_and_moves() {
+fn metrics_count_web_logins_refused_and_the_outbox_depth() {
     let (_dir, _config, daemon) = start("");
     let http = daemon.http.expect("http");
     let scrape = || {
@@ -583,4 +585,23 @@ fn metrics_count_the_web_logins_refused_and_moves() {
         ),
         1.0
     );
+    // Boris is not logged in: alice's move waits in the outbox for him (TCP).
+    let mut alice = daemon.login(&ALICE);
+    ok(&mut alice, "MOVE g1 e4");
+    let moved = scrape();
+    assert_eq!(
+        value(&moved, "ccrelay_outbox_waiting", ("transport", "tcp"))
+            - value(&after, "ccrelay_outbox_waiting", ("transport", "tcp")),
+        1.0
+    );
+    for transport in ["email", "xfcc", "link"] {
+        assert!(
+            moved
+                .samples
+                .iter()
+                .any(|s| s.metric == "ccrelay_outbox_waiting"
+                    && s.labels.get("transport") == Some(transport)),
+            "no outbox gauge for {transport}"
+        );
+    }
 }

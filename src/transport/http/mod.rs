@@ -43,7 +43,10 @@ pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
             "/healthz",
             axum::routing::get(healthz).with_state(ctx.clone()),
         )
-        .route("/metrics", axum::routing::get(metrics))
+        .route(
+            "/metrics",
+            axum::routing::get(metrics).with_state(ctx.clone()),
+        )
         .merge(xfcc::routes(ctx.clone(), http.max_body_bytes, tls))
         .merge(
             web::routes(ctx, http).layer(axum::extract::DefaultBodyLimit::max(http.max_body_bytes)),
@@ -70,8 +73,17 @@ async fn healthz(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) 
     }
 }
 
-/// `/metrics`: the relay's counters in Prometheus' text format.
-async fn metrics() -> Response {
+/// `/metrics`: the relay's counters in Prometheus' text format, with the outbox's depth by
+/// transport read from the record as it is scraped.
+async fn metrics(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) -> Response {
+    match ctx.mailbox.outbox_depth(&ctx.config).await {
+        Ok(depth) => {
+            for (transport, n) in depth {
+                metrics::gauge!("ccrelay_outbox_waiting", "transport" => transport).set(n as f64);
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the outbox's depth"),
+    }
     (
         [(
             axum::http::header::CONTENT_TYPE,

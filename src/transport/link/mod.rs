@@ -209,6 +209,7 @@ impl LinkTask {
                 if !was_up {
                     was_up = true;
                     tracing::info!(link = %self.config.id, "link session established");
+                    self.publish(true);
                 }
                 self.refill().await?;
                 while self.session.has_room() {
@@ -220,15 +221,19 @@ impl LinkTask {
                 }
                 let frames = self.session.poll_send(Instant::now());
                 write_all(&mut wr, frames).await?;
-            } else {
+            } else if was_up {
                 was_up = false;
+                self.publish(false);
             }
             tokio::select! {
                 n = rd.read(&mut buf) => {
-                    let n = n?;
+                    let n = n.inspect_err(|_| self.publish(false))?;
                     if n == 0 {
+                        self.publish(false);
                         return Err(LinkError::Closed);
                     }
+                    metrics::counter!("ccrelay_link_bytes_in_total", "link" => self.config.id.clone())
+                        .increment(n as u64);
                     let mut frames = Vec::new();
                     deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
                     for f in frames {
@@ -241,14 +246,27 @@ impl LinkTask {
                         // Nothing valid for a long time: the port may be gone (a pulled USB
                         // adapter does not always make reads fail) or the connection half
                         // open. Open the line again.
+                        self.publish(false);
                         return Err(LinkError::Silent);
                     }
                     let frames = self.session.tick(now);
+                    self.publish(self.session.is_established());
                     write_all(&mut wr, frames).await?;
                 }
                 () = self.shutdown.cancelled() => return Ok(()),
             }
         }
+    }
+
+    /// The link's state and counts for `/metrics`: up or down, bytes sent, retransmissions.
+    fn publish(&self, up: bool) {
+        let link = self.config.id.clone();
+        let stats = &self.session.stats;
+        metrics::gauge!("ccrelay_link_up", "link" => link.clone()).set(if up { 1.0 } else { 0.0 });
+        metrics::counter!("ccrelay_link_bytes_out_total", "link" => link.clone())
+            .absolute(stats.bytes_out);
+        metrics::counter!("ccrelay_link_retransmissions_total", "link" => link)
+            .absolute(stats.retransmissions);
     }
 
     async fn on_frame<W: AsyncWrite + Unpin>(

@@ -81,7 +81,7 @@ fn move_list(g: &Watched, v: &Viewer, moves: &[Shown], ply: usize) -> Markup {
     let link = |n: usize| format!("/games/{}?ply={n}&{}", g.id, v.query());
     html! {
         p { a.ply href=(link(0)) data-ply="0" class=[(ply == 0).then_some("current")] {
-            "⏮ " (v.words().start_position)
+            "« " (v.words().start_position)
         } }
         ol.moves #moves {
             @for (i, m) in moves.iter().enumerate() {
@@ -176,7 +176,7 @@ pub async fn page(
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let (id, pgn) = match id.strip_suffix(".pgn") {
         Some(id) => (id.to_owned(), true),
@@ -236,7 +236,7 @@ pub async fn page(
                             @if ply == 0 { (w.start_position) } @else { (move_count(ply)) }
                             " · " (w.to_move) ": " span.to-move { (w.color(r.to_move)) }
                             @if ply < g.plies {
-                                " · " a href={ "/games/" (g.id) "?" (v.query()) } { (w.latest) " ⏭" }
+                                " · " a href={ "/games/" (g.id) "?" (v.query()) } { (w.latest) " »" }
                             }
                         }
                     }

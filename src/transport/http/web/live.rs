@@ -100,7 +100,7 @@ async fn listen(
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
         return (

@@ -121,7 +121,7 @@ pub fn viewer(
     web: &Web,
     headers: &HeaderMap,
     query: &BTreeMap<String, String>,
-) -> Result<Viewer, Response> {
+) -> Result<Viewer, Box<Response>> {
     let accept = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
@@ -138,10 +138,10 @@ pub fn viewer(
             }
             Err(_) => {
                 let tongue = accept.unwrap_or(Tongue::En);
-                return Err(bad_request(
+                return Err(Box::new(bad_request(
                     tongue,
                     &format!("lang={code:?}: not a language code (en, ru, de, fr, ...)"),
-                ));
+                )));
             }
         },
         None => cookie(headers, "lang").and_then(|c| c.parse::<Lang>().ok()),
@@ -165,10 +165,10 @@ pub fn viewer(
                 n
             }
             None => {
-                return Err(bad_request(
+                return Err(Box::new(bad_request(
                     tongue,
                     &format!("notation={n:?}: not a notation (iccf, san, lan)"),
-                ));
+                )));
             }
         },
         None => cookie(headers, "notation").and_then(known).unwrap_or("san"),

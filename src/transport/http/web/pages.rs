@@ -98,7 +98,7 @@ pub async fn index(
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let games = match watched(&web, &v, None).await {
         Ok(games) => games,
@@ -141,7 +141,7 @@ pub async fn event(
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let (id, pgn) = match id.strip_suffix(".pgn") {
         Some(id) => (id.to_owned(), true),
