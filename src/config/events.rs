@@ -222,3 +222,36 @@ pub(super) fn check_games(
     }
     games
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Viewing;
+    use crate::config::Config;
+    use std::path::Path;
+
+    fn view(keys: &str) -> Result<Viewing, String> {
+        let text = format!("[[events]]\nid = \"e\"\n{keys}");
+        Config::from_toml(&text, Path::new("."))
+            .map(|c| c.events["e"].view)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn viewing_rules_are_read_and_checked() {
+        assert_eq!(view(""), Ok(Viewing::Public));
+        assert_eq!(view("view = \"public\"\n"), Ok(Viewing::Public));
+        assert_eq!(view("view = \"finished\"\n"), Ok(Viewing::Finished));
+        assert_eq!(view("view = \"private\"\n"), Ok(Viewing::Private));
+        assert_eq!(view("view = \"delay\"\ndelay = 4\n"), Ok(Viewing::Delay(4)));
+        assert_eq!(view("delay = 2\n"), Ok(Viewing::Delay(2)));
+        for (keys, named) in [
+            ("view = \"delay\"\n", "events[0].delay"),
+            ("view = \"delay\"\ndelay = 0\n", "events[0].delay"),
+            ("view = \"private\"\ndelay = 3\n", "events[0].delay"),
+            ("view = \"secret\"\n", "events[0].view"),
+        ] {
+            let e = view(keys).unwrap_err();
+            assert!(e.contains(named), "{keys}: {e}");
+        }
+    }
+}
