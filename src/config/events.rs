@@ -22,6 +22,8 @@ pub(super) struct RawEvent {
     reminder_days: Option<Vec<i64>>,
     silence_days: Option<i64>,
     leave_days_per_year: Option<i64>,
+    view: Option<String>,
+    delay: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -45,6 +47,24 @@ pub struct Event {
     pub game: Kind,
     /// The time rules of its games, fixed in each game's record when it starts.
     pub rules: Rules,
+    /// What spectators may see of its games on the web pages.
+    pub view: Viewing,
+}
+
+/// What spectators may see of an event's games (ICCF's viewing rules). The arbiter, logged
+/// in, sees everything whatever the rule.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Viewing {
+    /// Every game, live.
+    #[default]
+    Public,
+    /// Games in progress without their last `n` plies (single moves of either side), so
+    /// that no spectator can help a player; a finished game whole.
+    Delay(u32),
+    /// Only finished games.
+    Finished,
+    /// Nothing: the event's games do not exist for spectators.
+    Private,
 }
 
 #[derive(Clone, Debug)]
@@ -107,7 +127,34 @@ fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         366,
         u64::from(d.leave_days_per_year),
     ) as u32;
+    let view = match (e.view.as_deref(), e.delay) {
+        (None | Some("public"), None) => Viewing::Public,
+        (Some("finished"), None) => Viewing::Finished,
+        (Some("private"), None) => Viewing::Private,
+        (None | Some("delay"), Some(n)) => {
+            Viewing::Delay(c.positive(&key("delay"), Some(n), 1, 1000) as u32)
+        }
+        (Some("delay"), None) => {
+            c.problem(
+                key("delay"),
+                "required with view = \"delay\" (plies hidden)",
+            );
+            Viewing::Public
+        }
+        (Some(_), Some(_)) => {
+            c.problem(key("delay"), "goes only with view = \"delay\"");
+            Viewing::Public
+        }
+        (Some(other), None) => {
+            c.problem(
+                key("view"),
+                format!("{other:?} is not a viewing rule (public, delay, finished, private)"),
+            );
+            Viewing::Public
+        }
+    };
     Event {
+        view,
         name: e.name.unwrap_or_else(|| id.clone()),
         site: e.site.unwrap_or_else(|| "?".to_owned()),
         game,
@@ -174,4 +221,37 @@ pub(super) fn check_games(
         });
     }
     games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Viewing;
+    use crate::config::Config;
+    use std::path::Path;
+
+    fn view(keys: &str) -> Result<Viewing, String> {
+        let text = format!("[[events]]\nid = \"e\"\n{keys}");
+        Config::from_toml(&text, Path::new("."))
+            .map(|c| c.events["e"].view)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn viewing_rules_are_read_and_checked() {
+        assert_eq!(view(""), Ok(Viewing::Public));
+        assert_eq!(view("view = \"public\"\n"), Ok(Viewing::Public));
+        assert_eq!(view("view = \"finished\"\n"), Ok(Viewing::Finished));
+        assert_eq!(view("view = \"private\"\n"), Ok(Viewing::Private));
+        assert_eq!(view("view = \"delay\"\ndelay = 4\n"), Ok(Viewing::Delay(4)));
+        assert_eq!(view("delay = 2\n"), Ok(Viewing::Delay(2)));
+        for (keys, named) in [
+            ("view = \"delay\"\n", "events[0].delay"),
+            ("view = \"delay\"\ndelay = 0\n", "events[0].delay"),
+            ("view = \"private\"\ndelay = 3\n", "events[0].delay"),
+            ("view = \"secret\"\n", "events[0].view"),
+        ] {
+            let e = view(keys).unwrap_err();
+            assert!(e.contains(named), "{keys}: {e}");
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! `[http]`: the HTTP server (XFCC for correspondence clients, later web pages and metrics):
+//! `[http]`: the HTTP server (XFCC for correspondence clients, the web pages, metrics):
 //! where it listens, with or without TLS (the same certificate settings as `[tcp]`), and the
 //! bounds on what one request can make the daemon hold or wait for.
 //!
@@ -23,6 +23,7 @@ pub(super) struct RawHttp {
     max_connections: Option<i64>,
     header_timeout_secs: Option<i64>,
     request_timeout_secs: Option<i64>,
+    max_listeners: Option<i64>,
 }
 
 /// The HTTP server's settings.
@@ -39,6 +40,9 @@ pub struct HttpConfig {
     pub header_timeout: Duration,
     /// A whole request (its body read and its answer computed) must finish within this.
     pub request_timeout: Duration,
+    /// Web pages following a game or an event live (Server-Sent Events) at once; one more is
+    /// answered 503 and its browser tries again later.
+    pub max_listeners: usize,
 }
 
 impl HttpConfig {
@@ -51,6 +55,7 @@ impl HttpConfig {
             max_connections: 256,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
+            max_listeners: 64,
         }
     }
 }
@@ -103,6 +108,12 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawHttp>) -> Option<HttpConfig>
             raw.request_timeout_secs,
             d.request_timeout,
         ),
+        max_listeners: c.positive(
+            "http.max_listeners",
+            raw.max_listeners,
+            d.max_listeners as u64,
+            100_000,
+        ) as usize,
     })
 }
 

@@ -75,7 +75,7 @@ use serde::Deserialize;
 pub use self::check::{ConfigError, ConfigProblem, valid_id};
 pub use self::clock::ClockConfig;
 pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
-pub use self::events::{Event, GameConfig};
+pub use self::events::{Event, GameConfig, Viewing};
 pub use self::http::HttpConfig;
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};

@@ -12,7 +12,7 @@ use super::export::{Names, rebuild};
 use super::{Entry, EntryKind, JournalError, store};
 
 /// Points counted in halves, written `1½`.
-fn halves(points2: u32) -> String {
+pub fn halves(points2: u32) -> String {
     match (points2 / 2, points2 % 2) {
         (0, 1) => "½".to_owned(),
         (whole, 1) => format!("{whole}½"),
@@ -21,7 +21,7 @@ fn halves(points2: u32) -> String {
 }
 
 /// Points counted in quarters, written `1¾`.
-fn quarters(points4: u32) -> String {
+pub fn quarters(points4: u32) -> String {
     let frac = ["", "¼", "½", "¾"][(points4 % 4) as usize];
     match points4 / 4 {
         0 if !frac.is_empty() => frac.to_owned(),
@@ -29,13 +29,113 @@ fn quarters(points4: u32) -> String {
     }
 }
 
-/// One player's line in a crosstable.
-struct Standing {
-    id: String,
-    points2: u32,
-    games: u32,
+/// A game as a crosstable counts it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub white: String,
+    pub black: String,
+    /// `None` in progress; `Some(None)` a draw; `Some(Some(colour))` won by that colour.
+    pub result: Option<Option<Color>>,
+}
+
+/// One player's line in a crosstable, in the order of places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub id: String,
+    /// Points counted in halves (see [`halves`]).
+    pub points2: u32,
+    /// Games finished.
+    pub games: u32,
+    /// Sonneborn-Berger, in quarter points (see [`quarters`]).
+    pub sb4: u32,
+    /// `1`, or `2-3` when shared.
+    pub place: String,
     /// Against each opponent: their results, `1`, `½`, `0` or `*` (in progress).
-    against: BTreeMap<String, Vec<&'static str>>,
+    pub against: BTreeMap<String, Vec<&'static str>>,
+}
+
+/// Every player of `games` against every other, points, Sonneborn-Berger, and places
+/// (shared when both are equal), best first.
+pub fn standings(games: &[Played]) -> Vec<Row> {
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    for game in games {
+        for color in [Color::White, Color::Black] {
+            let (me, opponent) = match color {
+                Color::White => (&game.white, &game.black),
+                Color::Black => (&game.black, &game.white),
+            };
+            let (mark, points2) = match game.result {
+                None => ("*", 0),
+                Some(None) => ("½", 1),
+                Some(Some(w)) if w == color => ("1", 2),
+                Some(Some(_)) => ("0", 0),
+            };
+            let row = rows.entry(me.clone()).or_insert_with(|| Row {
+                id: me.clone(),
+                points2: 0,
+                games: 0,
+                sb4: 0,
+                place: String::new(),
+                against: BTreeMap::new(),
+            });
+            row.points2 += points2;
+            if mark != "*" {
+                row.games += 1;
+            }
+            row.against.entry(opponent.clone()).or_default().push(mark);
+        }
+    }
+    // Sonneborn-Berger, in quarter points: each finished game's score times the opponent's
+    // total. It breaks ties; players equal on both share the place.
+    let points: BTreeMap<String, u32> =
+        rows.iter().map(|(id, r)| (id.clone(), r.points2)).collect();
+    for row in rows.values_mut() {
+        row.sb4 = row
+            .against
+            .iter()
+            .map(|(opponent, marks)| {
+                let theirs = points.get(opponent).copied().unwrap_or(0);
+                marks
+                    .iter()
+                    .map(|m| match *m {
+                        "1" => 2 * theirs,
+                        "½" => theirs,
+                        _ => 0,
+                    })
+                    .sum::<u32>()
+            })
+            .sum();
+    }
+    let mut order: Vec<Row> = rows.into_values().collect();
+    order.sort_by(|a, b| {
+        b.points2
+            .cmp(&a.points2)
+            .then(b.sb4.cmp(&a.sb4))
+            .then(a.id.cmp(&b.id))
+    });
+    let key = |r: &Row| (r.points2, r.sb4);
+    let places: Vec<String> = (0..order.len())
+        .map(|i| {
+            let first = (0..=i)
+                .rev()
+                .take_while(|&j| key(&order[j]) == key(&order[i]))
+                .last()
+                .unwrap_or(i);
+            let last = (i..order.len())
+                .take_while(|&j| key(&order[j]) == key(&order[i]))
+                .last()
+                .unwrap_or(i);
+            if first == last {
+                (i + 1).to_string()
+            } else {
+                format!("{}-{}", first + 1, last + 1)
+            }
+        })
+        .collect();
+    for (row, place) in order.iter_mut().zip(places) {
+        row.place = place;
+    }
+    order
 }
 
 /// The crosstable of an event: every player against every other, points, Sonneborn-Berger,
@@ -54,36 +154,18 @@ pub fn crosstable(
         }
         Ok(())
     })?;
-    let mut standings: BTreeMap<String, Standing> = BTreeMap::new();
     let mut games = Vec::new();
+    let mut played = Vec::new();
     for (id, entries) in by_game {
         let record = rebuild(&id, entries)?;
         if record.detail.event.as_deref() != Some(event_id) {
             continue;
         }
-        for color in [Color::White, Color::Black] {
-            let me = record.game.player(color).to_owned();
-            let opponent = record.game.player(!color).to_owned();
-            let (mark, points2) = match record.game.result() {
-                None => ("*", 0),
-                Some(r) => match r.winner {
-                    None => ("½", 1),
-                    Some(w) if w == color => ("1", 2),
-                    Some(_) => ("0", 0),
-                },
-            };
-            let standing = standings.entry(me.clone()).or_insert_with(|| Standing {
-                id: me.clone(),
-                points2: 0,
-                games: 0,
-                against: BTreeMap::new(),
-            });
-            standing.points2 += points2;
-            if mark != "*" {
-                standing.games += 1;
-            }
-            standing.against.entry(opponent).or_default().push(mark);
-        }
+        played.push(Played {
+            white: record.game.player(Color::White).to_owned(),
+            black: record.game.player(Color::Black).to_owned(),
+            result: record.game.result().map(|r| r.winner),
+        });
         games.push(record);
     }
     if games.is_empty() {
@@ -91,48 +173,7 @@ pub fn crosstable(
             "no game of event {event_id:?} in the journal"
         )));
     }
-    // Sonneborn-Berger, in quarter points: each finished game's score times the opponent's
-    // total. It breaks ties; players equal on both share the place.
-    let sb4 = |s: &Standing| -> u32 {
-        s.against
-            .iter()
-            .map(|(opponent, marks)| {
-                let theirs = standings.get(opponent).map_or(0, |o| o.points2);
-                marks
-                    .iter()
-                    .map(|m| match *m {
-                        "1" => 2 * theirs,
-                        "½" => theirs,
-                        _ => 0,
-                    })
-                    .sum::<u32>()
-            })
-            .sum()
-    };
-    let mut order: Vec<(&Standing, u32)> = standings.values().map(|s| (s, sb4(s))).collect();
-    order.sort_by(|(a, a_sb), (b, b_sb)| {
-        b.points2
-            .cmp(&a.points2)
-            .then(b_sb.cmp(a_sb))
-            .then(a.id.cmp(&b.id))
-    });
-    let place = |i: usize| -> String {
-        let key = |j: usize| (order[j].0.points2, order[j].1);
-        let first = (0..=i)
-            .rev()
-            .take_while(|&j| key(j) == key(i))
-            .last()
-            .unwrap_or(i);
-        let last = (i..order.len())
-            .take_while(|&j| key(j) == key(i))
-            .last()
-            .unwrap_or(i);
-        if first == last {
-            (i + 1).to_string()
-        } else {
-            format!("{}-{}", first + 1, last + 1)
-        }
-    };
+    let order = standings(&played);
     let (event, site) = names.events.get(event_id).map_or_else(
         || (event_id.to_owned(), "?".to_owned()),
         |e| (e.name.clone(), e.site.clone()),
@@ -141,7 +182,7 @@ pub fn crosstable(
     let _ = writeln!(out, "CROSSTABLE {event} ({site})\n");
     let width = order
         .iter()
-        .map(|(s, _)| names.player(&s.id).chars().count())
+        .map(|s| names.player(&s.id).chars().count())
         .max()
         .unwrap_or(4)
         .max(6);
@@ -150,9 +191,9 @@ pub fn crosstable(
         let _ = write!(out, " {:^5}", i + 1);
     }
     let _ = writeln!(out, "  Points  Games  S-B");
-    for (i, (s, sb)) in order.iter().enumerate() {
-        let _ = write!(out, "{:>5}  {:<width$} ", place(i), names.player(&s.id));
-        for (other, _) in &order {
+    for s in &order {
+        let _ = write!(out, "{:>5}  {:<width$} ", s.place, names.player(&s.id));
+        for other in &order {
             let cell = if other.id == s.id {
                 "X".to_owned()
             } else {
@@ -167,7 +208,7 @@ pub fn crosstable(
             "  {:>6}  {:>5}  {:>3}",
             halves(s.points2),
             s.games,
-            quarters(*sb)
+            quarters(s.sb4)
         );
     }
     let _ = writeln!(out, "\nGames:");

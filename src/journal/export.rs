@@ -104,6 +104,16 @@ fn corrupt(why: String) -> JournalError {
 
 /// Rebuilds `game_id` from `entries` (its own, in order).
 pub(super) fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, JournalError> {
+    rebuild_until(game_id, entries, None)
+}
+
+/// [`rebuild`], stopping after the entry of the `plies`-th move when given: the game as it
+/// stood then, as a delayed view shows it.
+fn rebuild_until(
+    game_id: &str,
+    mut entries: Vec<Entry>,
+    plies: Option<usize>,
+) -> Result<Record, JournalError> {
     let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
         return Err(corrupt(format!("no game {game_id:?} in the journal")));
     };
@@ -113,7 +123,12 @@ pub(super) fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, Jour
     let mut game = detail.game(game_id, started).map_err(corrupt)?;
     let mut moves = Vec::new();
     let mut last = started;
-    for e in &entries {
+    let mut used = entries.len();
+    for (i, e) in entries.iter().enumerate() {
+        if plies.is_some_and(|n| moves.len() >= n) {
+            used = i;
+            break;
+        }
         let at = time_of(e)?;
         last = last.max(at);
         let Some((color, action)) = action_of(e, &game)? else {
@@ -137,6 +152,7 @@ pub(super) fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, Jour
         }
         game.apply_by(color, &action, at);
     }
+    entries.truncate(used);
     Ok(Record {
         id: game_id.to_owned(),
         detail,
@@ -184,6 +200,30 @@ pub fn export_reporting(
         ExportFormat::Report => report(&record, names),
         ExportFormat::Text => entries_text(&record, names),
     })
+}
+
+/// Games as PGN, one after another, each cut after its first `plies` moves when given (a
+/// delayed view): the official export of what a spectator may see. The chain is checked once.
+pub fn pgn_shown(
+    conn: &Connection,
+    games: &[(String, Option<usize>)],
+    names: &Names,
+) -> Result<String, JournalError> {
+    super::replay::verify(conn)?;
+    let mut out = String::new();
+    for (id, plies) in games {
+        let mut entries: Vec<Entry> = Vec::new();
+        store::for_each_entry(conn, Some(id), |e| {
+            entries.push(e);
+            Ok(())
+        })?;
+        let record = rebuild_until(id, entries, *plies)?;
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&pgn(&record, names));
+    }
+    Ok(out)
 }
 
 /// PGN dates: `2026.11.29`.

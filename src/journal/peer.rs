@@ -210,6 +210,40 @@ impl PeerView {
         Ok((fen, moves))
     }
 
+    /// Games as PGN, each cut after its first `plies` moves when given: see
+    /// [`super::export::pgn_shown`].
+    pub fn pgn_shown(
+        &self,
+        games: &[(String, Option<usize>)],
+        names: &super::export::Names,
+    ) -> Result<String, JournalError> {
+        super::export::pgn_shown(&self.conn, games, names)
+    }
+
+    /// The number and hash (hex) of `game`'s last entry: the head of the chain as far as the
+    /// game's record goes.
+    pub fn game_head(&self, game: &str) -> Result<Option<(i64, String)>, JournalError> {
+        let head = self
+            .conn
+            .prepare_cached(
+                "SELECT seq, hash FROM entries WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![game], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })
+            .optional()?;
+        Ok(head.map(|(seq, hash)| (seq, hex::encode(hash))))
+    }
+
+    /// How many outbox items wait for each player (not yet delivered).
+    pub fn waiting_by_player(&self) -> Result<Vec<(String, i64)>, JournalError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT player, COUNT(*) FROM outbox WHERE delivered_at IS NULL GROUP BY player",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// Every game the journal has started, with its players.
     pub fn games(&self) -> Result<Vec<GamePlayers>, JournalError> {
         let mut stmt = self

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::config::Config;
 use crate::game::replay;
+use crate::journal::export::{EventInfo, Names, PlayerInfo};
 use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
 
@@ -56,6 +57,8 @@ pub struct Mailbox {
     hub: Arc<Hub>,
     readers: Arc<HashMap<String, Reader>>,
     data_dir: PathBuf,
+    /// The names the exports for the web pages use: without the players' addresses.
+    names: Arc<Names>,
     /// The link's read-only view of the journal, opened when first needed.
     view: Arc<Mutex<Option<PeerView>>>,
     /// Mail refused for good, parked for the admin.
@@ -159,9 +162,51 @@ impl Mailbox {
             hub,
             readers: Arc::new(readers),
             data_dir: config.data_dir.clone(),
+            names: Arc::new(public_names(config)),
             view: Arc::new(Mutex::new(None)),
             dead: DeadLetters::new(&config.data_dir),
         }
+    }
+
+    /// How many items wait in the outbox, by the transport their player is reached by
+    /// (`tcp`, `email`, `xfcc`, `link`): the outbox depth an operator watches.
+    pub async fn outbox_depth(
+        &self,
+        config: &Config,
+    ) -> Result<Vec<(&'static str, i64)>, MailboxError> {
+        let rows = self.read(|v| v.waiting_by_player()).await?;
+        let mut depth: std::collections::BTreeMap<&'static str, i64> =
+            ["tcp", "email", "xfcc", "link"]
+                .into_iter()
+                .map(|t| (t, 0))
+                .collect();
+        for (player, n) in rows {
+            let transport = match config.players.get(&player).map(|p| &p.reach) {
+                Some(crate::config::Reach::Tcp) => "tcp",
+                Some(crate::config::Reach::Email) => "email",
+                Some(crate::config::Reach::Xfcc) => "xfcc",
+                Some(crate::config::Reach::Link(_)) | None => "link",
+            };
+            *depth.entry(transport).or_default() += n;
+        }
+        Ok(depth.into_iter().collect())
+    }
+
+    /// The number and hash of `game`'s last journal entry (the chain's head for its record).
+    pub async fn game_head(&self, game: &str) -> Result<Option<(i64, String)>, MailboxError> {
+        let game = game.to_owned();
+        self.read(move |v| v.game_head(&game)).await
+    }
+
+    /// The official PGN export of `games`, each cut after its first `plies` moves when given
+    /// (what a delayed view shows), one after another; the players' addresses are left out
+    /// (`WhiteNA`/`BlackNA` are `-`), for a public page.
+    pub async fn public_pgn(
+        &self,
+        games: Vec<(String, Option<usize>)>,
+    ) -> Result<String, MailboxError> {
+        let names = self.names.clone();
+        self.read(move |v| v.pgn_shown(&games, &names)).await
     }
 
     /// How `player` reads: notation and language (ICCF numeric for the administrator).
@@ -403,6 +448,41 @@ impl Mailbox {
                 black: g.black,
             })
             .collect())
+    }
+}
+
+/// The names of events and players from the configuration, without anyone's address.
+fn public_names(config: &Config) -> Names {
+    Names {
+        events: config
+            .events
+            .values()
+            .map(|e| {
+                let info = EventInfo {
+                    name: e.name.clone(),
+                    site: e.site.clone(),
+                };
+                (e.id.clone(), info)
+            })
+            .collect(),
+        players: config
+            .players
+            .values()
+            .map(|p| {
+                let name = if p.name.is_empty() {
+                    p.id.clone()
+                } else {
+                    p.name.clone()
+                };
+                (
+                    p.id.clone(),
+                    PlayerInfo {
+                        name,
+                        address: None,
+                    },
+                )
+            })
+            .collect(),
     }
 }
 

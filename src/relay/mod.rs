@@ -24,9 +24,11 @@ mod rules;
 mod state;
 mod timing;
 mod view;
+mod watch;
 
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
+pub use crate::journal::crosstable::{Row, halves, quarters};
 pub use mailbox::{
     Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
     Rejected, Subscription,
@@ -34,9 +36,10 @@ pub use mailbox::{
 pub use notice::Notice;
 pub use reply::{Channel, Reply, Status};
 pub use view::{GameView, Standing, san_movetext};
+pub use watch::{Watched, crosstable};
 
 use jiff::Timestamp;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::command::{Command, bounded_text};
@@ -106,7 +109,12 @@ pub struct Relay {
     tx: mpsc::Sender<Job>,
     /// Mail refused for good, for the admin's `DEAD` (answered here: no game is involved).
     dead: dead::DeadLetters,
+    changes: broadcast::Sender<String>,
 }
+
+/// How many game changes a slow listener may fall behind before it is told it lagged (and
+/// reads again what it shows).
+const CHANGES: usize = 64;
 
 /// What the relay task is asked: a command, or a query that changes nothing a player did.
 enum Job {
@@ -115,6 +123,11 @@ enum Job {
     GamesOf {
         player: String,
         reply: oneshot::Sender<(Pending, Vec<GameView>)>,
+    },
+    Watch {
+        game: Option<String>,
+        full: bool,
+        reply: oneshot::Sender<(Pending, Vec<Watched>)>,
     },
 }
 
@@ -183,6 +196,8 @@ impl Relay {
             committed.await.map_err(|_| JournalError::Stopped)??;
         }
         let (tx, mut rx) = mpsc::channel::<Job>(queue.max(1));
+        let (changes, _) = broadcast::channel(CHANGES);
+        let changed = changes.clone();
         let mut ticks = tokio::time::interval(config.clock.check_interval);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let task = tokio::spawn(async move {
@@ -196,13 +211,23 @@ impl Relay {
                                 let _ = reply.send(state.games_of(&player).await);
                                 continue;
                             }
+                            Some(Job::Watch { game, full, reply }) => {
+                                let _ = reply.send(state.watch(game.as_deref(), full).await);
+                                continue;
+                            }
                         };
+                        let game = request.command.game().map(str::to_owned);
                         state.key = request.key;
                         state.said = request.text;
                         let pending = state
                             .handle_with_message(&request.sender, request.command, request.message)
                             .await;
                         state.key = None;
+                        // Listeners read the game again through the queue, so they see the
+                        // change only once it is committed.
+                        if let (Some(game), Pending::AfterCommit(..)) = (game, &pending) {
+                            let _ = changed.send(game);
+                        }
                         let _ = request.reply.send(pending);
                     }
                     _ = ticks.tick() => state.tick().await,
@@ -219,7 +244,39 @@ impl Relay {
         Ok(Relay {
             tx,
             dead: dead::DeadLetters::new(&config.data_dir),
+            changes,
         })
+    }
+
+    /// A feed of the ids of games that changed (a move, a draw offer, a result...), sent as
+    /// each change is queued for the journal; what a listener then reads through
+    /// [`Relay::watch`] waits for the commit. A listener that falls behind gets `Lagged` and
+    /// should read again whatever it shows.
+    pub fn changes(&self) -> broadcast::Receiver<String> {
+        self.changes.subscribe()
+    }
+
+    /// The games a spectator may see (`full`: the arbiter, every game whole): `game` alone
+    /// with its moves, or every game without them; once what they show is on disk.
+    pub async fn watch(&self, game: Option<&str>, full: bool) -> Result<Vec<Watched>, Reply> {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::Watch {
+            game: game.map(str::to_owned),
+            full,
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
+            return Err(Reply::shutting_down());
+        }
+        let Ok((pending, shown)) = rx.await else {
+            return Err(Reply::shutting_down());
+        };
+        let reply = pending.resolve().await;
+        if reply.status.is_success() {
+            Ok(shown)
+        } else {
+            Err(reply)
+        }
     }
 
     /// Sends a command and waits for its (committed) reply; the record shows the command in

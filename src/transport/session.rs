@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
-use crate::auth::Verifier;
+use crate::auth::{Busy, Verifier};
 use crate::config::Config;
 use crate::limiter::KeyedLimiter;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
@@ -91,18 +91,28 @@ impl Context {
             .players
             .get(player)
             .map(|p| p.secret_hash.clone());
-        let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
-        match self
-            .verifier
-            .verify(secret, &hash_for_check, VERIFY_WAIT)
-            .await
-        {
-            Ok(ok) => ok && hash.is_some(),
-            Err(busy) => {
-                tracing::warn!(%player, "login refused: {busy}");
-                false
-            }
-        }
+        self.check_secret(hash, secret).await.unwrap_or_else(|busy| {
+            tracing::warn!(%player, "login refused: {busy}");
+            false
+        })
+    }
+
+    /// Whether `secret` is the administrator's (the arbiter's web login), under the same
+    /// limit on checks at once; false when the configuration has no admin secret.
+    pub async fn verify_admin(&self, secret: String) -> bool {
+        let hash = self.config.admin_secret_hash.clone();
+        self.check_secret(hash, secret).await.unwrap_or_else(|busy| {
+            tracing::warn!("admin login refused: {busy}");
+            false
+        })
+    }
+
+    /// Checks `secret` against `hash`; with no hash (an unknown name) against a dummy, so the
+    /// time taken does not tell which names exist.
+    async fn check_secret(&self, hash: Option<String>, secret: String) -> Result<bool, Busy> {
+        let hash_for_check = hash.as_deref().unwrap_or_else(|| dummy_hash());
+        let ok = self.verifier.verify(secret, hash_for_check, VERIFY_WAIT).await?;
+        Ok(ok && hash.is_some())
     }
 }
 
@@ -338,15 +348,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 p.map(|p| p.notation),
             )
         };
-        // Verify even for an unknown player, against a dummy, so timing does not tell.
-        let hash_for_check = hash.clone().unwrap_or_else(|| dummy_hash().to_owned());
-        let checked = self
-            .ctx
-            .verifier
-            .verify(secret, &hash_for_check, VERIFY_WAIT)
-            .await;
+        let checked = self.ctx.check_secret(hash, secret).await;
         let ok = match checked {
-            Ok(ok) => ok && hash.is_some(),
+            Ok(ok) => ok,
             Err(busy) => {
                 tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
                 metrics::counter!("ccrelay_logins_refused_total", "reason" => "busy").increment(1);

@@ -844,6 +844,30 @@ fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String)>, Strin
     (actions, result)
 }
 
+/// `/metrics` shows the link up, with bytes both ways (and its retransmission count).
+fn assert_link_metrics(http: std::net::SocketAddr) {
+    let response = crate::web::get(http, "/metrics");
+    let scrape = prometheus_parse::Scrape::parse(response.body.lines().map(|l| Ok(l.to_owned())))
+        .expect("Prometheus text");
+    let value = |metric: &str| {
+        scrape
+            .samples
+            .iter()
+            .find(|s| s.metric == metric && s.labels.get("link") == Some("peer"))
+            .map(|s| match s.value {
+                prometheus_parse::Value::Counter(v)
+                | prometheus_parse::Value::Gauge(v)
+                | prometheus_parse::Value::Untyped(v) => v,
+                _ => -1.0,
+            })
+            .unwrap_or_else(|| panic!("no {metric} in {}", response.body))
+    };
+    assert_eq!(value("ccrelay_link_up"), 1.0);
+    assert!(value("ccrelay_link_bytes_out_total") > 0.0);
+    assert!(value("ccrelay_link_bytes_in_total") > 0.0);
+    assert!(value("ccrelay_link_retransmissions_total") >= 0.0);
+}
+
 #[test]
 fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -851,11 +875,15 @@ fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
         .local_addr()
         .unwrap()
         .port();
+    // Node A serves /metrics too.
     let mut m = Match::start([
-        format!("transport = \"tcp\"\nlisten = \"127.0.0.1:{port}\"\n"),
+        format!(
+            "transport = \"tcp\"\nlisten = \"127.0.0.1:{port}\"\n[http]\nlisten = \"127.0.0.1:0\"\n"
+        ),
         format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
     ]);
     m.play(0..6, None, &mut |_| {});
+    assert_link_metrics(m.nodes[0].daemon.http.expect("node A's HTTP server"));
     let ok = |c: &mut Client, line: &str| {
         let (code, text) = c.call(line);
         assert_eq!(code, 250, "{line}: {text}");

@@ -22,4 +22,6 @@ mod rules;
 mod seeds;
 mod support;
 mod terminal;
+mod web;
+mod web_browser;
 mod xfcc;

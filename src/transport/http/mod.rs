@@ -1,5 +1,5 @@
-//! The HTTP server: one for every HTTP front end (XFCC for correspondence clients today; web
-//! pages and metrics add their routes to [`router`]).
+//! The HTTP server: one for every HTTP front end: XFCC for correspondence clients (`xfcc/`),
+//! the web pages for spectators and the arbiter (`web/`), `/healthz` and `/metrics`.
 //!
 //! Bounded like the line protocol: at most `http.max_connections` connections are served at
 //! once (more wait in the kernel's backlog), each request head and TLS handshake must arrive
@@ -8,6 +8,7 @@
 //! `http.max_body_bytes` gets 413 before it is read. On shutdown the listener stops, each
 //! connection finishes the request in hand and closes.
 
+pub mod web;
 pub mod xfcc;
 
 use std::io;
@@ -42,14 +43,15 @@ pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
             "/healthz",
             axum::routing::get(healthz).with_state(ctx.clone()),
         )
-        .route("/metrics", axum::routing::get(metrics))
-        .merge(xfcc::routes(ctx, http.max_body_bytes, tls))
-        .fallback(|| async {
-            (
-                StatusCode::NOT_FOUND,
-                "no such page; XFCC is at /xfccbasic.asmx, health at /healthz, metrics at /metrics\n",
-            )
-        })
+        .route(
+            "/metrics",
+            axum::routing::get(metrics).with_state(ctx.clone()),
+        )
+        .merge(xfcc::routes(ctx.clone(), http.max_body_bytes, tls))
+        .merge(
+            web::routes(ctx, http).layer(axum::extract::DefaultBodyLimit::max(http.max_body_bytes)),
+        )
+        .fallback(web::fallback)
         .layer(axum::middleware::from_fn(move |request, next| {
             within(timeout, request, next)
         }))
@@ -71,8 +73,17 @@ async fn healthz(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) 
     }
 }
 
-/// `/metrics`: the relay's counters in Prometheus' text format.
-async fn metrics() -> Response {
+/// `/metrics`: the relay's counters in Prometheus' text format, with the outbox's depth by
+/// transport read from the record as it is scraped.
+async fn metrics(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) -> Response {
+    match ctx.mailbox.outbox_depth(&ctx.config).await {
+        Ok(depth) => {
+            for (transport, n) in depth {
+                metrics::gauge!("ccrelay_outbox_waiting", "transport" => transport).set(n as f64);
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the outbox's depth"),
+    }
     (
         [(
             axum::http::header::CONTENT_TYPE,

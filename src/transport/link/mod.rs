@@ -227,6 +227,7 @@ impl LinkTask {
                 if !was_up {
                     was_up = true;
                     tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
+                    self.publish(true);
                 }
                 self.refill().await?;
                 while self.session.has_room() {
@@ -236,17 +237,21 @@ impl LinkTask {
                     self.session.push(message.encode());
                     self.in_session.push_back(row);
                 }
-            } else {
+            } else if was_up {
                 was_up = false;
+                self.publish(false);
             }
             let frames = self.session.poll(Instant::now());
             write_all(&mut wr, frames).await?;
             tokio::select! {
                 n = rd.read(&mut buf) => {
-                    let n = n?;
+                    let n = n.inspect_err(|_| self.publish(false))?;
                     if n == 0 {
+                        self.publish(false);
                         return Err(LinkError::Closed);
                     }
+                    metrics::counter!("ccrelay_link_bytes_in_total", "link" => self.config.id.clone())
+                        .increment(n as u64);
                     let mut frames = Vec::new();
                     deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
                     for f in frames {
@@ -259,12 +264,25 @@ impl LinkTask {
                         // Nothing valid for a long time: the port may be gone (a pulled USB
                         // adapter does not always make reads fail) or the connection half
                         // open. Open the line again.
+                        self.publish(false);
                         return Err(LinkError::Silent);
                     }
+                    self.publish(self.session.is_established());
                 }
                 () = self.shutdown.cancelled() => return Ok(()),
             }
         }
+    }
+
+    /// The link's state and counts for `/metrics`: up or down, bytes sent, retransmissions.
+    fn publish(&self, up: bool) {
+        let link = self.config.id.clone();
+        let stats = &self.session.stats;
+        metrics::gauge!("ccrelay_link_up", "link" => link.clone()).set(if up { 1.0 } else { 0.0 });
+        metrics::counter!("ccrelay_link_bytes_out_total", "link" => link.clone())
+            .absolute(stats.bytes_out);
+        metrics::counter!("ccrelay_link_retransmissions_total", "link" => link)
+            .absolute(stats.retransmissions + stats.fast_retransmissions);
     }
 
     async fn on_frame(&mut self, encoded: &[u8]) -> Result<(), LinkError> {

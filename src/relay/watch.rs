@@ -1,0 +1,185 @@
+//! The games as spectators (and the arbiter) see them on the web pages. The event's viewing
+//! rule (`config::Viewing`) is applied here, in the relay, so that a hidden move, clock or
+//! private game never leaves it: a front end gets only what it may show.
+//!
+//! - public: everything, live;
+//! - delay N: a game in progress without its last N plies; its clocks and draw offer, which
+//!   would tell of the hidden moves, are withheld; a finished game whole;
+//! - finished: only finished games;
+//! - private: nothing (the game does not exist for a spectator).
+//!
+//! Games outside any event are public. The arbiter (`full`) sees every game whole.
+
+use jiff::Timestamp;
+use shakmaty::Color;
+
+use crate::config::Viewing;
+use crate::game::clock::TimeControl;
+use crate::game::{Kind, Ply};
+use crate::journal::crosstable::{Played, Row, standings};
+
+use super::state::State;
+use super::view::Standing;
+use super::{Pending, Reply, Status};
+
+/// One game as a spectator may see it.
+#[derive(Clone, Debug)]
+pub struct Watched {
+    pub id: String,
+    pub kind: Kind,
+    /// The players' names (their ids when the configuration gives none).
+    pub white: String,
+    pub black: String,
+    /// The players' ids, for the crosstable.
+    pub white_id: String,
+    pub black_id: String,
+    /// The event's id, name and site.
+    pub event: Option<String>,
+    pub event_name: Option<String>,
+    pub site: Option<String>,
+    pub round: Option<String>,
+    pub started: Option<Timestamp>,
+    /// The viewing rule the game is shown under (public for a game outside any event).
+    pub view: Viewing,
+    /// The position the game started from, when not the usual one.
+    pub start_fen: Option<String>,
+    /// The moves shown, when one game was asked for (empty in a list of games).
+    pub moves: Vec<Ply>,
+    /// How many plies are shown.
+    pub plies: usize,
+    /// Some plies are withheld (the delay rule).
+    pub delayed: bool,
+    /// When the last move shown was made.
+    pub last_move_at: Option<Timestamp>,
+    /// Who moves in the position shown.
+    pub to_move: Color,
+    pub standing: Standing,
+    /// The side whose draw offer stands (withheld under a delay).
+    pub draw_offer: Option<Color>,
+    /// Seconds each side has left to its next time control (withheld under a delay).
+    pub time_left: [Option<i64>; 2],
+    pub on_leave: [bool; 2],
+    pub time_control: TimeControl,
+}
+
+impl Watched {
+    /// What changes when something shown changes: a live page compares it to know whether
+    /// to tell its browser.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{}:{}:{:?}:{:?}:{:?}",
+            self.id, self.plies, self.standing, self.draw_offer, self.on_leave
+        )
+    }
+}
+
+/// An event's crosstable from the games a spectator may see of it.
+pub fn crosstable(games: &[Watched]) -> Vec<Row> {
+    let played: Vec<Played> = games
+        .iter()
+        .map(|g| Played {
+            white: g.white_id.clone(),
+            black: g.black_id.clone(),
+            result: match &g.standing {
+                Standing::Over { winner, .. } => Some(*winner),
+                _ => None,
+            },
+        })
+        .collect();
+    standings(&played)
+}
+
+impl State {
+    /// The games shown (one, or all sorted by id), once what they show is on disk.
+    pub(super) async fn watch(
+        &mut self,
+        game: Option<&str>,
+        full: bool,
+    ) -> (Pending, Vec<Watched>) {
+        self.now = self.now.max(self.clock.now());
+        let shown: Vec<Watched> = match game {
+            Some(id) => self.watched(id, full, true).into_iter().collect(),
+            None => {
+                let mut ids: Vec<&String> = self.games.keys().collect();
+                ids.sort();
+                ids.iter()
+                    .filter_map(|id| self.watched(id, full, false))
+                    .collect()
+            }
+        };
+        (self.after_commit(Reply::new(Status::Done, "")).await, shown)
+    }
+
+    fn watched(&self, id: &str, full: bool, with_moves: bool) -> Option<Watched> {
+        let game = self.games.get(id)?;
+        let facts = self.facts.get(id).cloned().unwrap_or_default();
+        let event = facts.event.as_ref().and_then(|e| self.events.get(e));
+        let view = event.map(|e| e.view).unwrap_or_default();
+        let over = game.result().is_some();
+        let hide = match (full, view) {
+            (true, _) | (false, Viewing::Public) => 0,
+            (false, Viewing::Private) => return None,
+            (false, Viewing::Finished) if !over => return None,
+            (false, Viewing::Finished) => 0,
+            (false, Viewing::Delay(n)) if !over => n as usize,
+            (false, Viewing::Delay(_)) => 0,
+        };
+        let all = game.moves();
+        let plies = all.len().saturating_sub(hide);
+        let delayed = plies < all.len();
+        let name = |p: &str| {
+            self.players
+                .get(p)
+                .map(|p| p.name.clone())
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| p.to_owned())
+        };
+        let standing = match game.result() {
+            Some(result) => Standing::Over {
+                winner: result.winner,
+                reason: result.reason,
+            },
+            None if game.flagged() && !delayed => Standing::AwaitingArbiter,
+            None => Standing::Ongoing,
+        };
+        let first = game.start().turn();
+        let to_move = if plies % 2 == 0 { first } else { !first };
+        let side = |c: Color| game.side_time(c, self.now);
+        let withheld = delayed;
+        Some(Watched {
+            id: id.to_owned(),
+            kind: game.kind(),
+            white: name(&game.white),
+            black: name(&game.black),
+            white_id: game.white.clone(),
+            black_id: game.black.clone(),
+            event: facts.event.clone(),
+            event_name: event.map(|e| e.name.clone()).or(facts.event.clone()),
+            site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
+            round: facts.round.clone(),
+            started: facts.started,
+            view,
+            start_fen: game.start_fen().map(str::to_owned),
+            moves: if with_moves {
+                all[..plies].to_vec()
+            } else {
+                Vec::new()
+            },
+            plies,
+            delayed,
+            last_move_at: plies
+                .checked_sub(1)
+                .and_then(|i| game.timeline().moves.get(i).copied()),
+            to_move,
+            standing,
+            draw_offer: if withheld { None } else { game.draw_offer() },
+            time_left: if withheld {
+                [None, None]
+            } else {
+                [side(Color::White).left, side(Color::Black).left]
+            },
+            on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
+            time_control: game.rules().time_control,
+        })
+    }
+}

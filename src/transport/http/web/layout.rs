@@ -1,0 +1,91 @@
+//! The frame every page shares: the document head (viewport for phones, the style), the
+//! language switch, the arbiter's login link, and the script that follows a page live.
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+use super::words::Tongue;
+
+/// The style: readable on a phone (one column under 700px), the board scaling to the width.
+const STYLE: &str = r#"
+body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fbfaf7;line-height:1.4}
+header{background:#3b2f24;color:#f0d9b5;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:1em;align-items:center}
+header a{color:#f0d9b5}
+header .right{margin-left:auto;display:flex;gap:.8em;align-items:center}
+main{padding:1em;max-width:1100px;margin:auto}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left}
+td.num,th.num{text-align:center}
+.game{display:flex;flex-wrap:wrap;gap:1.5em}
+.board{width:min(92vw,480px);height:auto;display:block}
+.side{flex:1;min-width:260px}
+ol.moves{padding-left:2.5em;columns:2;column-gap:1.5em}
+ol.moves a{text-decoration:none;padding:0 .2em}
+ol.moves a.current{background:#e8d33f;border-radius:3px}
+.note{color:#665}
+.sr{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0;word-break:break-all}
+form.choose{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}
+@media (max-width:700px){ol.moves{columns:1}header{font-size:.9em}}
+"#;
+
+/// Follows the page live: on each `change` the page is fetched again and its `<main>` put in
+/// place, so the board and the moves move without a reload. The browser's EventSource
+/// reconnects by itself after a dropped connection; a refusal (the server's listener limit)
+/// is tried again after a pause.
+const LIVE: &str = r#"
+(function(){
+  var url=document.body.getAttribute('data-live');
+  if(!url||!window.EventSource)return;
+  function refresh(){
+    fetch(location.href,{credentials:'same-origin'}).then(function(r){return r.ok?r.text():null}).then(function(t){
+      if(!t)return;
+      var d=new DOMParser().parseFromString(t,'text/html');
+      var fresh=d.getElementById('main'),old=document.getElementById('main');
+      if(fresh&&old){old.replaceWith(fresh);}
+    });
+  }
+  function open(){
+    var es=new EventSource(url);
+    es.addEventListener('change',refresh);
+    es.onopen=function(){document.body.setAttribute('data-live-state','open');};
+    es.onerror=function(){
+      document.body.setAttribute('data-live-state','error');
+      if(es.readyState===2){setTimeout(open,5000);}
+    };
+  }
+  open();
+})();
+"#;
+
+/// A whole page: `live` is the Server-Sent Events address that follows it, if any.
+pub fn page(tongue: Tongue, title: &str, live: Option<&str>, body: Markup) -> Markup {
+    let w = tongue.words();
+    html! {
+        (DOCTYPE)
+        html lang=(tongue.code()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · ccrelay" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body data-live=[live] {
+                header {
+                    a href="/" { strong { "ccrelay" } }
+                    span { (w.title) }
+                    span.right {
+                        span lang="en" { a href="?lang=en" hreflang="en" { "English" } }
+                        span lang="ru" { a href="?lang=ru" hreflang="ru" { "Русский" } }
+                        a href="/login" { (w.arbiter) }
+                    }
+                }
+                (body)
+                @if live.is_some() {
+                    script { (PreEscaped(LIVE)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Pages followed live: Server-Sent Events that say `change` when what a page shows has
+//! changed, within a moment of the journal's commit. The relay announces each changed game
+//! ([`crate::relay::Relay::changes`]); a listener reads what its page shows again through
+//! the relay (so only once it is committed) and speaks only when that differs, so a move
+//! hidden by a delay rule makes no event at all.
+//!
+//! At most `http.max_listeners` listen at once (one more is answered 503; the page's script
+//! tries again later); each stream sends a keep-alive comment every 15 s and ends when the
+//! daemon stops. A listener that falls behind the relay's announcements reads again.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{Web, not_found, viewer};
+use crate::relay::Watched;
+
+/// What a live page follows.
+#[derive(Clone)]
+enum Scope {
+    All,
+    Game(String),
+    Event(String),
+}
+
+impl Scope {
+    fn concerns(&self, game: &str) -> bool {
+        match self {
+            Scope::Game(id) => id == game,
+            Scope::All | Scope::Event(_) => true,
+        }
+    }
+}
+
+/// What the page shows, in short; `None` when it shows nothing (the game is not there for
+/// this viewer, or the relay does not answer).
+async fn fingerprint(web: &Web, scope: &Scope, arbiter: bool) -> Option<String> {
+    let one = match scope {
+        Scope::Game(id) => Some(id.as_str()),
+        _ => None,
+    };
+    let games: Vec<Watched> = web.ctx.relay.watch(one, arbiter).await.ok()?;
+    let shown: Vec<String> = games
+        .iter()
+        .filter(|g| match scope {
+            Scope::Event(e) => g.event.as_deref() == Some(e.as_str()),
+            _ => true,
+        })
+        .map(Watched::fingerprint)
+        .collect();
+    (!shown.is_empty() || matches!(scope, Scope::All)).then(|| shown.join("|"))
+}
+
+struct Listener {
+    web: Arc<Web>,
+    scope: Scope,
+    arbiter: bool,
+    last: String,
+    changes: tokio::sync::broadcast::Receiver<String>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Listener {
+    /// Waits for the next change of what the page shows; `None` once the daemon stops.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            let changed = tokio::select! {
+                () = self.web.ctx.shutdown.cancelled() => return None,
+                changed = self.changes.recv() => changed,
+            };
+            match changed {
+                Ok(game) if !self.scope.concerns(&game) => continue,
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return None,
+            }
+            let now = fingerprint(&self.web, &self.scope, self.arbiter)
+                .await
+                .unwrap_or_default();
+            if now != self.last {
+                self.last = now;
+                return Some(Event::default().event("change").data("change"));
+            }
+        }
+    }
+}
+
+async fn listen(
+    web: Arc<Web>,
+    scope: Scope,
+    headers: HeaderMap,
+    query: BTreeMap<String, String>,
+) -> Response {
+    let v = match viewer(&web, &headers, &query) {
+        Ok(v) => v,
+        Err(page) => return *page,
+    };
+    let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [("retry-after", "10")],
+            "too many live listeners; try again later\n",
+        )
+            .into_response();
+    };
+    // Subscribed before the first reading, so no change falls between the two.
+    let changes = web.ctx.relay.changes();
+    let Some(last) = fingerprint(&web, &scope, v.arbiter).await else {
+        return not_found(v.tongue);
+    };
+    let listener = Listener {
+        web,
+        scope,
+        arbiter: v.arbiter,
+        last,
+        changes,
+        _permit: permit,
+    };
+    let stream = futures::stream::unfold(listener, |mut l| async move {
+        let event = l.next().await?;
+        Some((Ok::<Event, Infallible>(event), l))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// `/live`: the index's games.
+pub async fn index(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    listen(web, Scope::All, headers, query).await
+}
+
+/// `/games/{id}/live`.
+pub async fn game(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    listen(web, Scope::Game(id), headers, query).await
+}
+
+/// `/events/{id}/live`.
+pub async fn event(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    listen(web, Scope::Event(id), headers, query).await
+}

@@ -1,0 +1,157 @@
+//! The arbiter's login: the admin secret, checked by the daemon's one verifier under the
+//! shared login limit (per address, with every other transport's logins), opens a session
+//! held in memory and named by a random token in an `HttpOnly`, `SameSite=Strict` cookie
+//! (`Secure` when the server speaks TLS). The arbiter then sees every game whole, private
+//! ones included. Sessions end after [`SESSION`], at logout, or when the daemon stops; at
+//! most [`MAX_SESSIONS`] are open (the oldest goes first).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Form;
+use axum::extract::{Extension, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::html;
+use serde::Deserialize;
+
+use super::super::PeerAddr;
+use super::words::Tongue;
+use super::{Web, cookie, layout};
+
+/// How long an arbiter's session lasts.
+const SESSION: Duration = Duration::from_secs(12 * 3600);
+/// Sessions open at once, at most.
+const MAX_SESSIONS: usize = 64;
+/// The session cookie's name.
+const COOKIE: &str = "ccrelay_arbiter";
+
+/// The open arbiter sessions, by token.
+#[derive(Default)]
+pub struct Sessions(Mutex<HashMap<String, Instant>>);
+
+impl Sessions {
+    /// Whether the request carries a live session's cookie.
+    pub fn is_arbiter(&self, headers: &HeaderMap) -> bool {
+        let Some(token) = cookie(headers, COOKIE) else {
+            return false;
+        };
+        let sessions = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        sessions
+            .get(token)
+            .is_some_and(|opened| opened.elapsed() < SESSION)
+    }
+
+    fn open(&self) -> Option<String> {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).ok()?;
+        let token = hex::encode(bytes);
+        let mut sessions = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.retain(|_, opened| opened.elapsed() < SESSION);
+        if sessions.len() >= MAX_SESSIONS
+            && let Some(oldest) = sessions
+                .iter()
+                .min_by_key(|(_, opened)| **opened)
+                .map(|(t, _)| t.clone())
+        {
+            sessions.remove(&oldest);
+        }
+        sessions.insert(token.clone(), Instant::now());
+        Some(token)
+    }
+
+    fn close(&self, headers: &HeaderMap) {
+        if let Some(token) = cookie(headers, COOKIE) {
+            self.0
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(token);
+        }
+    }
+}
+
+fn tongue(headers: &HeaderMap) -> Tongue {
+    cookie(headers, "lang")
+        .and_then(|l| match l {
+            "ru" => Some(Tongue::Ru),
+            "en" => Some(Tongue::En),
+            _ => None,
+        })
+        .or_else(|| {
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Tongue::from_accept)
+        })
+        .unwrap_or(Tongue::En)
+}
+
+fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) -> Response {
+    let w = tongue.words();
+    let body = html! {
+        main #main {
+            h1 { (w.arbiter) }
+            @if refused { p.error { (w.login_failed) } }
+            @if arbiter {
+                p { (w.logged_in) }
+                form method="post" action="/logout" { button type="submit" { (w.logout) } }
+            } @else {
+                form method="post" action="/login" {
+                    label { (w.secret) " " input type="password" name="secret" autocomplete="current-password" required; }
+                    " " button type="submit" { (w.login) }
+                }
+            }
+        }
+    };
+    super::html(status, layout::page(tongue, w.arbiter, None, body))
+}
+
+/// `GET /login`.
+pub async fn form(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
+    let arbiter = web.arbiters.is_arbiter(&headers);
+    login_page(tongue(&headers), StatusCode::OK, false, arbiter)
+}
+
+#[derive(Deserialize)]
+pub struct Login {
+    secret: String,
+}
+
+/// `POST /login`: a session cookie and back to the games, or the form again with 403.
+pub async fn submit(
+    State(web): State<Arc<Web>>,
+    peer: Option<Extension<PeerAddr>>,
+    headers: HeaderMap,
+    Form(login): Form<Login>,
+) -> Response {
+    let tongue = tongue(&headers);
+    let peer = peer.map_or_else(|| "unknown".to_owned(), |p| p.0.0.ip().to_string());
+    if !web.ctx.login_attempt(&peer) {
+        tracing::warn!(%peer, "web arbiter login refused: too many attempts");
+        metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
+        return login_page(tongue, StatusCode::TOO_MANY_REQUESTS, true, false);
+    }
+    if !web.ctx.verify_admin(login.secret).await {
+        tracing::warn!(%peer, "web arbiter login refused: wrong secret");
+        metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret").increment(1);
+        return login_page(tongue, StatusCode::FORBIDDEN, true, false);
+    }
+    let Some(token) = web.arbiters.open() else {
+        return login_page(tongue, StatusCode::SERVICE_UNAVAILABLE, true, false);
+    };
+    tracing::info!(%peer, "arbiter logged in on the web");
+    let secure = if web.tls { "; Secure" } else { "" };
+    let cookie = format!(
+        "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
+        SESSION.as_secs()
+    );
+    ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
+}
+
+/// `POST /logout`.
+pub async fn logout(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
+    web.arbiters.close(&headers);
+    let cookie = format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
+}
