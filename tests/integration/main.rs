@@ -8,6 +8,7 @@ mod draughts_seed;
 mod email;
 mod email_fixtures;
 mod errors;
+mod fuzz_corpus;
 mod init;
 mod link;
 mod memory;
