@@ -411,6 +411,17 @@ fn numbered_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
             continue;
         }
         let (glued, text) = split_move_number(word);
+        // What follows a glued number must read as a move on its own as well: `12.7`,
+        // `2.12...Nf6` or `12..if` would be written back as a number, or as a word skipped.
+        if glued.is_some()
+            && (split_move_number(text).0.is_some()
+                || ["if", "then", "если", "то"].contains(&text.to_lowercase().as_str()))
+        {
+            return Err(CommandError::new(
+                CommandErrorKind::BadValue,
+                format!("not a move after its number: {word:?}"),
+            ));
+        }
         moves.push(NumberedMove {
             number: glued.or(number.take()),
             text: text.to_owned(),

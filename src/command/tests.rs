@@ -489,3 +489,23 @@ fn the_record_keeps_the_text_bounded() {
     let kept = bounded_text(&long);
     assert!(kept.len() <= MAX_TEXT_BYTES + '…'.len_utf8() && kept.ends_with('…'));
 }
+
+/// Found by fuzzing (the `command` target): a move number glued to what is itself a number or
+/// a skipped word (`REPEAT 5.54`, `IF g7 12.7`, `IF g7 2.12...Nf6`, `IF g7 12..IF`) was read as
+/// a move with that text, which renders as a line read differently (`REPEAT 54` is refused).
+/// Such a word is refused; a numbered ICCF move glued to its number still reads.
+#[test]
+fn glued_number_before_a_number_or_skipped_word_did_not_round_trip() {
+    for line in [
+        "MOVE demo-1 1... e5 REPEAT 5.54",
+        "IF g7 12.7 12.",
+        "IF g7 2.12...Nf6",
+        "IF g7 12..IF g7 12...Nf6",
+        "IF g7 1.2..e4",
+    ] {
+        let err = Command::parse(line).expect_err(line);
+        assert_eq!(err.kind(), CommandErrorKind::BadValue, "{line}");
+    }
+    let read = Command::parse("MOVE g 1... e5 REPEAT 1.5254").expect("a glued ICCF repeat");
+    assert_eq!(Command::parse(&read.to_string()), Ok(read));
+}

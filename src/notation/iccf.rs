@@ -117,7 +117,8 @@ impl Iccf {
     pub fn from_ascii(s: &[u8]) -> Option<Iccf> {
         let square = |file: u8, rank: u8| {
             let (f, r) = (file.checked_sub(b'1')?, rank.checked_sub(b'1')?);
-            (f < 8 && r < 8).then_some(f + 8 * r)
+            // Lazily: `8 * r` overflows for a byte far past '8' (found by fuzzing).
+            (f < 8 && r < 8).then(|| f + 8 * r)
         };
         let (from, to, promotion) = match *s {
             [a, b, c, d] => (square(a, b)?, square(c, d)?, 0),
@@ -157,6 +158,25 @@ impl FromStr for Iccf {
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    /// Found by fuzzing (the `link_message` target, through `frame::pack_iccf`): a four-byte
+    /// text with a byte far past '8' (`"A\u{fffd}"`: 41 EF BF BD) made the square's
+    /// `8 * rank` overflow before the range was checked: a panic where overflow is checked.
+    #[test]
+    fn a_byte_far_past_the_board_overflowed_the_square() {
+        for text in [
+            "A\u{fffd}",
+            "A\u{be}",
+            "1\u{fffd}",
+            "\u{fffd}\u{fffd}",
+            "11\u{ff}8",
+        ] {
+            assert_eq!(Iccf::from_ascii(text.as_bytes()), None, "{text:?}");
+            assert!(text.parse::<Iccf>().is_err(), "{text:?}");
+        }
+        assert_eq!(Iccf::from_ascii(&[b'1', 0xff, b'1', b'1']), None);
+        assert_eq!(Iccf::from_ascii(&[b'1', b'1', b'1', 0xff, b'1']), None);
+    }
 
     /// The strict reader reads exactly what the writer writes, and the same as the tolerant
     /// one; anything else is left to the tolerant one.

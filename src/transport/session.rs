@@ -91,27 +91,34 @@ impl Context {
             .players
             .get(player)
             .map(|p| p.secret_hash.clone());
-        self.check_secret(hash, secret).await.unwrap_or_else(|busy| {
-            tracing::warn!(%player, "login refused: {busy}");
-            false
-        })
+        self.check_secret(hash, secret)
+            .await
+            .unwrap_or_else(|busy| {
+                tracing::warn!(%player, "login refused: {busy}");
+                false
+            })
     }
 
     /// Whether `secret` is the administrator's (the arbiter's web login), under the same
     /// limit on checks at once; false when the configuration has no admin secret.
     pub async fn verify_admin(&self, secret: String) -> bool {
         let hash = self.config.admin_secret_hash.clone();
-        self.check_secret(hash, secret).await.unwrap_or_else(|busy| {
-            tracing::warn!("admin login refused: {busy}");
-            false
-        })
+        self.check_secret(hash, secret)
+            .await
+            .unwrap_or_else(|busy| {
+                tracing::warn!("admin login refused: {busy}");
+                false
+            })
     }
 
     /// Checks `secret` against `hash`; with no hash (an unknown name) against a dummy, so the
     /// time taken does not tell which names exist.
     async fn check_secret(&self, hash: Option<String>, secret: String) -> Result<bool, Busy> {
         let hash_for_check = hash.as_deref().unwrap_or_else(|| dummy_hash());
-        let ok = self.verifier.verify(secret, hash_for_check, VERIFY_WAIT).await?;
+        let ok = self
+            .verifier
+            .verify(secret, hash_for_check, VERIFY_WAIT)
+            .await?;
         Ok(ok && hash.is_some())
     }
 }
