@@ -210,8 +210,9 @@ RESIGN <game>
 CLAIM <game> THREEFOLD|FIFTY [<move>]  a draw, now or with your move
 IF <game> <their move> <your answer> ...   conditional moves (IF <game> CANCEL)
 LEAVE <YYYY-MM-DD> <days>              leave from that day, in all your games
+MSG <game> <text>                      a message to your opponent (at most 500 characters)
 ACK [<id>]                             messages up to <id> (or all shown) received
-CREATE <game> <white> <black> [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
+CREATE <game> <white> <black> [GAME <kind>] [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
 ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
 RECEIPT <entry>                        the signed receipt for a journal entry (r<entry>:...)
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
@@ -221,6 +222,23 @@ QUIT";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/protocol.md shows the command list indented by four spaces; it must be HELP's.
+    #[test]
+    fn help_is_the_list_in_the_protocol_doc() {
+        let doc = include_str!("../../docs/protocol.md");
+        let first = HELP.lines().nth(1).expect("HELP lists commands");
+        let start = doc
+            .find(&format!("    {first}\n"))
+            .expect("the command list in docs/protocol.md");
+        let listed: Vec<&str> = doc[start..]
+            .lines()
+            .take_while(|l| l.starts_with("    "))
+            .map(|l| &l[4..])
+            .collect();
+        let help: Vec<&str> = HELP.lines().skip(1).collect();
+        assert_eq!(listed, help);
+    }
 
     #[test]
     fn the_line_protocols_own_words() {
