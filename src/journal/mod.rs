@@ -39,7 +39,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
-use writer::{Op, WAL_SIZE_LIMIT, writer};
+use writer::{Op, Owned, WAL_SIZE_LIMIT, writer};
 
 /// What an entry records.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -337,7 +337,7 @@ impl Journal {
         let (seq, prev) = store::tail(&conn)?;
         std::thread::Builder::new()
             .name("journal-writer".to_owned())
-            .spawn(move || writer(conn, rx, hub, seq, prev, key, lock, failed))
+            .spawn(move || writer(conn, rx, hub, seq, prev, Owned { key, lock }, failed))
             .map_err(|e| JournalError::Io(e.to_string()))?;
         Ok((Journal { tx }, replayed))
     }

@@ -234,13 +234,14 @@ pub fn insert_signature(
     Ok(())
 }
 
-fn signed_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Vec<u8>, Vec<u8>, Vec<u8>)> {
+/// A `signatures` row as read: entry number, hash, key, signature.
+type SignatureRow = (i64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+fn signed_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<SignatureRow> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
-fn to_signed_head(
-    (seq, hash, key, signature): (i64, Vec<u8>, Vec<u8>, Vec<u8>),
-) -> Result<SignedHead, JournalError> {
+fn to_signed_head((seq, hash, key, signature): SignatureRow) -> Result<SignedHead, JournalError> {
     let bad = || JournalError::Corrupt(format!("signature at entry {seq}: malformed"));
     Ok(SignedHead {
         seq,

@@ -11,6 +11,13 @@ use super::receipt::{Receipt, Short};
 use super::signing::{Key, head_message};
 use super::{Entry, Hub, JournalError, OutboxItem, Record, Seen, store};
 
+/// What the writer owns besides the connection: the key it signs with, and the journal's
+/// write lock.
+pub(super) struct Owned {
+    pub key: Key,
+    pub lock: std::fs::File,
+}
+
 pub(super) enum Op {
     Append {
         records: Vec<Record>,
@@ -61,12 +68,11 @@ pub(super) fn writer(
     hub: Arc<Hub>,
     mut seq: i64,
     mut prev: [u8; 32],
-    key: Key,
-    lock: std::fs::File,
+    owned: Owned,
     fatal: CancellationToken,
 ) {
-    // Held as long as the writer runs: no other process writes this journal meanwhile.
-    let _lock = lock;
+    // The lock is held as long as the writer runs: no other process writes this journal.
+    let Owned { key, lock: _lock } = owned;
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
     let mut commits_since_checkpoint: u32 = 0;
