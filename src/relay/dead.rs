@@ -217,6 +217,17 @@ impl DeadLetters {
         Ok((out, total))
     }
 
+    /// The letters about `game`, parked or waiting to be sent again, oldest first: what a
+    /// game's report lists under its mail refused for good.
+    pub fn about_game(&self, game: &str) -> Result<Vec<DeadLetter>, DeadError> {
+        let mut letters = Vec::new();
+        for state in [State::Parked, State::Retry] {
+            let (all, _) = self.list(state, usize::MAX)?;
+            letters.extend(all.into_iter().filter(|l| l.game == game));
+        }
+        Ok(letters)
+    }
+
     fn read(&self, state: State, id: &str) -> Result<Option<DeadLetter>, DeadError> {
         use std::io::Read;
         let file = match std::fs::File::open(self.path(state, id)) {

@@ -238,6 +238,34 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
         .collect();
 
+    // The game's report lists the letters about the game, for the arbiter, in the signed text.
+    let out = crate::support::ccrelay()
+        .args([
+            "journal", "export", "--game", game, "--format", "report", "--config",
+        ])
+        .arg(&s.config)
+        .output()
+        .expect("export");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    let section = report
+        .split_once("Mail refused for good")
+        .unwrap_or_else(|| panic!("no dead letters in the report:\n{report}"))
+        .1;
+    for (id, line) in ids.iter().zip(&lines) {
+        if line.contains(&format!("game={game}")) {
+            assert!(
+                section.contains(&format!("  {id} parked ")),
+                "{id}:\n{report}"
+            );
+        }
+    }
+    assert!(section.contains("550"), "{report}");
+
     // Sent again: refused for good again, so parked again, with the server's new answer.
     let text = crate::daemon::ok(&mut admin, &format!("DEAD RETRY {}", ids[0]));
     assert!(text.contains("will be sent again"), "{text}");

@@ -296,6 +296,14 @@ fn a_game_page_shows_board_moves_clocks_and_the_pgn() {
         "{}",
         back.body
     );
+    // The language switch keeps the move shown.
+    assert!(
+        back.body.contains("href=\"?ply=2&amp;lang=ru\""),
+        "{}",
+        back.body
+    );
+    let latest = get(http, "/games/g1");
+    assert!(latest.body.contains("href=\"?lang=ru\""), "{}", latest.body);
     // The official PGN, without the players' addresses.
     let pgn = get(http, "/games/g1.pgn");
     assert_eq!(pgn.status, 200);

@@ -12,6 +12,7 @@ use ccrelay::journal::export::{
 use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, store};
+use ccrelay::relay::dead::DeadLetters;
 use clap::Subcommand;
 
 use crate::load_config;
@@ -192,7 +193,10 @@ fn export(
         bar.set_position(n)
     });
     bar.finish_and_clear();
-    let text = text?;
+    let mut text = text?;
+    if format == ExportFormat::Report {
+        dead_letters_section(&config.data_dir, game, &mut text);
+    }
     let (seq, hash) = store::tail(&conn)?;
     let keys = keyring::history(&conn)?;
     let Some((_, current)) = keys.current() else {
@@ -217,6 +221,26 @@ fn export(
     };
     print!("{}", sealed::seal(&text, seq, &hash, &key));
     Ok(ExitCode::SUCCESS)
+}
+
+/// A game's report ends with the mail about it that the SMTP server refused for good: the
+/// arbiter's view of what a player may never have received. The letters are kept beside the
+/// journal, not in its chain (docs/journal.md), and the section says so.
+fn dead_letters_section(data_dir: &Path, game: &str, text: &mut String) {
+    match DeadLetters::new(data_dir).about_game(game) {
+        Ok(letters) if letters.is_empty() => {}
+        Ok(letters) => {
+            text.push_str(
+                "\nMail refused for good (dead letters, kept beside the journal, not in its chain):\n",
+            );
+            for letter in letters {
+                text.push_str("  ");
+                text.push_str(&letter.line());
+                text.push('\n');
+            }
+        }
+        Err(e) => eprintln!("ccrelay: the report leaves out the dead letters: {e}"),
+    }
 }
 
 fn verify_export(file: &Path, key: &str) -> anyhow::Result<ExitCode> {

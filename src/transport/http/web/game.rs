@@ -252,9 +252,14 @@ pub async fn page(
         }
     };
     let live = format!("/games/{}/live", g.id);
+    let keep = if ply < g.plies {
+        format!("ply={ply}&")
+    } else {
+        String::new()
+    };
     with_cookies(
         &v,
         StatusCode::OK,
-        layout::page(v.tongue, &title, Some(&live), body),
+        layout::page_keeping(v.tongue, &title, Some(&live), &keep, body),
     )
 }

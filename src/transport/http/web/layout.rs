@@ -61,6 +61,18 @@ const LIVE: &str = r#"
 
 /// A whole page: `live` is the Server-Sent Events address that follows it, if any.
 pub fn page(tongue: Tongue, title: &str, live: Option<&str>, body: Markup) -> Markup {
+    page_keeping(tongue, title, live, "", body)
+}
+
+/// A whole page whose language switch keeps `keep` (`ply=5&`) in its links, so a viewer
+/// stepping through a game stays on the move they were looking at.
+pub fn page_keeping(
+    tongue: Tongue,
+    title: &str,
+    live: Option<&str>,
+    keep: &str,
+    body: Markup,
+) -> Markup {
     let w = tongue.words();
     html! {
         (DOCTYPE)
@@ -76,8 +88,8 @@ pub fn page(tongue: Tongue, title: &str, live: Option<&str>, body: Markup) -> Ma
                     a href="/" { strong { "ccrelay" } }
                     span { (w.title) }
                     span.right {
-                        span lang="en" { a href="?lang=en" hreflang="en" { "English" } }
-                        span lang="ru" { a href="?lang=ru" hreflang="ru" { "Русский" } }
+                        span lang="en" { a href={ "?" (keep) "lang=en" } hreflang="en" { "English" } }
+                        span lang="ru" { a href={ "?" (keep) "lang=ru" } hreflang="ru" { "Русский" } }
                         a href="/login" { (w.arbiter) }
                     }
                 }
