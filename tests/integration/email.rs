@@ -464,6 +464,7 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
         "{}",
         ack.text
     );
+    assert!(ack.text.contains("\nreceipt: r"), "{}", ack.text);
 
     // Boris answers over TCP; Alice gets it in SAN and ICCF, with the whole game, a diagram
     // and the game id.
@@ -474,6 +475,7 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     assert!(m.text.contains("moves: 1. e4 e5"), "{}", m.text);
     assert!(m.text.contains("game: em-tcp"), "{}", m.text);
     assert!(m.text.contains("r n b q k b n r"), "a diagram: {}", m.text);
+    assert!(m.text.contains("\nreceipt: r"), "{}", m.text);
     assert!(
         m.raw.contains(&format!("<ccrelay.game.{game}@")),
         "threaded: {}",
@@ -549,6 +551,24 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     assert!(show(&mut b, game).contains("result: 1-0"));
     drop(daemon);
     crate::daemon::assert_journal_verifies(&s.config);
+
+    // The mails as the player saved them hold their receipts against the journal.
+    let saved = s.config.parent().expect("a folder").join("mails.txt");
+    std::fs::write(&saved, format!("{}\n{}\n", ack.text, m.text)).expect("save the mails");
+    let out = crate::support::ccrelay()
+        .args(["journal", "verify", "--receipt"])
+        .arg(&saved)
+        .arg("--config")
+        .arg(&s.config)
+        .output()
+        .expect("verify");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("receipts ok: 2 receipts"), "{stdout}");
 }
 
 #[test]

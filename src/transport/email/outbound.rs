@@ -26,7 +26,9 @@ use crate::backoff::{self, Backoff};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
 use crate::relay::dead::{DeadLetter, State as DeadState};
-use crate::relay::{Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, Status};
+use crate::relay::{
+    Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, ShortReceipt, Status,
+};
 use sha2::{Digest, Sha256};
 
 /// A mail ready to send.
@@ -121,6 +123,12 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// The short receipt of the entry a mail reports, on a line of its own: what the player keeps
+/// (a saved mail is a receipts file for `ccrelay journal verify --receipt`).
+fn receipt_line(receipt: &ShortReceipt) -> String {
+    format!("receipt: {receipt} (RECEIPT {} gives it signed)\n", receipt.seq)
+}
+
 /// The answer to a player's mail: the relay's reply (acknowledgement or precise error), what
 /// was read of the mail, threaded under it and under the game.
 pub fn reply_mail(
@@ -172,6 +180,9 @@ pub fn reply_mail(
         "REFUSED"
     };
     let mut body = format!("{status} ({}): {}\n", reply.status.code(), reply.text);
+    if let Some(receipt) = &reply.receipt {
+        body.push_str(&receipt_line(receipt));
+    }
     if !mail.text.is_empty() {
         body.push_str("\nYour mail said:\n");
         for line in mail.text.lines().take(20) {
@@ -223,6 +234,7 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
     } else {
         format!("{line}\n\ngame: {game}\n")
     };
+    body.push_str(&receipt_line(&item.receipt));
     if let Some(view) = push.view {
         body.push('\n');
         body.push_str(view);
