@@ -108,13 +108,29 @@ pub(super) fn check(
             c.problem(format!("players.{id}.link"), format!("no link {link:?}"));
         }
     }
+    // A code is 16 bits: among a thousand games some share one. Only games played across
+    // the same link must differ (a node's local games never travel).
+    let link_of = |player: &str| match players.get(player).map(|p| &p.reach) {
+        Some(Reach::Link(link)) => Some(link.as_str()),
+        _ => None,
+    };
     let mut codes = BTreeMap::new();
     for g in games {
-        if let Some(other) = codes.insert(game_code(&g.id), g.id.clone()) {
-            c.problem(
-                "games",
-                format!("{other:?} and {:?} share a link code; rename one", g.id),
-            );
+        let mut across: Vec<&str> = [link_of(&g.white), link_of(&g.black)]
+            .into_iter()
+            .flatten()
+            .collect();
+        across.dedup();
+        for link in across {
+            if let Some(other) = codes.insert((link, game_code(&g.id)), g.id.clone()) {
+                c.problem(
+                    "games",
+                    format!(
+                        "{other:?} and {:?} share a link code on link {link:?}; rename one",
+                        g.id
+                    ),
+                );
+            }
         }
     }
     links

@@ -238,6 +238,57 @@ fen = "not a fen"
         }
     }
 
+    /// Two ids among `g0`..`g999` with one 16-bit link code (there are several).
+    fn two_ids_with_one_code() -> (String, String) {
+        let mut seen = BTreeMap::new();
+        (0..1000)
+            .map(|i| format!("g{i}"))
+            .find_map(|id| {
+                seen.insert(game_code(&id), id.clone())
+                    .map(|other| (other, id))
+            })
+            .expect("a shared code among 1000 ids")
+    }
+
+    /// The benchmark's 1,000 local games were refused: two shared a link code, though no game
+    /// travelled over a link.
+    #[test]
+    fn local_games_sharing_a_link_code_were_refused() {
+        let (a, b) = two_ids_with_one_code();
+        let players = format!(
+            r#"
+[[players]]
+id = "anna"
+secret_hash = "{HASH}"
+[[players]]
+id = "boris"
+secret_hash = "{HASH}"
+[[players]]
+id = "ivan"
+reach = "link"
+link = "spb"
+[[links]]
+id = "spb"
+transport = "tcp"
+connect = "127.0.0.1:7001"
+secret = "sixteen bytes at least"
+"#
+        );
+        let local = format!(
+            "{players}[[games]]\nid = \"{a}\"\nwhite = \"anna\"\nblack = \"boris\"\n\
+             [[games]]\nid = \"{b}\"\nwhite = \"boris\"\nblack = \"anna\"\n"
+        );
+        Config::from_toml(&local, Path::new(".")).expect("local games never travel");
+        let one_linked = local.replacen("black = \"boris\"", "black = \"ivan\"", 1);
+        Config::from_toml(&one_linked, Path::new(".")).expect("only one of them travels");
+        let both_linked = one_linked.replacen("black = \"anna\"", "black = \"ivan\"", 1);
+        let err = Config::from_toml(&both_linked, Path::new(".")).unwrap_err();
+        assert!(
+            err.to_string().contains("share a link code on link \"spb\""),
+            "{err}"
+        );
+    }
+
     #[test]
     fn links_and_players_across_them_are_checked() {
         let good = format!(

@@ -354,7 +354,13 @@ impl LinkTask {
         if stale {
             let games = self.mailbox.games().await?;
             self.games_read = Some(Instant::now());
-            self.games = games.into_iter().map(|g| (game_code(&g.id), g)).collect();
+            // Only the games played across this link: a code is 16 bits, so among many
+            // local games two share one, and a local game must not take a linked one's.
+            self.games = games
+                .into_iter()
+                .filter(|g| self.remote.contains(&g.white) || self.remote.contains(&g.black))
+                .map(|g| (game_code(&g.id), g))
+                .collect();
         }
         Ok(self.games.get(&code).cloned())
     }
