@@ -284,7 +284,8 @@ secret = "sixteen bytes at least"
         let both_linked = one_linked.replacen("black = \"anna\"", "black = \"ivan\"", 1);
         let err = Config::from_toml(&both_linked, Path::new(".")).unwrap_err();
         assert!(
-            err.to_string().contains("share a link code on link \"spb\""),
+            err.to_string()
+                .contains("share a link code on link \"spb\""),
             "{err}"
         );
     }

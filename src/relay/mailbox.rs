@@ -162,7 +162,7 @@ impl Mailbox {
             hub,
             readers: Arc::new(readers),
             data_dir: config.data_dir.clone(),
-            names: Arc::new(public_names(config)),
+            names: Arc::new(names(config, false)),
             view: Arc::new(Mutex::new(None)),
             dead: DeadLetters::new(&config.data_dir),
         }
@@ -451,8 +451,10 @@ impl Mailbox {
     }
 }
 
-/// The names of events and players from the configuration, without anyone's address.
-fn public_names(config: &Config) -> Names {
+/// The names of events and players from the configuration, for the records: with the players'
+/// mail addresses (the official exports' `WhiteNA`/`BlackNA`) or without them (everything a
+/// player or spectator is shown).
+pub fn names(config: &Config, addresses: bool) -> Names {
     Names {
         events: config
             .events
@@ -474,13 +476,10 @@ fn public_names(config: &Config) -> Names {
                 } else {
                     p.name.clone()
                 };
-                (
-                    p.id.clone(),
-                    PlayerInfo {
-                        name,
-                        address: None,
-                    },
-                )
+                let address = addresses
+                    .then(|| p.email.as_ref().map(|e| e.address.clone()))
+                    .flatten();
+                (p.id.clone(), PlayerInfo { name, address })
             })
             .collect(),
     }

@@ -31,7 +31,7 @@ pub use crate::journal::Short as ShortReceipt;
 pub use crate::journal::crosstable::{Row, halves, quarters};
 pub use mailbox::{
     Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
-    Rejected, Subscription,
+    Rejected, Subscription, names,
 };
 pub use notice::Notice;
 pub use reply::{Channel, Reply, Status};

@@ -115,7 +115,31 @@ pub fn san_movetext(game: &Game) -> String {
     words.join(" ")
 }
 
+impl Standing {
+    /// Where `game` stands; a flag fallen is shown only when `flag_shown` (a spectator behind
+    /// a delay must not learn of it before the moves that led there).
+    pub(super) fn of(game: &crate::game::Game, flag_shown: bool) -> Standing {
+        match game.result() {
+            Some(result) => Standing::Over {
+                winner: result.winner,
+                reason: result.reason,
+            },
+            None if game.flagged() && flag_shown => Standing::AwaitingArbiter,
+            None => Standing::Ongoing,
+        }
+    }
+}
+
 impl State {
+    /// A player's name as configured, else their id.
+    pub(super) fn player_name(&self, id: &str) -> String {
+        self.players
+            .get(id)
+            .map(|p| p.name.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| id.to_owned())
+    }
+
     /// Records the facts of a game just started.
     pub(super) fn note_start(&mut self, game: &str, event: Option<String>, round: Option<String>) {
         let facts = GameFacts {
@@ -171,28 +195,14 @@ impl State {
         let game = self.games.get(id)?;
         let color = game.side_of(player)?;
         let facts = self.facts.get(id).cloned().unwrap_or_default();
-        let name = |p: &str| {
-            self.players
-                .get(p)
-                .map(|p| p.name.clone())
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| p.to_owned())
-        };
-        let standing = match game.result() {
-            Some(result) => Standing::Over {
-                winner: result.winner,
-                reason: result.reason,
-            },
-            None if game.flagged() => Standing::AwaitingArbiter,
-            None => Standing::Ongoing,
-        };
+        let standing = Standing::of(game, true);
         let event = facts.event.as_ref().and_then(|e| self.events.get(e));
         let side = |c: Color| game.side_time(c, self.now);
         Some(GameView {
             id: id.to_owned(),
             kind: game.kind(),
-            white: name(&game.white),
-            black: name(&game.black),
+            white: self.player_name(&game.white),
+            black: self.player_name(&game.black),
             white_id: game.white.clone(),
             black_id: game.black.clone(),
             color,

@@ -127,21 +127,7 @@ impl State {
         let all = game.moves();
         let plies = all.len().saturating_sub(hide);
         let delayed = plies < all.len();
-        let name = |p: &str| {
-            self.players
-                .get(p)
-                .map(|p| p.name.clone())
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| p.to_owned())
-        };
-        let standing = match game.result() {
-            Some(result) => Standing::Over {
-                winner: result.winner,
-                reason: result.reason,
-            },
-            None if game.flagged() && !delayed => Standing::AwaitingArbiter,
-            None => Standing::Ongoing,
-        };
+        let standing = Standing::of(game, !delayed);
         let first = game.start().turn();
         let to_move = if plies % 2 == 0 { first } else { !first };
         let side = |c: Color| game.side_time(c, self.now);
@@ -149,8 +135,8 @@ impl State {
         Some(Watched {
             id: id.to_owned(),
             kind: game.kind(),
-            white: name(&game.white),
-            black: name(&game.black),
+            white: self.player_name(&game.white),
+            black: self.player_name(&game.black),
             white_id: game.white.clone(),
             black_id: game.black.clone(),
             event: facts.event.clone(),

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use crate::daemon::{Client, Daemon};
+use crate::memory::memory_kb;
 
 const MB: u64 = 1000;
 /// Each move answered, and pushed to the opponent, within this.
@@ -33,19 +34,6 @@ const REJECTED_PER_HOUR: usize = 40;
 const REJECTED_PER_SENDER: usize = 3;
 /// Bad mails written into the Maildir before the game and during it.
 const BAD_MAIL_FIRST: usize = 300;
-
-fn memory_kb(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|kb| kb.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("no {name} in {status}"))
-    };
-    (field("VmHWM:"), field("VmRSS:"))
-}
 
 /// What the attackers managed, counted.
 #[derive(Default)]

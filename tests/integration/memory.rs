@@ -17,7 +17,7 @@ const SOURCES: std::ops::RangeInclusive<u8> = 2..=250;
 const MB: u64 = 1000;
 
 /// `VmHWM` (peak resident) and `VmRSS` (resident now) of a process, in kB.
-fn memory_kb(pid: u32) -> (u64, u64) {
+pub(crate) fn memory_kb(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
     let field = |name: &str| {
         status

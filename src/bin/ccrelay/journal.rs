@@ -6,9 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
-use ccrelay::journal::export::{
-    EventInfo, ExportFormat, Names, PlayerInfo, crosstable, export_reporting,
-};
+use ccrelay::journal::export::{ExportFormat, Names, crosstable, export_reporting};
 use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, store};
@@ -290,32 +288,9 @@ fn rotate(config: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The names the records use, from the configuration.
+/// The names the records use, from the configuration, with the players' addresses.
 fn names(config: &Config) -> Names {
-    Names {
-        events: config
-            .events
-            .values()
-            .map(|e| {
-                let info = EventInfo {
-                    name: e.name.clone(),
-                    site: e.site.clone(),
-                };
-                (e.id.clone(), info)
-            })
-            .collect(),
-        players: config
-            .players
-            .values()
-            .map(|p| {
-                let info = PlayerInfo {
-                    name: p.name.clone(),
-                    address: p.email.as_ref().map(|e| e.address.clone()),
-                };
-                (p.id.clone(), info)
-            })
-            .collect(),
-    }
+    ccrelay::relay::names(config, true)
 }
 
 /// The entries in a journal, for a progress line (none if it cannot say).

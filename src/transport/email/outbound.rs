@@ -126,7 +126,10 @@ fn wrap(text: &str, width: usize) -> String {
 /// The short receipt of the entry a mail reports, on a line of its own: what the player keeps
 /// (a saved mail is a receipts file for `ccrelay journal verify --receipt`).
 fn receipt_line(receipt: &ShortReceipt) -> String {
-    format!("receipt: {receipt} (RECEIPT {} gives it signed)\n", receipt.seq)
+    format!(
+        "receipt: {receipt} (RECEIPT {} gives it signed)\n",
+        receipt.seq
+    )
 }
 
 /// The answer to a player's mail: the relay's reply (acknowledgement or precise error), what
