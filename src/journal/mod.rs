@@ -21,6 +21,7 @@
 
 pub mod crosstable;
 pub mod export;
+mod head;
 pub mod keyring;
 pub mod peer;
 pub mod receipt;

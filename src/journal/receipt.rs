@@ -19,70 +19,11 @@ use std::fmt;
 
 use rusqlite::Connection;
 
-use super::signing::{KeyHistory, PublicKey, head_message, hex32, hex64};
+pub use super::head::{SHORT_HEX, Short, SignedHead};
+use super::signing::{KeyHistory, PublicKey, hex32, hex64};
 use super::{JournalError, store};
 
-/// Hex digits of the chain hash in a short receipt: 48 bits.
-pub const SHORT_HEX: usize = 12;
-
 const FULL_TAG: &str = "ccrelay-receipt";
-
-/// The short receipt for an entry: `r17:3fa9c2d1e0b4`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Short {
-    pub seq: i64,
-    /// The first [`SHORT_HEX`] hex digits of the chain hash after the entry.
-    pub prefix: String,
-}
-
-impl Short {
-    pub fn of(seq: i64, hash: &[u8; 32]) -> Short {
-        let mut prefix = hex::encode(hash);
-        prefix.truncate(SHORT_HEX);
-        Short { seq, prefix }
-    }
-
-    /// Reads one word: `r17:3fa9c2d1e0b4` (trailing punctuation a copy may add is ignored).
-    pub fn parse(word: &str) -> Option<Short> {
-        let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != ':');
-        let rest = word.strip_prefix('r')?;
-        let (seq, prefix) = rest.split_once(':')?;
-        if seq.is_empty() || !seq.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let seq: i64 = seq.parse().ok().filter(|n| *n > 0)?;
-        if prefix.len() != SHORT_HEX || !prefix.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        Some(Short {
-            seq,
-            prefix: prefix.to_ascii_lowercase(),
-        })
-    }
-}
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}:{}", self.seq, self.prefix)
-    }
-}
-
-/// A chain head the relay signed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignedHead {
-    pub seq: i64,
-    pub hash: [u8; 32],
-    pub key: PublicKey,
-    pub signature: [u8; 64],
-}
-
-impl SignedHead {
-    /// Whether its own key signed it (says nothing about whether that is the journal's key).
-    pub fn is_signed(&self) -> bool {
-        self.key
-            .verifies(&head_message(self.seq, &self.hash), &self.signature)
-    }
-}
 
 /// The full receipt for an entry.
 #[derive(Clone, Debug, PartialEq, Eq)]

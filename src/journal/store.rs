@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::receipt::{Short, SignedHead};
+use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
 

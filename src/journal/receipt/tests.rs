@@ -8,6 +8,7 @@ use rusqlite::params;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::journal::signing::head_message;
 use crate::journal::signing::{KEY_FILE, Key};
 use crate::journal::{EntryKind, Hub, Journal, NewEntry, Record, keyring, replay};
 
