@@ -205,6 +205,47 @@ fn the_index_shows_what_each_rule_allows_and_nothing_secret() {
 }
 
 #[test]
+fn the_index_shows_a_hundred_games_a_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let mut text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], "");
+    for i in 0..150 {
+        text.push_str(&format!(
+            "[[games]]\nid = \"many-{i:03}\"\nwhite = \"alice\"\nblack = \"boris\"\n"
+        ));
+    }
+    text.push_str("[http]\nlisten = \"127.0.0.1:0\"\n");
+    std::fs::write(&config, text).expect("write config");
+    let daemon = Daemon::start(&config);
+    let http = daemon.http.expect("http");
+    let rows = |body: &str| body.matches("<tr data-game=").count();
+    let first = get(http, "/");
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(rows(&first.body), 100);
+    assert!(first.body.contains("many-000") && !first.body.contains("many-100"));
+    assert!(
+        first.body.contains("rel=\"next\" href=\"?page=2\""),
+        "{}",
+        first.body
+    );
+    assert!(!first.body.contains("rel=\"prev\""));
+    let second = get(http, "/?page=2");
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert_eq!(rows(&second.body), 50);
+    assert!(second.body.contains("many-149") && !second.body.contains("many-099"));
+    assert!(second.body.contains("rel=\"prev\" href=\"?page=1\""));
+    assert!(!second.body.contains("rel=\"next\""));
+    for bad in ["/?page=3", "/?page=0", "/?page=two"] {
+        let response = get(http, bad);
+        assert_eq!(response.status, 400, "{bad}: {}", response.body);
+        assert!(
+            response.body.contains("page: a number from 1 to 2"),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
 fn unknown_and_private_are_404_and_bad_queries_400() {
     let (_dir, _config, daemon) = start("");
     let http = daemon.http.expect("http");

@@ -12,7 +12,7 @@ use maud::{Markup, html};
 use shakmaty::Color;
 
 use super::words::Words;
-use super::{Viewer, Web, layout, not_found, unavailable, viewer, with_cookies};
+use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
 use crate::relay::{Standing, Watched, crosstable};
 
@@ -90,6 +90,9 @@ fn games_table(w: &Words, v: &Viewer, games: &[&Watched], with_event: bool) -> M
     }
 }
 
+/// Games on one page of the index.
+pub const INDEX_PAGE: usize = 100;
+
 /// `/`: the events and the games.
 pub async fn index(
     State(web): State<Arc<Web>>,
@@ -111,7 +114,20 @@ pub async fn index(
             events.insert(e, g.event_name.as_deref().unwrap_or(e));
         }
     }
-    let all: Vec<&Watched> = games.iter().collect();
+    // A club's thousands of games are shown a page at a time (`?page=N`, from 1).
+    let pages = games.len().div_ceil(INDEX_PAGE).max(1);
+    let page = match query.get("page").map(|p| p.parse::<usize>()) {
+        None => 1,
+        Some(Ok(n)) if (1..=pages).contains(&n) => n,
+        Some(_) => {
+            return bad_request(v.tongue, &format!("page: a number from 1 to {pages}"));
+        }
+    };
+    let all: Vec<&Watched> = games
+        .iter()
+        .skip((page - 1) * INDEX_PAGE)
+        .take(INDEX_PAGE)
+        .collect();
     let body = html! {
         main #main {
             @if v.arbiter { p.note { (w.logged_in) } }
@@ -123,6 +139,13 @@ pub async fn index(
             }
             h2 { (w.games) }
             @if all.is_empty() { p { (w.no_games) } } @else { (games_table(w, &v, &all, true)) }
+            @if pages > 1 {
+                nav.pages {
+                    @if page > 1 { a rel="prev" href={ "?page=" (page - 1) } { "« " (w.previous) } " " }
+                    span { (w.page) " " (page) " " (w.of) " " (pages) }
+                    @if page < pages { " " a rel="next" href={ "?page=" (page + 1) } { (w.next) " »" } }
+                }
+            }
         }
     };
     with_cookies(
