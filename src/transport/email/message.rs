@@ -398,7 +398,9 @@ pub fn request(text: &str, game: &str) -> Result<Found, BodyError> {
             if let [m] = rest.as_slice()
                 && move_like(m)
             {
-                repeat_line = Some((*m).to_owned());
+                // As the command grammar reads a word: a trailing comma or semicolon is
+                // punctuation, not part of the move.
+                repeat_line = Some(m.trim_end_matches([',', ';']).to_owned());
                 continue;
             }
         }
@@ -550,6 +552,23 @@ mod tests {
         let found = request("Nf3\nYour move!", "g7").unwrap();
         assert_eq!(found.command, Command::parse("MOVE g7 Nf3").unwrap());
         assert_eq!(found.message.as_deref(), Some("Your move!"));
+    }
+
+    /// A repeat on its own line kept a trailing semicolon (`repeat: 11... e5;`) that the
+    /// command grammar drops, so the command read from the mail was not the one its line
+    /// form reads back as (found by fuzzing the mail reader).
+    #[test]
+    fn regression_repeat_line_kept_its_trailing_semicolon() {
+        for text in ["12. Nf3\nrepeat: 11... e5;", "12. Nf3\nrepeat: e5,"] {
+            let found = request(text, "g7").unwrap();
+            assert_eq!(
+                found.command,
+                Command::parse("MOVE g7 12. Nf3 REPEAT e5").unwrap(),
+                "{text:?}"
+            );
+            let line = found.command.to_string();
+            assert_eq!(Command::parse(&line).unwrap(), found.command, "{line}");
+        }
     }
 
     /// The email reader required a dot after a move number (`12. Nf3`) where the line protocol
