@@ -96,6 +96,11 @@ struct Reading {
 
 impl Reading {
     fn open(&mut self, ns: Ns, name: String) -> Result<(), SoapError> {
+        if !is_element_name(&name) {
+            return Err(SoapError::Malformed(format!(
+                "{name:?} is not an element name"
+            )));
+        }
         if self.stack.len() >= MAX_DEPTH {
             return Err(SoapError::TooDeep);
         }
@@ -166,6 +171,15 @@ impl Reading {
             _ => Ok(()),
         }
     }
+}
+
+/// Whether a tag's local name could be an XML name. The XML reader is lenient and takes
+/// `<S</>` as an element named `S<`; such a field would be written back as something else.
+fn is_element_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !"<>/&\"'=!?;".contains(c))
 }
 
 fn predefined(name: &str) -> Option<char> {
@@ -372,6 +386,23 @@ mod tests {
             "<f>1</f>".repeat(MAX_FIELDS + 1)
         ));
         assert_eq!(read(many.as_bytes()), Err(SoapError::TooManyFields));
+    }
+
+    /// The XML reader took `<S</>` as an element named `S<`, so a field came out named in a
+    /// way no writer writes back (found by the xfcc fuzzing target).
+    #[test]
+    fn regression_a_tag_with_a_bracket_in_its_name_was_read_as_a_field() {
+        let op = r#"<GetMyGames xmlns="http://www.bennedik.com/webservices/XfccBasic"><S</><username>a</username></GetMyGames>"#;
+        assert!(matches!(
+            read(envelope(op).as_bytes()),
+            Err(SoapError::Malformed(_))
+        ));
+        for name in ["S<", "a/b", "x=y", "", "a b"] {
+            assert!(!is_element_name(name), "{name:?}");
+        }
+        for name in ["username", "gameId", "soap:Body", "ns-1.x_y"] {
+            assert!(is_element_name(name), "{name:?}");
+        }
     }
 
     #[test]
