@@ -270,6 +270,12 @@ async fn scenario(c: &Client, http: SocketAddr, daemon: &crate::daemon::Daemon) 
         .await
         .expect("type");
     form.submit().await.expect("submit");
+    // The login answers with its cookie and a redirect to the index, which says the arbiter
+    // is logged in; going on before it arrives would abort the login.
+    c.wait()
+        .for_element(Locator::Css("main p.note"))
+        .await
+        .expect("the index after the login");
     c.goto(&format!("{base}/games/p1")).await.expect("goto");
     assert!(
         c.find(Locator::Css("#board")).await.is_ok(),
