@@ -172,6 +172,7 @@ fn start_record(id: &str, white: &str, black: &str) -> Result<Record, String> {
         rules: Some(Rules::default()),
         round: None,
         leave: Default::default(),
+        authority: Default::default(),
     };
     let mut entry = NewEntry::new(
         id,

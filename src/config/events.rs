@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::check::{Checker, Field};
 use super::players::Player;
 use crate::game::clock::{OnTimeout, Rules, TimeControl};
-use crate::game::{Game, Kind};
+use crate::game::{Authority, Game, Kind};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,6 +36,7 @@ pub(super) struct RawGame {
     black: Option<String>,
     fen: Option<String>,
     round: Option<String>,
+    authority: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -77,6 +78,8 @@ pub struct GameConfig {
     pub black: String,
     pub fen: Option<String>,
     pub round: Option<String>,
+    /// Between two nodes, whose node keeps the record (docs/link.md); White's by default.
+    pub authority: Authority,
 }
 
 /// Checks `[[events]]`; ids are unique.
@@ -210,6 +213,14 @@ pub(super) fn check_games(
         if !ids.insert(id.clone()) {
             c.problem(key("id"), format!("{id:?} is used twice"));
         }
+        let authority = match g.authority.as_deref().map(str::parse::<Authority>) {
+            None => Authority::White,
+            Some(Ok(a)) => a,
+            Some(Err(e)) => {
+                c.problem(key("authority"), e);
+                Authority::White
+            }
+        };
         games.push(GameConfig {
             id,
             kind,
@@ -218,6 +229,7 @@ pub(super) fn check_games(
             black,
             fen: g.fen,
             round: g.round,
+            authority,
         });
     }
     games

@@ -17,6 +17,7 @@
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
+mod authority;
 mod action;
 mod board;
 mod boards;
@@ -26,6 +27,7 @@ mod conditional;
 mod diagram;
 mod draughts;
 
+pub use authority::Authority;
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
 pub use board::{Board, Kind, MoveError, Ply, ReadPly};
 pub use boards::{board, codes, replay};

@@ -65,11 +65,15 @@ pub enum EntryKind {
     SigningKey,
     /// A new signing key, signed by the one before ([`signing::RotationDetail`]).
     KeyRotation,
+    /// An action of a local player in a game another node orders (docs/link.md), sent to
+    /// that node; it is in the game only once that node's record comes back with it. Its
+    /// text is the action as a command; it changes no game.
+    Proposal,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 17] = [
+    const NAMES: [(EntryKind, &'static str); 18] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -87,13 +91,46 @@ impl EntryKind {
         (EntryKind::Message, "message"),
         (EntryKind::SigningKey, "signing_key"),
         (EntryKind::KeyRotation, "key_rotation"),
+        (EntryKind::Proposal, "proposal"),
     ];
+
+    /// Every kind.
+    pub const NAMES_LIST: [EntryKind; 18] = {
+        let mut all = [EntryKind::GameStart; 18];
+        let mut i = 0;
+        while i < 18 {
+            all[i] = Self::NAMES[i].0;
+            i += 1;
+        }
+        all
+    };
 
     pub fn as_str(self) -> &'static str {
         Self::NAMES
             .iter()
             .find(|(kind, _)| *kind == self)
             .map_or("", |(_, name)| name)
+    }
+
+    /// Part of a game's official record, which both nodes of a link hold alike: the game's
+    /// start and every action in it. Not: refused attempts, reminders and proposals (each
+    /// node's own), conditional lines (private to their player's node), results (they
+    /// follow from the entries before them), signing keys (no game).
+    pub fn is_record(self) -> bool {
+        matches!(
+            self,
+            EntryKind::GameStart
+                | EntryKind::Move
+                | EntryKind::DrawOffer
+                | EntryKind::DrawAccept
+                | EntryKind::DrawDecline
+                | EntryKind::Resign
+                | EntryKind::Claim
+                | EntryKind::Leave
+                | EntryKind::TimeUp
+                | EntryKind::Adjudication
+                | EntryKind::Message
+        )
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {

@@ -3,12 +3,9 @@
 //! this view and answers the link from it; the link never touches the journal.
 //!
 //! - the outbox rows waiting for the players across the link, with the entry each one
-//!   reports (its kind and ICCF move, for rows written before outbox items were typed) and
-//!   how many actions its player had made in the game before it;
-//! - how many actions of a player across the link this node has already journaled in a game,
-//!   so that a message the peer sends again after a restart is recognised and not applied
-//!   twice;
-//! - the players of every game, to resolve a game's four-byte code.
+//!   reports (its kind, move, detail and time, and the time of the game's record entry
+//!   before it: a record entry travels with the seconds since that one);
+//! - the players of every game, to resolve a game's two-byte code.
 //!
 //! Nothing is written through this connection: outbox rows are acknowledged and commands
 //! sent through the relay like any transport's.
@@ -18,24 +15,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::replay::GameStartDetail;
 use super::{EntryKind, JournalError, store};
 
-/// The entry kinds a link carries, counted to number a player's actions in a game.
-pub const LINK_KINDS: [EntryKind; 5] = [
-    EntryKind::Move,
-    EntryKind::DrawOffer,
-    EntryKind::DrawAccept,
-    EntryKind::DrawDecline,
-    EntryKind::Resign,
-];
-
-fn kinds_sql(with_rejected: bool) -> String {
-    let mut names: Vec<String> = LINK_KINDS
+/// The record entry kinds ([`EntryKind::is_record`]) as SQL's list.
+fn record_kinds_sql() -> String {
+    EntryKind::NAMES_LIST
         .iter()
+        .filter(|k| k.is_record())
         .map(|k| format!("'{}'", k.as_str()))
-        .collect();
-    if with_rejected {
-        names.push(format!("'{}'", EntryKind::Rejected.as_str()));
-    }
-    names.join(",")
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// An outbox message for a player across a link, with what it reports.
@@ -51,10 +38,12 @@ pub struct OutboxEntry {
     pub kind: EntryKind,
     pub iccf: Option<String>,
     pub detail: String,
+    /// The entry's time (RFC 3339).
+    pub time: String,
+    /// The time of the game's record entry before this entry, if any.
+    pub before: Option<String>,
     /// The outbox row's body (what the relay stored for the player).
     pub body: String,
-    /// How many link-carried actions `player` made in `game` before this one.
-    pub number: i64,
 }
 
 /// A read-only view of the journal for one link.
@@ -68,15 +57,6 @@ pub struct GamePlayers {
     pub id: String,
     pub white: String,
     pub black: String,
-}
-
-/// One of a player's earlier actions that came over the link.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Applied {
-    pub kind: EntryKind,
-    pub iccf: Option<String>,
-    /// Why, for a rejected one.
-    pub detail: String,
 }
 
 impl PeerView {
@@ -101,13 +81,13 @@ impl PeerView {
             .collect::<Vec<_>>()
             .join(",");
         let sql = format!(
-            "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail, o.body,
-               (SELECT COUNT(*) FROM entries x WHERE x.game = e.game AND x.player = e.player
-                  AND x.kind IN ({}) AND x.seq < e.seq)
+            "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail, o.body, e.time,
+               (SELECT x.time FROM entries x WHERE x.game = e.game AND x.kind IN ({})
+                  AND x.seq < e.seq ORDER BY x.seq DESC LIMIT 1)
              FROM outbox o JOIN entries e ON e.seq = o.seq
              WHERE o.delivered_at IS NULL AND o.id > ?1 AND o.player IN ({marks})
              ORDER BY o.id LIMIT ?2",
-            kinds_sql(false)
+            record_kinds_sql()
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut values: Vec<rusqlite::types::Value> = vec![after.into(), (limit as i64).into()];
@@ -122,12 +102,13 @@ impl PeerView {
                 r.get::<_, Option<String>>(5)?,
                 r.get::<_, String>(6)?,
                 r.get::<_, String>(7)?,
-                r.get::<_, i64>(8)?,
+                r.get::<_, String>(8)?,
+                r.get::<_, Option<String>>(9)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, to, game, player, kind, iccf, detail, body, number) = row?;
+            let (id, to, game, player, kind, iccf, detail, body, time, before) = row?;
             let kind = EntryKind::parse(&kind)
                 .ok_or_else(|| JournalError::Corrupt(format!("outbox {id}: kind {kind:?}")))?;
             out.push(OutboxEntry {
@@ -138,49 +119,12 @@ impl PeerView {
                 kind,
                 iccf,
                 detail,
+                time,
+                before,
                 body,
-                number,
             });
         }
         Ok(out)
-    }
-
-    /// How many actions of `player` in `game` arrived over a link and were journaled
-    /// (accepted or rejected).
-    pub fn applied_count(&self, game: &str, player: &str) -> Result<i64, JournalError> {
-        let sql = format!(
-            "SELECT COUNT(*) FROM entries WHERE game = ?1 AND player = ?2 AND channel = 'link'
-               AND kind IN ({})",
-            kinds_sql(true)
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row(params![game, player], |r| r.get(0))?)
-    }
-
-    /// The `number`-th (from 0) such action.
-    pub fn applied(
-        &self,
-        game: &str,
-        player: &str,
-        number: i64,
-    ) -> Result<Option<Applied>, JournalError> {
-        let sql = format!(
-            "SELECT kind, iccf, detail FROM entries WHERE game = ?1 AND player = ?2
-               AND channel = 'link' AND kind IN ({}) ORDER BY seq LIMIT 1 OFFSET ?3",
-            kinds_sql(true)
-        );
-        let row: Option<(String, Option<String>, String)> = self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row(params![game, player, number], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .optional()?;
-        Ok(row.and_then(|(kind, iccf, detail)| {
-            EntryKind::parse(&kind).map(|kind| Applied { kind, iccf, detail })
-        }))
     }
 
     /// A game's starting position (FEN, if not the usual one) and the ICCF form of its moves

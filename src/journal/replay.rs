@@ -12,7 +12,7 @@ use shakmaty::Color;
 use super::signing::KeyHistory;
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{Leave, Overdue, Rules};
-use crate::game::{Action, Board, EndReason, Game, GameResult, Kind, Ply};
+use crate::game::{Action, Authority, Board, EndReason, Game, GameResult, Kind, Ply};
 
 /// A move entry's detail when the move carried a draw offer.
 pub const DRAW_OFFER: &str = "draw_offer";
@@ -39,6 +39,14 @@ pub struct GameStartDetail {
     /// over yet: it covers this game too.
     #[serde(default, skip_serializing_if = "no_leave")]
     pub leave: [Vec<Leave>; 2],
+    /// In a game between two nodes, whose node keeps the record and orders every action
+    /// (docs/link.md): White's unless written.
+    #[serde(default, skip_serializing_if = "is_white")]
+    pub authority: Authority,
+}
+
+fn is_white(a: &Authority) -> bool {
+    *a == Authority::White
 }
 
 fn is_chess(kind: &Kind) -> bool {
@@ -95,6 +103,37 @@ pub struct JournaledGame {
     pub messages: [Option<String>; 2],
     /// When the game started (RFC 3339).
     pub started: String,
+    /// Its record so far, as a link between nodes numbers it.
+    pub ledger: Ledger,
+}
+
+/// How far a game's official record ([`EntryKind::is_record`]) and each side's proposals
+/// have gone: what numbers the next record entry and the next proposal of each side get on a
+/// link between nodes (docs/link.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ledger {
+    /// Record entries so far.
+    pub records: u32,
+    /// The last record entry's time.
+    pub last: Option<Timestamp>,
+    /// Proposals so far by White and by Black.
+    pub proposals: [u32; 2],
+    /// Whose node keeps the record, if the game is played between two nodes.
+    pub authority: Authority,
+}
+
+impl Ledger {
+    /// Counts an entry of `game` (`color`: the side of its player, if a player).
+    pub fn count(&mut self, kind: EntryKind, at: Timestamp, color: Option<Color>) {
+        if kind.is_record() {
+            self.records += 1;
+            self.last = Some(at);
+        } else if kind == EntryKind::Proposal
+            && let Some(color) = color
+        {
+            self.proposals[usize::from(color == Color::Black)] += 1;
+        }
+    }
 }
 
 /// Everything the journal holds, replayed.
@@ -126,7 +165,8 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | EntryKind::Result
         | EntryKind::Message
         | EntryKind::SigningKey
-        | EntryKind::KeyRotation => {
+        | EntryKind::KeyRotation
+        | EntryKind::Proposal => {
             return Ok(None);
         }
         EntryKind::DrawOffer => Action::OfferDraw,
@@ -246,6 +286,11 @@ pub fn replay_reporting(
             }
             let game = detail.game(&e.game, at).map_err(corrupt)?;
             let started = e.time.clone();
+            let mut ledger = Ledger {
+                authority: detail.authority,
+                ..Ledger::default()
+            };
+            ledger.count(e.kind, at, None);
             out.games.insert(
                 e.game.clone(),
                 JournaledGame {
@@ -254,6 +299,7 @@ pub fn replay_reporting(
                     round: detail.round,
                     messages: Default::default(),
                     started,
+                    ledger,
                 },
             );
             return Ok(());
@@ -269,8 +315,10 @@ pub fn replay_reporting(
         let Some(record) = out.games.get_mut(&e.game) else {
             return Err(corrupt(format!("no game {}", e.game)));
         };
+        let side = record.game.side_of(&e.player);
+        record.ledger.count(e.kind, at, side);
         if e.kind == EntryKind::Message
-            && let Some(color) = record.game.side_of(&e.player)
+            && let Some(color) = side
         {
             record.messages[usize::from(color == Color::Black)] = Some(e.detail.clone());
         }

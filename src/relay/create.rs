@@ -52,6 +52,16 @@ impl State {
                 "a player cannot play themself",
             ));
         }
+        if let Some(super::peers::Role::Replica { remote }) =
+            self.role_of(&white, &black, detail.authority)
+        {
+            return Pending::Now(Reply::new(
+                Status::Refused,
+                format!(
+                    "game {game_id} would be kept by the node of {remote}, across the link: create it there"
+                ),
+            ));
+        }
         let rules = match &detail.event {
             None => Rules::default(),
             Some(id) => match self.events.get(id) {

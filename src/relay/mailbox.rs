@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use jiff::Timestamp;
 use tokio::sync::mpsc;
 
 use crate::config::Config;
@@ -98,7 +99,7 @@ pub struct Handled {
     pub done: Done,
 }
 
-/// An item for a player across a link, with the number of the action it reports.
+/// An outbox item for a player across a link, with the journal entry it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkItem {
     pub id: i64,
@@ -107,33 +108,14 @@ pub struct LinkItem {
     pub game: String,
     /// Who acted.
     pub actor: String,
-    /// How many actions the link carries (moves, draw offers, acceptances, declines,
-    /// resignations) `actor` made in `game` before this one.
-    pub number: i64,
+    /// The journal entry the row belongs to: its kind, move, detail and time.
+    pub kind: EntryKind,
+    pub iccf: Option<String>,
+    pub detail: String,
+    pub time: Timestamp,
+    /// The time of the game's record entry before this entry, if any.
+    pub before: Option<Timestamp>,
     pub notice: Notice,
-    /// For a row written before items were typed: the action its journal entry records.
-    pub legacy: Option<LinkAction>,
-}
-
-/// An action the link carries, as the journal recorded it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LinkAction {
-    Move { iccf: String, draw_offer: bool },
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Resign,
-}
-
-/// One of a player's earlier actions that came over a link.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Earlier {
-    /// Journaled as refused, and why.
-    Refused { reason: String },
-    /// A move, with its ICCF form.
-    Move { iccf: Option<String> },
-    /// Another accepted action.
-    Other,
 }
 
 /// A game's players.
@@ -396,45 +378,19 @@ impl Mailbox {
             .await?;
         Ok(rows
             .into_iter()
-            .map(|row| {
-                let notice = Notice::from_body(&row.body);
-                let legacy = matches!(notice, Notice::Legacy { .. })
-                    .then(|| legacy_action(row.kind, row.iccf, &row.detail))
-                    .flatten();
-                LinkItem {
-                    id: row.id,
-                    to: row.to,
-                    game: row.game,
-                    actor: row.player,
-                    number: row.number,
-                    notice,
-                    legacy,
-                }
+            .map(|row| LinkItem {
+                id: row.id,
+                to: row.to,
+                game: row.game,
+                actor: row.player,
+                kind: row.kind,
+                iccf: row.iccf,
+                detail: row.detail,
+                time: row.time.parse().unwrap_or(Timestamp::UNIX_EPOCH),
+                before: row.before.and_then(|t| t.parse().ok()),
+                notice: Notice::from_body(&row.body),
             })
             .collect())
-    }
-
-    /// How many actions of `player` in `game` arrived over a link and were journaled
-    /// (accepted or refused).
-    pub async fn link_applied_count(&self, game: &str, player: &str) -> Result<i64, MailboxError> {
-        let (g, p) = (game.to_owned(), player.to_owned());
-        self.read(move |v| v.applied_count(&g, &p)).await
-    }
-
-    /// The `number`-th (from 0) of those actions.
-    pub async fn link_applied(
-        &self,
-        game: &str,
-        player: &str,
-        number: i64,
-    ) -> Result<Option<Earlier>, MailboxError> {
-        let (g, p) = (game.to_owned(), player.to_owned());
-        let applied = self.read(move |v| v.applied(&g, &p, number)).await?;
-        Ok(applied.map(|a| match a.kind {
-            EntryKind::Rejected => Earlier::Refused { reason: a.detail },
-            EntryKind::Move => Earlier::Move { iccf: a.iccf },
-            _ => Earlier::Other,
-        }))
     }
 
     /// Every game the journal has started, with its players.
@@ -486,19 +442,6 @@ pub fn names(config: &Config, addresses: bool) -> Names {
 }
 
 /// The action a journal entry records, for an outbox row written before items were typed.
-fn legacy_action(kind: EntryKind, iccf: Option<String>, detail: &str) -> Option<LinkAction> {
-    Some(match kind {
-        EntryKind::Move => LinkAction::Move {
-            iccf: iccf?,
-            draw_offer: detail == crate::journal::replay::DRAW_OFFER,
-        },
-        EntryKind::DrawOffer => LinkAction::OfferDraw,
-        EntryKind::DrawAccept => LinkAction::AcceptDraw,
-        EntryKind::DrawDecline => LinkAction::DeclineDraw,
-        EntryKind::Resign => LinkAction::Resign,
-        _ => return None,
-    })
-}
 
 /// A refused message, as journaled: under which game and player (as claimed), and why.
 pub struct Rejected<'a> {

@@ -19,6 +19,7 @@ pub mod notice;
 mod peers;
 mod play;
 pub mod render;
+mod replica;
 mod reply;
 mod rules;
 mod state;
@@ -30,10 +31,12 @@ mod watch;
 pub use crate::journal::Short as ShortReceipt;
 pub use crate::journal::crosstable::{Row, halves, quarters};
 pub use mailbox::{
-    Done, Earlier, GamePlayers, Handled, LinkAction, LinkItem, Mailbox, MailboxError, Message,
+    Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message,
     Rejected, Subscription, names,
 };
 pub use notice::Notice;
+pub use peers::{proposal_key, refusal_key};
+pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use view::{GameView, Standing, san_movetext};
 pub use watch::{Watched, crosstable};
@@ -98,8 +101,10 @@ pub struct Request {
     pub text: String,
     /// A message for the opponent sent with the command (the rest of a mail).
     pub message: Option<String>,
-    /// The transport's idempotency key for this command (see [`Relay::call_keyed`]).
+    /// The transport's idempotency key for this command (see [`Said::key`]).
     pub key: Option<String>,
+    /// When the action was made, if on another node (see [`Said::at`]).
+    pub at: Option<jiff::Timestamp>,
     pub reply: oneshot::Sender<Pending>,
 }
 
@@ -129,6 +134,11 @@ enum Job {
         full: bool,
         reply: oneshot::Sender<(Pending, Vec<Watched>)>,
     },
+    /// An entry of the record the other node of a link keeps.
+    Replicate {
+        entry: Replicated,
+        reply: oneshot::Sender<Pending>,
+    },
 }
 
 impl Relay {
@@ -150,6 +160,11 @@ impl Relay {
             tracing::warn!("manual clock: time moves only by the admin's CLOCK command");
         }
         let facts = view::facts_of(&replayed.games);
+        let ledgers = replayed
+            .games
+            .iter()
+            .map(|(id, g)| (id.clone(), g.ledger))
+            .collect();
         let mut state = State {
             facts,
             games: replayed
@@ -157,6 +172,7 @@ impl Relay {
                 .into_iter()
                 .map(|(id, g)| (id, g.game))
                 .collect(),
+            ledgers,
             players: config.players.clone(),
             events: config.events.clone(),
             journal,
@@ -165,11 +181,19 @@ impl Relay {
                 .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
             clock,
             key: None,
+            at: None,
+            authority: Default::default(),
             said: String::new(),
         };
         let mut starts = Vec::new();
         for g in &config.games {
             if state.games.contains_key(&g.id) {
+                continue;
+            }
+            // A game the other node of a link keeps starts here when its start arrives.
+            if let Some(peers::Role::Replica { .. }) =
+                state.role_of(&g.white, &g.black, g.authority)
+            {
                 continue;
             }
             let command = Command::Create {
@@ -187,9 +211,11 @@ impl Relay {
                 channel: Channel::Config,
             };
             state.said = String::new();
+            state.authority = g.authority;
             if let Pending::AfterCommit(committed, _) = state.handle(&sender, command).await {
                 starts.push(committed);
             }
+            state.authority = Default::default();
         }
         // Queued together, the starts share commits.
         for committed in starts {
@@ -215,14 +241,45 @@ impl Relay {
                                 let _ = reply.send(state.watch(game.as_deref(), full).await);
                                 continue;
                             }
+                            Some(Job::Replicate { entry, reply }) => {
+                                state.now = state.now.max(state::whole_seconds(state.clock.now()));
+                                let game = entry.game.clone();
+                                let pending = state.replicate(entry).await;
+                                if let Pending::AfterCommit(..) = &pending {
+                                    let _ = changed.send(game);
+                                }
+                                let _ = reply.send(pending);
+                                continue;
+                            }
                         };
+                        // An action with an id this node has recorded already (sent again
+                        // after a lost acknowledgement or a restart) is not applied twice.
+                        if let Some(key) = &request.key {
+                            match state.journal.seen(key).await {
+                                Ok(Some(seen)) => {
+                                    let reply = Reply::new(
+                                        Status::Seen,
+                                        format!("handled before: entry {}", seen.seq),
+                                    );
+                                    let _ = request.reply.send(Pending::Now(reply));
+                                    continue;
+                                }
+                                Ok(None) => {}
+                                Err(e) => {
+                                    let _ = request.reply.send(Pending::Now(Reply::not_recorded(&e)));
+                                    continue;
+                                }
+                            }
+                        }
                         let game = request.command.game().map(str::to_owned);
                         state.key = request.key;
+                        state.at = request.at;
                         state.said = request.text;
                         let pending = state
                             .handle_with_message(&request.sender, request.command, request.message)
                             .await;
                         state.key = None;
+                        state.at = None;
                         // Listeners read the game again through the queue, so they see the
                         // change only once it is committed.
                         if let (Some(game), Pending::AfterCommit(..)) = (game, &pending) {
@@ -298,9 +355,23 @@ impl Relay {
             text: said.text,
             message: said.message,
             key: said.key,
+            at: said.at,
             reply,
         };
         if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
+            return Reply::shutting_down();
+        }
+        match rx.await {
+            Ok(pending) => pending.resolve().await,
+            Err(_) => Reply::shutting_down(),
+        }
+    }
+
+    /// Journals an entry of the record the other node of a link keeps for a game (see
+    /// [`Replicated`]) and waits for the commit.
+    pub async fn replicate(&self, entry: Replicated) -> Reply {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Job::Replicate { entry, reply }).await.is_err() {
             return Reply::shutting_down();
         }
         match rx.await {
@@ -345,6 +416,9 @@ pub struct Said {
     /// A message for the opponent, journaled and delivered after the command if it is carried
     /// out (a mail's other words around its move).
     pub message: Option<String>,
+    /// When the action was made, if on another node (a proposal arriving over a link): it is
+    /// recorded then, though never before the game's last record entry nor after now.
+    pub at: Option<jiff::Timestamp>,
 }
 
 impl Said {
@@ -356,6 +430,7 @@ impl Said {
             text,
             key: None,
             message: None,
+            at: None,
         }
     }
 
@@ -372,6 +447,11 @@ impl Said {
 
     pub fn message(mut self, message: Option<String>) -> Said {
         self.message = message;
+        self
+    }
+
+    pub fn at(mut self, at: jiff::Timestamp) -> Said {
+        self.at = Some(at);
         self
     }
 }

@@ -1,10 +1,68 @@
-//! Games with a player on another node, across a link.
+//! Games with a player on another node, across a link: which node keeps each game's record
+//! (its [`Role`] here), the proposals this node sends when the other keeps it, and the outbox
+//! rows a link sends (docs/link.md, "One record").
+//!
+//! The node that keeps a game's record orders every action in it: its own player's, the
+//! other node's player's (which arrive as proposals, each with an id recorded with its
+//! entry, so that a repeat is known by the id), the arbiter's and the clock's. The other node
+//! applies that record entry by entry in the same order, with the same times: both journals
+//! hold the same record.
 
+use jiff::Timestamp;
+use shakmaty::Color;
+
+use crate::command::Command;
+use crate::game::{Action, Authority, Refusal};
+use crate::journal::replay::{GameStartDetail, Ledger};
 use crate::journal::{EntryKind, Record};
 
 use super::notice::Notice;
-use super::state::{State, notice_for};
+use super::state::{Refused, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
+
+/// What this node is for a game played across a link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// This node keeps the record; `remote` plays on the other node.
+    Keeper { remote: String },
+    /// The other node keeps the record; `remote`, its player, plays there.
+    Replica { remote: String },
+}
+
+impl Role {
+    pub(super) fn remote(&self) -> &str {
+        match self {
+            Role::Keeper { remote } | Role::Replica { remote } => remote,
+        }
+    }
+}
+
+/// The idempotency key of action `number` of `side` (`w`, `b`, or `a` for the arbiter) in
+/// `game`, proposed by the other node: recorded with the entry the action made (accepted or
+/// refused), so that the action sent again is known by it.
+pub fn proposal_key(game: &str, side: char, number: u32) -> String {
+    format!("link:{side}:{number}:{game}")
+}
+
+/// The action number a [`proposal_key`] holds.
+fn number_of_key(key: &str) -> Option<u32> {
+    let rest = key.strip_prefix("link:")?;
+    let mut parts = rest.splitn(3, ':');
+    let _side = parts.next()?;
+    parts.next()?.parse().ok()
+}
+
+/// The idempotency key of the other node's refusal of this node's proposal `number` by
+/// `side` in `game`.
+pub fn refusal_key(game: &str, side: char, number: u32) -> String {
+    format!("link-refused:{side}:{number}:{game}")
+}
+
+/// A game's players and whose node keeps it, from its start entry's detail.
+fn start_of(detail: &str) -> Option<(String, String, Authority)> {
+    let d: GameStartDetail = serde_json::from_str(detail).ok()?;
+    Some((d.white, d.black, d.authority))
+}
 
 impl State {
     /// The other node refused an action this node accepted: the record says so, and the
@@ -24,6 +82,12 @@ impl State {
         }
         if let Err(reply) = self.seat(sender, game_id) {
             return Pending::Now(reply);
+        }
+        if !matches!(self.role(game_id), Some(Role::Replica { .. })) {
+            return Pending::Now(Reply::new(
+                Status::Refused,
+                format!("this node keeps game {game_id}'s record: the other node cannot refuse in it"),
+            ));
         }
         let mut entry = self.entry(
             game_id,
@@ -50,24 +114,194 @@ impl State {
         }
     }
 
+    /// This node's role in a game between `white` and `black` whose record `authority`'s
+    /// node keeps; `None` unless exactly one of them plays across a link.
+    pub(super) fn role_of(&self, white: &str, black: &str, authority: Authority) -> Option<Role> {
+        let (w, b) = (self.across_link(white), self.across_link(black));
+        if w == b {
+            return None;
+        }
+        let remote = if w { white } else { black }.to_owned();
+        let keeper_is_remote = match authority {
+            Authority::White => w,
+            Authority::Black => b,
+        };
+        Some(if keeper_is_remote {
+            Role::Replica { remote }
+        } else {
+            Role::Keeper { remote }
+        })
+    }
+
+    /// This node's role in game `game_id`, if it is played across a link.
+    pub(super) fn role(&self, game_id: &str) -> Option<Role> {
+        let game = self.games.get(game_id)?;
+        let authority = self
+            .ledgers
+            .get(game_id)
+            .map_or(Authority::White, |l| l.authority);
+        self.role_of(&game.white, &game.black, authority)
+    }
+
+    /// Counts a record's entry in its game's ledger and, in a game played across a link, makes
+    /// its outbox rows for the player on the other node what the link is to send: nothing of
+    /// what the relay writes for a player (the other node tells its own player), but, where
+    /// this node keeps the record, each record entry and each refusal of that player's
+    /// proposals; where the other node keeps it, each proposal.
+    pub(super) fn link_rows(&mut self, record: &mut Record) {
+        let entry = &record.entry;
+        let (white, black, authority) = match self.games.get(&entry.game) {
+            Some(g) => (
+                g.white.clone(),
+                g.black.clone(),
+                self.ledgers
+                    .get(&entry.game)
+                    .map_or(Authority::White, |l| l.authority),
+            ),
+            None if entry.kind == EntryKind::GameStart => match start_of(&entry.detail) {
+                Some(start) => start,
+                None => return,
+            },
+            None => return,
+        };
+        let color = if entry.player == white {
+            Some(Color::White)
+        } else if entry.player == black {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        let role = self.role_of(&white, &black, authority);
+        let ledger = self
+            .ledgers
+            .entry(entry.game.clone())
+            .or_insert_with(|| Ledger {
+                authority,
+                ..Ledger::default()
+            });
+        let before = *ledger;
+        ledger.count(entry.kind, entry.time, color);
+        let Some(role) = role else {
+            return;
+        };
+        let remote = role.remote().to_owned();
+        record.outbox.retain(|row| row.player != remote);
+        let game = entry.game.clone();
+        let row = match role {
+            Role::Keeper { .. } if entry.kind.is_record() => Some(Notice::Record {
+                game,
+                index: before.records,
+            }),
+            Role::Keeper { .. }
+                if entry.kind == EntryKind::Rejected && entry.channel == Channel::Link.as_str() =>
+            {
+                entry
+                    .key
+                    .as_deref()
+                    .and_then(number_of_key)
+                    .map(|number| Notice::Refused {
+                        game,
+                        number,
+                        reason: entry.detail.clone(),
+                    })
+            }
+            Role::Replica { .. } if entry.kind == EntryKind::Proposal => {
+                color.map(|c| Notice::Proposal {
+                    game,
+                    number: before.proposals[usize::from(c == Color::Black)],
+                })
+            }
+            _ => None,
+        };
+        if let Some(row) = row {
+            record.outbox.push(notice_for(&remote, &row));
+        }
+    }
+
+    /// A local player's (or the arbiter's) action in a game the other node keeps: checked
+    /// here as far as this node can (a move's legality, whose turn it is), journaled as a
+    /// proposal, and sent; it is in the game once the other node's record brings it back,
+    /// and the player is told then.
+    pub(super) async fn propose(&mut self, sender: &Sender, game_id: &str, command: Command) -> Pending {
+        let Some(game) = self.games.get(game_id) else {
+            return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
+        };
+        let color = if sender.admin {
+            None
+        } else {
+            match self.seat(sender, game_id) {
+                Ok(color) => Some(color),
+                Err(reply) => return Pending::Now(reply),
+            }
+        };
+        let lang = self.lang_of(&sender.player);
+        let mut iccf = None;
+        let checked: Result<Command, Refusal> = match (command, color) {
+            (Command::Move { game: g, mut line }, Some(color)) => {
+                match game.check_move(color, &line.text, line.number, lang) {
+                    Ok(read) => {
+                        let code = game.board().code(&read.ply);
+                        line.marks.draw_offer |= read.draw_offer;
+                        line.text = code.clone();
+                        line.number = None;
+                        line.repeat = None;
+                        iccf = Some(code);
+                        Ok(Command::Move { game: g, line })
+                    }
+                    Err(refusal) => Err(refusal),
+                }
+            }
+            (c @ Command::OfferDraw { .. }, Some(color)) => {
+                game.check(color, &Action::OfferDraw, self.now).map(|()| c)
+            }
+            (c @ Command::AcceptDraw { .. }, Some(color)) => {
+                game.check(color, &Action::AcceptDraw, self.now).map(|()| c)
+            }
+            (c @ Command::DeclineDraw { .. }, Some(color)) => {
+                game.check(color, &Action::DeclineDraw, self.now).map(|()| c)
+            }
+            (c @ Command::Resign { .. }, Some(color)) => {
+                game.check(color, &Action::Resign, self.now).map(|()| c)
+            }
+            // The rest is for the keeping node to check.
+            (c, _) => Ok(c),
+        };
+        let command = match checked {
+            Ok(command) => command,
+            Err(refusal) => return self.refuse(sender, game_id, Refused::from(refusal)).await,
+        };
+        let mut entry = self.said_entry(sender, game_id, EntryKind::Proposal);
+        entry.iccf = iccf;
+        entry.detail = command.to_string();
+        let record = Record {
+            entry,
+            outbox: vec![],
+        };
+        let reply = format!(
+            "sent {game_id}: {}; the other node keeps this game's record, and you will be told when it is in it",
+            command
+        );
+        match self.enqueue(vec![record]).await {
+            Ok(committed) => Pending::AfterCommit(committed, Reply::new(Status::Proposed, reply)),
+            Err(reply) => Pending::Now(reply),
+        }
+    }
+
+    /// The time to record an action of the other node's player made at `at` (the moment it
+    /// was made there): never before the game's last record entry, never after now.
+    pub(super) fn time_of_proposal(&self, game_id: &str, at: Timestamp) -> Timestamp {
+        let last = self
+            .ledgers
+            .get(game_id)
+            .and_then(|l| l.last)
+            .unwrap_or(Timestamp::UNIX_EPOCH);
+        at.max(last).min(self.now)
+    }
+
     /// Whether `player` plays on another node, across a link.
     pub(super) fn across_link(&self, player: &str) -> bool {
         self.players
             .get(player)
             .is_some_and(|p| matches!(p.reach, crate::config::Reach::Link(_)))
-    }
-
-    /// Refuses what the link does not carry yet in a game with a player across it: claims,
-    /// leave and adjudication would be recorded on one node only.
-    pub(super) fn refuse_if_linked(&self, game_id: &str, what: &str) -> Option<Pending> {
-        let game = self.games.get(game_id)?;
-        (self.across_link(&game.white) || self.across_link(&game.black)).then(|| {
-            Pending::Now(Reply::new(
-                Status::Refused,
-                format!(
-                    "{what} in game {game_id} is not carried over the link between nodes yet; the arbiters of both nodes decide"
-                ),
-            ))
-        })
     }
 }

@@ -370,7 +370,8 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
             format!(" the other node refused your action {number}: {reason}"),
         ),
         Notice::Message { game, from, text } => ("MSG", game, format!(" from {from}: {text}")),
-        Notice::Legacy { .. } => return None,
+        Notice::Recorded { game, what } => ("RECORDED", game, format!(" {what}")),
+        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
 }
 
@@ -479,7 +480,8 @@ fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
             format!("другой узел отклонил ваше действие {number}: {reason}")
         }
         Notice::Message { from, text, .. } => format!("сообщение от {from}: {text}"),
-        Notice::Legacy { .. } => return None,
+        Notice::Recorded { what, .. } => format!("записано в партию: {what}"),
+        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
 }
 
@@ -788,6 +790,13 @@ mod tests {
                     text: "Удачи! Good luck".into(),
                 },
                 ["MSG g1 from boris: Удачи! Good luck"; 3],
+            ),
+            (
+                Notice::Recorded {
+                    game: "g1".into(),
+                    what: "your move 1. 5254".into(),
+                },
+                ["RECORDED g1 your move 1. 5254"; 3],
             ),
         ]
     }

@@ -58,6 +58,9 @@ statuses! {
     Seen = 208, "handled before";
     /// Logged in.
     LoggedIn = 230, "logged in";
+    /// Sent on: the game's record is kept by the other node of a link, where the action went
+    /// (it is on disk here as sent); a push says when it is in the record, or refused.
+    Proposed = 202, "sent to the node that keeps the game's record";
     /// Done: the command was carried out (and is on disk, if it changed anything).
     Done = 250, "done";
     /// The command's words are wrong: unknown command, a missing or unexpected word, a bad

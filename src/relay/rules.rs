@@ -3,7 +3,7 @@
 
 use shakmaty::Color;
 
-use crate::command::NumberedMove;
+use crate::command::{Command, NumberedMove};
 use crate::game::clock::Leave;
 use crate::game::{Action, Claim, EndReason, GameResult, Refusal, codes};
 use crate::journal::replay::AdjudicationDetail;
@@ -13,8 +13,9 @@ use crate::notation::{Lang, Notation};
 use jiff::civil::Date;
 
 use super::notice::{MoveData, Notice};
+use super::peers::Role;
 use super::state::{Refused, State, notice_for};
-use super::{Pending, Reply, Sender, Status, render};
+use super::{Channel, Pending, Reply, Sender, Status, render};
 
 impl State {
     pub(super) async fn claim(
@@ -129,14 +130,31 @@ impl State {
             .map(|(id, _)| id)
             .collect();
         ids.sort();
-        if ids.is_empty() {
+        // Games the other node of a link keeps take the leave there: one proposal goes for
+        // all of them (that node applies it to every game of the player it keeps).
+        let replica = |id: &String| matches!(self.role(id), Some(Role::Replica { .. }));
+        let proposed: Vec<String> = ids
+            .iter()
+            .filter(|id| replica(id))
+            .map(|id| (*id).clone())
+            .collect();
+        // One game per link the proposal goes across.
+        let mut links = Vec::new();
+        let mut carriers = Vec::new();
+        for id in &proposed {
+            let remote = self.role(id).map(|r| r.remote().to_owned()).unwrap_or_default();
+            let link = self.players.get(&remote).map(|p| p.reach.clone());
+            if !links.contains(&link) {
+                links.push(link);
+                carriers.push(id.clone());
+            }
+        }
+        ids.retain(|id| !replica(id));
+        if ids.is_empty() && (proposed.is_empty() || sender.channel == Channel::Link) {
             return Pending::Now(Reply::new(
                 Status::Refused,
                 "you have no game in progress to take leave from",
             ));
-        }
-        if let Some(refused) = ids.iter().find_map(|id| self.refuse_if_linked(id, "leave")) {
-            return refused;
         }
         // Leave is the player's: checked against all of it, in every game, finished or not.
         let taken = self.leave_of(&sender.player);
@@ -180,13 +198,32 @@ impl State {
             after.apply_by(color, &Action::Leave(leave), self.now);
             afters.push(after);
         }
-        let reply = format!(
+        let mut reply = format!(
             "leave {leave} in {}",
             ids.iter()
                 .map(|id| id.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        if !proposed.is_empty() && sender.channel != Channel::Link {
+            for carrier in &carriers {
+                let mut entry = self.said_entry(sender, carrier, EntryKind::Proposal);
+                entry.detail = Command::Leave { first, days }.to_string();
+                records.push(Record {
+                    entry,
+                    outbox: vec![],
+                });
+            }
+            let sent = format!(
+                "leave {leave} sent for {} to the other node, which keeps their records: you will be told",
+                proposed.join(", ")
+            );
+            reply = if ids.is_empty() {
+                sent
+            } else {
+                format!("{reply}; {sent}")
+            };
+        }
         self.commit_many(sender, afters, records, reply).await
     }
 

@@ -13,6 +13,7 @@ use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record}
 use crate::notation::Lang;
 
 use super::notice::Notice;
+use super::peers::Role;
 use super::{Channel, Command, Pending, Reply, Sender, Status, render};
 
 /// Where the relay's time comes from.
@@ -46,6 +47,13 @@ pub(super) struct State {
     pub(super) key: Option<String>,
     /// The text of the request being handled, as received: what its entries record.
     pub(super) said: String,
+    /// Whose node keeps the record of a game the configuration starts (see
+    /// [`crate::config::GameConfig::authority`]); White's for the admin's `CREATE`.
+    pub(super) authority: crate::game::Authority,
+    /// When the action being handled was made, if on another node (see [`super::Said::at`]).
+    pub(super) at: Option<Timestamp>,
+    /// How far each game's record and proposals have gone, for the links.
+    pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
 }
 
 /// The outbox row telling `player` of `notice`.
@@ -54,6 +62,29 @@ pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
         player: player.to_owned(),
         body: notice.to_body(),
     }
+}
+
+/// `at` without its fraction of a second: the relay's times are whole seconds, the unit a
+/// link carries, so that both nodes of a link record the same times.
+pub(super) fn whole_seconds(at: Timestamp) -> Timestamp {
+    Timestamp::from_second(at.as_second()).unwrap_or(at)
+}
+
+/// Whether `command`, by a local player or the arbiter in a game the other node keeps, is
+/// sent there as a proposal: everything that acts on the game. (A conditional line stays on
+/// its player's node, which plays it.)
+fn proposed(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Move { .. }
+            | Command::OfferDraw { .. }
+            | Command::AcceptDraw { .. }
+            | Command::DeclineDraw { .. }
+            | Command::Resign { .. }
+            | Command::Claim { .. }
+            | Command::Adjudicate { .. }
+            | Command::Message { .. }
+    )
 }
 
 pub(super) fn dots(color: Color) -> &'static str {
@@ -121,12 +152,57 @@ impl State {
     }
 
     pub(super) async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
-        self.now = self.now.max(self.clock.now());
+        self.now = self.now.max(whole_seconds(self.clock.now()));
         // The clock acts first: a move that comes after its side's time ran out is too late.
         if let Some(game) = command.game() {
             let game = game.to_owned();
             self.settle(&game).await;
         }
+        if let Some(game) = command.game().map(str::to_owned)
+            && let Some(role) = self.role(&game)
+        {
+            match (role, sender.channel == Channel::Link) {
+                (Role::Replica { .. }, false) if proposed(&command) => {
+                    return self.propose(sender, &game, command).await;
+                }
+                (Role::Replica { .. }, true) if !matches!(command, Command::PeerRefused { .. }) => {
+                    return Pending::Now(Reply::new(
+                        Status::Refused,
+                        format!("this node does not keep game {game}'s record: the other node does"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        // An action another node made: recorded at the time it was made there.
+        let saved = self.now;
+        if let (Some(at), Some(game)) = (self.at.take(), command.game()) {
+            self.now = self.time_of_proposal(game, whole_seconds(at));
+        }
+        // (A refusal of a refusal stays unjournaled: there is no action of that node's.)
+        let game = match command {
+            Command::PeerRefused { .. } => None,
+            _ => command.game().map(str::to_owned),
+        };
+        let mut pending = self.dispatch(sender, command).await;
+        // Every refusal of another node's action in a game here is journaled (with the
+        // action's id): that is what carries the refusal back to that node, durably.
+        if let (Pending::Now(reply), Some(game), Channel::Link) = (&pending, &game, sender.channel)
+            && reply.status.is_final()
+            && !reply.status.is_success()
+            && self.games.contains_key(game.as_str())
+        {
+            let refused = Refused {
+                status: reply.status,
+                reason: reply.text.clone(),
+            };
+            pending = self.refuse(sender, game, refused).await;
+        }
+        self.now = self.now.max(saved);
+        pending
+    }
+
+    async fn dispatch(&mut self, sender: &Sender, command: Command) -> Pending {
         match command {
             // What is shown includes moves still being committed: answer once they are on disk.
             Command::Games => self.after_commit(self.list_games(sender)).await,
@@ -153,6 +229,7 @@ impl State {
                     rules: None,
                     round,
                     leave: Default::default(),
+                    authority: self.authority,
                 };
                 let pending = self.create(sender, game.clone(), detail).await;
                 if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
@@ -165,22 +242,14 @@ impl State {
             Command::AcceptDraw { game } => self.act(sender, &game, Action::AcceptDraw).await,
             Command::DeclineDraw { game } => self.act(sender, &game, Action::DeclineDraw).await,
             Command::Resign { game } => self.act(sender, &game, Action::Resign).await,
-            Command::Claim { game, claim, with } => {
-                match self.refuse_if_linked(&game, "a draw claim") {
-                    Some(refused) => refused,
-                    None => self.claim(sender, &game, claim, with).await,
-                }
-            }
+            Command::Claim { game, claim, with } => self.claim(sender, &game, claim, with).await,
             Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
             Command::Leave { first, days } => self.leave(sender, first, days).await,
             Command::Adjudicate {
                 game,
                 score,
                 reason,
-            } => match self.refuse_if_linked(&game, "an adjudication") {
-                Some(refused) => refused,
-                None => self.adjudicate(sender, &game, score, &reason).await,
-            },
+            } => self.adjudicate(sender, &game, score, &reason).await,
             Command::Clock { set } => self.set_clock(sender, set).await,
             // Answered by the relay's handle, before it reaches the games.
             Command::Dead { .. } => Pending::Now(Reply::new(
@@ -191,10 +260,7 @@ impl State {
                 Ok(answer) => Pending::Receipt(entry, answer),
                 Err(e) => Pending::Now(Reply::not_recorded(&e)),
             },
-            Command::Message { game, text } => match self.refuse_if_linked(&game, "a message") {
-                Some(refused) => refused,
-                None => self.message_noted(sender, &game, &text).await,
-            },
+            Command::Message { game, text } => self.message_noted(sender, &game, &text).await,
             Command::PeerRefused {
                 game,
                 number,
@@ -223,7 +289,7 @@ impl State {
     }
 
     /// `reply`, sent once everything queued before it is committed.
-    pub(super) async fn after_commit(&self, reply: Reply) -> Pending {
+    pub(super) async fn after_commit(&mut self, reply: Reply) -> Pending {
         match self.enqueue(Vec::new()).await {
             Ok(committed) => Pending::AfterCommit(committed, reply),
             Err(refused) => Pending::Now(refused),
@@ -277,9 +343,12 @@ impl State {
         )
     }
 
-    pub(super) async fn enqueue(&self, mut records: Vec<Record>) -> Result<Committed, Reply> {
+    pub(super) async fn enqueue(&mut self, mut records: Vec<Record>) -> Result<Committed, Reply> {
         if let (Some(key), Some(first)) = (&self.key, records.first_mut()) {
             first.entry.key = Some(key.clone());
+        }
+        for record in &mut records {
+            self.link_rows(record);
         }
         // A player whose client asks (XFCC) is pushed nothing: no outbox rows wait for them.
         for record in &mut records {
@@ -296,7 +365,12 @@ impl State {
     }
 
     /// Journals a refused attempt by a player of the game, then replies with the refusal.
-    pub(super) async fn refuse(&self, sender: &Sender, game_id: &str, refused: Refused) -> Pending {
+    pub(super) async fn refuse(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        refused: Refused,
+    ) -> Pending {
         let mut entry = self.said_entry(sender, game_id, EntryKind::Rejected);
         entry.detail = refused.reason.clone();
         let record = Record {

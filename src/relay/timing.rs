@@ -7,6 +7,7 @@ use crate::journal::replay::TimeUpDetail;
 use crate::journal::{self, EntryKind, Record};
 
 use super::notice::{Clocks, Notice};
+use super::peers::Role;
 use super::state::{Clock, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
 
@@ -24,9 +25,21 @@ impl State {
             let due_color = match &due {
                 Due::TimeUp { color, .. } | Due::Remind { color, .. } => *color,
             };
-            if self.across_link(game.player(due_color)) {
-                // A player across a link is timed by their own node.
-                return;
+            // In a game played across a link, the node that keeps the record times both
+            // players (its time-outs come to the other node in its record), and each node
+            // reminds its own player.
+            let remote = self.role(game_id).map(|role| match role {
+                Role::Keeper { remote } => (false, remote),
+                Role::Replica { remote } => (true, remote),
+            });
+            if let Some((replica, remote)) = remote {
+                let skip = match &due {
+                    Due::TimeUp { .. } => replica,
+                    Due::Remind { .. } => game.player(due_color) == remote,
+                };
+                if skip {
+                    return;
+                }
             }
             let (color, action, kind, detail, text) = match due {
                 Due::TimeUp { color, overdue } => {
@@ -111,7 +124,7 @@ impl State {
 
     /// Checks every game's clock.
     pub(super) async fn tick(&mut self) {
-        self.now = self.now.max(self.clock.now());
+        self.now = self.now.max(super::state::whole_seconds(self.clock.now()));
         let mut ids: Vec<String> = self
             .games
             .iter()

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use ccrelay::transport::link::frame::{self, DATA, Deframer, Plain};
-use ccrelay::transport::link::message::{self, Act, Message, Side, game_code};
+use ccrelay::transport::link::message::{self, Act, Body, Message, Side, game_code};
 use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -663,23 +663,42 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
     }
 }
 
-fn white_move(number: u16, iccf: &str) -> Message {
+/// Black's proposal `number`: the ICCF move `iccf`.
+fn black_proposal(number: u16, iccf: &str) -> Message {
     let (from, to, promotion) = message::pack_iccf(iccf).expect("ICCF");
-    Message::Action {
+    Message::Proposal {
         game: game_code("h1"),
-        side: Side::White,
+        side: Side::Black,
         number,
-        act: Act::Move {
+        age: 0,
+        body: Body::Act(Act::Move {
             from,
             to,
             promotion,
             draw_offer: false,
-        },
+        }),
     }
 }
 
+/// The moves of the record entries received, in order.
+fn moves_received(received: &[Message]) -> Vec<(u8, String)> {
+    received
+        .iter()
+        .filter_map(|m| match m {
+            Message::Record {
+                index,
+                body: Body::Act(Act::Move { from, to, promotion, .. }),
+                ..
+            } => Some((*index, message::unpack_iccf(*from, *to, *promotion))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// This test is the node across the link, speaking the protocol by hand; node B keeps the
+/// record of game h1 (boris is White there).
 #[test]
-fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignored() {
+fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ignored() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -689,8 +708,8 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let port = listener.local_addr().unwrap().port();
-    // Node B: boris local; "hand" (White) across the link, played by this test.
-    let games = [("h1", "hand", "boris")];
+    // Node B: boris local (White, so B keeps the record); "hand" (Black) across the link.
+    let games = [("h1", "boris", "hand")];
     let node = start_node(
         &["boris"],
         &["hand"],
@@ -701,14 +720,29 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
     // A player across the link has no login here.
     let (code, text) = node.daemon.connect().call("LOGIN hand hand-secret");
     assert_ne!(code, 230, "{text}");
+    let (code, text) = boris.call("MOVE h1 1. 5254");
+    assert_eq!(code, 250, "{text}");
     let stream = runtime.block_on(async { listener.accept().await.unwrap().0 });
     let mut peer = HandPeer::new(stream);
     let done = Arc::new(AtomicBool::new(false));
     runtime.block_on(async {
         peer.until("the session", |p| p.session.is_established())
             .await;
-        // 1. A forged frame: d2-d4, legal, the next sequence number, sealed with a key that is
-        // not the session's. Were it applied, the game would open 1. d4.
+        // The record so far: the game's start (text, in pieces), then 1. e4.
+        peer.until("1. e4 in the record", |p| !moves_received(&p.received).is_empty())
+            .await;
+        assert_eq!(moves_received(&peer.received), [(1, "5254".to_owned())]);
+        let start = peer.received.iter().find_map(|m| match m {
+            Message::Record {
+                index: 0,
+                body: Body::Text(t),
+                ..
+            } => Some(t.chunk.clone()),
+            _ => None,
+        });
+        assert!(start.is_some_and(|t| t.starts_with("h1\n{")), "{:?}", peer.received);
+        // 1. A forged frame: d7-d5, legal, the next sequence number, sealed with a key that is
+        // not the session's. Were it applied, the game would go on 1... d5.
         let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
         let forged = frame::seal(
             &forged_key,
@@ -718,20 +752,16 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
             &Plain::Data {
                 seq: 0,
                 ack: 0,
-                message: white_move(0, "4244").encode(),
+                message: black_proposal(0, "4745").encode(),
             },
         );
         peer.stream.write_all(&forged).await.unwrap();
         peer.run(Duration::from_millis(300)).await;
-        // 2. e2-e4, legal: applied and forwarded.
-        peer.session.push(white_move(0, "5254").encode());
-        peer.until("e2-e4 acknowledged", |p| p.session.queued() == 0)
+        // 2. e7-e5, legal: in the record, and back to us as its entry 2.
+        peer.session.push(black_proposal(0, "5755").encode());
+        peer.until("e7-e5 in the record", |p| moves_received(&p.received).len() >= 2)
             .await;
-    });
-    wait_push(&mut boris, "MOVE h1 1. 5254");
-    runtime.block_on(async {
-        // 3. The same DATA frame again, byte for byte: a replay, dropped (and were it not,
-        // the sequence number and the action number would each drop it).
+        // 3. The same DATA frame again, byte for byte: a replay, dropped.
         let data_frame = peer
             .sent
             .iter()
@@ -743,51 +773,49 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
             .cloned()
             .expect("the DATA frame we sent");
         peer.stream.write_all(&data_frame).await.unwrap();
+        // 4. The same proposal in a new frame (as after a restart): known by its id, not
+        // applied twice.
+        peer.session.push(black_proposal(0, "5755").encode());
+        peer.until("the repeat acknowledged", |p| p.session.queued() == 0)
+            .await;
         peer.run(Duration::from_millis(500)).await;
     });
-    // Boris answers e7-e5 on node B; it comes to us over the link.
-    let (code, text) = boris.call("MOVE h1 1 5755");
+    wait_push(&mut boris, "MOVE h1 1... 5755");
+    let (code, text) = boris.call("MOVE h1 2 7163");
     assert_eq!(code, 250, "{text}");
     runtime.block_on(async {
-        peer.until("black's reply", |p| !p.received.is_empty())
+        peer.until("2. Nf3 in the record", |p| moves_received(&p.received).len() >= 3)
             .await;
-        assert!(
-            matches!(
-                &peer.received[0],
-                Message::Action {
-                    side: Side::Black,
-                    number: 0,
-                    act: Act::Move { .. },
-                    ..
-                }
-            ),
-            "{:?}",
-            peer.received
-        );
-        // 4. An illegal move with a valid tag: e2-e4 again (no pawn on e2 now).
-        peer.session.push(white_move(1, "5254").encode());
-        peer.until("the refusal", |p| p.received.len() >= 2).await;
-        let Message::Refused {
+        // 5. An illegal proposal with a valid tag: e7-e5 again (no pawn on e7 now).
+        peer.session.push(black_proposal(1, "5755").encode());
+        peer.until("the refusal", |p| {
+            p.received.iter().any(|m| matches!(m, Message::Refused { .. }))
+        })
+        .await;
+        let Some(Message::Refused {
             number,
             reason,
             side,
             ..
-        } = &peer.received[1]
+        }) = peer
+            .received
+            .iter()
+            .find(|m| matches!(m, Message::Refused { .. }))
         else {
-            panic!("expected REFUSED, got {:?}", peer.received[1]);
+            unreachable!()
         };
-        assert_eq!((*number, *side), (1, Side::White));
+        assert_eq!((*number, *side), (1, Side::Black));
         assert!(!reason.is_empty(), "the refusal says why");
         eprintln!("refused: {reason}");
-        // 5. The link goes on: g1-f3 is applied.
-        peer.session.push(white_move(2, "7163").encode());
-        peer.until("g1-f3 acknowledged", |p| p.session.queued() == 0)
+        // 6. The link goes on: 2... Nc6 is applied.
+        peer.session.push(black_proposal(2, "2836").encode());
+        peer.until("2... Nc6 in the record", |p| moves_received(&p.received).len() >= 4)
             .await;
-        // 6. This peer refuses boris's e7-e5: node B records it and tells boris.
+        // 7. A REFUSED for boris's move: the node that keeps the record is never refused.
         peer.session.push(
             Message::Refused {
                 game: game_code("h1"),
-                side: Side::Black,
+                side: Side::White,
                 number: 0,
                 reason: "not legal here".to_owned(),
             }
@@ -798,24 +826,26 @@ fn an_illegal_move_is_refused_and_reported_forged_and_replayed_frames_are_ignore
         done.store(true, Ordering::Relaxed);
     });
     assert!(done.load(Ordering::Relaxed));
-    wait_push(&mut boris, "MOVE h1 2. 7163");
-    let told = wait_push(&mut boris, "REFUSED h1");
-    assert!(told.contains("action 0: not legal here"), "{told}");
-    // Node B's record: e4 e5 Nf3 and nothing else; the illegal one journaled as rejected.
+    assert_eq!(
+        moves_received(&peer.received),
+        [
+            (1, "5254".to_owned()),
+            (2, "5755".to_owned()),
+            (3, "7163".to_owned()),
+            (4, "2836".to_owned())
+        ]
+    );
+    wait_push(&mut boris, "MOVE h1 2... 2836");
+    // Node B's record: e4 e5 Nf3 Nc6 and nothing else; the illegal one journaled as rejected.
     let moves: Vec<String> = moves_of(&node.config, "h1")
         .into_iter()
         .map(|(_, m)| m)
         .collect();
-    assert_eq!(moves, ["5254", "5755", "7163"]);
-    // The illegal move, and the refusal of boris's move reported by the peer.
-    assert_eq!(rejected_in(&node.config, "h1"), 2);
-    // Boris was never told of the refused move.
+    assert_eq!(moves, ["5254", "5755", "7163", "2836"]);
+    assert_eq!(rejected_in(&node.config, "h1"), 1);
     boris.call("GAMES");
     assert!(
-        boris
-            .pushes
-            .iter()
-            .all(|(_, b)| !b.contains("MOVE h1 2. 5254")),
+        boris.pushes.iter().all(|(_, b)| !b.contains("REFUSED")),
         "{:?}",
         boris.pushes
     );

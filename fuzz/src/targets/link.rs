@@ -5,7 +5,7 @@ use ccrelay::transport::link::frame::{
     self, DEFAULT_TAG, Deframer, FrameError, Hello, MAX_BODY, MAX_ENCODED, MAX_TAG, MIN_TAG, Plain,
     Unverified,
 };
-use ccrelay::transport::link::message::{self, Act, Message};
+use ccrelay::transport::link::message::{self, Act, Body, Message};
 
 const KEY: [u8; 32] = [7; 32];
 
@@ -74,14 +74,28 @@ pub fn stream(data: &[u8]) {
 pub fn message(data: &[u8]) {
     if let Ok(m) = Message::decode(data) {
         assert_eq!(m.encode(), data, "{m:?}");
-        if let Message::Action {
-            act:
-                act @ Act::Path {
-                    squares,
-                    len,
-                    capture,
-                    draw_offer,
-                },
+        if let Message::Record {
+            body:
+                Body::Act(
+                    act @ Act::Path {
+                        squares,
+                        len,
+                        capture,
+                        draw_offer,
+                    },
+                ),
+            ..
+        }
+        | Message::Proposal {
+            body:
+                Body::Act(
+                    act @ Act::Path {
+                        squares,
+                        len,
+                        capture,
+                        draw_offer,
+                    },
+                ),
             ..
         } = m
         {

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::frame::Deframer;
-use super::message::{Act, Message, Side};
+use super::message::{Act, Body, Message, Side};
 use super::session::{Session, Timing};
 
 /// What the line does to what passes (per mille; `flip` per byte).
@@ -85,7 +85,7 @@ pub struct Outcome {
 }
 
 fn move_message(game: u16, number: u16) -> Vec<u8> {
-    Message::Action {
+    Message::Proposal {
         game,
         side: if number.is_multiple_of(2) {
             Side::White
@@ -93,12 +93,13 @@ fn move_message(game: u16, number: u16) -> Vec<u8> {
             Side::Black
         },
         number,
-        act: Act::Move {
+        age: 0,
+        body: Body::Act(Act::Move {
             from: 12,
             to: 28,
             promotion: 0,
             draw_offer: false,
-        },
+        }),
     }
     .encode()
 }
@@ -230,7 +231,7 @@ fn applied(
     rng: &mut Rng,
     out: &mut Outcome,
 ) {
-    let Ok(Message::Action { game, number, .. }) = Message::decode(m) else {
+    let Ok(Message::Proposal { game, number, .. }) = Message::decode(m) else {
         return;
     };
     let g = game as usize;

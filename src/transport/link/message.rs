@@ -1,6 +1,7 @@
-//! What a DATA frame carries: a player's action in a game (a move, a draw offer, an answer to
-//! one, a resignation) or the refusal of one, in as few bytes as the link can afford
-//! (docs/link.md "Messages"). The frame around it is [`crate::transport::link::frame`].
+//! What a DATA frame carries, in as few bytes as the link can afford (docs/link.md
+//! "Messages"): an entry of a game's record, from the node that keeps it; an action proposed to
+//! that node; or the refusal of one. The frame around it is
+//! [`crate::transport::link::frame`].
 
 use super::frame::{FrameError, MAX_PATH, MAX_REASON};
 use crate::notation::Iccf;
@@ -12,7 +13,15 @@ pub enum Side {
     Black,
 }
 
-/// What a player did.
+/// Who made an entry or an action written out as text: a side, or the arbiter (a game's
+/// start, an adjudication).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    Side(Side),
+    Arbiter,
+}
+
+/// What a player did, in its compact forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Act {
     /// An ICCF move: from and to squares (0 = a1 .. 63 = h8), promotion digit (0 none, 1 queen,
@@ -37,20 +46,53 @@ pub enum Act {
     Resign,
 }
 
+/// One piece of an entry or an action written out as text (everything without a compact
+/// form: a game's start, a claim, leave, a time-out, an adjudication, a message). A text
+/// longer than [`MAX_CHUNK`] bytes goes in pieces in consecutive messages, all but the last
+/// with `more` set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    /// For a record entry, its kind ([`entry_kind_code`]); for a proposal, 0 (the text is a
+    /// command).
+    pub kind: u8,
+    pub actor: Actor,
+    pub more: bool,
+    /// The move of the entry (a claim with a move), in the first piece only.
+    pub iccf: String,
+    pub chunk: String,
+}
+
+/// What an entry or an action is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    Act(Act),
+    Text(Text),
+}
+
 /// What a DATA frame carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
-    /// Player `side` of game `game` did `act`, their `number`-th action in the game (counted
-    /// from 0 over moves, draw offers, acceptances, declines and resignations). Only the low 8
-    /// bits travel: a decoded action's `number` is those bits, and the receiver takes the
-    /// number nearest its own count that has them ([`nearest_number`]).
-    Action {
+    /// Entry `index` (low 8 bits) of game `game`'s record, made by `side` (for a compact act)
+    /// `delta` seconds after the record's entry before it (for its first entry: seconds since
+    /// 1970).
+    Record {
+        game: u16,
+        side: Side,
+        index: u8,
+        delta: u64,
+        body: Body,
+    },
+    /// `side`'s action `number` in `game` (their proposals counted from 0), made `age`
+    /// seconds before it was sent, for the node that keeps the record to decide.
+    Proposal {
         game: u16,
         side: Side,
         number: u16,
-        act: Act,
+        age: u64,
+        body: Body,
     },
-    /// The peer refused our action `number` of `side` in `game`, and why.
+    /// The node that keeps the record refused our proposal `number` of `side` in `game`, and
+    /// why.
     Refused {
         game: u16,
         side: Side,
@@ -66,193 +108,328 @@ const K_DECLINE: u8 = 4;
 const K_RESIGN: u8 = 5;
 const K_REFUSED: u8 = 6;
 const K_PATH: u8 = 7;
+const K_TEXT: u8 = 8;
+/// Set in the kind of a proposal.
+const PROPOSAL: u8 = 0x10;
 const BLACK: u8 = 0x20;
 const PATH_DRAW_OFFER: u8 = 1;
 const PATH_CAPTURE: u8 = 2;
+const TEXT_MORE: u8 = 1;
+/// The longest piece of text in one message: with the longest tag, the frame stays under
+/// the body limit.
+pub const MAX_CHUNK: usize = 48;
+/// The longest move in a text piece.
+const MAX_TEXT_ICCF: usize = 16;
+
+/// The entry kinds a record entry written as text may have, by their code on the wire.
+const TEXT_KINDS: [crate::journal::EntryKind; 11] = {
+    use crate::journal::EntryKind as K;
+    [
+        K::GameStart,
+        K::Move,
+        K::DrawOffer,
+        K::DrawAccept,
+        K::DrawDecline,
+        K::Resign,
+        K::Claim,
+        K::Leave,
+        K::TimeUp,
+        K::Adjudication,
+        K::Message,
+    ]
+};
+
+/// The wire code of a record entry's kind (from 1); `None` for a kind no record holds.
+pub fn entry_kind_code(kind: crate::journal::EntryKind) -> Option<u8> {
+    TEXT_KINDS
+        .iter()
+        .position(|k| *k == kind)
+        .map(|i| i as u8 + 1)
+}
+
+/// The record entry kind a wire code names.
+pub fn entry_kind_of(code: u8) -> Option<crate::journal::EntryKind> {
+    TEXT_KINDS.get(usize::from(code).checked_sub(1)?).copied()
+}
+
+fn push_varint(p: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let byte = (n & 0x7F) as u8;
+        n >>= 7;
+        if n == 0 {
+            p.push(byte);
+            return;
+        }
+        p.push(byte | 0x80);
+    }
+}
+
+/// A varint at the start of `p`, and the rest; at most 9 bytes (63 bits).
+fn read_varint(p: &[u8]) -> Result<(u64, &[u8]), FrameError> {
+    let mut n = 0u64;
+    for (i, &byte) in p.iter().enumerate().take(9) {
+        n |= u64::from(byte & 0x7F) << (7 * i);
+        if byte & 0x80 == 0 {
+            return Ok((n, &p[i + 1..]));
+        }
+    }
+    Err(FrameError::Payload("time"))
+}
+
+fn act_kind(act: &Act) -> u8 {
+    match act {
+        Act::Move { .. } => K_MOVE,
+        Act::Path { .. } => K_PATH,
+        Act::OfferDraw => K_OFFER,
+        Act::AcceptDraw => K_ACCEPT,
+        Act::DeclineDraw => K_DECLINE,
+        Act::Resign => K_RESIGN,
+    }
+}
+
+fn push_body(p: &mut Vec<u8>, body: &Body) {
+    match body {
+        Body::Act(Act::Move {
+            from,
+            to,
+            promotion,
+            draw_offer,
+        }) => {
+            let packed: u16 = (u16::from(*from) << 10)
+                | (u16::from(*to) << 4)
+                | (u16::from(*promotion) << 1)
+                | u16::from(*draw_offer);
+            p.extend_from_slice(&packed.to_be_bytes());
+        }
+        Body::Act(Act::Path {
+            squares,
+            len,
+            capture,
+            draw_offer,
+        }) => {
+            let mut flags = 0;
+            if *draw_offer {
+                flags |= PATH_DRAW_OFFER;
+            }
+            if *capture {
+                flags |= PATH_CAPTURE;
+            }
+            p.push(flags);
+            p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
+        }
+        Body::Act(_) => {}
+        Body::Text(t) => {
+            let actor = match t.actor {
+                Actor::Side(Side::White) => 0,
+                Actor::Side(Side::Black) => 1,
+                Actor::Arbiter => 2,
+            };
+            p.push(t.kind);
+            p.push(actor << 1 | if t.more { TEXT_MORE } else { 0 });
+            let iccf = cut(&t.iccf, MAX_TEXT_ICCF);
+            p.push(iccf.len() as u8);
+            p.extend_from_slice(iccf.as_bytes());
+            p.extend_from_slice(cut(&t.chunk, MAX_CHUNK).as_bytes());
+        }
+    }
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
+    let exact = |act: Act| {
+        if rest.is_empty() {
+            Ok(Body::Act(act))
+        } else {
+            Err(FrameError::Payload("trailing bytes"))
+        }
+    };
+    match kind {
+        K_MOVE => {
+            let [a, b] = rest else {
+                return Err(FrameError::Payload("move length"));
+            };
+            let packed = u16::from_be_bytes([*a, *b]);
+            let promotion = ((packed >> 1) & 0x7) as u8;
+            if promotion > 4 {
+                return Err(FrameError::Payload("promotion digit"));
+            }
+            Ok(Body::Act(Act::Move {
+                from: (packed >> 10) as u8,
+                to: ((packed >> 4) & 0x3F) as u8,
+                promotion,
+                draw_offer: packed & 1 == 1,
+            }))
+        }
+        K_PATH => {
+            let Some((&flags, path)) = rest.split_first() else {
+                return Err(FrameError::Payload("path length"));
+            };
+            if flags & !(PATH_DRAW_OFFER | PATH_CAPTURE) != 0 {
+                return Err(FrameError::Payload("path flags"));
+            }
+            if !(2..=MAX_PATH).contains(&path.len()) || path.contains(&0) {
+                return Err(FrameError::Payload("path squares"));
+            }
+            let mut squares = [0; MAX_PATH];
+            squares[..path.len()].copy_from_slice(path);
+            Ok(Body::Act(Act::Path {
+                squares,
+                len: path.len() as u8,
+                capture: flags & PATH_CAPTURE != 0,
+                draw_offer: flags & PATH_DRAW_OFFER != 0,
+            }))
+        }
+        K_OFFER => exact(Act::OfferDraw),
+        K_ACCEPT => exact(Act::AcceptDraw),
+        K_DECLINE => exact(Act::DeclineDraw),
+        K_RESIGN => exact(Act::Resign),
+        K_TEXT => {
+            let [kind, flags, iccf_len, rest @ ..] = rest else {
+                return Err(FrameError::Payload("text header"));
+            };
+            let actor = match flags >> 1 {
+                0 => Actor::Side(Side::White),
+                1 => Actor::Side(Side::Black),
+                2 => Actor::Arbiter,
+                _ => return Err(FrameError::Payload("text flags")),
+            };
+            let iccf_len = usize::from(*iccf_len);
+            if iccf_len > MAX_TEXT_ICCF || rest.len() < iccf_len || rest.len() - iccf_len > MAX_CHUNK
+            {
+                return Err(FrameError::Payload("text length"));
+            }
+            let utf8 = |b: &[u8]| {
+                std::str::from_utf8(b)
+                    .map(str::to_owned)
+                    .map_err(|_| FrameError::Payload("text not UTF-8"))
+            };
+            Ok(Body::Text(Text {
+                kind: *kind,
+                actor,
+                more: flags & TEXT_MORE != 0,
+                iccf: utf8(&rest[..iccf_len])?,
+                chunk: utf8(&rest[iccf_len..])?,
+            }))
+        }
+        _ => Err(FrameError::Payload("unknown message kind")),
+    }
+}
 
 impl Message {
     pub fn encode(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(12);
-        let (kind, game, side, number) = match self {
-            Message::Action {
+        let mut p = Vec::with_capacity(16);
+        let side_bit = |side: &Side| if *side == Side::Black { BLACK } else { 0 };
+        let kind_of = |body: &Body| match body {
+            Body::Act(act) => act_kind(act),
+            Body::Text(_) => K_TEXT,
+        };
+        match self {
+            Message::Record {
+                game,
+                side,
+                index,
+                delta,
+                body,
+            } => {
+                p.push(kind_of(body) | side_bit(side));
+                p.extend_from_slice(&game.to_be_bytes());
+                p.push(*index);
+                push_varint(&mut p, *delta);
+                push_body(&mut p, body);
+            }
+            Message::Proposal {
                 game,
                 side,
                 number,
-                act,
+                age,
+                body,
             } => {
-                let k = match act {
-                    Act::Move { .. } => K_MOVE,
-                    Act::Path { .. } => K_PATH,
-                    Act::OfferDraw => K_OFFER,
-                    Act::AcceptDraw => K_ACCEPT,
-                    Act::DeclineDraw => K_DECLINE,
-                    Act::Resign => K_RESIGN,
-                };
-                (k, game, side, number)
+                p.push(kind_of(body) | PROPOSAL | side_bit(side));
+                p.extend_from_slice(&game.to_be_bytes());
+                p.extend_from_slice(&number.to_be_bytes());
+                push_varint(&mut p, *age);
+                push_body(&mut p, body);
             }
             Message::Refused {
-                game, side, number, ..
-            } => (K_REFUSED, game, side, number),
-        };
-        p.push(kind | if *side == Side::Black { BLACK } else { 0 });
-        p.extend_from_slice(&game.to_be_bytes());
-        if kind == K_REFUSED {
-            p.extend_from_slice(&number.to_be_bytes());
-        } else {
-            p.push(*number as u8);
-        }
-        match self {
-            Message::Action {
-                act:
-                    Act::Move {
-                        from,
-                        to,
-                        promotion,
-                        draw_offer,
-                    },
-                ..
+                game,
+                side,
+                number,
+                reason,
             } => {
-                let packed: u16 = (u16::from(*from) << 10)
-                    | (u16::from(*to) << 4)
-                    | (u16::from(*promotion) << 1)
-                    | u16::from(*draw_offer);
-                p.extend_from_slice(&packed.to_be_bytes());
+                p.push(K_REFUSED | side_bit(side));
+                p.extend_from_slice(&game.to_be_bytes());
+                p.extend_from_slice(&number.to_be_bytes());
+                let reason = cut(reason, MAX_REASON);
+                p.push(reason.len() as u8);
+                p.extend_from_slice(reason.as_bytes());
             }
-            Message::Action {
-                act:
-                    Act::Path {
-                        squares,
-                        len,
-                        capture,
-                        draw_offer,
-                    },
-                ..
-            } => {
-                let mut flags = 0;
-                if *draw_offer {
-                    flags |= PATH_DRAW_OFFER;
-                }
-                if *capture {
-                    flags |= PATH_CAPTURE;
-                }
-                p.push(flags);
-                p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
-            }
-            Message::Refused { reason, .. } => {
-                let mut cut = reason.len().min(MAX_REASON);
-                while !reason.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                p.push(cut as u8);
-                p.extend_from_slice(&reason.as_bytes()[..cut]);
-            }
-            Message::Action { .. } => {}
         }
         p
     }
 
     pub fn decode(p: &[u8]) -> Result<Message, FrameError> {
-        let refused = p.first().is_some_and(|k| k & !BLACK == K_REFUSED);
-        let header = if refused { 5 } else { 4 };
-        if p.len() < header {
+        let [first, g0, g1, rest @ ..] = p else {
             return Err(FrameError::Payload("message too short"));
-        }
-        if p[0] & 0xC0 != 0 {
+        };
+        if first & 0xC0 != 0 {
             return Err(FrameError::Payload("message kind"));
         }
-        let side = if p[0] & BLACK != 0 {
+        let side = if first & BLACK != 0 {
             Side::Black
         } else {
             Side::White
         };
-        let game = u16::from_be_bytes([p[1], p[2]]);
-        let number = if refused {
-            u16::from_be_bytes([p[3], p[4]])
-        } else {
-            u16::from(p[3])
-        };
-        let rest = &p[header..];
-        let exact = |act: Act| {
-            if rest.is_empty() {
-                Ok(Message::Action {
-                    game,
-                    side,
-                    number,
-                    act,
-                })
-            } else {
-                Err(FrameError::Payload("trailing bytes"))
+        let game = u16::from_be_bytes([*g0, *g1]);
+        let kind = first & 0x1F;
+        if kind == K_REFUSED {
+            let [n0, n1, len, text @ ..] = rest else {
+                return Err(FrameError::Payload("refusal length"));
+            };
+            if text.len() != usize::from(*len) || text.len() > MAX_REASON {
+                return Err(FrameError::Payload("refusal length"));
             }
-        };
-        match p[0] & !BLACK {
-            K_MOVE => {
-                let [a, b] = rest else {
-                    return Err(FrameError::Payload("move length"));
-                };
-                let packed = u16::from_be_bytes([*a, *b]);
-                let promotion = ((packed >> 1) & 0x7) as u8;
-                if promotion > 4 {
-                    return Err(FrameError::Payload("promotion digit"));
-                }
-                Ok(Message::Action {
-                    game,
-                    side,
-                    number,
-                    act: Act::Move {
-                        from: (packed >> 10) as u8,
-                        to: ((packed >> 4) & 0x3F) as u8,
-                        promotion,
-                        draw_offer: packed & 1 == 1,
-                    },
-                })
-            }
-            K_PATH => {
-                let Some((&flags, path)) = rest.split_first() else {
-                    return Err(FrameError::Payload("path length"));
-                };
-                if flags & !(PATH_DRAW_OFFER | PATH_CAPTURE) != 0 {
-                    return Err(FrameError::Payload("path flags"));
-                }
-                if !(2..=MAX_PATH).contains(&path.len()) || path.contains(&0) {
-                    return Err(FrameError::Payload("path squares"));
-                }
-                let mut squares = [0; MAX_PATH];
-                squares[..path.len()].copy_from_slice(path);
-                Ok(Message::Action {
-                    game,
-                    side,
-                    number,
-                    act: Act::Path {
-                        squares,
-                        len: path.len() as u8,
-                        capture: flags & PATH_CAPTURE != 0,
-                        draw_offer: flags & PATH_DRAW_OFFER != 0,
-                    },
-                })
-            }
-            K_OFFER => exact(Act::OfferDraw),
-            K_ACCEPT => exact(Act::AcceptDraw),
-            K_DECLINE => exact(Act::DeclineDraw),
-            K_RESIGN => exact(Act::Resign),
-            K_REFUSED => {
-                let Some((&len, text)) = rest.split_first() else {
-                    return Err(FrameError::Payload("refusal length"));
-                };
-                if text.len() != usize::from(len) || text.len() > MAX_REASON {
-                    return Err(FrameError::Payload("refusal length"));
-                }
-                let reason = std::str::from_utf8(text)
-                    .map_err(|_| FrameError::Payload("refusal not UTF-8"))?
-                    .to_owned();
-                Ok(Message::Refused {
-                    game,
-                    side,
-                    number,
-                    reason,
-                })
-            }
-            _ => Err(FrameError::Payload("unknown message kind")),
+            let reason = std::str::from_utf8(text)
+                .map_err(|_| FrameError::Payload("refusal not UTF-8"))?
+                .to_owned();
+            return Ok(Message::Refused {
+                game,
+                side,
+                number: u16::from_be_bytes([*n0, *n1]),
+                reason,
+            });
         }
+        if kind & PROPOSAL != 0 {
+            let [n0, n1, rest @ ..] = rest else {
+                return Err(FrameError::Payload("message too short"));
+            };
+            let (age, rest) = read_varint(rest)?;
+            return Ok(Message::Proposal {
+                game,
+                side,
+                number: u16::from_be_bytes([*n0, *n1]),
+                age,
+                body: read_body(kind & !PROPOSAL, rest)?,
+            });
+        }
+        let [index, rest @ ..] = rest else {
+            return Err(FrameError::Payload("message too short"));
+        };
+        let (delta, rest) = read_varint(rest)?;
+        Ok(Message::Record {
+            game,
+            side,
+            index: *index,
+            delta,
+            body: read_body(kind, rest)?,
+        })
     }
 }
 
@@ -303,16 +480,7 @@ pub fn unpack_iccf(from: u8, to: u8, promotion: u8) -> String {
 /// to refuse two games with one code before a link starts).
 pub use crate::config::game_code;
 
-/// The action number with low 8 bits `low` nearest `count` (from `count - 128` to
-/// `count + 127`): what an action's number is, given how many actions of that player the
-/// receiver holds. A repeat is at most a window behind and a new action at `count`, so the
-/// nearest is the one meant.
-pub fn nearest_number(low: u8, count: i64) -> i64 {
-    let diff = i64::from(low.wrapping_sub(count as u8) as i8);
-    let n = count + diff;
-    // No action numbers below zero: near the start, the one above.
-    if n < 0 { n + 256 } else { n }
-}
+pub use crate::relay::nearest_number;
 
 #[cfg(test)]
 mod tests {
@@ -330,19 +498,16 @@ mod tests {
         Unverified::decode(&wire[..wire.len() - 1])?.verify(&key(), dir, ctr, tag_len)
     }
 
-    #[test]
-    fn a_move_frame_is_sixteen_bytes_with_the_default_tag() {
-        let message = Message::Action {
-            game: game_code("m1"),
-            side: Side::White,
-            number: 0,
-            act: Act::Move {
-                from: 12,
-                to: 28,
-                promotion: 0,
-                draw_offer: false,
-            },
-        };
+    fn e2e4(draw_offer: bool) -> Body {
+        Body::Act(Act::Move {
+            from: 12,
+            to: 28,
+            promotion: 0,
+            draw_offer,
+        })
+    }
+
+    fn wire_len(message: &Message) -> usize {
         let wire = seal(
             &key(),
             0,
@@ -354,21 +519,40 @@ mod tests {
                 message: message.encode(),
             },
         );
-        assert_eq!(wire.len(), 16);
-        let Ok(Plain::Data {
-            seq,
-            ack,
-            message: m,
-        }) = open(&wire, 0, 7, DEFAULT_TAG)
-        else {
+        let Ok(Plain::Data { message: m, .. }) = open(&wire, 0, 7, DEFAULT_TAG) else {
             panic!("opens");
         };
-        assert_eq!((seq, ack), (5, 3));
-        assert_eq!(Message::decode(&m), Ok(message));
+        assert_eq!(Message::decode(&m).as_ref(), Ok(message));
+        wire.len()
+    }
+
+    /// A move in the record costs 16 bytes and its time: one byte within two minutes of the
+    /// entry before, two within four and a half hours, three within 24 days. A proposed move
+    /// carries its 16-bit number and its age in the outbox (one byte when fresh).
+    #[test]
+    fn a_moves_frame_is_sixteen_bytes_and_its_time_with_the_default_tag() {
+        for (delta, want) in [(0, 17), (127, 17), (128, 18), (16_383, 18), (2_000_000, 19)] {
+            let record = Message::Record {
+                game: game_code("m1"),
+                side: Side::White,
+                index: 1,
+                delta,
+                body: e2e4(false),
+            };
+            assert_eq!(wire_len(&record), want, "delta {delta}");
+        }
+        let proposal = Message::Proposal {
+            game: game_code("m1"),
+            side: Side::Black,
+            number: 300,
+            age: 3,
+            body: e2e4(true),
+        };
+        assert_eq!(wire_len(&proposal), 18);
     }
 
     #[test]
-    fn action_numbers_are_rebuilt_from_their_low_bits() {
+    fn numbers_are_rebuilt_from_their_low_bits() {
         for (low, count, want) in [
             (0u8, 0i64, 0i64),
             (5, 3, 5),
@@ -385,34 +569,57 @@ mod tests {
 
     #[test]
     fn messages_round_trip() {
+        let text = |kind, actor, more, iccf: &str, chunk: &str| {
+            Body::Text(Text {
+                kind,
+                actor,
+                more,
+                iccf: iccf.to_owned(),
+                chunk: chunk.to_owned(),
+            })
+        };
         let msgs = [
-            Message::Action {
+            Message::Record {
                 game: 0xBEEF,
                 side: Side::Black,
-                number: 200,
-                act: Act::Move {
-                    from: 12,
-                    to: 28,
-                    promotion: 0,
-                    draw_offer: true,
-                },
+                index: 200,
+                delta: 86_400,
+                body: e2e4(true),
             },
-            Message::Action {
+            Message::Record {
                 game: 1,
                 side: Side::White,
-                number: 0,
-                act: Act::Move {
-                    from: 54,
-                    to: 63,
-                    promotion: 4,
-                    draw_offer: false,
-                },
+                index: 0,
+                delta: 1_796_000_000,
+                body: text(1, Actor::Arbiter, true, "", "m1\n{\"white\":\"alice\""),
             },
-            Message::Action {
+            Message::Record {
                 game: 2,
                 side: Side::White,
-                number: 7,
-                act: Act::Resign,
+                index: 7,
+                delta: 5,
+                body: Body::Act(Act::Resign),
+            },
+            Message::Proposal {
+                game: 3,
+                side: Side::Black,
+                number: 65_535,
+                age: 0,
+                body: text(0, Actor::Side(Side::Black), false, "", "CLAIM m1 FIFTY 5254"),
+            },
+            Message::Proposal {
+                game: 3,
+                side: Side::White,
+                number: 2,
+                age: 40_000,
+                body: text(0, Actor::Arbiter, false, "", "ADJUDICATE m1 1-0 время"),
+            },
+            Message::Record {
+                game: 4,
+                side: Side::White,
+                index: 9,
+                delta: 1,
+                body: text(7, Actor::Side(Side::White), false, "5254", "threefold"),
             },
             Message::Refused {
                 game: 3,
@@ -423,30 +630,52 @@ mod tests {
         ];
         for m in msgs {
             assert_eq!(Message::decode(&m.encode()), Ok(m.clone()));
+            // Every message fits the longest tag's frame.
+            let wire = seal(
+                &key(),
+                0,
+                1,
+                MAX_TAG,
+                &Plain::Data {
+                    seq: 0,
+                    ack: 0,
+                    message: m.encode(),
+                },
+            );
+            assert!(wire.len() - 1 <= MAX_ENCODED, "{m:?}");
         }
+        for kind in TEXT_KINDS {
+            assert_eq!(entry_kind_of(entry_kind_code(kind).unwrap()), Some(kind));
+        }
+        assert_eq!(entry_kind_code(crate::journal::EntryKind::Rejected), None);
     }
 
     #[test]
     fn bad_messages_are_refused_not_panicked_on() {
         for p in [
             &[][..],
-            // A move without its squares; with a promotion digit 7.
-            &[1, 0, 0, 0][..],
-            &[1, 0, 0, 0, 0, 0xE][..],
+            // A record move without its squares; with a promotion digit 7.
+            &[1, 0, 0, 0, 0][..],
+            &[1, 0, 0, 0, 0, 0, 0xE][..],
             // A draw offer with a trailing byte.
-            &[2, 0, 0, 0, 1][..],
+            &[2, 0, 0, 0, 0, 1][..],
+            // A time that never ends.
+            &[2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF][..],
             // A refusal whose reason is shorter than it says, or not UTF-8.
             &[6, 0, 0, 0, 0, 5, b'a'][..],
             &[6, 0, 0, 0, 0, 2, 0xFF, 0xFE][..],
+            // Text: an actor that is none; a move longer than the text holds.
+            &[8, 0, 0, 0, 0, 1, 6, 0][..],
+            &[8, 0, 0, 0, 0, 1, 0, 9, b'5'][..],
             // An unknown kind; a first byte that cannot ride in a DATA head.
-            &[0x1F, 0, 0, 0][..],
+            &[0x1F, 0, 0, 0, 0][..],
             &[0x41, 0, 0, 0, 0, 0][..],
         ] {
             assert!(Message::decode(p).is_err(), "{p:?}");
         }
         // Every short input, every first byte: an error or a message, never a panic.
         for first in 0..=255u8 {
-            for len in 0..12 {
+            for len in 0..14 {
                 let mut p = vec![first];
                 p.resize(len.max(1), 0xAA);
                 let _ = Message::decode(&p);
@@ -500,14 +729,15 @@ mod tests {
             ("31x13x2x11x18", false),
         ] {
             let act = pack_path(text, offer).unwrap();
-            let message = Message::Action {
+            let message = Message::Record {
                 game: 7,
                 side: Side::Black,
-                number: 3,
-                act,
+                index: 3,
+                delta: 60,
+                body: Body::Act(act),
             };
             let bytes = message.encode();
-            assert_eq!(bytes.len(), 4 + 1 + text.split(['-', 'x']).count());
+            assert_eq!(bytes.len(), 5 + 1 + text.split(['-', 'x']).count());
             assert_eq!(Message::decode(&bytes), Ok(message));
             let Act::Path {
                 squares,
@@ -525,7 +755,7 @@ mod tests {
             assert_eq!(pack_path(bad, false), None, "{bad}");
         }
         // One square, a zero square, unknown flags: refused, not guessed.
-        let header = [K_PATH, 0, 7, 0];
+        let header = [K_PATH, 0, 7, 0, 0];
         for tail in [&[0u8, 22][..], &[0, 22, 0], &[4, 22, 18], &[]] {
             assert!(
                 Message::decode(&[&header[..], tail].concat()).is_err(),

@@ -1,32 +1,25 @@
 //! The relay-to-relay link: two ccrelay nodes, each with its own players, play games between
-//! them over a serial line or TCP, and both journals record the same moves.
+//! them over a serial line or TCP, and both journals hold the same record of every game.
 //!
 //! A game's two players are configured on both nodes; each node's configuration says which
-//! player is local and which is across which link (`reach = "link"`). A move by a local player
-//! is checked and journaled here, and the relay writes it into the outbox of the remote
-//! opponent like any message; this link is that opponent's mailbox reader. It reads the typed
-//! item and its action number from the relay's [`Mailbox`], sends it in a compact frame
-//! ([`frame`]), and acknowledges the item once the peer has acknowledged the frame, which the
-//! peer does only after its own journal committed the move. A move arriving
-//! from the peer is handed to the relay as its remote player's command (channel `link`):
-//! checked again, journaled, forwarded to the local opponent. A move the relay refuses is
-//! journaled as rejected here and reported back in a REFUSED message; it is acknowledged all
-//! the same, so a bad move cannot wedge the link.
+//! player is local and which is across which link (`reach = "link"`). One node keeps each
+//! game's record (White's, unless the game says `authority = "black"`) and orders every
+//! action in it; the other sends its player's actions there as proposals and applies the
+//! record as it comes back, entry by entry, with the same times (docs/link.md, "One record").
 //!
-//! Exactly once across restarts: every action a player makes in a game has a number (how many
-//! moves, draw offers, acceptances, declines and resignations that player made in the game
-//! before it). The sender numbers from its journal, the receiver counts what its journal holds
-//! from the link, so an action sent again after a drop or a restart is recognised and
-//! acknowledged without being applied twice; a different move under a number already used is
-//! reported as a conflict.
+//! This task is the mailbox reader of the players across the link: it reads what the relay
+//! left for them (record entries, proposals, refusals) from the relay's [`Mailbox`], sends each
+//! in compact frames ([`frame`], [`message`]), and acknowledges the item once the peer has
+//! acknowledged the frame, which the peer does only once its own journal has committed what
+//! the frame said. What arrives is handed to the relay ([`incoming`]): a record entry to be
+//! journaled as it stands, a proposal as the remote player's command with its id (recorded
+//! with the entry, so that an action sent again after a drop or a restart is known by it), a
+//! refusal of our own player's proposal.
 //!
-//! Carried: moves (with a draw offer), draw offers, acceptances and declines, resignations.
-//! Not carried: claims, leave, conditional lines (each node plays a conditional answer itself
-//! and sends it as a move), adjudications; game starts and results are made by each node.
-
 #[cfg(test)]
 mod badline;
 pub mod frame;
+mod incoming;
 mod line;
 pub mod message;
 mod outgoing;
@@ -43,13 +36,12 @@ use tokio_util::task::TaskTracker;
 
 use self::frame::{Deframer, FrameError};
 use self::line::{Line, write_all};
-use self::message::{Act, Message, Side, game_code, nearest_number, unpack_iccf, unpack_path};
+use self::incoming::Partial;
+use self::message::{Message, game_code};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
-use crate::command::{Command, MoveLine};
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
-use crate::notation::written::Marks;
-use crate::relay::{Channel, Earlier, GamePlayers, Mailbox, MailboxError, Relay, Sender, Status};
+use crate::relay::{GamePlayers, Mailbox, MailboxError, Relay};
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
@@ -61,8 +53,6 @@ const TICK: Duration = Duration::from_millis(50);
 const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The relay's answer to a command from the peer.
 const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
-/// REFUSED messages waiting to be sent, at most (the refusals are in the journal anyway).
-const REFUSALS_MAX: usize = 256;
 /// Frames failing their tag in one [`BAD_TAG_PERIOD`] after which the line is opened again:
 /// far more than noise makes (a 300-baud line carries about 120 frames a minute), it caps a
 /// forger's guesses (docs/link.md gives the odds).
@@ -140,6 +130,8 @@ struct LinkTask {
     bad_since: Instant,
     /// When a peer on another protocol version was last logged.
     version_logged: Option<Instant>,
+    /// The pieces of a text received so far (see [`message::Text`]).
+    partial: Option<Partial>,
 }
 
 impl LinkTask {
@@ -177,6 +169,7 @@ impl LinkTask {
             bad_tags: 0,
             bad_since: Instant::now(),
             version_logged: None,
+            partial: None,
         }
     }
 
@@ -199,6 +192,7 @@ impl LinkTask {
                 break;
             };
             self.session.restart(Instant::now());
+            self.partial = None;
             let started = Instant::now();
             match self.serve(line).await {
                 Ok(()) => break,
@@ -226,6 +220,7 @@ impl LinkTask {
             if self.session.is_established() {
                 if !was_up {
                     was_up = true;
+                    self.partial = None;
                     tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
                     self.publish(true);
                 }
@@ -380,13 +375,17 @@ impl LinkTask {
         for row in rows {
             self.after = self.after.max(row.id);
             self.open.insert(row.id, (row.to.clone(), false));
-            match self.message_for(&row).await? {
-                Some(message) => self.to_send.push_back((Some(row.id), message)),
-                None => {
-                    if let Some(entry) = self.open.get_mut(&row.id) {
-                        entry.1 = true;
-                    }
+            let messages = self.messages_for(&row).await?;
+            if messages.is_empty() {
+                if let Some(entry) = self.open.get_mut(&row.id) {
+                    entry.1 = true;
                 }
+            }
+            // The row is done when its last message is acknowledged.
+            let last = messages.len().saturating_sub(1);
+            for (i, message) in messages.into_iter().enumerate() {
+                self.to_send
+                    .push_back(((i == last).then_some(row.id), message));
             }
         }
         self.settle_outbox().await
@@ -414,198 +413,5 @@ impl LinkTask {
                 .retain(|row, (p, _)| !(p == &player && *row <= id));
         }
         Ok(())
-    }
-
-    fn refuse(&mut self, game: u16, side: Side, number: u16, reason: String) {
-        tracing::warn!(link = %self.config.id, game, ?side, number, %reason, "refusing the peer's action");
-        if self.to_send.len() >= REFUSALS_MAX {
-            tracing::warn!(link = %self.config.id, "too many refusals waiting; this one is only journaled");
-            return;
-        }
-        self.to_send.push_back((
-            None,
-            Message::Refused {
-                game,
-                side,
-                number,
-                reason,
-            },
-        ));
-    }
-
-    /// Applies a message from the peer. `Err` only when it could not be recorded (the frame is
-    /// then not acknowledged and the peer sends it again).
-    async fn apply(&mut self, message: Message) -> Result<(), LinkError> {
-        let (code, side, number, act) = match message {
-            Message::Action {
-                game,
-                side,
-                number,
-                act,
-            } => (game, side, number, act),
-            Message::Refused {
-                game,
-                side,
-                number,
-                reason,
-            } => return self.refused_by_peer(game, side, number, reason).await,
-        };
-        let Some(game) = self.game(code).await? else {
-            self.refuse(code, side, number, "no such game on this node".to_owned());
-            return Ok(());
-        };
-        let player = match side {
-            Side::White => game.white.clone(),
-            Side::Black => game.black.clone(),
-        };
-        if !self.remote.contains(&player) {
-            self.refuse(
-                code,
-                side,
-                number,
-                format!("{player} is not across this link"),
-            );
-            return Ok(());
-        }
-        let count = self.mailbox.link_applied_count(&game.id, &player).await?;
-        // Only the number's low 8 bits travel: the one meant is the nearest to the count.
-        let number_i = nearest_number(number as u8, count);
-        let number = u16::try_from(number_i).unwrap_or(number);
-        let iccf = match act {
-            Act::Move {
-                from,
-                to,
-                promotion,
-                ..
-            } => Some(unpack_iccf(from, to, promotion)),
-            Act::Path {
-                squares,
-                len,
-                capture,
-                ..
-            } => Some(unpack_path(
-                squares.get(..usize::from(len)).unwrap_or_default(),
-                capture,
-            )),
-            _ => None,
-        };
-        if number_i < count {
-            // Sent again (a lost acknowledgement, a restart): already here.
-            let earlier = self
-                .mailbox
-                .link_applied(&game.id, &player, number_i)
-                .await?;
-            match earlier {
-                Some(Earlier::Refused { reason }) => {
-                    self.refuse(code, side, number, reason);
-                }
-                Some(Earlier::Move { iccf: earlier }) if earlier != iccf => {
-                    tracing::error!(link = %self.config.id, game = %game.id, number, "the peer sent a different move under a number already played");
-                    self.refuse(
-                        code,
-                        side,
-                        number,
-                        format!(
-                            "conflict: action {number} here is {}",
-                            earlier.unwrap_or_default()
-                        ),
-                    );
-                }
-                _ => {
-                    tracing::debug!(link = %self.config.id, game = %game.id, number, "duplicate acknowledged");
-                }
-            }
-            return Ok(());
-        }
-        if number_i > count {
-            tracing::warn!(link = %self.config.id, game = %game.id, number, count, "the peer's action numbers skip; applying anyway");
-        }
-        let gid = game.id.clone();
-        let command = match act {
-            Act::Move { draw_offer, .. } | Act::Path { draw_offer, .. } => Command::Move {
-                game: gid,
-                line: MoveLine {
-                    text: iccf.unwrap_or_default(),
-                    marks: Marks {
-                        draw_offer,
-                        ..Marks::default()
-                    },
-                    ..MoveLine::default()
-                },
-            },
-            Act::OfferDraw => Command::OfferDraw { game: gid },
-            Act::AcceptDraw => Command::AcceptDraw { game: gid },
-            Act::DeclineDraw => Command::DeclineDraw { game: gid },
-            Act::Resign => Command::Resign { game: gid },
-        };
-        let sender = Sender {
-            player: player.clone(),
-            admin: false,
-            channel: Channel::Link,
-        };
-        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
-            .await
-            .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
-        match reply.status {
-            Status::Done => {
-                tracing::debug!(link = %self.config.id, game = %game.id, %player, number, "applied");
-                Ok(())
-            }
-            // Not recorded: not acknowledged, so the peer sends it again.
-            status if !status.is_final() => Err(LinkError::Relay(reply.text)),
-            _ => {
-                let first = reply.text.lines().next().unwrap_or("").to_owned();
-                self.refuse(code, side, number, first);
-                Ok(())
-            }
-        }
-    }
-
-    /// The peer refused one of our local player's actions: journal it and tell the player.
-    async fn refused_by_peer(
-        &mut self,
-        code: u16,
-        side: Side,
-        number: u16,
-        reason: String,
-    ) -> Result<(), LinkError> {
-        let Some(game) = self.game(code).await? else {
-            tracing::warn!(link = %self.config.id, code, %reason, "the peer refused an action in a game not known here");
-            return Ok(());
-        };
-        let player = match side {
-            Side::White => game.white.clone(),
-            Side::Black => game.black.clone(),
-        };
-        let opponent = match side {
-            Side::White => &game.black,
-            Side::Black => &game.white,
-        };
-        if self.remote.contains(&player) || !self.remote.contains(opponent) {
-            // Only our own players' actions in games against this link's players can be
-            // refused by this peer; anything else would be recorded against the wrong side
-            // or in a game the peer has nothing to do with.
-            tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for a game or player it does not play; ignored");
-            return Ok(());
-        }
-        tracing::warn!(link = %self.config.id, game = %game.id, %player, number, %reason, "the peer refused our action");
-        let sender = Sender {
-            player,
-            admin: false,
-            channel: Channel::Link,
-        };
-        let command = Command::PeerRefused {
-            game: game.id.clone(),
-            number: u32::from(number),
-            reason,
-        };
-        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(sender, command))
-            .await
-            .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
-        if reply.status.is_final() {
-            Ok(())
-        } else {
-            Err(LinkError::Relay(reply.text))
-        }
     }
 }

@@ -738,8 +738,8 @@ mod tests {
 
     /// A move's message, as the link sends it.
     fn move_message(n: u16) -> Vec<u8> {
-        use crate::transport::link::message::{Act, Message, Side};
-        Message::Action {
+        use crate::transport::link::message::{Act, Body, Message, Side};
+        Message::Proposal {
             game: 0x1234,
             side: if n.is_multiple_of(2) {
                 Side::White
@@ -747,12 +747,13 @@ mod tests {
                 Side::Black
             },
             number: n,
-            act: Act::Move {
+            age: 0,
+            body: Body::Act(Act::Move {
                 from: 12,
                 to: 28,
                 promotion: 0,
                 draw_offer: false,
-            },
+            }),
         }
         .encode()
     }
