@@ -17,8 +17,8 @@
 //! assert!(game.check_move(Color::White, "d4", None, None).is_err()); // not White's turn
 //! ```
 
-mod authority;
 mod action;
+mod authority;
 mod board;
 mod boards;
 mod chess;
@@ -27,8 +27,8 @@ mod conditional;
 mod diagram;
 mod draughts;
 
-pub use authority::Authority;
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
+pub use authority::Authority;
 pub use board::{Board, Kind, MoveError, Ply, ReadPly};
 pub use boards::{board, codes, replay};
 pub use chess::ChessBoard;

@@ -116,10 +116,19 @@ pub struct Ledger {
     pub records: u32,
     /// The last record entry's time.
     pub last: Option<Timestamp>,
-    /// Proposals so far by White and by Black.
-    pub proposals: [u32; 2],
+    /// Proposals so far by White, by Black and by the arbiter.
+    pub proposals: [u32; 3],
     /// Whose node keeps the record, if the game is played between two nodes.
     pub authority: Authority,
+}
+
+/// Where a proposer's count is in [`Ledger::proposals`]: a side's, or (`None`) the arbiter's.
+pub fn proposer(color: Option<Color>) -> usize {
+    match color {
+        Some(Color::White) => 0,
+        Some(Color::Black) => 1,
+        None => 2,
+    }
 }
 
 impl Ledger {
@@ -128,10 +137,8 @@ impl Ledger {
         if kind.is_record() {
             self.records += 1;
             self.last = Some(at);
-        } else if kind == EntryKind::Proposal
-            && let Some(color) = color
-        {
-            self.proposals[usize::from(color == Color::Black)] += 1;
+        } else if kind == EntryKind::Proposal {
+            self.proposals[proposer(color)] += 1;
         }
     }
 }

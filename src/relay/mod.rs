@@ -31,8 +31,8 @@ mod watch;
 pub use crate::journal::Short as ShortReceipt;
 pub use crate::journal::crosstable::{Row, halves, quarters};
 pub use mailbox::{
-    Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message,
-    Rejected, Subscription, names,
+    Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message, Rejected, Subscription,
+    names,
 };
 pub use notice::Notice;
 pub use peers::{proposal_key, refusal_key};
@@ -176,9 +176,11 @@ impl Relay {
             players: config.players.clone(),
             events: config.events.clone(),
             journal,
-            now: clock
-                .now()
-                .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
+            now: state::whole_seconds(
+                clock
+                    .now()
+                    .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
+            ),
             clock,
             key: None,
             at: None,

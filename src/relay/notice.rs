@@ -278,13 +278,22 @@ pub enum Notice {
         text: String,
     },
     /// The reader's action, sent to the node that keeps the game's record, is now in it.
-    Recorded { game: String, what: String },
+    Recorded {
+        game: String,
+        what: String,
+    },
     /// For a link: record entry `index` of a game this node keeps, for the other node (the
     /// entry is the one the outbox row belongs to).
-    Record { game: String, index: u32 },
+    Record {
+        game: String,
+        index: u32,
+    },
     /// For a link: the reader's opponent's action `number`, for the node that keeps the
     /// game's record to decide (the entry is the proposal the outbox row belongs to).
-    Proposal { game: String, number: u32 },
+    Proposal {
+        game: String,
+        number: u32,
+    },
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
     Legacy {

@@ -13,7 +13,7 @@ use shakmaty::Color;
 
 use crate::command::Command;
 use crate::game::{Action, Authority, Refusal};
-use crate::journal::replay::{GameStartDetail, Ledger};
+use crate::journal::replay::{GameStartDetail, Ledger, proposer};
 use crate::journal::{EntryKind, Record};
 
 use super::notice::Notice;
@@ -86,7 +86,9 @@ impl State {
         if !matches!(self.role(game_id), Some(Role::Replica { .. })) {
             return Pending::Now(Reply::new(
                 Status::Refused,
-                format!("this node keeps game {game_id}'s record: the other node cannot refuse in it"),
+                format!(
+                    "this node keeps game {game_id}'s record: the other node cannot refuse in it"
+                ),
             ));
         }
         let mut entry = self.entry(
@@ -205,12 +207,10 @@ impl State {
                         reason: entry.detail.clone(),
                     })
             }
-            Role::Replica { .. } if entry.kind == EntryKind::Proposal => {
-                color.map(|c| Notice::Proposal {
-                    game,
-                    number: before.proposals[usize::from(c == Color::Black)],
-                })
-            }
+            Role::Replica { .. } if entry.kind == EntryKind::Proposal => Some(Notice::Proposal {
+                game,
+                number: before.proposals[proposer(color)],
+            }),
             _ => None,
         };
         if let Some(row) = row {
@@ -222,7 +222,12 @@ impl State {
     /// here as far as this node can (a move's legality, whose turn it is), journaled as a
     /// proposal, and sent; it is in the game once the other node's record brings it back,
     /// and the player is told then.
-    pub(super) async fn propose(&mut self, sender: &Sender, game_id: &str, command: Command) -> Pending {
+    pub(super) async fn propose(
+        &mut self,
+        sender: &Sender,
+        game_id: &str,
+        command: Command,
+    ) -> Pending {
         let Some(game) = self.games.get(game_id) else {
             return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
         };
@@ -257,9 +262,9 @@ impl State {
             (c @ Command::AcceptDraw { .. }, Some(color)) => {
                 game.check(color, &Action::AcceptDraw, self.now).map(|()| c)
             }
-            (c @ Command::DeclineDraw { .. }, Some(color)) => {
-                game.check(color, &Action::DeclineDraw, self.now).map(|()| c)
-            }
+            (c @ Command::DeclineDraw { .. }, Some(color)) => game
+                .check(color, &Action::DeclineDraw, self.now)
+                .map(|()| c),
             (c @ Command::Resign { .. }, Some(color)) => {
                 game.check(color, &Action::Resign, self.now).map(|()| c)
             }

@@ -97,7 +97,10 @@ impl State {
         if (r.kind == EntryKind::GameStart) != (index == 0) {
             return Pending::Now(Reply::new(
                 Status::Refused,
-                format!("entry {index} of game {}'s record: only the first is its start", r.game),
+                format!(
+                    "entry {index} of game {}'s record: only the first is its start",
+                    r.game
+                ),
             ));
         }
         if r.kind == EntryKind::GameStart {
@@ -108,7 +111,10 @@ impl State {
             _ => {
                 return Pending::Now(Reply::new(
                     Status::Refused,
-                    format!("this node keeps game {}'s record, or does not play it", r.game),
+                    format!(
+                        "this node keeps game {}'s record, or does not play it",
+                        r.game
+                    ),
                 ));
             }
         }
@@ -143,7 +149,10 @@ impl State {
                 tracing::error!(game = %r.game, index, error = %e, "the other node's record does not apply here");
                 return Pending::Now(Reply::new(
                     Status::Refused,
-                    format!("entry {index} of game {}'s record does not apply here: {e}", r.game),
+                    format!(
+                        "entry {index} of game {}'s record does not apply here: {e}",
+                        r.game
+                    ),
                 ));
             }
         };
@@ -171,7 +180,9 @@ impl State {
         };
         // The entries this makes (a result that follows) carry the record's time.
         let now = std::mem::replace(&mut self.now, time);
-        let pending = self.commit(&sender, after, vec![record], "recorded".to_owned()).await;
+        let pending = self
+            .commit(&sender, after, vec![record], "recorded".to_owned())
+            .await;
         self.now = self.now.max(now);
         if r.kind == EntryKind::Message
             && !matches!(pending, Pending::Now(_))
@@ -280,10 +291,9 @@ impl State {
         let local_actor = !self.across_link(player);
         if local_actor {
             let what = match action {
-                Action::Move { m, .. } => format!(
-                    "your move {} is in the record",
-                    MoveData::of(game, m).iccf
-                ),
+                Action::Move { m, .. } => {
+                    format!("your move {} is in the record", MoveData::of(game, m).iccf)
+                }
                 _ => format!(
                     "your {} is in the record",
                     r.kind.as_str().replace('_', " ")

@@ -142,7 +142,10 @@ impl State {
         let mut links = Vec::new();
         let mut carriers = Vec::new();
         for id in &proposed {
-            let remote = self.role(id).map(|r| r.remote().to_owned()).unwrap_or_default();
+            let remote = self
+                .role(id)
+                .map(|r| r.remote().to_owned())
+                .unwrap_or_default();
             let link = self.players.get(&remote).map(|p| p.reach.clone());
             if !links.contains(&link) {
                 links.push(link);
@@ -157,7 +160,12 @@ impl State {
             ));
         }
         // Leave is the player's: checked against all of it, in every game, finished or not.
-        let taken = self.leave_of(&sender.player);
+        let mut taken = self.leave_of(&sender.player);
+        if sender.channel == Channel::Link {
+            // The same leave recorded already came in the other node's record of another
+            // game: one announcement, not two.
+            taken.retain(|l| *l != leave);
+        }
         for id in &ids {
             let game = &self.games[*id];
             let color = game.side_of(&sender.player).unwrap_or(Color::White);

@@ -168,7 +168,9 @@ impl State {
                 (Role::Replica { .. }, true) if !matches!(command, Command::PeerRefused { .. }) => {
                     return Pending::Now(Reply::new(
                         Status::Refused,
-                        format!("this node does not keep game {game}'s record: the other node does"),
+                        format!(
+                            "this node does not keep game {game}'s record: the other node does"
+                        ),
                     ));
                 }
                 _ => {}

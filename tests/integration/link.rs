@@ -376,7 +376,15 @@ impl Match {
                 let mv = self.ply(g, i);
                 let number = i / 2 + 1;
                 let (code, text) = self.client(mover).call(&format!("MOVE {id} {number} {mv}"));
-                assert_eq!(code, 250, "{id} ply {i} {mv} by {mover}: {text}");
+                assert!(
+                    code == 250 || code == 202,
+                    "{id} ply {i} {mv} by {mover}: {text}"
+                );
+                if code == 202 {
+                    // Sent to the node that keeps the game's record: the mover hears when it
+                    // is in it.
+                    expect.push((*mover, format!("RECORDED {id} your move {mv} ")));
+                }
                 expect.push((
                     *receiver,
                     format!(
@@ -396,6 +404,9 @@ impl Match {
 
     /// Both journals hold every game's moves, the same, and verify.
     fn check(&self, plies: usize) {
+        for (id, _, _) in GAMES {
+            settled(&self.nodes, id);
+        }
         for (g, (id, white, black)) in GAMES.iter().enumerate() {
             let want: Vec<(String, String)> = (0..plies)
                 .map(|i| {
@@ -687,7 +698,13 @@ fn moves_received(received: &[Message]) -> Vec<(u8, String)> {
         .filter_map(|m| match m {
             Message::Record {
                 index,
-                body: Body::Act(Act::Move { from, to, promotion, .. }),
+                body:
+                    Body::Act(Act::Move {
+                        from,
+                        to,
+                        promotion,
+                        ..
+                    }),
                 ..
             } => Some((*index, message::unpack_iccf(*from, *to, *promotion))),
             _ => None,
@@ -729,8 +746,10 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
         peer.until("the session", |p| p.session.is_established())
             .await;
         // The record so far: the game's start (text, in pieces), then 1. e4.
-        peer.until("1. e4 in the record", |p| !moves_received(&p.received).is_empty())
-            .await;
+        peer.until("1. e4 in the record", |p| {
+            !moves_received(&p.received).is_empty()
+        })
+        .await;
         assert_eq!(moves_received(&peer.received), [(1, "5254".to_owned())]);
         let start = peer.received.iter().find_map(|m| match m {
             Message::Record {
@@ -740,7 +759,11 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
             } => Some(t.chunk.clone()),
             _ => None,
         });
-        assert!(start.is_some_and(|t| t.starts_with("h1\n{")), "{:?}", peer.received);
+        assert!(
+            start.is_some_and(|t| t.starts_with("h1\n{")),
+            "{:?}",
+            peer.received
+        );
         // 1. A forged frame: d7-d5, legal, the next sequence number, sealed with a key that is
         // not the session's. Were it applied, the game would go on 1... d5.
         let forged_key = frame::derive_key(b"not the secret", b"session", &[]);
@@ -759,8 +782,10 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
         peer.run(Duration::from_millis(300)).await;
         // 2. e7-e5, legal: in the record, and back to us as its entry 2.
         peer.session.push(black_proposal(0, "5755").encode());
-        peer.until("e7-e5 in the record", |p| moves_received(&p.received).len() >= 2)
-            .await;
+        peer.until("e7-e5 in the record", |p| {
+            moves_received(&p.received).len() >= 2
+        })
+        .await;
         // 3. The same DATA frame again, byte for byte: a replay, dropped.
         let data_frame = peer
             .sent
@@ -784,12 +809,16 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
     let (code, text) = boris.call("MOVE h1 2 7163");
     assert_eq!(code, 250, "{text}");
     runtime.block_on(async {
-        peer.until("2. Nf3 in the record", |p| moves_received(&p.received).len() >= 3)
-            .await;
+        peer.until("2. Nf3 in the record", |p| {
+            moves_received(&p.received).len() >= 3
+        })
+        .await;
         // 5. An illegal proposal with a valid tag: e7-e5 again (no pawn on e7 now).
         peer.session.push(black_proposal(1, "5755").encode());
         peer.until("the refusal", |p| {
-            p.received.iter().any(|m| matches!(m, Message::Refused { .. }))
+            p.received
+                .iter()
+                .any(|m| matches!(m, Message::Refused { .. }))
         })
         .await;
         let Some(Message::Refused {
@@ -809,8 +838,10 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
         eprintln!("refused: {reason}");
         // 6. The link goes on: 2... Nc6 is applied.
         peer.session.push(black_proposal(2, "2836").encode());
-        peer.until("2... Nc6 in the record", |p| moves_received(&p.received).len() >= 4)
-            .await;
+        peer.until("2... Nc6 in the record", |p| {
+            moves_received(&p.received).len() >= 4
+        })
+        .await;
         // 7. A REFUSED for boris's move: the node that keeps the record is never refused.
         peer.session.push(
             Message::Refused {
@@ -852,9 +883,10 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
     assert_journal_verifies(&node.config);
 }
 
-/// A game's record in a node's journal as both nodes must agree on it: who did what, in order
-/// (moves, draw offers and answers, resignations, results), and the result line.
-fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String)>, String) {
+/// A game's official record in a node's journal, as both nodes must hold it: every entry
+/// but refused attempts, proposals, reminders and conditional lines (each node's own), as
+/// (time, player, kind, move and detail); and the result line.
+fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String, String)>, String) {
     let text = export_text(config, game);
     let result = text
         .lines()
@@ -865,13 +897,47 @@ fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String)>, Strin
         .lines()
         .filter_map(|l| {
             let cols: Vec<&str> = l.split_whitespace().collect();
-            (cols.len() > 5
+            let official = cols.len() > 5
                 && cols[0].starts_with('#')
-                && !matches!(cols[4], "game_start" | "reminder"))
-            .then(|| (cols[2].to_owned(), cols[4].to_owned(), cols[5].to_owned()))
+                && !matches!(
+                    cols[4],
+                    "rejected" | "reminder" | "proposal" | "conditional"
+                );
+            // What follows the text as received (which each node has its own of).
+            let tail = match (l.rfind(" = "), l.rfind(" [")) {
+                (Some(m), _) => &l[m..],
+                (None, Some(d)) => &l[d..],
+                (None, None) => "",
+            };
+            official.then(|| {
+                (
+                    cols[1].to_owned(),
+                    cols[2].to_owned(),
+                    cols[4].to_owned(),
+                    tail.to_owned(),
+                )
+            })
         })
         .collect();
     (actions, result)
+}
+
+/// Waits until both nodes hold the same record of `game` (the node that does not keep it
+/// applies the record as it comes), and returns it.
+fn settled(nodes: &[Node], game: &str) -> (Vec<(String, String, String, String)>, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let a = record_of(&nodes[0].config, game);
+        let b = record_of(&nodes[1].config, game);
+        if a == b {
+            return a;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{game}: the two nodes' records differ:\n{a:?}\n{b:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// `/metrics` shows the link up, with bytes both ways (and its retransmission count).
@@ -899,7 +965,7 @@ fn assert_link_metrics(http: std::net::SocketAddr) {
 }
 
 #[test]
-fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
+fn every_kind_of_action_crosses_a_link_where_one_node_listens() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -914,58 +980,75 @@ fn draw_offers_answers_and_resignations_cross_a_link_where_one_node_listens() {
     ]);
     m.play(0..6, None, &mut |_| {});
     assert_link_metrics(m.nodes[0].daemon.http.expect("node A's HTTP server"));
-    let ok = |c: &mut Client, line: &str| {
-        let (code, text) = c.call(line);
-        assert_eq!(code, 250, "{line}: {text}");
+    // Node A keeps m1 and m3 (anna is White there), node B keeps m2 (vera is White): an
+    // action on the node that keeps its game is done at once (250), on the other it is sent
+    // there (202) and its player hears when it is in the record.
+    let ok = |c: &mut Client, line: &str, code: u16| {
+        let (got, text) = c.call(line);
+        assert_eq!(got, code, "{line}: {text}");
     };
-    // What the link does not carry yet is refused in linked games, not recorded on one node.
-    for line in ["CLAIM m1 THREEFOLD", "LEAVE 2099-01-01 3"] {
-        let (code, text) = m.client("anna").call(line);
-        assert!(
-            code == 409 && text.contains("not carried over the link"),
-            "{line}: {code} {text}"
-        );
-    }
     // m1: anna (node A) offers a draw; boris (node B) declines.
-    ok(m.client("anna"), "DRAW m1 OFFER");
+    ok(m.client("anna"), "DRAW m1 OFFER", 250);
     wait_push(m.client("boris"), "DRAW m1 offered by anna");
-    ok(m.client("boris"), "DRAW m1 DECLINE");
+    ok(m.client("boris"), "DRAW m1 DECLINE", 202);
     wait_push(m.client("anna"), "DRAW m1 declined by boris");
+    wait_push(m.client("boris"), "RECORDED m1 your draw decline");
+    // A claim that does not hold travels too, and is refused by the node that keeps m1.
+    ok(m.client("boris"), "CLAIM m1 THREEFOLD", 202);
+    let refused = wait_push(m.client("boris"), "REFUSED m1");
+    assert!(refused.contains("the other node refused"), "{refused}");
+    // Leave: vera's games are m2 (kept on B, recorded there) and m3 (kept on A: sent there).
+    ok(m.client("vera"), "LEAVE 2099-01-01 3", 250);
+    wait_push(m.client("anna"), "LEAVE m2 vera");
+    wait_push(m.client("anna"), "LEAVE m3 vera");
+    wait_push(m.client("vera"), "RECORDED m3 your leave");
     // m2: vera (node B, White) resigns.
-    ok(m.client("vera"), "RESIGN m2");
+    ok(m.client("vera"), "RESIGN m2", 250);
     wait_push(m.client("anna"), "RESIGN m2 vera");
     // m3: anna moves and offers a draw with it; vera accepts.
     let mv = m.ply(2, 6);
-    ok(m.client("anna"), &format!("MOVE m3 4 {mv} (=)"));
+    ok(m.client("anna"), &format!("MOVE m3 4 {mv} (=)"), 250);
     let push = wait_push(m.client("vera"), &format!("MOVE m3 4. {mv}"));
     assert!(push.contains("draw offered"), "{push}");
-    ok(m.client("vera"), "DRAW m3 ACCEPT");
+    ok(m.client("vera"), "DRAW m3 ACCEPT", 202);
     wait_push(m.client("anna"), "DRAW m3 accepted by vera");
+    // m1: the arbiter of node B adjudicates it; node A records it, and both hold the result.
+    let mut arbiter = crate::daemon::admin(&m.nodes[1].daemon);
+    ok(
+        &mut arbiter,
+        "ADJUDICATE m1 1/2-1/2 agreed by the captains",
+        202,
+    );
     for (id, result, kinds) in [
-        ("m1", "in progress", &["draw_offer", "draw_decline"][..]),
-        ("m2", "0-1", &["resign", "result"][..]),
-        ("m3", "1/2-1/2", &["draw_accept", "result"][..]),
+        (
+            "m1",
+            "1/2-1/2",
+            &["draw_offer", "draw_decline", "adjudication", "result"][..],
+        ),
+        ("m2", "0-1", &["leave", "resign", "result"][..]),
+        ("m3", "1/2-1/2", &["leave", "draw_accept", "result"][..]),
     ] {
-        let a = record_of(&m.nodes[0].config, id);
-        let b = record_of(&m.nodes[1].config, id);
-        assert_eq!(a, b, "{id}: the two nodes' records differ");
-        assert!(a.1.contains(result), "{id}: {}", a.1);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let record = loop {
+            let record = settled(&m.nodes, id);
+            if record.1.contains(result) || Instant::now() > deadline {
+                break record;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        assert!(record.1.contains(result), "{id}: {}", record.1);
+        assert_eq!(record.0[0].2, "game_start", "{id}: {:?}", record.0);
         assert_eq!(
-            a.0.iter().filter(|(_, k, _)| k == "move").count(),
+            record.0.iter().filter(|(_, _, k, _)| k == "move").count(),
             6 + usize::from(id == "m3")
         );
         for kind in kinds {
             assert!(
-                a.0.iter().any(|(_, k, _)| k == kind),
+                record.0.iter().any(|(_, _, k, _)| k == kind),
                 "{id}: no {kind} in {:?}",
-                a.0
+                record.0
             );
         }
-        assert!(
-            a.0.iter().all(|(_, kind, _)| kind != "rejected"),
-            "{id}: {:?}",
-            a.0
-        );
     }
     for node in &m.nodes {
         assert_journal_verifies(&node.config);
@@ -1012,11 +1095,16 @@ fn a_draughts_game_crosses_the_link_as_square_paths() {
         } else {
             (&mut boris, &mut anna)
         };
+        // Node A keeps d1 (anna is White): boris's moves go there and come back.
         let (code, reply) = mover.call(&format!("MOVE d1 {text}"));
-        assert_eq!(code, 250, "{text}: {reply}");
+        assert_eq!(code, if i % 2 == 0 { 250 } else { 202 }, "{text}: {reply}");
         let push = wait_push(opponent, &format!("MOVE d1 {}", i / 2 + 1));
         assert!(push.contains(numeric), "{push}");
+        if i % 2 == 1 {
+            wait_push(mover, &format!("RECORDED d1 your move {numeric} "));
+        }
     }
+    settled(&nodes, "d1");
     let expected: Vec<(String, String)> = plies
         .iter()
         .enumerate()

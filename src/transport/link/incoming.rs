@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use super::message::{Act, Actor, Body, Message, Side, Text, entry_kind_of, unpack_iccf, unpack_path};
+use super::message::{
+    Act, Actor, Body, Message, Side, Text, entry_kind_of, unpack_iccf, unpack_path,
+};
 use super::{LinkError, LinkTask};
 use crate::command::{Command, MoveLine};
 use crate::journal::EntryKind;
@@ -48,7 +50,10 @@ fn move_text(act: &Act) -> Option<(String, bool)> {
             capture,
             draw_offer,
         } => Some((
-            unpack_path(squares.get(..usize::from(*len)).unwrap_or_default(), *capture),
+            unpack_path(
+                squares.get(..usize::from(*len)).unwrap_or_default(),
+                *capture,
+            ),
             *draw_offer,
         )),
         _ => None,
@@ -78,10 +83,16 @@ impl LinkTask {
                 ..
             } => {
                 let t: Text = t.clone();
-                let mut partial = self.partial.take().unwrap_or(Partial {
-                    first: message.clone(),
-                    text: String::new(),
-                });
+                let partial = if t.first { None } else { self.partial.take() };
+                let Some(mut partial) = partial.or_else(|| {
+                    t.first.then(|| Partial {
+                        first: message.clone(),
+                        text: String::new(),
+                    })
+                }) else {
+                    tracing::warn!(link = %self.config.id, "a later piece of a text whose first piece did not come; dropped");
+                    return Ok(());
+                };
                 if partial.text.len() + t.chunk.len() > MAX_TEXT {
                     tracing::warn!(link = %self.config.id, "a text from the peer too long; dropped");
                     return Ok(());
@@ -105,14 +116,20 @@ impl LinkTask {
                 index,
                 delta,
                 body,
-            } => self.apply_record(game, side, index, delta, body, text).await,
+            } => {
+                self.apply_record(game, side, index, delta, body, text)
+                    .await
+            }
             Message::Proposal {
                 game,
                 side,
                 number,
                 age,
                 body,
-            } => self.apply_proposal(game, side, number, age, body, text).await,
+            } => {
+                self.apply_proposal(game, side, number, age, body, text)
+                    .await
+            }
             Message::Refused {
                 game,
                 side,
@@ -160,7 +177,7 @@ impl LinkTask {
         // A game's start names its game; anything else names one this node has.
         let (game, detail) = if kind == EntryKind::GameStart {
             let Some((id, detail)) = detail.split_once('\n') else {
-                tracing::warn!(link = %self.config.id, "a game start without its game; not applied");
+                tracing::warn!(link = %self.config.id, text = %detail, "a game start without its game; not applied");
                 return Ok(());
             };
             if super::message::game_code(id) != code {
@@ -172,7 +189,7 @@ impl LinkTask {
             match self.game(code).await? {
                 Some(g) => (g.id, detail),
                 None => {
-                    tracing::warn!(link = %self.config.id, code, "a record entry of a game not known here; not applied");
+                    tracing::error!(link = %self.config.id, code, "a record entry of a game not known here; not applied");
                     return Ok(());
                 }
             }
@@ -193,6 +210,10 @@ impl LinkTask {
         let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.replicate(entry))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
+        if kind == EntryKind::GameStart {
+            // A new game: its code names it from now on.
+            self.games_read = None;
+        }
         match reply.status {
             Status::Done | Status::Seen => Ok(()),
             status if !status.is_final() => Err(LinkError::Relay(reply.text)),
@@ -229,7 +250,12 @@ impl LinkTask {
                     Side::Black => game.black.clone(),
                 };
                 if !self.remote.contains(&player) {
-                    self.refuse(code, side, number, format!("{player} is not across this link"));
+                    self.refuse(
+                        code,
+                        side,
+                        number,
+                        format!("{player} is not across this link"),
+                    );
                     return Ok(());
                 }
                 Sender {
@@ -281,7 +307,12 @@ impl LinkTask {
                     c
                 }
                 Ok(_) | Err(_) => {
-                    self.refuse(code, side, number, "not an action the link carries".to_owned());
+                    self.refuse(
+                        code,
+                        side,
+                        number,
+                        "not an action the link carries".to_owned(),
+                    );
                     return Ok(());
                 }
             },

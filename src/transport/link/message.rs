@@ -56,6 +56,8 @@ pub struct Text {
     /// command).
     pub kind: u8,
     pub actor: Actor,
+    /// The first piece: whatever pieces came before it are of a text sent again.
+    pub first: bool,
     pub more: bool,
     /// The move of the entry (a claim with a move), in the first piece only.
     pub iccf: String,
@@ -115,6 +117,7 @@ const BLACK: u8 = 0x20;
 const PATH_DRAW_OFFER: u8 = 1;
 const PATH_CAPTURE: u8 = 2;
 const TEXT_MORE: u8 = 1;
+const TEXT_FIRST: u8 = 8;
 /// The longest piece of text in one message: with the longest tag, the frame stays under
 /// the body limit.
 pub const MAX_CHUNK: usize = 48;
@@ -225,7 +228,11 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
                 Actor::Arbiter => 2,
             };
             p.push(t.kind);
-            p.push(actor << 1 | if t.more { TEXT_MORE } else { 0 });
+            p.push(
+                actor << 1
+                    | if t.more { TEXT_MORE } else { 0 }
+                    | if t.first { TEXT_FIRST } else { 0 },
+            );
             let iccf = cut(&t.iccf, MAX_TEXT_ICCF);
             p.push(iccf.len() as u8);
             p.extend_from_slice(iccf.as_bytes());
@@ -295,14 +302,19 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
             let [kind, flags, iccf_len, rest @ ..] = rest else {
                 return Err(FrameError::Payload("text header"));
             };
-            let actor = match flags >> 1 {
+            let actor = match (flags >> 1) & 3 {
                 0 => Actor::Side(Side::White),
                 1 => Actor::Side(Side::Black),
                 2 => Actor::Arbiter,
                 _ => return Err(FrameError::Payload("text flags")),
             };
+            if flags & 0xF0 != 0 {
+                return Err(FrameError::Payload("text flags"));
+            }
             let iccf_len = usize::from(*iccf_len);
-            if iccf_len > MAX_TEXT_ICCF || rest.len() < iccf_len || rest.len() - iccf_len > MAX_CHUNK
+            if iccf_len > MAX_TEXT_ICCF
+                || rest.len() < iccf_len
+                || rest.len() - iccf_len > MAX_CHUNK
             {
                 return Err(FrameError::Payload("text length"));
             }
@@ -314,6 +326,7 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
             Ok(Body::Text(Text {
                 kind: *kind,
                 actor,
+                first: flags & TEXT_FIRST != 0,
                 more: flags & TEXT_MORE != 0,
                 iccf: utf8(&rest[..iccf_len])?,
                 chunk: utf8(&rest[iccf_len..])?,
@@ -573,6 +586,7 @@ mod tests {
             Body::Text(Text {
                 kind,
                 actor,
+                first: !iccf.is_empty() || !more,
                 more,
                 iccf: iccf.to_owned(),
                 chunk: chunk.to_owned(),
@@ -605,7 +619,13 @@ mod tests {
                 side: Side::Black,
                 number: 65_535,
                 age: 0,
-                body: text(0, Actor::Side(Side::Black), false, "", "CLAIM m1 FIFTY 5254"),
+                body: text(
+                    0,
+                    Actor::Side(Side::Black),
+                    false,
+                    "",
+                    "CLAIM m1 FIFTY 5254",
+                ),
             },
             Message::Proposal {
                 game: 3,
@@ -660,7 +680,9 @@ mod tests {
             // A draw offer with a trailing byte.
             &[2, 0, 0, 0, 0, 1][..],
             // A time that never ends.
-            &[2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF][..],
+            &[
+                2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            ][..],
             // A refusal whose reason is shorter than it says, or not UTF-8.
             &[6, 0, 0, 0, 0, 5, b'a'][..],
             &[6, 0, 0, 0, 0, 2, 0xFF, 0xFE][..],

@@ -35,8 +35,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use self::frame::{Deframer, FrameError};
-use self::line::{Line, write_all};
 use self::incoming::Partial;
+use self::line::{Line, write_all};
 use self::message::{Message, game_code};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
@@ -220,7 +220,6 @@ impl LinkTask {
             if self.session.is_established() {
                 if !was_up {
                     was_up = true;
-                    self.partial = None;
                     tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
                     self.publish(true);
                 }

@@ -60,8 +60,13 @@ fn text_bodies(kind: u8, actor: Actor, iccf: &str, text: &str) -> Vec<Body> {
             Body::Text(Text {
                 kind,
                 actor,
+                first: i == 0,
                 more: i < last,
-                iccf: if i == 0 { iccf.to_owned() } else { String::new() },
+                iccf: if i == 0 {
+                    iccf.to_owned()
+                } else {
+                    String::new()
+                },
                 chunk: chunk.to_owned(),
             })
         })
