@@ -582,7 +582,7 @@ mod tests {
 
     #[test]
     fn messages_round_trip() {
-        let text = |kind, actor, more, iccf: &str, chunk: &str| {
+        let text = |kind, actor, more: bool, iccf: &str, chunk: &str| {
             Body::Text(Text {
                 kind,
                 actor,
