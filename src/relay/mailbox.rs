@@ -441,8 +441,6 @@ pub fn names(config: &Config, addresses: bool) -> Names {
     }
 }
 
-/// The action a journal entry records, for an outbox row written before items were typed.
-
 /// A refused message, as journaled: under which game and player (as claimed), and why.
 pub struct Rejected<'a> {
     pub game: &'a str,

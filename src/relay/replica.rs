@@ -255,6 +255,7 @@ impl State {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     /// What this node's player hears of record entry `r` (`color`'s `action`, by `player`):
     /// the opponent's action as any transport tells it, or their own, now in the record.
     fn told(

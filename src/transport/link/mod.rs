@@ -375,10 +375,10 @@ impl LinkTask {
             self.after = self.after.max(row.id);
             self.open.insert(row.id, (row.to.clone(), false));
             let messages = self.messages_for(&row).await?;
-            if messages.is_empty() {
-                if let Some(entry) = self.open.get_mut(&row.id) {
-                    entry.1 = true;
-                }
+            if messages.is_empty()
+                && let Some(entry) = self.open.get_mut(&row.id)
+            {
+                entry.1 = true;
             }
             // The row is done when its last message is acknowledged.
             let last = messages.len().saturating_sub(1);
