@@ -52,7 +52,7 @@ impl State {
                 "a player cannot play themself",
             ));
         }
-        if let Some(super::peers::Role::Replica { remote }) =
+        if let Some(super::role::Role::Replica { remote }) =
             self.role_of(&white, &black, detail.authority)
         {
             return Pending::Now(Reply::new(

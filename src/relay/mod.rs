@@ -21,6 +21,7 @@ mod play;
 pub mod render;
 mod replica;
 mod reply;
+mod role;
 mod rules;
 mod state;
 mod timing;
@@ -193,8 +194,7 @@ impl Relay {
                 continue;
             }
             // A game the other node of a link keeps starts here when its start arrives.
-            if let Some(peers::Role::Replica { .. }) =
-                state.role_of(&g.white, &g.black, g.authority)
+            if let Some(role::Role::Replica { .. }) = state.role_of(&g.white, &g.black, g.authority)
             {
                 continue;
             }

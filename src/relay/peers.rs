@@ -17,25 +17,9 @@ use crate::journal::replay::{GameStartDetail, Ledger, proposer};
 use crate::journal::{EntryKind, Record};
 
 use super::notice::Notice;
+pub(super) use super::role::Role;
 use super::state::{Refused, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
-
-/// What this node is for a game played across a link.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Role {
-    /// This node keeps the record; `remote` plays on the other node.
-    Keeper { remote: String },
-    /// The other node keeps the record; `remote`, its player, plays there.
-    Replica { remote: String },
-}
-
-impl Role {
-    pub(super) fn remote(&self) -> &str {
-        match self {
-            Role::Keeper { remote } | Role::Replica { remote } => remote,
-        }
-    }
-}
 
 /// The idempotency key of action `number` of `side` (`w`, `b`, or `a` for the arbiter) in
 /// `game`, proposed by the other node: recorded with the entry the action made (accepted or

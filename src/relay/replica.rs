@@ -14,7 +14,7 @@ use crate::journal::{Entry, EntryKind, NewEntry, Record};
 use crate::notation::{Lang, Notation};
 
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
-use super::peers::Role;
+use super::role::Role;
 use super::state::{State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
 

@@ -13,7 +13,7 @@ use crate::notation::{Lang, Notation};
 use jiff::civil::Date;
 
 use super::notice::{MoveData, Notice};
-use super::peers::Role;
+use super::role::Role;
 use super::state::{Refused, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status, render};
 

@@ -13,7 +13,7 @@ use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record}
 use crate::notation::Lang;
 
 use super::notice::Notice;
-use super::peers::Role;
+use super::role::Role;
 use super::{Channel, Command, Pending, Reply, Sender, Status, render};
 
 /// Where the relay's time comes from.

@@ -7,7 +7,7 @@ use crate::journal::replay::TimeUpDetail;
 use crate::journal::{self, EntryKind, Record};
 
 use super::notice::{Clocks, Notice};
-use super::peers::Role;
+use super::role::Role;
 use super::state::{Clock, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
 
