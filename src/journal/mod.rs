@@ -94,17 +94,6 @@ impl EntryKind {
         (EntryKind::Proposal, "proposal"),
     ];
 
-    /// Every kind.
-    pub const NAMES_LIST: [EntryKind; 18] = {
-        let mut all = [EntryKind::GameStart; 18];
-        let mut i = 0;
-        while i < 18 {
-            all[i] = Self::NAMES[i].0;
-            i += 1;
-        }
-        all
-    };
-
     pub fn as_str(self) -> &'static str {
         Self::NAMES
             .iter()
@@ -112,25 +101,28 @@ impl EntryKind {
             .map_or("", |(_, name)| name)
     }
 
-    /// Part of a game's official record, which both nodes of a link hold alike: the game's
-    /// start and every action in it. Not: refused attempts, reminders and proposals (each
-    /// node's own), conditional lines (private to their player's node), results (they
-    /// follow from the entries before them), signing keys (no game).
+    /// The kinds of a game's official record, which both nodes of a link hold alike: the
+    /// game's start and every action in it. Not: refused attempts, reminders and proposals
+    /// (each node's own), conditional lines (private to their player's node), results (they
+    /// follow from the entries before them), signing keys (no game). The order is the link's:
+    /// it numbers them on the wire (docs/link.md), so a new kind goes at the end.
+    pub const RECORD: [EntryKind; 11] = [
+        EntryKind::GameStart,
+        EntryKind::Move,
+        EntryKind::DrawOffer,
+        EntryKind::DrawAccept,
+        EntryKind::DrawDecline,
+        EntryKind::Resign,
+        EntryKind::Claim,
+        EntryKind::Leave,
+        EntryKind::TimeUp,
+        EntryKind::Adjudication,
+        EntryKind::Message,
+    ];
+
+    /// Part of a game's official record ([`EntryKind::RECORD`]).
     pub fn is_record(self) -> bool {
-        matches!(
-            self,
-            EntryKind::GameStart
-                | EntryKind::Move
-                | EntryKind::DrawOffer
-                | EntryKind::DrawAccept
-                | EntryKind::DrawDecline
-                | EntryKind::Resign
-                | EntryKind::Claim
-                | EntryKind::Leave
-                | EntryKind::TimeUp
-                | EntryKind::Adjudication
-                | EntryKind::Message
-        )
+        Self::RECORD.contains(&self)
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {

@@ -17,9 +17,8 @@ use super::{EntryKind, JournalError, store};
 
 /// The record entry kinds ([`EntryKind::is_record`]) as SQL's list.
 fn record_kinds_sql() -> String {
-    EntryKind::NAMES_LIST
+    EntryKind::RECORD
         .iter()
-        .filter(|k| k.is_record())
         .map(|k| format!("'{}'", k.as_str()))
         .collect::<Vec<_>>()
         .join(",")

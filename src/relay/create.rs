@@ -12,6 +12,21 @@ use super::state::{State, notice_for};
 use super::{Pending, Reply, Sender, Status};
 
 impl State {
+    /// [`State::create`], and the game's facts for the views (its event and round).
+    pub(super) async fn start(
+        &mut self,
+        sender: &Sender,
+        game_id: String,
+        detail: GameStartDetail,
+    ) -> Pending {
+        let (event, round) = (detail.event.clone(), detail.round.clone());
+        let pending = self.create(sender, game_id.clone(), detail).await;
+        if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
+            self.note_start(&game_id, event, round);
+        }
+        pending
+    }
+
     /// Starts a game; `detail` without rules: they come from its event.
     pub(super) async fn create(
         &mut self,

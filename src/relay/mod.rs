@@ -48,6 +48,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::command::{Command, bounded_text};
 use crate::config::Config;
+use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, Journal, JournalError, ReceiptAnswer, Replayed, Short};
 use state::{Clock, State};
 
@@ -177,6 +178,7 @@ impl Relay {
             players: config.players.clone(),
             events: config.events.clone(),
             journal,
+            // Whole seconds, even after a journal written before times were.
             now: state::whole_seconds(
                 clock
                     .now()
@@ -185,7 +187,6 @@ impl Relay {
             clock,
             key: None,
             at: None,
-            authority: Default::default(),
             said: String::new(),
         };
         let mut starts = Vec::new();
@@ -198,14 +199,16 @@ impl Relay {
             {
                 continue;
             }
-            let command = Command::Create {
-                game: g.id.clone(),
+            let detail = GameStartDetail {
+                kind: g.kind,
                 white: g.white.clone(),
                 black: g.black.clone(),
-                kind: Some(g.kind),
                 event: g.event.clone(),
                 fen: g.fen.clone(),
+                rules: None,
                 round: g.round.clone(),
+                leave: Default::default(),
+                authority: g.authority,
             };
             let sender = Sender {
                 player: "admin".to_owned(),
@@ -213,11 +216,11 @@ impl Relay {
                 channel: Channel::Config,
             };
             state.said = String::new();
-            state.authority = g.authority;
-            if let Pending::AfterCommit(committed, _) = state.handle(&sender, command).await {
+            if let Pending::AfterCommit(committed, _) =
+                state.start(&sender, g.id.clone(), detail).await
+            {
                 starts.push(committed);
             }
-            state.authority = Default::default();
         }
         // Queued together, the starts share commits.
         for committed in starts {
@@ -244,7 +247,7 @@ impl Relay {
                                 continue;
                             }
                             Some(Job::Replicate { entry, reply }) => {
-                                state.now = state.now.max(state::whole_seconds(state.clock.now()));
+                                state.catch_up();
                                 let game = entry.game.clone();
                                 let pending = state.replicate(entry).await;
                                 if let Pending::AfterCommit(..) = &pending {

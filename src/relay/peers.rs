@@ -134,7 +134,7 @@ impl State {
     /// what the relay writes for a player (the other node tells its own player), but, where
     /// this node keeps the record, each record entry and each refusal of that player's
     /// proposals; where the other node keeps it, each proposal.
-    pub(super) fn link_rows(&mut self, record: &mut Record) {
+    pub(super) fn count_and_route(&mut self, record: &mut Record) {
         let entry = &record.entry;
         let (white, black, authority) = match self.games.get(&entry.game) {
             Some(g) => (

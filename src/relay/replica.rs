@@ -293,7 +293,7 @@ impl State {
         if local_actor {
             let what = match action {
                 Action::Move { m, .. } => {
-                    format!("your move {} is in the record", MoveData::of(game, m).iccf)
+                    format!("your move {} is in the record", game.board().code(m))
                 }
                 _ => format!(
                     "your {} is in the record",
@@ -374,6 +374,27 @@ impl State {
                 what: "your message is in the record".to_owned(),
             };
             vec![notice_for(player, &notice)]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest_number;
+
+    #[test]
+    fn numbers_are_rebuilt_from_their_low_bits() {
+        for (low, count, want) in [
+            (0u8, 0i64, 0i64),
+            (5, 3, 5),
+            (2, 3, 2),
+            (255, 0, 255),
+            (0, 255, 256),
+            (254, 257, 254),
+            (1, 300, 257),
+            (44, 300, 300),
+        ] {
+            assert_eq!(nearest_number(low, count), want, "{low} near {count}");
         }
     }
 }

@@ -24,11 +24,13 @@ pub(super) enum Clock {
 }
 
 impl Clock {
+    /// The time, in whole seconds: the unit a link carries, so that both nodes of a link
+    /// record the same times.
     pub(super) fn now(&self) -> Timestamp {
-        match self {
+        whole_seconds(match self {
             Clock::System => Timestamp::now(),
             Clock::Manual(at) => *at,
-        }
+        })
     }
 }
 
@@ -47,9 +49,6 @@ pub(super) struct State {
     pub(super) key: Option<String>,
     /// The text of the request being handled, as received: what its entries record.
     pub(super) said: String,
-    /// Whose node keeps the record of a game the configuration starts (see
-    /// [`crate::config::GameConfig::authority`]); White's for the admin's `CREATE`.
-    pub(super) authority: crate::game::Authority,
     /// When the action being handled was made, if on another node (see [`super::Said::at`]).
     pub(super) at: Option<Timestamp>,
     /// How far each game's record and proposals have gone, for the links.
@@ -64,8 +63,7 @@ pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
     }
 }
 
-/// `at` without its fraction of a second: the relay's times are whole seconds, the unit a
-/// link carries, so that both nodes of a link record the same times.
+/// `at` without its fraction of a second (see [`Clock::now`]).
 pub(super) fn whole_seconds(at: Timestamp) -> Timestamp {
     Timestamp::from_second(at.as_second()).unwrap_or(at)
 }
@@ -73,7 +71,7 @@ pub(super) fn whole_seconds(at: Timestamp) -> Timestamp {
 /// Whether `command`, by a local player or the arbiter in a game the other node keeps, is
 /// sent there as a proposal: everything that acts on the game. (A conditional line stays on
 /// its player's node, which plays it.)
-fn proposed(command: &Command) -> bool {
+fn goes_as_proposal(command: &Command) -> bool {
     matches!(
         command,
         Command::Move { .. }
@@ -113,6 +111,12 @@ impl From<Refusal> for Refused {
 }
 
 impl State {
+    /// Moves the relay's time to the clock's; it never goes back, even if the system clock
+    /// does.
+    pub(super) fn catch_up(&mut self) {
+        self.now = self.now.max(self.clock.now());
+    }
+
     pub(super) fn lang_of(&self, player: &str) -> Option<Lang> {
         self.players.get(player).and_then(|p| p.lang)
     }
@@ -152,7 +156,7 @@ impl State {
     }
 
     pub(super) async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
-        self.now = self.now.max(whole_seconds(self.clock.now()));
+        self.catch_up();
         // The clock acts first: a move that comes after its side's time ran out is too late.
         if let Some(game) = command.game() {
             let game = game.to_owned();
@@ -162,7 +166,7 @@ impl State {
             && let Some(role) = self.role(&game)
         {
             match (role, sender.channel == Channel::Link) {
-                (Role::Replica { .. }, false) if proposed(&command) => {
+                (Role::Replica { .. }, false) if goes_as_proposal(&command) => {
                     return self.propose(sender, &game, command).await;
                 }
                 (Role::Replica { .. }, true) if !matches!(command, Command::PeerRefused { .. }) => {
@@ -218,7 +222,6 @@ impl State {
                 fen,
                 round,
             } => {
-                let (facts_event, facts_round) = (event.clone(), round.clone());
                 let kind = kind
                     .or_else(|| Some(self.events.get(event.as_deref()?)?.game))
                     .unwrap_or_default();
@@ -231,13 +234,9 @@ impl State {
                     rules: None,
                     round,
                     leave: Default::default(),
-                    authority: self.authority,
+                    authority: Default::default(),
                 };
-                let pending = self.create(sender, game.clone(), detail).await;
-                if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
-                    self.note_start(&game, facts_event, facts_round);
-                }
-                pending
+                self.start(sender, game, detail).await
             }
             Command::Move { game, line } => self.play(sender, &game, line).await,
             Command::OfferDraw { game } => self.act(sender, &game, Action::OfferDraw).await,
@@ -350,7 +349,7 @@ impl State {
             first.entry.key = Some(key.clone());
         }
         for record in &mut records {
-            self.link_rows(record);
+            self.count_and_route(record);
         }
         // A player whose client asks (XFCC) is pushed nothing: no outbox rows wait for them.
         for record in &mut records {

@@ -124,7 +124,7 @@ impl State {
 
     /// Checks every game's clock.
     pub(super) async fn tick(&mut self) {
-        self.now = self.now.max(super::state::whole_seconds(self.clock.now()));
+        self.catch_up();
         let mut ids: Vec<String> = self
             .games
             .iter()

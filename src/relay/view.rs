@@ -176,7 +176,7 @@ impl State {
     /// Every game of `player`, sorted by id, with the clock's consequences applied first; the
     /// answer waits until what it shows is on disk.
     pub(super) async fn games_of(&mut self, player: &str) -> (Pending, Vec<GameView>) {
-        self.now = self.now.max(super::state::whole_seconds(self.clock.now()));
+        self.catch_up();
         let mut ids: Vec<String> = self
             .games
             .iter()

@@ -96,7 +96,7 @@ impl State {
         game: Option<&str>,
         full: bool,
     ) -> (Pending, Vec<Watched>) {
-        self.now = self.now.max(super::state::whole_seconds(self.clock.now()));
+        self.catch_up();
         let shown: Vec<Watched> = match game {
             Some(id) => self.watched(id, full, true).into_iter().collect(),
             None => {

@@ -74,30 +74,14 @@ pub fn stream(data: &[u8]) {
 pub fn message(data: &[u8]) {
     if let Ok(m) = Message::decode(data) {
         assert_eq!(m.encode(), data, "{m:?}");
-        if let Message::Record {
-            body:
-                Body::Act(
-                    act @ Act::Path {
-                        squares,
-                        len,
-                        capture,
-                        draw_offer,
-                    },
-                ),
-            ..
-        }
-        | Message::Proposal {
-            body:
-                Body::Act(
-                    act @ Act::Path {
-                        squares,
-                        len,
-                        capture,
-                        draw_offer,
-                    },
-                ),
-            ..
-        } = m
+        if let Some(Body::Act(
+            act @ Act::Path {
+                squares,
+                len,
+                capture,
+                draw_offer,
+            },
+        )) = m.body().cloned()
         {
             let text = message::unpack_path(&squares[..usize::from(len)], capture);
             assert_eq!(message::pack_path(&text, draw_offer), Some(act), "{text}");

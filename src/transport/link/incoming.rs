@@ -5,14 +5,12 @@
 //! it (journaled, or refused for good); a relay that could not decide (a failed commit,
 //! shutting down) leaves it unacknowledged, and the peer sends it again.
 
-use std::time::Duration;
-
 use jiff::Timestamp;
 
 use super::message::{
     Act, Actor, Body, Message, Side, Text, entry_kind_of, unpack_iccf, unpack_path,
 };
-use super::{LinkError, LinkTask};
+use super::{LinkError, LinkTask, RELAY_TIMEOUT};
 use crate::command::{Command, MoveLine};
 use crate::journal::EntryKind;
 use crate::journal::replay::DRAW_OFFER;
@@ -21,8 +19,6 @@ use crate::relay::{
     Actor as RecordActor, Channel, Replicated, Said, Sender, Status, proposal_key, refusal_key,
 };
 
-/// The relay's answer to a message from the peer.
-const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
 /// REFUSED messages waiting to be sent, at most (the refusals are in the journal anyway).
 const REFUSALS_MAX: usize = 256;
 /// The longest text put together from pieces.
@@ -73,15 +69,8 @@ impl LinkTask {
     /// is then not acknowledged and the peer sends it again).
     pub(super) async fn apply(&mut self, message: Message) -> Result<(), LinkError> {
         // Pieces of a text wait for the last one.
-        let (message, text) = match message {
-            Message::Record {
-                body: Body::Text(ref t),
-                ..
-            }
-            | Message::Proposal {
-                body: Body::Text(ref t),
-                ..
-            } => {
+        let (message, text) = match message.body() {
+            Some(Body::Text(t)) => {
                 let t: Text = t.clone();
                 let partial = if t.first { None } else { self.partial.take() };
                 let Some(mut partial) = partial.or_else(|| {
@@ -104,9 +93,9 @@ impl LinkTask {
                 }
                 (partial.first, Some(partial.text))
             }
-            other => {
+            _ => {
                 self.partial = None;
-                (other, None)
+                (message, None)
             }
         };
         match message {
