@@ -105,8 +105,8 @@ pub struct Request {
     pub message: Option<String>,
     /// The transport's idempotency key for this command (see [`Said::key`]).
     pub key: Option<String>,
-    /// When the action was made, if on another node (see [`Said::at`]).
-    pub at: Option<jiff::Timestamp>,
+    /// How long ago the action was made, if on another node (see [`Said::age`]).
+    pub age: Option<jiff::SignedDuration>,
     pub reply: oneshot::Sender<Pending>,
 }
 
@@ -186,7 +186,7 @@ impl Relay {
             ),
             clock,
             key: None,
-            at: None,
+            age: None,
             said: String::new(),
         };
         let mut starts = Vec::new();
@@ -278,13 +278,13 @@ impl Relay {
                         }
                         let game = request.command.game().map(str::to_owned);
                         state.key = request.key;
-                        state.at = request.at;
+                        state.age = request.age;
                         state.said = request.text;
                         let pending = state
                             .handle_with_message(&request.sender, request.command, request.message)
                             .await;
                         state.key = None;
-                        state.at = None;
+                        state.age = None;
                         // Listeners read the game again through the queue, so they see the
                         // change only once it is committed.
                         if let (Some(game), Pending::AfterCommit(..)) = (game, &pending) {
@@ -360,7 +360,7 @@ impl Relay {
             text: said.text,
             message: said.message,
             key: said.key,
-            at: said.at,
+            age: said.age,
             reply,
         };
         if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
@@ -421,9 +421,10 @@ pub struct Said {
     /// A message for the opponent, journaled and delivered after the command if it is carried
     /// out (a mail's other words around its move).
     pub message: Option<String>,
-    /// When the action was made, if on another node (a proposal arriving over a link): it is
-    /// recorded then, though never before the game's last record entry nor after now.
-    pub at: Option<jiff::Timestamp>,
+    /// How long ago the action was made, if on another node (a proposal arriving over a link,
+    /// which says how long it waited there): it is recorded at this node's clock less that,
+    /// though never before the game's last record entry.
+    pub age: Option<jiff::SignedDuration>,
 }
 
 impl Said {
@@ -435,7 +436,7 @@ impl Said {
             text,
             key: None,
             message: None,
-            at: None,
+            age: None,
         }
     }
 
@@ -455,8 +456,8 @@ impl Said {
         self
     }
 
-    pub fn at(mut self, at: jiff::Timestamp) -> Said {
-        self.at = Some(at);
+    pub fn age(mut self, age: jiff::SignedDuration) -> Said {
+        self.age = Some(age);
         self
     }
 }

@@ -36,6 +36,12 @@ fn number_of_key(key: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
+/// The game a [`proposal_key`] names.
+pub(super) fn game_of_key(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix("link:")?;
+    rest.splitn(3, ':').nth(2)
+}
+
 /// The idempotency key of the other node's refusal of this node's proposal `number` by
 /// `side` in `game`.
 pub fn refusal_key(game: &str, side: char, number: u32) -> String {

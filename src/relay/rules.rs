@@ -13,6 +13,7 @@ use crate::notation::{Lang, Notation};
 use jiff::civil::Date;
 
 use super::notice::{MoveData, Notice};
+use super::peers::game_of_key;
 use super::role::Role;
 use super::state::{Refused, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status, render};
@@ -153,11 +154,23 @@ impl State {
             }
         }
         ids.retain(|id| !replica(id));
+        // A leave from the other node is one action with an id, proposed in one game there
+        // (its key names it): a refusal is recorded in that game, so that it goes back.
+        let carrier = self
+            .key
+            .as_deref()
+            .and_then(game_of_key)
+            .filter(|g| sender.channel == Channel::Link && self.games.contains_key(*g))
+            .map(str::to_owned);
         if ids.is_empty() && (proposed.is_empty() || sender.channel == Channel::Link) {
-            return Pending::Now(Reply::new(
-                Status::Refused,
-                "you have no game in progress to take leave from",
-            ));
+            let refused = Refused {
+                status: Status::Refused,
+                reason: "you have no game in progress to take leave from".to_owned(),
+            };
+            return match carrier {
+                Some(game) => self.refuse(sender, &game, refused).await,
+                None => Pending::Now(Reply::new(refused.status, refused.reason)),
+            };
         }
         // Leave is the player's: checked against all of it, in every game, finished or not.
         let mut taken = self.leave_of(&sender.player);
@@ -178,7 +191,7 @@ impl State {
                     status: Status::Refused,
                     reason: format!("game {id}: {refusal}"),
                 };
-                let id = (*id).clone();
+                let id = carrier.unwrap_or_else(|| (*id).clone());
                 return self.refuse(sender, &id, refused).await;
             }
         }

@@ -50,7 +50,7 @@ pub(super) struct State {
     /// The text of the request being handled, as received: what its entries record.
     pub(super) said: String,
     /// When the action being handled was made, if on another node (see [`super::Said::at`]).
-    pub(super) at: Option<Timestamp>,
+    pub(super) age: Option<jiff::SignedDuration>,
     /// How far each game's record and proposals have gone, for the links.
     pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
 }
@@ -182,7 +182,8 @@ impl State {
         }
         // An action another node made: recorded at the time it was made there.
         let saved = self.now;
-        if let (Some(at), Some(game)) = (self.at.take(), command.game()) {
+        if let (Some(age), Some(game)) = (self.age.take(), command.game()) {
+            let at = self.now.checked_sub(age).unwrap_or(Timestamp::UNIX_EPOCH);
             self.now = self.time_of_proposal(game, whole_seconds(at));
         }
         // (A refusal of a refusal stays unjournaled: there is no action of that node's.)

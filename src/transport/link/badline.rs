@@ -41,26 +41,26 @@ pub const CLEAN: Faults = Faults {
     fec: 0,
 };
 
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn per_mille(&mut self, p: u64) -> bool {
+    pub(super) fn per_mille(&mut self, p: u64) -> bool {
         self.next() % 1000 < p
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
 }
 
 /// One direction of the line.
 #[derive(Default)]
-struct Direction {
+pub(super) struct Direction {
     /// Bytes on their way, in order.
     wire: VecDeque<u8>,
     /// Frames held back, with the time they join the wire.
@@ -252,7 +252,13 @@ fn applied(
 }
 
 /// Frames an end sends: dropped, duplicated or held back as the faults say.
-fn send(dir: &mut Direction, rng: &mut Rng, faults: Faults, frames: Vec<Vec<u8>>, now: Instant) {
+pub(super) fn send(
+    dir: &mut Direction,
+    rng: &mut Rng,
+    faults: Faults,
+    frames: Vec<Vec<u8>>,
+    now: Instant,
+) {
     for mut f in frames {
         if rng.per_mille(faults.drop) {
             continue;
@@ -289,7 +295,7 @@ fn send(dir: &mut Direction, rng: &mut Rng, faults: Faults, frames: Vec<Vec<u8>>
 }
 
 /// What one step of line time delivers, with bits flipped on the way.
-fn carry(
+pub(super) fn carry(
     dir: &mut Direction,
     rng: &mut Rng,
     faults: Faults,

@@ -5,8 +5,6 @@
 //! it (journaled, or refused for good); a relay that could not decide (a failed commit,
 //! shutting down) leaves it unacknowledged, and the peer sends it again.
 
-use jiff::Timestamp;
-
 use super::message::{
     Act, Actor, Body, Message, Side, Text, entry_kind_of, unpack_iccf, unpack_path,
 };
@@ -308,12 +306,8 @@ impl LinkTask {
             (Body::Text(_), None) => return Ok(()),
         };
         let key = proposal_key(&game.id, side_char(actor), u32::from(number));
-        let at = Timestamp::now()
-            .checked_sub(jiff::SignedDuration::from_secs(
-                i64::try_from(age).unwrap_or(i64::MAX / 2),
-            ))
-            .unwrap_or(Timestamp::UNIX_EPOCH);
-        let said = Said::new(command).key(Some(key)).at(at);
+        let age = jiff::SignedDuration::from_secs(i64::try_from(age).unwrap_or(i64::MAX / 2));
+        let said = Said::new(command).key(Some(key.clone())).age(age);
         let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call_said(sender, said))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
@@ -321,14 +315,15 @@ impl LinkTask {
             status if status.is_success() => Ok(()),
             status if !status.is_final() => Err(LinkError::Relay(reply.text)),
             // Refused: journaled with the action's id by the relay, whose outbox row carries
-            // the refusal back; a refusal made before any game was touched (no such game
-            // here, no such player) has no row, and is sent from here.
-            Status::NotFound | Status::Forbidden => {
-                let first = reply.text.lines().next().unwrap_or("").to_owned();
-                self.refuse(code, side, number, first);
+            // the refusal back. A refusal made before any game was touched (no such game
+            // here, no such player) has no entry, and is sent from here.
+            _ => {
+                if self.mailbox.seen(&key).await?.is_none() {
+                    let first = reply.text.lines().next().unwrap_or("").to_owned();
+                    self.refuse(code, side, number, first);
+                }
                 Ok(())
             }
-            _ => Ok(()),
         }
     }
 

@@ -25,6 +25,8 @@ pub mod message;
 mod outgoing;
 mod repeat;
 pub mod session;
+#[cfg(test)]
+mod simulation;
 mod timing;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -101,6 +103,7 @@ pub fn spawn_all(
             relay.clone(),
             mailbox.clone(),
             shutdown.clone(),
+            Instant::now(),
         );
         tracker.spawn(task.run());
     }
@@ -132,6 +135,9 @@ struct LinkTask {
     version_logged: Option<Instant>,
     /// The pieces of a text received so far (see [`message::Text`]).
     partial: Option<Partial>,
+    /// The time of the step being handled: the line's reader and timer set it, and a
+    /// simulation sets its own (so that every timer of the link runs on its clock).
+    now: Instant,
 }
 
 impl LinkTask {
@@ -141,6 +147,7 @@ impl LinkTask {
         relay: Relay,
         mailbox: Mailbox,
         shutdown: CancellationToken,
+        now: Instant,
     ) -> LinkTask {
         let bytes_per_second = match &config.transport {
             LinkTransport::Serial(s) => s.bytes_per_second(),
@@ -150,7 +157,7 @@ impl LinkTask {
             Some(rto) => Timing::fixed(rto, bytes_per_second),
             None => Timing::for_line(bytes_per_second, config.window),
         };
-        let session = Session::new(&config.secret.0, config.window, timing, Instant::now())
+        let session = Session::new(&config.secret.0, config.window, timing, now)
             .with_tag_len(config.tag_bytes);
         LinkTask {
             config,
@@ -167,9 +174,10 @@ impl LinkTask {
             to_send: VecDeque::new(),
             in_session: VecDeque::new(),
             bad_tags: 0,
-            bad_since: Instant::now(),
+            bad_since: now,
             version_logged: None,
             partial: None,
+            now,
         }
     }
 
@@ -191,7 +199,8 @@ impl LinkTask {
             let Some(line) = self.open_line(listener.as_ref(), &mut backoff).await else {
                 break;
             };
-            self.session.restart(Instant::now());
+            self.now = Instant::now();
+            self.session.restart(self.now);
             self.partial = None;
             let started = Instant::now();
             match self.serve(line).await {
@@ -217,25 +226,16 @@ impl LinkTask {
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut was_up = false;
         loop {
-            if self.session.is_established() {
-                if !was_up {
-                    was_up = true;
+            self.now = Instant::now();
+            let up = self.session.is_established();
+            if up != was_up {
+                was_up = up;
+                if up {
                     tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
-                    self.publish(true);
                 }
-                self.refill().await?;
-                while self.session.has_room() {
-                    let Some((row, message)) = self.to_send.pop_front() else {
-                        break;
-                    };
-                    self.session.push(message.encode());
-                    self.in_session.push_back(row);
-                }
-            } else if was_up {
-                was_up = false;
-                self.publish(false);
+                self.publish(up);
             }
-            let frames = self.session.poll(Instant::now());
+            let frames = self.frames_to_send().await?;
             write_all(&mut wr, frames).await?;
             tokio::select! {
                 n = rd.read(&mut buf) => {
@@ -248,13 +248,14 @@ impl LinkTask {
                         .increment(n as u64);
                     let mut frames = Vec::new();
                     deframer.push(&buf[..n], |f| frames.push(f.to_vec()));
+                    self.now = Instant::now();
                     for f in frames {
                         self.on_frame(&f).await?;
                     }
                 }
                 _ = ticks.tick() => {
-                    let now = Instant::now();
-                    if self.session.silent_for(now) >= self.session.dead_after() {
+                    self.now = Instant::now();
+                    if self.session.silent_for(self.now) >= self.session.dead_after() {
                         // Nothing valid for a long time: the port may be gone (a pulled USB
                         // adapter does not always make reads fail) or the connection half
                         // open. Open the line again.
@@ -266,6 +267,23 @@ impl LinkTask {
                 () = self.shutdown.cancelled() => return Ok(()),
             }
         }
+    }
+
+    /// Once the session is up, moves what the relay left for the remote players into it as
+    /// far as its window allows; then the frames due now (handshake, data, resends, ACKs).
+    async fn frames_to_send(&mut self) -> Result<Vec<Vec<u8>>, LinkError> {
+        if self.session.is_established() {
+            self.refill().await?;
+            while self.session.has_room() {
+                let Some((row, message)) = self.to_send.pop_front() else {
+                    break;
+                };
+                tracing::debug!(link = %self.config.id, ?row, ?message, "to the peer");
+                self.session.push(message.encode());
+                self.in_session.push_back(row);
+            }
+        }
+        Ok(self.session.poll(self.now))
     }
 
     /// The link's state and counts for `/metrics`: up or down, bytes sent, retransmissions.
@@ -280,13 +298,19 @@ impl LinkTask {
     }
 
     async fn on_frame(&mut self, encoded: &[u8]) -> Result<(), LinkError> {
-        let input = match self.session.on_frame(encoded, Instant::now()) {
+        let input = match self.session.on_frame(encoded, self.now) {
             Ok(input) => input,
             Err(e) => return self.dropped(&e),
         };
+        if input.established {
+            tracing::debug!(link = %self.config.id, "session established");
+            self.send_again_from_outbox();
+        }
         if input.acked > 0 {
             for _ in 0..input.acked {
-                if let Some(Some(row)) = self.in_session.pop_front()
+                let acked = self.in_session.pop_front();
+                tracing::debug!(link = %self.config.id, row = ?acked, "acknowledged by the peer");
+                if let Some(Some(row)) = acked
                     && let Some(entry) = self.open.get_mut(&row)
                 {
                     entry.1 = true;
@@ -296,16 +320,35 @@ impl LinkTask {
         }
         while let Some(bytes) = self.session.take_message() {
             match Message::decode(&bytes) {
-                Ok(message) => self.apply(message).await?,
+                Ok(message) => {
+                    tracing::debug!(link = %self.config.id, ?message, "from the peer");
+                    self.apply(message).await?
+                }
                 // Authentic but unreadable: a newer peer, or a bug. Acknowledged so the link
                 // goes on; nothing is applied.
                 Err(e) => {
                     tracing::warn!(link = %self.config.id, error = %e, "unreadable message from the peer")
                 }
             }
-            self.session.delivered(Instant::now());
+            self.session.delivered(self.now);
         }
         Ok(())
+    }
+
+    /// A new session: what the last one held is dropped, and every outbox row the peer has
+    /// not acknowledged is read and sent again, whole. A text goes in pieces, and the peer
+    /// holds the pieces it has in memory until the last: after a restart on either side, the
+    /// pieces the old session delivered are gone there, so the text must start again from its
+    /// first (the peer knows what it applied already by the record's index or the action's
+    /// id).
+    fn send_again_from_outbox(&mut self) {
+        self.session.clear_queue();
+        self.in_session.clear();
+        self.to_send.clear();
+        self.open.clear();
+        self.after = 0;
+        self.last_poll = None;
+        self.partial = None;
     }
 
     /// A frame the session dropped: logged, and counted when its tag failed, so that a flood
@@ -314,17 +357,17 @@ impl LinkTask {
         if let FrameError::OldVersion(_) = e {
             if self
                 .version_logged
-                .is_none_or(|at| at.elapsed() >= VERSION_LOG_EVERY)
+                .is_none_or(|at| self.now.duration_since(at) >= VERSION_LOG_EVERY)
             {
-                self.version_logged = Some(Instant::now());
+                self.version_logged = Some(self.now);
                 tracing::error!(link = %self.config.id, error = %e, "link handshake refused");
             }
             return Ok(());
         }
         tracing::debug!(link = %self.config.id, error = %e, "frame dropped");
         if *e == FrameError::BadTag {
-            if self.bad_since.elapsed() >= BAD_TAG_PERIOD {
-                self.bad_since = Instant::now();
+            if self.now.duration_since(self.bad_since) >= BAD_TAG_PERIOD {
+                self.bad_since = self.now;
                 self.bad_tags = 0;
             }
             self.bad_tags += 1;
@@ -344,10 +387,10 @@ impl LinkTask {
         }
         let stale = self
             .games_read
-            .is_none_or(|at| at.elapsed() > Duration::from_secs(1));
+            .is_none_or(|at| self.now.duration_since(at) > Duration::from_secs(1));
         if stale {
             let games = self.mailbox.games().await?;
-            self.games_read = Some(Instant::now());
+            self.games_read = Some(self.now);
             // Only the games played across this link: a code is 16 bits, so among many
             // local games two share one, and a local game must not take a linked one's.
             self.games = games
@@ -361,11 +404,13 @@ impl LinkTask {
 
     /// Reads new outbox rows for the remote players into the send queue.
     async fn refill(&mut self) -> Result<(), LinkError> {
-        let due = self.last_poll.is_none_or(|at| at.elapsed() >= POLL);
+        let due = self
+            .last_poll
+            .is_none_or(|at| self.now.duration_since(at) >= POLL);
         if !due || self.open.len() >= READ_MAX || self.remote.is_empty() {
             return Ok(());
         }
-        self.last_poll = Some(Instant::now());
+        self.last_poll = Some(self.now);
         let (remote, after, limit) = (self.remote.clone(), self.after, READ_MAX - self.open.len());
         let rows = self.mailbox.link_waiting(remote, after, limit).await?;
         if rows.is_empty() {

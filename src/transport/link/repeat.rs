@@ -81,6 +81,11 @@ impl SendWindow {
         });
     }
 
+    /// Forgets every queued message.
+    pub fn clear(&mut self) {
+        self.queue.clear();
+    }
+
     /// A new session: everything queued goes again from sequence number 0. The round trip
     /// measured stays (the line is likely the same).
     pub fn reset(&mut self) {
@@ -250,10 +255,14 @@ impl SendWindow {
 #[derive(Default)]
 pub struct RecvWindow {
     expected: u8,
-    /// Index `i`: the message numbered `expected + i`, if it arrived.
-    held: [Option<Vec<u8>>; MAX_WINDOW],
+    /// Index `i`: the message numbered `expected + i`, if it arrived, with the counter of
+    /// the frame that brought it.
+    held: [Option<(u64, Vec<u8>)>; MAX_WINDOW],
     /// Whether `held[0]` has been handed up and is being applied.
     handed: bool,
+    /// Per sequence number: the counter of the frame that brought the last message applied
+    /// under it (see [`RecvWindow::on_data`]).
+    applied_ctr: [Option<u64>; SEQ_MOD as usize],
 }
 
 impl RecvWindow {
@@ -277,15 +286,26 @@ impl RecvWindow {
         bits
     }
 
-    /// A DATA frame arrived; `true` if the sender should hear from us at once (a gap, or a
-    /// repeat of what we already applied: our acknowledgement was lost).
-    pub fn on_data(&mut self, seq: u8, message: Vec<u8>) -> bool {
+    /// A DATA frame (counter `ctr`) arrived; `true` if the sender should hear from us at once
+    /// (a gap, or a repeat of what we already applied: our acknowledgement was lost).
+    ///
+    /// Sequence numbers wrap at 16, and a line that delays a frame can deliver a copy of a
+    /// message applied long ago whose number now looks like one ahead. The counter tells
+    /// them apart: the sender sends message `n` only once `n - window` is acknowledged, so
+    /// every frame of `n` comes after every frame of `n - 8` (any window of at most 8), while
+    /// a stale copy of `n - 16` came before them. A frame older than the one that brought
+    /// `n - 8` is that stale copy.
+    pub fn on_data(&mut self, seq: u8, ctr: u64, message: Vec<u8>) -> bool {
         let d = usize::from(seq.wrapping_sub(self.expected) & SEQ_MASK);
+        let eight_before = usize::from(seq.wrapping_sub(MAX_WINDOW as u8) & SEQ_MASK);
+        if self.applied_ctr[eight_before].is_some_and(|c| ctr < c) {
+            return true;
+        }
         let Some(slot) = self.held.get_mut(d) else {
             return true;
         };
         if slot.is_none() {
-            *slot = Some(message);
+            *slot = Some((ctr, message));
         }
         d > 0
     }
@@ -295,7 +315,7 @@ impl RecvWindow {
         if self.handed {
             return None;
         }
-        let m = self.held[0].clone()?;
+        let (_, m) = self.held[0].clone()?;
         self.handed = true;
         Some(m)
     }
@@ -306,6 +326,9 @@ impl RecvWindow {
             return false;
         }
         self.handed = false;
+        if let Some((ctr, _)) = &self.held[0] {
+            self.applied_ctr[usize::from(self.expected)] = Some(*ctr);
+        }
         self.held.rotate_left(1);
         self.held[MAX_WINDOW - 1] = None;
         self.expected = self.expected.wrapping_add(1) & SEQ_MASK;
@@ -412,17 +435,42 @@ mod tests {
     #[test]
     fn the_receive_window_holds_what_comes_after_a_gap() {
         let mut r = RecvWindow::default();
-        assert!(r.on_data(1, b"b".to_vec()), "a gap is reported at once");
+        assert!(r.on_data(1, 2, b"b".to_vec()), "a gap is reported at once");
         assert_eq!(r.sack(), 0b1);
         assert_eq!(r.take(), None);
-        assert!(!r.on_data(0, b"a".to_vec()));
+        assert!(!r.on_data(0, 1, b"a".to_vec()));
         assert_eq!(r.take().as_deref(), Some(&b"a"[..]));
         assert_eq!(r.take(), None, "once until applied");
         assert!(r.delivered());
         assert_eq!(r.take().as_deref(), Some(&b"b"[..]));
         assert!(r.delivered());
         assert_eq!(r.expected(), 2);
-        assert!(r.on_data(0, b"a".to_vec()), "a repeat is answered at once");
+        assert!(
+            r.on_data(0, 3, b"a".to_vec()),
+            "a repeat is answered at once"
+        );
         assert_eq!(r.take(), None);
+    }
+
+    /// Regression: a frame the line delayed while 16 messages went by came back with a
+    /// number that looked like the next one, and its old message was applied in place of the
+    /// new one (which was then dropped as a repeat).
+    #[test]
+    fn a_copy_delayed_past_the_sequence_wrap_is_not_taken_for_a_new_message() {
+        let mut r = RecvWindow::default();
+        // Messages 0..16, each in frame 10 + n.
+        for n in 0..16u8 {
+            assert!(!r.on_data(n, 10 + u64::from(n), vec![n]));
+            assert_eq!(r.take(), Some(vec![n]));
+            assert!(r.delivered());
+        }
+        assert_eq!(r.expected(), 0, "the numbers wrapped");
+        // The delayed copy of message 0 (frame 10): number 0 again, but older than the frame
+        // that brought message 8.
+        assert!(r.on_data(0, 10, vec![0]), "answered as a repeat");
+        assert_eq!(r.take(), None);
+        // Message 16 itself, numbered 0, in a frame after all those.
+        assert!(!r.on_data(0, 40, vec![16]));
+        assert_eq!(r.take(), Some(vec![16]));
     }
 }
