@@ -85,6 +85,10 @@ pub struct Session {
     rx: ReplayWindow,
     /// The newest frame counter whose acknowledgement was taken.
     ack_ctr: u64,
+    /// A simulation's nonces come from its seed, so that a run replays (never otherwise: a
+    /// nonce must be unpredictable).
+    #[cfg(test)]
+    nonce_seed: Option<u64>,
     send: SendWindow,
     recv: RecvWindow,
     /// When a standalone ACK is due, if one is.
@@ -141,6 +145,8 @@ impl Session {
             tx_ctr: 0,
             rx: ReplayWindow::default(),
             ack_ctr: 0,
+            #[cfg(test)]
+            nonce_seed: None,
             send: SendWindow::new(window),
             recv: RecvWindow::default(),
             ack_due: None,
@@ -229,11 +235,33 @@ impl Session {
     /// Forgets the session (the line dropped, or was reopened): a new handshake with a new
     /// nonce. Queued messages stay and are sent again in the next session.
     pub fn restart(&mut self, now: Instant) {
-        self.my_nonce = fresh_nonce();
+        self.my_nonce = self.next_nonce();
         self.peer_nonce = None;
         self.drop_key();
         self.last_hello = None;
         self.last_rx = now;
+    }
+
+    fn next_nonce(&mut self) -> [u8; NONCE_LEN] {
+        #[cfg(test)]
+        if let Some(seed) = &mut self.nonce_seed {
+            let mut n = [0; NONCE_LEN];
+            for b in &mut n {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *b = *seed as u8;
+            }
+            return n;
+        }
+        fresh_nonce()
+    }
+
+    /// Takes nonces from `seed` from now on (a simulation that must replay).
+    #[cfg(test)]
+    pub(crate) fn seed_nonces(&mut self, seed: u64) {
+        self.nonce_seed = Some(seed | 1);
+        self.my_nonce = self.next_nonce();
     }
 
     fn drop_key(&mut self) {
@@ -334,7 +362,7 @@ impl Session {
                 if self.key.is_some() {
                     // The peer started again (or someone replays an old HELLO): this session
                     // is over. A new nonce of ours keeps the next key fresh either way.
-                    self.my_nonce = fresh_nonce();
+                    self.my_nonce = self.next_nonce();
                     self.drop_key();
                 }
                 self.peer_nonce = Some(hello.nonce);
