@@ -11,12 +11,12 @@
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use crate::command::Command;
-use crate::game::{Action, Authority, Refusal};
+use crate::command::{Command, MoveLine};
+use crate::game::{Action, Authority, Game, Refusal};
 use crate::journal::replay::{GameStartDetail, Ledger, proposer};
-use crate::journal::{EntryKind, Record};
+use crate::journal::{EntryKind, NewEntry, Record};
 
-use super::notice::Notice;
+use super::notice::{MoveData, Notice};
 pub(super) use super::role::Role;
 use super::state::{Refused, State, notice_for};
 use super::{Channel, Pending, Reply, Sender, Status};
@@ -280,6 +280,52 @@ impl State {
             Ok(committed) => Pending::AfterCommit(committed, Reply::new(Status::Proposed, reply)),
             Err(reply) => Pending::Now(reply),
         }
+    }
+
+    /// The answer the conditional line of this node's player gives to `mover`'s move, just
+    /// recorded in `after`, in a game the other node keeps: proposed at once, at the move's
+    /// own time, as its owner would by hand (the line advances when the record brings the
+    /// answer back, as any move on it does). The owner hears that the line answered.
+    pub(super) fn line_answer(
+        &self,
+        game_id: &str,
+        after: &Game,
+        mover: Color,
+        time: Timestamp,
+    ) -> Option<Record> {
+        let answer = after.conditional_reply()?;
+        let owner = after.player(!mover);
+        if self.across_link(owner) {
+            return None;
+        }
+        let code = after.board().code(&answer);
+        let mut entry = NewEntry::new(
+            game_id,
+            owner,
+            Channel::Conditional.as_str(),
+            EntryKind::Proposal,
+            &format!("conditional {code}"),
+        );
+        entry.time = time;
+        entry.iccf = Some(code.clone());
+        entry.detail = Command::Move {
+            game: game_id.to_owned(),
+            line: MoveLine {
+                text: code,
+                ..MoveLine::default()
+            },
+        }
+        .to_string();
+        let left = after.conditional(!mover).len().saturating_sub(1) / 2;
+        let notice = Notice::LinePlayed {
+            game: game_id.to_owned(),
+            mv: Box::new(MoveData::of(after, &answer)),
+            left: u32::try_from(left).unwrap_or(u32::MAX),
+        };
+        Some(Record {
+            entry,
+            outbox: vec![notice_for(owner, &notice)],
+        })
     }
 
     /// The time to record an action of the other node's player made at `at` (the moment it

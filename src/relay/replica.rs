@@ -172,7 +172,12 @@ impl State {
             outbox = self.told_message(game, &r, &player);
         }
         entry.text = format!("from the other node: {}", r.kind.as_str().replace('_', " "));
-        let record = Record { entry, outbox };
+        let mut records = vec![Record { entry, outbox }];
+        if let Some((color, Action::Move { .. })) = &acted
+            && let Some(answer) = self.line_answer(&r.game, &after, *color, time)
+        {
+            records.push(answer);
+        }
         let sender = Sender {
             player,
             admin: r.actor == Actor::Arbiter,
@@ -181,7 +186,7 @@ impl State {
         // The entries this makes (a result that follows) carry the record's time.
         let now = std::mem::replace(&mut self.now, time);
         let pending = self
-            .commit(&sender, after, vec![record], "recorded".to_owned())
+            .commit(&sender, after, records, "recorded".to_owned())
             .await;
         self.now = self.now.max(now);
         if r.kind == EntryKind::Message

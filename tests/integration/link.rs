@@ -596,6 +596,80 @@ fn a_match_over_noisy_serial_lines_survives_the_ports_being_pulled() {
     assert_eq!(lines.round, 2);
 }
 
+/// Actions that cross on the line, forced: with both serial ports pulled, the players of both
+/// nodes act in the same games, and each action waits in its node's outbox. When the ports
+/// come back, the node that keeps each game orders what crossed, and both records say so.
+#[test]
+fn actions_that_cross_while_the_ports_are_pulled_end_in_one_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lines = PtyLines::new(dir.path());
+    let mut m = Match::start(lines.links());
+    m.play(0..5, None, &mut |_| {});
+    let ok = |c: &mut Client, line: &str, code: u16| {
+        let (got, text) = c.call(line);
+        assert_eq!(got, code, "{line}: {text}");
+    };
+    let mut arbiter_b = crate::daemon::admin(&m.nodes[1].daemon);
+    // Black to move in every game, and the line is gone.
+    lines.unplug();
+    // m1, kept on A: boris (B) moves while anna (A) resigns. The resignation is recorded
+    // first; the move arrives in a finished game and is refused.
+    let mv = m.ply(0, 5);
+    ok(m.client("boris"), &format!("MOVE m1 3 {mv}"), 202);
+    ok(m.client("anna"), "RESIGN m1", 250);
+    // m2, kept on B: anna (A) moves while B's arbiter adjudicates: refused the same way.
+    let mv = m.ply(1, 5);
+    ok(m.client("anna"), &format!("MOVE m2 3 {mv}"), 202);
+    ok(&mut arbiter_b, "ADJUDICATE m2 1-0 the captains agreed", 250);
+    // m3, kept on A: vera (B) moves while anna (A) offers a draw: both stand, offer first.
+    let mv3 = m.ply(2, 5);
+    ok(m.client("vera"), &format!("MOVE m3 3 {mv3}"), 202);
+    ok(m.client("anna"), "DRAW m3 OFFER", 250);
+    lines.plug();
+    let refused = wait_push(m.client("boris"), "REFUSED m1");
+    assert!(refused.contains("over"), "{refused}");
+    let refused = wait_push(m.client("anna"), "REFUSED m2");
+    assert!(refused.contains("over"), "{refused}");
+    wait_push(m.client("vera"), &format!("RECORDED m3 your move {mv3}"));
+    let kinds = |nodes: &[Node], id: &str| -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (record, result) = settled(nodes, id);
+            let kinds: Vec<String> = record.into_iter().map(|(_, _, k, _)| k).collect();
+            if id == "m3" || !result.contains('*') || Instant::now() > deadline {
+                return kinds;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    let tail = |k: &[String], n: usize| k[k.len().saturating_sub(n)..].to_vec();
+    assert_eq!(
+        tail(&kinds(&m.nodes, "m1"), 3),
+        ["move", "resign", "result"]
+    );
+    assert_eq!(
+        tail(&kinds(&m.nodes, "m2"), 3),
+        ["move", "adjudication", "result"]
+    );
+    assert_eq!(tail(&kinds(&m.nodes, "m3"), 2), ["draw_offer", "move"]);
+    // A conditional line on the node that does not keep the game: vera's answer to anna's
+    // next move in m3 is proposed as soon as that move is recorded on B, and comes back.
+    let (mv6, mv7) = (m.ply(2, 6), m.ply(2, 7));
+    ok(m.client("vera"), &format!("IF m3 {mv6} {mv7}"), 250);
+    ok(m.client("anna"), &format!("MOVE m3 4 {mv6}"), 250);
+    wait_push(m.client("anna"), &format!("MOVE m3 4... {mv7}"));
+    wait_push(m.client("vera"), &format!("RECORDED m3 your move {mv7}"));
+    assert_eq!(
+        tail(&kinds(&m.nodes, "m3"), 4),
+        ["draw_offer", "move", "move", "move"]
+    );
+    let (record, _) = settled(&m.nodes, "m3");
+    assert_eq!(record.iter().filter(|(_, _, k, _)| k == "move").count(), 8);
+    for node in &m.nodes {
+        assert_journal_verifies(&node.config);
+    }
+}
+
 /// A peer driven by hand: the test holds the secret and speaks the protocol to a real node.
 struct HandPeer<S> {
     stream: S,

@@ -72,6 +72,8 @@ pub(super) struct Outcome {
     pub proposed: u32,
     /// Proposals the keeping node refused (most of them crossed an action there).
     pub refused_there: u32,
+    /// Moves played from conditional lines, on the keeping node and proposed from the other.
+    pub line_answers: u32,
     pub crashes: u32,
     /// Record entries by kind, both games' records on node 0.
     pub kinds: BTreeMap<&'static str, u32>,
@@ -273,6 +275,10 @@ impl World {
                 };
                 format!("MSG {game} {text}")
             }
+            86..88 if !my_turn && plies + 1 < MOVES.len() => {
+                // A conditional line: the opponent's expected move and the answer.
+                format!("IF {game} {} {}", MOVES[plies], MOVES[plies + 1])
+            }
             86..88 => {
                 let first = self
                     .clock
@@ -341,14 +347,16 @@ impl World {
             }
         }
         self.outcome.fingerprint = hasher.finish();
-        self.outcome.refused_there = (0..2)
-            .map(|i| {
-                check::entries(self.node(i), None)
-                    .iter()
-                    .filter(|e| e.text.starts_with("refused by the other node"))
-                    .count() as u32
-            })
-            .sum();
+        for i in 0..2 {
+            for e in check::entries(self.node(i), None) {
+                if e.text.starts_with("refused by the other node") {
+                    self.outcome.refused_there += 1;
+                }
+                if e.channel == "conditional" {
+                    self.outcome.line_answers += 1;
+                }
+            }
+        }
     }
 
     /// Whether the match has settled: both links idle, one record per game, every
@@ -455,6 +463,7 @@ async fn run_all(first: u64, count: u64) {
                 total.accepted += o.accepted;
                 total.proposed += o.proposed;
                 total.refused_there += o.refused_there;
+                total.line_answers += o.line_answers;
                 total.crashes += o.crashes;
                 for (kind, n) in o.kinds {
                     *total.kinds.entry(kind).or_default() += n;
@@ -467,12 +476,13 @@ async fn run_all(first: u64, count: u64) {
         }
     }
     println!(
-        "{} schedules from seed {first}: {} actions ({} answered 250, {} sent to the keeping node, {} of those refused there), {} crashes; record entries {:?}; longest heal {} s",
+        "{} schedules from seed {first}: {} actions ({} answered 250, {} sent to the keeping node, {} of those refused there), {} moves from conditional lines, {} crashes; record entries {:?}; longest heal {} s",
         seeds.len(),
         total.actions,
         total.accepted,
         total.proposed,
         total.refused_there,
+        total.line_answers,
         total.crashes,
         total.kinds,
         (total.heal_steps as u64 * STEP.as_millis() as u64) / 1000,
