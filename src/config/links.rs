@@ -28,6 +28,7 @@ pub(super) struct RawLink {
     window: Option<i64>,
     retransmit_ms: Option<i64>,
     tag_bytes: Option<i64>,
+    fec_bytes: Option<i64>,
     #[serde(flatten)]
     serial: RawSerial,
 }
@@ -53,6 +54,9 @@ pub struct LinkConfig {
     /// Bytes of MAC on each frame (4 to 16): the forgery odds per frame are 2^-(8 × this).
     /// The session takes the longer of the two nodes' settings.
     pub tag_bytes: usize,
+    /// Reed–Solomon parity bytes on each frame (0, 2, 4 ... 14), repairing up to half as many
+    /// damaged bytes where the frame lands. The session takes the larger of the two nodes'.
+    pub fec_bytes: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -185,6 +189,13 @@ fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
         TAG_MAX,
         TAG_DEFAULT,
     ) as usize;
+    let fec_bytes = c.number(&key("fec_bytes"), l.fec_bytes, 0, 14, 0) as usize;
+    if fec_bytes % 2 == 1 {
+        c.problem(
+            key("fec_bytes"),
+            format!("{fec_bytes} is odd: parity bytes come in pairs (each pair repairs one byte)"),
+        );
+    }
     let retransmit = l.retransmit_ms.map(|ms| {
         Duration::from_millis(c.positive(&key("retransmit_ms"), Some(ms), 1000, 600_000))
     });
@@ -195,5 +206,6 @@ fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
         window,
         retransmit,
         tag_bytes,
+        fec_bytes,
     })
 }

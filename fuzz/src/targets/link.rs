@@ -33,6 +33,10 @@ pub fn stream(data: &[u8]) {
             );
             let _ = Message::decode(&body);
         }
+        // Repairing what error correction can never panics, whatever arrives.
+        for fec in [2, 4, 14] {
+            let _ = Unverified::decode_protected(f, fec);
+        }
         let Ok(unverified) = Unverified::decode(f) else {
             continue;
         };
@@ -171,6 +175,7 @@ fn hello(data: &[u8]) {
             + rest
                 .first()
                 .map_or(0, |b| b % (MAX_TAG - MIN_TAG + 1) as u8),
+        fec: rest.get(1).map_or(0, |b| (b % 8) * 2),
     };
     hello.nonce.copy_from_slice(&nonces[..16]);
     hello.echo.copy_from_slice(&nonces[16..]);

@@ -17,9 +17,7 @@ pub struct Faults {
     pub flip: u64,
     pub duplicate: u64,
     pub delay: u64,
-    /// A model of forward error correction: each frame costs `fec` more bytes of line time
-    /// and arrives intact if at most `fec / 2` of its bytes were hit (what a Reed–Solomon
-    /// code with `fec` parity bytes corrects); 0: none.
+    /// Reed–Solomon parity bytes both ends put on their frames ([`super::fec`]); 0: none.
     pub fec: u64,
 }
 
@@ -116,9 +114,10 @@ pub fn play(seed: u64, faults: Faults, bytes_per_second: f64, games: u16, plies:
     let mut now = start;
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let timing = Timing::for_line(bytes_per_second, 4);
+    let fec = faults.fec as usize;
     let mut ends = [
-        Session::new(b"secret", 4, timing.clone(), now),
-        Session::new(b"secret", 4, timing, now),
+        Session::new(b"secret", 4, timing.clone(), now).with_fec(fec),
+        Session::new(b"secret", 4, timing, now).with_fec(fec),
     ];
     let mut line = [Direction::default(), Direction::default()];
     let mut deframers = [Deframer::default(), Deframer::default()];
@@ -259,24 +258,9 @@ pub(super) fn send(
     frames: Vec<Vec<u8>>,
     now: Instant,
 ) {
-    for mut f in frames {
+    for f in frames {
         if rng.per_mille(faults.drop) {
             continue;
-        }
-        if faults.fec > 0 {
-            // The damage is decided here, frame by frame; the parity bytes are zeros ahead of
-            // the frame (line time, and empty frames to the deframer).
-            let hit: Vec<usize> = (0..f.len() + faults.fec as usize)
-                .filter(|_| rng.per_mille(faults.flip))
-                .collect();
-            if hit.len() as u64 > faults.fec / 2 {
-                for i in hit {
-                    if let Some(b) = f.get_mut(i) {
-                        *b ^= 1 << rng.below(8);
-                    }
-                }
-            }
-            f.splice(0..0, std::iter::repeat_n(0, faults.fec as usize));
         }
         let copies = if rng.per_mille(faults.duplicate) {
             2
@@ -320,7 +304,7 @@ pub(super) fn carry(
             break;
         };
         dir.credit -= 1.0;
-        if faults.fec == 0 && rng.per_mille(faults.flip) {
+        if rng.per_mille(faults.flip) {
             b ^= 1 << rng.below(8);
         }
         arrived.push(b);
@@ -384,11 +368,11 @@ fn moves_on_the_bad_line() {
     let (_, p99, max, _) = summary("bad 300 baud", 100, BAD, 30.0, 3, 40);
     assert!(p99 <= 10.0, "p99 {p99} s");
     assert!(max < 30.0, "a move stalled {max} s");
-    // Forward error correction, modelled: 2 or 4 parity bytes a frame.
+    // Forward error correction: 2 or 4 parity bytes a frame.
     for fec in [2, 4] {
         let faults = Faults { fec, ..BAD };
         summary(
-            &format!("bad 300 baud, FEC model {fec} bytes"),
+            &format!("bad 300 baud, FEC {fec} bytes"),
             100,
             faults,
             30.0,

@@ -5,7 +5,7 @@
 //! frame at the next zero. Protocol version 2 spends as few bytes as a slow line asks:
 //!
 //! ```text
-//! HELLO  head(1) version(1) tag_len(1) nonce(16) echo(16)  tag(8)
+//! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8)
 //! ACK    head(1) ctr(1) [sack(1)]                          tag(T)
 //! DATA   head(1) ctr(1) seq|ack(1) message after its first byte  tag(T)
 //! ```
@@ -35,6 +35,8 @@ pub const MAX_TAG: usize = 16;
 pub const DEFAULT_TAG: usize = 6;
 /// Bytes of HMAC on a HELLO (sent before a tag length is agreed).
 pub const HELLO_TAG: usize = 8;
+/// A HELLO's body, tag included.
+const HELLO_LEN: usize = 3 + 2 * NONCE_LEN + HELLO_TAG;
 /// Random bytes each side contributes to a session key.
 pub const NONCE_LEN: usize = 16;
 /// The protocol version a HELLO names.
@@ -76,6 +78,8 @@ pub enum FrameError {
     OldVersion(u8),
     #[error("bad integrity tag (corrupted, forged, or from another session)")]
     BadTag,
+    #[error("damaged beyond what its error correction repairs")]
+    Uncorrectable,
     #[error("replayed or stale frame (counter {got}, newest {last})")]
     Replay { got: u64, last: u64 },
     #[error("bad payload: {0}")]
@@ -93,6 +97,7 @@ impl FrameError {
                 | FrameError::TooShort(_)
                 | FrameError::UnknownType(_)
                 | FrameError::BadTag
+                | FrameError::Uncorrectable
         )
     }
 }
@@ -206,9 +211,17 @@ pub enum Plain {
     Data { seq: u8, ack: u8, message: Vec<u8> },
 }
 
-fn finish(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, mut body: Vec<u8>) -> Vec<u8> {
+fn finish(
+    key: &[u8; 32],
+    dir: u8,
+    ctr: u64,
+    tag_len: usize,
+    fec: usize,
+    mut body: Vec<u8>,
+) -> Vec<u8> {
     let t = tag(key, dir, ctr, &body);
     body.extend_from_slice(&t[..tag_len.clamp(MIN_TAG, MAX_TAG)]);
+    super::fec::protect(&mut body, fec);
     let mut wire = cobs_encode(&body);
     wire.push(0);
     wire
@@ -217,6 +230,18 @@ fn finish(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, mut body: Vec<u8>) 
 /// Builds the wire bytes of a frame under a session key: body with a `tag_len`-byte tag,
 /// COBS-encoded, zero-terminated.
 pub fn seal(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, plain: &Plain) -> Vec<u8> {
+    seal_protected(key, dir, ctr, tag_len, 0, plain)
+}
+
+/// [`seal`], with `fec` Reed–Solomon parity bytes after the tag ([`super::fec`]).
+pub fn seal_protected(
+    key: &[u8; 32],
+    dir: u8,
+    ctr: u64,
+    tag_len: usize,
+    fec: usize,
+    plain: &Plain,
+) -> Vec<u8> {
     let mut body = Vec::with_capacity(24);
     match plain {
         Plain::Ack {
@@ -243,7 +268,7 @@ pub fn seal(key: &[u8; 32], dir: u8, ctr: u64, tag_len: usize, plain: &Plain) ->
             body.extend_from_slice(rest);
         }
     }
-    finish(key, dir, ctr, tag_len, body)
+    finish(key, dir, ctr, tag_len, fec, body)
 }
 
 /// The wire bytes of a HELLO, under the hello key.
@@ -251,10 +276,10 @@ pub fn seal_hello(key: &[u8; 32], hello: &Hello) -> Vec<u8> {
     let mut body = Vec::with_capacity(3 + 2 * NONCE_LEN + HELLO_TAG);
     body.push(HELLO);
     body.push(VERSION);
-    body.push(hello.tag_len);
+    body.push(hello.tag_len | (((hello.fec / 2).min(7)) << 5));
     body.extend_from_slice(&hello.nonce);
     body.extend_from_slice(&hello.echo);
-    finish(key, HELLO_DIR, 0, HELLO_TAG, body)
+    finish(key, HELLO_DIR, 0, HELLO_TAG, 0, body)
 }
 
 /// The direction byte of HELLOs: no session direction.
@@ -268,10 +293,19 @@ pub struct Unverified {
 impl Unverified {
     /// Decodes an encoded frame (without its delimiter) and checks its shape.
     pub fn decode(encoded: &[u8]) -> Result<Unverified, FrameError> {
-        if encoded.len() > MAX_ENCODED {
+        Self::decode_protected(encoded, 0)
+    }
+
+    /// [`Unverified::decode`] for a session whose frames carry `fec` parity bytes: repaired
+    /// and stripped of them (HELLOs carry none).
+    pub fn decode_protected(encoded: &[u8], fec: usize) -> Result<Unverified, FrameError> {
+        if encoded.len() > MAX_ENCODED + fec {
             return Err(FrameError::TooLong);
         }
-        let body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
+        let mut body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
+        if fec > 0 && !(body.len() == HELLO_LEN && body.first() == Some(&HELLO)) {
+            body = super::fec::repair(&body, fec).ok_or(FrameError::Uncorrectable)?;
+        }
         if body.len() > MAX_BODY {
             return Err(FrameError::TooLong);
         }
@@ -374,12 +408,12 @@ impl Unverified {
         if self.body.get(1).is_some_and(|v| *v != VERSION) {
             return Err(FrameError::Payload("unknown protocol version"));
         }
-        if self.body.len() != 3 + 2 * NONCE_LEN + HELLO_TAG {
+        if self.body.len() != HELLO_LEN {
             return Err(FrameError::Payload("HELLO length"));
         }
         self.check(key, HELLO_DIR, 0, HELLO_TAG)?;
         let p = &self.body[2..];
-        let tag_len = p[0];
+        let (tag_len, fec) = (p[0] & 0x1F, (p[0] >> 5) * 2);
         if !(MIN_TAG..=MAX_TAG).contains(&usize::from(tag_len)) {
             return Err(FrameError::Payload("HELLO tag length"));
         }
@@ -391,6 +425,7 @@ impl Unverified {
             nonce,
             echo,
             tag_len,
+            fec,
         })
     }
 }
@@ -407,6 +442,9 @@ pub struct Hello {
     pub nonce: [u8; NONCE_LEN],
     pub echo: [u8; NONCE_LEN],
     pub tag_len: u8,
+    /// The parity bytes this end asks for ([`super::fec`]): even, at most 14 (it travels as
+    /// half of it in the top 3 bits of the tag length's byte).
+    pub fec: u8,
 }
 
 #[cfg(test)]
@@ -519,10 +557,14 @@ mod tests {
             nonce: [7; NONCE_LEN],
             echo: [9; NONCE_LEN],
             tag_len: 12,
+            fec: 4,
         };
         let wire = seal_hello(&key(), &hello);
         let frame = Unverified::decode(&wire[..wire.len() - 1]).unwrap();
         assert_eq!(frame.kind(), HELLO);
+        assert_eq!(frame.open_hello(&key()), Ok(hello));
+        // A session with error correction reads HELLOs, which carry none, as they are.
+        let frame = Unverified::decode_protected(&wire[..wire.len() - 1], 4).unwrap();
         assert_eq!(frame.open_hello(&key()), Ok(hello));
         // Version 1's HELLO: type 0x01, counter 0, ack 0, version 1, two nonces, 8-byte tag.
         let mut v1 = vec![0x01, 0, 0, 0, 1];

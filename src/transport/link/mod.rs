@@ -18,6 +18,7 @@
 //!
 #[cfg(test)]
 mod badline;
+pub mod fec;
 pub mod frame;
 mod incoming;
 mod line;
@@ -158,7 +159,8 @@ impl LinkTask {
             None => Timing::for_line(bytes_per_second, config.window),
         };
         let session = Session::new(&config.secret.0, config.window, timing, now)
-            .with_tag_len(config.tag_bytes);
+            .with_tag_len(config.tag_bytes)
+            .with_fec(config.fec_bytes);
         LinkTask {
             config,
             remote,
@@ -231,7 +233,7 @@ impl LinkTask {
             if up != was_up {
                 was_up = up;
                 if up {
-                    tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), "link session established");
+                    tracing::info!(link = %self.config.id, tag_bytes = self.session.tag_len(), fec_bytes = self.session.fec(), "link session established");
                 }
                 self.publish(up);
             }

@@ -35,9 +35,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::fec::MAX_FEC;
 use super::frame::{
     DEFAULT_TAG, FrameError, HELLO, Hello, MAX_TAG, MIN_TAG, NONCE_LEN, Plain, Unverified,
-    derive_key, seal, seal_hello,
+    derive_key, seal_hello, seal_protected,
 };
 use super::repeat::{Counter, RecvWindow, ReplayWindow, SendWindow};
 
@@ -85,6 +86,9 @@ pub struct Session {
     rx: ReplayWindow,
     /// The newest frame counter whose acknowledgement was taken.
     ack_ctr: u64,
+    /// The parity bytes this end asks for, and the session's (the larger of both ends').
+    my_fec: usize,
+    fec: usize,
     /// A simulation's nonces come from its seed, so that a run replays (never otherwise: a
     /// nonce must be unpredictable).
     #[cfg(test)]
@@ -145,6 +149,8 @@ impl Session {
             tx_ctr: 0,
             rx: ReplayWindow::default(),
             ack_ctr: 0,
+            my_fec: 0,
+            fec: 0,
             #[cfg(test)]
             nonce_seed: None,
             send: SendWindow::new(window),
@@ -167,6 +173,18 @@ impl Session {
     pub fn with_tag_len(mut self, tag_len: usize) -> Session {
         self.my_tag = tag_len.clamp(MIN_TAG, MAX_TAG);
         self
+    }
+
+    /// The Reed–Solomon parity bytes this end asks for on every frame but HELLO (even, at
+    /// most [`MAX_FEC`]; the session takes the larger of the two ends').
+    pub fn with_fec(mut self, fec: usize) -> Session {
+        self.my_fec = (fec.min(MAX_FEC) / 2) * 2;
+        self
+    }
+
+    /// The parity bytes of the current session's frames.
+    pub fn fec(&self) -> usize {
+        self.fec
     }
 
     /// The tag length of the current session (or the one asked for, before one).
@@ -267,6 +285,7 @@ impl Session {
     fn drop_key(&mut self) {
         self.key = None;
         self.ack_ctr = 0;
+        self.fec = 0;
         self.established = false;
         self.tx_ctr = 0;
         self.rx.reset();
@@ -283,6 +302,7 @@ impl Session {
             nonce: self.my_nonce,
             echo: self.peer_nonce.unwrap_or([0; NONCE_LEN]),
             tag_len: self.my_tag as u8,
+            fec: self.my_fec as u8,
         };
         let wire = seal_hello(&self.hello_key, &hello);
         self.count(wire, now)
@@ -301,7 +321,7 @@ impl Session {
     fn sealed(&mut self, plain: &Plain, now: Instant) -> Vec<u8> {
         let key = self.key.unwrap_or([0; 32]);
         self.tx_ctr += 1;
-        let wire = seal(&key, self.dir, self.tx_ctr, self.tag_len, plain);
+        let wire = seal_protected(&key, self.dir, self.tx_ctr, self.tag_len, self.fec, plain);
         self.count(wire, now)
     }
 
@@ -350,7 +370,7 @@ impl Session {
     }
 
     fn on_frame_inner(&mut self, encoded: &[u8], now: Instant) -> Result<Input, FrameError> {
-        let frame = Unverified::decode(encoded)?;
+        let frame = Unverified::decode_protected(encoded, self.fec)?;
         let mut input = Input::default();
         if frame.kind() == HELLO {
             let hello = frame.open_hello(&self.hello_key)?;
@@ -369,7 +389,7 @@ impl Session {
             }
             if hello.echo == self.my_nonce {
                 if self.key.is_none() {
-                    self.derive(usize::from(hello.tag_len));
+                    self.derive(usize::from(hello.tag_len), usize::from(hello.fec));
                 }
                 let ready = self.ack(true, now);
                 self.pending.push(ready);
@@ -452,7 +472,7 @@ impl Session {
         }
     }
 
-    fn derive(&mut self, peer_tag: usize) {
+    fn derive(&mut self, peer_tag: usize, peer_fec: usize) {
         let Some(peer) = self.peer_nonce else { return };
         let (lo, hi) = if self.my_nonce < peer {
             (self.my_nonce, peer)
@@ -467,6 +487,7 @@ impl Session {
             &[&lo, &hi, &[tag_len as u8]],
         ));
         self.tag_len = tag_len;
+        self.fec = self.my_fec.max(peer_fec).min(MAX_FEC);
         self.dir = u8::from(self.my_nonce > peer);
     }
 
@@ -705,6 +726,18 @@ mod tests {
             p.run(300, 200_000);
             p.expect_all(300);
         }
+    }
+
+    /// One end asks for error correction: the session takes it on both, and a line that
+    /// damages frames still delivers everything once, in order.
+    #[test]
+    fn error_correction_asked_by_one_end_is_used_by_both() {
+        let mut p = Pair::new([b"s", b"s"]);
+        p.ends[0] = Session::new(b"s", 4, timing(), p.now).with_fec(4);
+        p.corrupt = 200;
+        p.run(100, 200_000);
+        p.expect_all(100);
+        assert_eq!((p.ends[0].fec(), p.ends[1].fec()), (4, 4));
     }
 
     #[test]
