@@ -82,8 +82,9 @@ pub(super) struct Outcome {
     pub fingerprint: u64,
 }
 
-/// Node `i`'s configuration: its player local, the other across the link.
-fn config(data: &std::path::Path, i: usize) -> Config {
+/// Node `i`'s configuration: its player local, the other across the link; `fec_bytes` of
+/// error correction asked for on the link.
+fn config(data: &std::path::Path, i: usize, fec_bytes: u64) -> Config {
     let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
     let mut text = format!(
         "data_dir = {:?}\n[clock]\nmode = \"manual\"\nstart = \"{START}\"\ncheck_secs = 86400\n[admin]\nsecret_hash = {hash:?}\n",
@@ -106,7 +107,7 @@ fn config(data: &std::path::Path, i: usize) -> Config {
         ));
     }
     text.push_str(&format!(
-        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\ntransport = \"serial\"\ndevice = \"/dev/simulated\"\nbaud = 2400\n"
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\ntransport = \"serial\"\ndevice = \"/dev/simulated\"\nbaud = 2400\nfec_bytes = {fec_bytes}\n"
     ));
     Config::from_toml(&text, data).expect("simulation config")
 }
@@ -139,7 +140,9 @@ struct World {
 
 impl World {
     async fn new(seed: u64, dir: &std::path::Path) -> World {
-        let configs = [config(&dir.join("a"), 0), config(&dir.join("b"), 1)];
+        // Every other seed, node 1 asks for error correction (and so the session has it).
+        let fec = if seed % 2 == 1 { 2 } else { 0 };
+        let configs = [config(&dir.join("a"), 0, 0), config(&dir.join("b"), 1, fec)];
         let start = Instant::now();
         let clock: Timestamp = START.parse().expect("start");
         let mut nodes = [
