@@ -49,7 +49,8 @@ pub(super) struct State {
     pub(super) key: Option<String>,
     /// The text of the request being handled, as received: what its entries record.
     pub(super) said: String,
-    /// When the action being handled was made, if on another node (see [`super::Said::at`]).
+    /// How long ago the action being handled was made, if on another node (see
+    /// [`super::Said::age`]).
     pub(super) age: Option<jiff::SignedDuration>,
     /// How far each game's record and proposals have gone, for the links.
     pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
