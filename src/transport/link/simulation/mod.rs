@@ -12,7 +12,8 @@
 //! a node whole (relay, link, session, everything not committed) and starts it again from its
 //! journal.
 //!
-//! Every step is awaited to its end before the next, so a seed replays the same schedule:
+//! Every step is awaited to its end before the next, and the sessions take their nonces from
+//! the seed, so a seed replays the same schedule:
 //! `CCRELAY_SIM_SEED=N cargo test --lib link::simulation -- --nocapture` runs seed N alone,
 //! `CCRELAY_SIM_SEEDS=N` sets how many the tests run.
 
@@ -75,7 +76,7 @@ pub(super) struct Outcome {
     /// Moves played from conditional lines, on the keeping node and proposed from the other.
     pub line_answers: u32,
     pub crashes: u32,
-    /// Record entries by kind, both games' records on node 0.
+    /// Record entries by kind, in every game's record on node 0.
     pub kinds: BTreeMap<&'static str, u32>,
     pub heal_steps: u32,
     /// A hash of every game's record, to see that a seed replays the same schedule.
