@@ -514,34 +514,23 @@ mod tests {
         })
     }
 
+    /// `message` in a DATA frame (counter 7) with a `tag_len`-byte tag.
+    fn sealed(message: &Message, tag_len: usize) -> Vec<u8> {
+        let plain = Plain::Data {
+            seq: 5,
+            ack: 3,
+            message: message.encode(),
+        };
+        seal(&key(), 0, 7, tag_len, &plain)
+    }
+
     /// `m` sealed with the longest tag stays within the frame limit.
     fn fits_the_longest_tag(m: &Message) -> bool {
-        let wire = seal(
-            &key(),
-            0,
-            1,
-            MAX_TAG,
-            &Plain::Data {
-                seq: 0,
-                ack: 0,
-                message: m.encode(),
-            },
-        );
-        wire.len() - 1 <= MAX_ENCODED
+        sealed(m, MAX_TAG).len() - 1 <= MAX_ENCODED
     }
 
     fn wire_len(message: &Message) -> usize {
-        let wire = seal(
-            &key(),
-            0,
-            7,
-            DEFAULT_TAG,
-            &Plain::Data {
-                seq: 5,
-                ack: 3,
-                message: message.encode(),
-            },
-        );
+        let wire = sealed(message, DEFAULT_TAG);
         let Ok(Plain::Data { message: m, .. }) = open(&wire, 0, 7, DEFAULT_TAG) else {
             panic!("opens");
         };

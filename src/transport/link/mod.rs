@@ -202,8 +202,9 @@ impl LinkTask {
                 break;
             };
             self.now = Instant::now();
+            // A new session: once established, it drops what the last one held
+            // (send_again_from_outbox).
             self.session.restart(self.now);
-            self.partial = None;
             let started = Instant::now();
             match self.serve(line).await {
                 Ok(()) => break,

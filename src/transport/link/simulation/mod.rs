@@ -220,21 +220,17 @@ impl World {
     /// Time passes on both nodes' clocks: minutes mostly, now and then days (so that the
     /// clock runs out on a player who waits).
     async fn time_passes(&mut self) {
-        let by = if self.rng.per_mille(100) {
-            format!("+{}d", 1 + self.rng.below(30))
+        let (by, span) = if self.rng.per_mille(100) {
+            let days = 1 + self.rng.below(30) as i64;
+            (format!("+{days}d"), (days * 24).hours())
         } else {
-            format!("+{}m", 1 + self.rng.below(600))
+            let minutes = 1 + self.rng.below(600) as i64;
+            (format!("+{minutes}m"), minutes.minutes())
         };
         for i in 0..2 {
             let reply = self.node(i).admin_says(&format!("CLOCK {by}")).await;
             assert_eq!(reply.status, Status::Done, "{}", reply.text);
         }
-        let minutes: i64 = by[1..by.len() - 1].parse().expect("number");
-        let span = if by.ends_with('d') {
-            (minutes * 24).hours()
-        } else {
-            minutes.minutes()
-        };
         self.clock = self.clock.checked_add(span).expect("clock");
     }
 

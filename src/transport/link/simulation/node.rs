@@ -22,8 +22,6 @@ pub(super) struct Node {
     pub(super) mailbox: Mailbox,
     pub(super) link: LinkTask,
     deframer: Deframer,
-    /// Times the link lost its line (a failed relay call): the session started again.
-    pub(super) lines_lost: u32,
 }
 
 fn admin() -> Sender {
@@ -54,9 +52,8 @@ impl Node {
         let (journal, replayed) = loop {
             match Journal::open(&config.data_dir, hub.clone(), 64, failed.clone()) {
                 Ok(opened) => break opened,
-                Err(e) if tries < 1000 => {
+                Err(_) if tries < 1000 => {
                     tries += 1;
-                    let _ = e;
                     tokio::time::sleep(Duration::from_millis(2)).await;
                 }
                 Err(e) => panic!("the journal does not open again: {e}"),
@@ -85,7 +82,6 @@ impl Node {
             mailbox: Mailbox::new(journal, hub, config),
             link,
             deframer: Deframer::default(),
-            lines_lost: 0,
         };
         // A manual clock starts again at the journal's last entry: bring it to the match's.
         let set = node.say(admin(), &format!("CLOCK {clock}")).await;
@@ -134,11 +130,10 @@ impl Node {
         }
     }
 
-    /// What the link task does when its line fails: opens it again, with a new session.
+    /// What the link task does when its line fails: opens it again, with a new session (whose
+    /// start drops any text half received, as every session's does).
     fn line_lost(&mut self, now: Instant) {
-        self.lines_lost += 1;
         self.link.session.restart(now);
-        self.link.partial = None;
         self.deframer = Deframer::default();
     }
 
