@@ -1,8 +1,9 @@
 //! `ccrelay bench`: a load benchmark of the whole relay over loopback, fsync on.
 //!
-//! Starts a daemon in-process on a fresh data directory with `games` games between
-//! `2 * games` players, logs every player in on its own TCP connection, then plays every game
-//! at once: each move is sent by one player, journaled, and pushed to the opponent, who
+//! Starts a daemon in-process on a fresh data directory with `games` games, played in pairs
+//! of players `games_per_player` games at a time (one game each by default, as correspondence
+//! players often hold a dozen), logs every player in on its own TCP connection, then plays
+//! every game at once: each move is sent by one player, journaled, and pushed to the opponent, who
 //! acknowledges it (another journal write) and answers. The load is offered at a fixed rate
 //! (open loop): latency runs from the moment a move was due to be sent, so a relay that falls
 //! behind shows it. Reports moves per second and the latency from a player's send to the
@@ -26,6 +27,9 @@ pub mod fill;
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     pub games: usize,
+    /// Games each player plays at once, all against the same opponent over the same two
+    /// connections: at 1, two connections a game; at 10, a fifth of a connection a game.
+    pub games_per_player: usize,
     /// Half-moves played in each game.
     pub plies: usize,
     /// Moves per second offered across all games (each game moves every `games / rate`
@@ -41,6 +45,8 @@ pub struct BenchOptions {
 #[derive(Clone, Debug)]
 pub struct BenchReport {
     pub games: usize,
+    /// Players logged in, each on one connection.
+    pub players: usize,
     pub offered_rate: f64,
     pub moves: usize,
     pub seconds: f64,
@@ -57,6 +63,7 @@ pub struct BenchReport {
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "games:              {}", self.games)?;
+        writeln!(f, "players:            {}", self.players)?;
         if self.offered_rate > 0.0 {
             writeln!(f, "offered moves/s:    {:.0}", self.offered_rate)?;
         } else {
@@ -101,30 +108,47 @@ fn rss_bytes() -> u64 {
         .map_or(0, |kib| kib * 1024)
 }
 
-fn config(data_dir: &std::path::Path, games: usize) -> Result<Config, String> {
-    let text = config_text(data_dir, games)?;
+fn config(data_dir: &std::path::Path, games: usize, per_player: usize) -> Result<Config, String> {
+    let text = config_text(data_dir, games, per_player)?;
     Config::from_toml(&text, data_dir).map_err(|e| e.to_string())
 }
 
-/// The benchmark's configuration: `games` games between `2 * games` players (each with the
-/// secret `bench`), the journal in `data_dir`, any free port.
-fn config_text(data_dir: &std::path::Path, games: usize) -> Result<String, String> {
+/// The players of game `g`: the pair `g / per_player` (see [`config_text`]).
+fn pair_of(g: usize, per_player: usize) -> usize {
+    g / per_player.max(1)
+}
+
+/// How many players `games` games at `per_player` games each need: two a pair.
+fn players_for(games: usize, per_player: usize) -> usize {
+    2 * games.div_ceil(per_player.max(1))
+}
+
+/// The benchmark's configuration: `games` games, game `g` between players `p{2k}` (white) and
+/// `p{2k+1}` for its pair `k` (each with the secret `bench`), the journal in `data_dir`, any
+/// free port.
+fn config_text(
+    data_dir: &std::path::Path,
+    games: usize,
+    per_player: usize,
+) -> Result<String, String> {
+    let players = players_for(games, per_player);
     let hash = crate::auth::hash_secret_cheap("bench")?;
     let mut text = format!(
         "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\nlogin_attempts_per_minute = 10000\ncommands_per_minute = 1000000\nidle_timeout_secs = 3600\n",
         data_dir.display().to_string(),
-        2 * games + 16
+        players + 16
     );
-    for i in 0..2 * games {
+    for i in 0..players {
         text.push_str(&format!(
             "[[players]]\nid = \"p{i}\"\nsecret_hash = {hash:?}\n"
         ));
     }
     for g in 0..games {
+        let pair = pair_of(g, per_player);
         text.push_str(&format!(
             "[[games]]\nid = \"g{g}\"\nwhite = \"p{}\"\nblack = \"p{}\"\n",
-            2 * g,
-            2 * g + 1
+            2 * pair,
+            2 * pair + 1
         ));
     }
     Ok(text)
@@ -135,6 +159,9 @@ struct Client {
     lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
     writer: OwnedWriteHalf,
     pushes: VecDeque<i64>,
+    /// ACKs sent whose replies are not read yet: they come before any later command's reply,
+    /// and may come before a push.
+    acks_pending: usize,
 }
 
 impl Client {
@@ -146,6 +173,7 @@ impl Client {
             lines: BufReader::new(read).lines(),
             writer,
             pushes: VecDeque::new(),
+            acks_pending: 0,
         };
         client.reply().await?; // greeting
         client.send(&format!("LOGIN {player} bench")).await?;
@@ -181,14 +209,33 @@ impl Client {
         }
     }
 
-    /// The next reply's code (its last line), setting pushes aside.
+    /// Acknowledges push `id`; its reply is read with the next one.
+    async fn ack(&mut self, id: i64) -> std::io::Result<()> {
+        self.send(&format!("ACK {id}")).await?;
+        self.acks_pending += 1;
+        Ok(())
+    }
+
+    /// Takes `line` as the reply to an ACK if one is pending; an error if it refused.
+    fn take_ack_reply(&mut self, line: &str) -> std::io::Result<bool> {
+        if self.acks_pending == 0 {
+            return Ok(false);
+        }
+        if !line.starts_with("250 ") {
+            return Err(std::io::Error::other(format!("ACK refused: {line:?}")));
+        }
+        self.acks_pending -= 1;
+        Ok(true)
+    }
+
+    /// The code of the next reply that is not an ACK's (its last line), setting pushes aside.
     async fn reply(&mut self) -> std::io::Result<u16> {
         loop {
             let line = self.line().await?;
-            if self.take_push(&line) {
+            if self.take_push(&line) || line.as_bytes().get(3) == Some(&b'-') {
                 continue;
             }
-            if line.as_bytes().get(3) == Some(&b'-') {
+            if self.take_ack_reply(&line)? {
                 continue;
             }
             return line
@@ -205,39 +252,57 @@ impl Client {
                 return Ok(id);
             }
             let line = self.line().await?;
-            if !self.take_push(&line) {
+            if !self.take_push(&line) && !self.take_ack_reply(&line)? {
                 return Err(std::io::Error::other(format!(
                     "expected a push, got {line:?}"
                 )));
             }
         }
     }
+
+    /// Reads the replies to every ACK sent.
+    async fn finish(&mut self) -> std::io::Result<()> {
+        while self.acks_pending > 0 {
+            let line = self.line().await?;
+            if !self.take_push(&line) {
+                self.take_ack_reply(&line)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Knights out and back: legal forever, so any number of plies can be played.
 const DANCE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
 
-/// Plays one game; `schedule` gives the moment each ply is due (`None`: at once).
+/// Plays one pair's games over its two connections, one ply at a time in the order they fall
+/// due: `games` are the games' numbers, each with the moment its first ply is due and the
+/// interval between plies (`None`: at once, a ply of each game in turn).
 async fn play(
-    game: usize,
+    games: Vec<(usize, Option<(Instant, Duration)>)>,
     plies: usize,
-    schedule: Option<(Instant, Duration)>,
     mut white: Client,
     mut black: Client,
     done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 ) -> std::io::Result<Vec<Duration>> {
-    let mut latencies = Vec::with_capacity(plies);
-    // Each player's replies not yet read: the opponent's ACK goes out before its move.
-    let mut acks_pending = [0u32; 2];
-    for ply in 0..plies {
-        let (mover, receiver, mover_side) = if ply % 2 == 0 {
-            (&mut white, &mut black, 0)
+    let mut turns: Vec<(Option<Instant>, usize, usize)> = (0..plies)
+        .flat_map(|ply| {
+            games.iter().map(move |&(game, schedule)| {
+                let due = schedule.map(|(first, every)| first + every * ply as u32);
+                (due, game, ply)
+            })
+        })
+        .collect();
+    turns.sort_by_key(|&(due, _, _)| due); // stable: at once, ply by ply
+    let mut latencies = Vec::with_capacity(turns.len());
+    for (due, game, ply) in turns {
+        let (mover, receiver) = if ply % 2 == 0 {
+            (&mut white, &mut black)
         } else {
-            (&mut black, &mut white, 1)
+            (&mut black, &mut white)
         };
-        let due = match schedule {
-            Some((first, every)) => {
-                let due = first + every * ply as u32;
+        let due = match due {
+            Some(due) => {
                 tokio::time::sleep_until(due.into()).await;
                 due
             }
@@ -249,23 +314,16 @@ async fn play(
         let id = receiver.push().await?;
         latencies.push(due.elapsed());
         done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        for _ in 0..std::mem::take(&mut acks_pending[mover_side]) {
-            mover.reply().await?;
-        }
         let code = mover.reply().await?;
         if code != 250 {
             return Err(std::io::Error::other(format!(
                 "game {game} ply {ply}: {code}"
             )));
         }
-        receiver.send(&format!("ACK {id}")).await?;
-        acks_pending[1 - mover_side] += 1;
+        receiver.ack(id).await?;
     }
-    for (side, client) in [&mut white, &mut black].into_iter().enumerate() {
-        for _ in 0..acks_pending[side] {
-            client.reply().await?;
-        }
-    }
+    white.finish().await?;
+    black.finish().await?;
     Ok(latencies)
 }
 
@@ -278,10 +336,10 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
     if own_dir {
         let _ = std::fs::remove_dir_all(&data_dir);
     }
-    let config = config(&data_dir, options.games)?;
-    // Both ends of two connections a game, in this one process.
+    let config = config(&data_dir, options.games, options.games_per_player)?;
+    // Both ends of every player's connection, in this one process.
     crate::open_files::raise().check(
-        4 * options.games as u64 + 64,
+        2 * players_for(options.games, options.games_per_player) as u64 + 64,
         &format!("a benchmark of {} games", options.games),
         "play fewer games",
     )?;
@@ -319,11 +377,12 @@ pub async fn run(options: BenchOptions) -> Result<BenchReport, String> {
 /// Runs the benchmark against a daemon running as its own process at `addr`, so that its CPU
 /// and memory can be measured apart from the clients'. The daemon must run the benchmark's
 /// configuration: `ccrelay bench --fill DIR --plies 0 --games G` writes it (and starts the
-/// games in its journal), then `ccrelay run --config DIR/ccrelay.toml`.
+/// games in its journal, with the same `--games-per-player`), then `ccrelay run --config
+/// DIR/ccrelay.toml`.
 pub async fn run_against(addr: SocketAddr, options: BenchOptions) -> Result<BenchReport, String> {
-    // One end of two connections a game in this process.
+    // One end of every player's connection in this process.
     crate::open_files::raise().check(
-        2 * options.games as u64 + 64,
+        players_for(options.games, options.games_per_player) as u64 + 64,
         &format!("a benchmark of {} games", options.games),
         "play fewer games",
     )?;
@@ -339,25 +398,27 @@ async fn drive(
 ) -> Result<BenchReport, String> {
     // Log in a bounded number at a time, as a real crowd arrives, not all in one burst.
     let connecting = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
+    let per_player = options.games_per_player.max(1);
     let mut logins = tokio::task::JoinSet::new();
-    for g in 0..options.games {
+    for pair in 0..players_for(options.games, per_player) / 2 {
         let connecting = connecting.clone();
+        let games = pair * per_player..((pair + 1) * per_player).min(options.games);
         logins.spawn(async move {
             let _permit = connecting
                 .acquire_owned()
                 .await
                 .map_err(std::io::Error::other)?;
             let login = async {
-                let white = Client::connect(addr, &format!("p{}", 2 * g)).await?;
-                let black = Client::connect(addr, &format!("p{}", 2 * g + 1)).await?;
-                Ok::<_, std::io::Error>((g, white, black))
+                let white = Client::connect(addr, &format!("p{}", 2 * pair)).await?;
+                let black = Client::connect(addr, &format!("p{}", 2 * pair + 1)).await?;
+                Ok::<_, std::io::Error>((games, white, black))
             };
             tokio::time::timeout(Duration::from_secs(60), login)
                 .await
                 .map_err(|_| std::io::Error::other("login timed out"))?
         });
     }
-    let mut pairs = Vec::with_capacity(options.games);
+    let mut pairs = Vec::with_capacity(options.games.div_ceil(per_player));
     while let Some(joined) = logins.join_next().await {
         pairs.push(
             joined
@@ -365,35 +426,42 @@ async fn drive(
                 .map_err(|e| e.to_string())?,
         );
     }
-    // Read the GAME messages waiting before the clock starts.
-    for (_, white, black) in pairs.iter_mut().filter(|_| game_pushes) {
-        white.push().await.map_err(|e| e.to_string())?;
-        black.push().await.map_err(|e| e.to_string())?;
+    // Read the GAME messages waiting before the clock starts: one a game for each player.
+    for (games, white, black) in pairs.iter_mut().filter(|_| game_pushes) {
+        for _ in games.clone() {
+            white.push().await.map_err(|e| e.to_string())?;
+            black.push().await.map_err(|e| e.to_string())?;
+        }
     }
 
     let started = Instant::now();
     let every =
         (options.rate > 0.0).then(|| Duration::from_secs_f64(options.games as f64 / options.rate));
-    let mut games = tokio::task::JoinSet::new();
-    for (g, white, black) in pairs {
+    let players = 2 * pairs.len();
+    let mut playing = tokio::task::JoinSet::new();
+    for (games, white, black) in pairs {
         // Games start spread over one interval, so the offered load is even.
-        let schedule = every.map(|every| {
-            (
-                started + every.mul_f64(g as f64 / options.games as f64),
-                every,
-            )
-        });
-        games.spawn(play(
-            g,
+        let games = games
+            .map(|g| {
+                let schedule = every.map(|every| {
+                    (
+                        started + every.mul_f64(g as f64 / options.games as f64),
+                        every,
+                    )
+                });
+                (g, schedule)
+            })
+            .collect();
+        playing.spawn(play(
+            games,
             options.plies,
-            schedule,
             white,
             black,
             options.moves_done.clone(),
         ));
     }
     let mut latencies = Vec::with_capacity(options.games * options.plies);
-    while let Some(joined) = games.join_next().await {
+    while let Some(joined) = playing.join_next().await {
         latencies.extend(
             joined
                 .map_err(|e| e.to_string())?
@@ -410,6 +478,7 @@ async fn drive(
     };
     Ok(BenchReport {
         games: options.games,
+        players,
         offered_rate: options.rate,
         moves: latencies.len(),
         seconds,

@@ -160,13 +160,17 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__bench)
-            opts="-h --games --plies --rate --data-dir --fill --connect --help"
+            opts="-h --games --games-per-player --plies --rate --data-dir --fill --connect --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --games)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --games-per-player)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -39,7 +39,8 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand run" -l config -d 'The c
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand run" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand check-config" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand hash-secret" -s h -l help -d 'Print help'
-complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l games -d 'Concurrent games (two players, two connections each)' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l games -d 'Concurrent games' -r
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l games-per-player -d 'Games each player plays at once, all against one opponent over one connection each (1: two connections a game)' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l plies -d 'Half-moves played in every game' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l rate -d 'Moves per second offered across all games; 0 for as fast as the relay answers' -r
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand bench" -l data-dir -d 'Journal folder (default: a fresh folder under the temporary folder, removed after)' -r -F

@@ -1,6 +1,6 @@
 //! `ccrelay bench --fill`: a large journal made quickly, to measure what a restart costs.
 //!
-//! Writes the benchmark's configuration (`games` games between `2 * games` players) into a
+//! Writes the benchmark's configuration (`games` games, `games_per_player` for each player) into a
 //! folder as `ccrelay.toml`, and a journal beside it holding every game started and played
 //! `plies` half-moves deep: each move chosen at random among the legal ones (a fixed seed, so
 //! two fills are the same), read and journaled as the relay would (entry text, ICCF, SAN, the
@@ -29,6 +29,8 @@ const BATCH: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct FillOptions {
     pub games: usize,
+    /// Games each player plays (see [`super::BenchOptions::games_per_player`]).
+    pub games_per_player: usize,
     /// Half-moves in each game (fewer if a game ends first).
     pub plies: usize,
     /// The folder for `ccrelay.toml` and the journal (`data/`); must not hold a journal yet.
@@ -88,7 +90,7 @@ pub async fn fill(options: FillOptions) -> Result<FillReport, String> {
             data_dir.display()
         ));
     }
-    let text = super::config_text(&data_dir, options.games)?;
+    let text = super::config_text(&data_dir, options.games, options.games_per_player)?;
     let config = Config::from_toml(&text, &options.dir).map_err(|e| e.to_string())?;
     std::fs::write(&config_path, &text).map_err(|e| format!("{}: {e}", config_path.display()))?;
     let (journal, _) = Journal::open(

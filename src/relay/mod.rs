@@ -46,7 +46,7 @@ use jiff::Timestamp;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::command::{Command, bounded_text};
+use crate::command::{Command, DeadAction, bounded_text};
 use crate::config::Config;
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, Journal, JournalError, ReceiptAnswer, Replayed, Short};
@@ -350,25 +350,50 @@ impl Relay {
     /// Sends a command as it was said (its text, its idempotency key) and waits for its
     /// (committed) reply.
     pub async fn call_said(&self, sender: Sender, said: Said) -> Reply {
-        if let Command::Dead { action } = said.command {
-            return dead::answer(self.dead.clone(), &sender, action).await;
+        self.submit_said(sender, said).await.await
+    }
+
+    /// Queues a command as it was said, in order with every command queued before it, and
+    /// gives back what its reply waits on: a session hands the relay its next command while
+    /// the journal commits this one, and writes the replies in the order of the commands.
+    pub async fn submit_said(
+        &self,
+        sender: Sender,
+        said: Said,
+    ) -> impl Future<Output = Reply> + Send + 'static {
+        enum Queued {
+            Dead(dead::DeadLetters, Sender, DeadAction),
+            Relay(oneshot::Receiver<Pending>),
+            Refused,
         }
-        let (reply, rx) = oneshot::channel();
-        let request = Request {
-            sender,
-            command: said.command,
-            text: said.text,
-            message: said.message,
-            key: said.key,
-            age: said.age,
-            reply,
+        let queued = if let Command::Dead { action } = said.command {
+            Queued::Dead(self.dead.clone(), sender, action)
+        } else {
+            let (reply, rx) = oneshot::channel();
+            let request = Request {
+                sender,
+                command: said.command,
+                text: said.text,
+                message: said.message,
+                key: said.key,
+                age: said.age,
+                reply,
+            };
+            if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
+                Queued::Refused
+            } else {
+                Queued::Relay(rx)
+            }
         };
-        if self.tx.send(Job::Call(Box::new(request))).await.is_err() {
-            return Reply::shutting_down();
-        }
-        match rx.await {
-            Ok(pending) => pending.resolve().await,
-            Err(_) => Reply::shutting_down(),
+        async move {
+            match queued {
+                Queued::Dead(store, sender, action) => dead::answer(store, &sender, action).await,
+                Queued::Relay(rx) => match rx.await {
+                    Ok(pending) => pending.resolve().await,
+                    Err(_) => Reply::shutting_down(),
+                },
+                Queued::Refused => Reply::shutting_down(),
+            }
         }
     }
 

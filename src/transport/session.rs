@@ -6,13 +6,20 @@
 //! attempts are rate-limited per peer (an IP address, a serial line), commands per minute are
 //! budgeted, every write has a deadline, and each session's push queue is bounded (a session
 //! that falls behind is dropped from the hub and catches up from the durable outbox).
+//!
+//! Commands are pipelined: a session reads the next line (up to [`IN_FLIGHT`] commands ahead)
+//! and writes pushes while the journal commits what it has sent on, and writes the replies in
+//! the order of the commands. What it writes is gathered and flushed once nothing else is
+//! ready, so a reply and the pushes that came with it leave in one system call.
 
 use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use futures::{SinkExt, StreamExt};
+use futures::stream::FuturesOrdered;
+use futures::{FutureExt, SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
@@ -135,14 +142,32 @@ struct LoggedIn {
     last_sent: i64,
 }
 
+/// A reply on its way: the commit of a command sent on, or one ready now.
+type Answer<'a> = Pin<Box<dyn std::future::Future<Output = Reply> + Send + 'a>>;
+
 pub struct Session<'a, S> {
     framed: Framed<S, LineCodec>,
     peer: Peer,
     ctx: &'a Context,
     login: Option<LoggedIn>,
+    /// Replies not yet written, in the order of their commands.
+    answers: FuturesOrdered<Answer<'a>>,
 }
 
 const OUTBOX_PAGE: usize = 256;
+
+/// Commands a session reads ahead of their replies; beyond this it stops reading until a
+/// reply is written (the client waits, the socket's buffer fills: back-pressure).
+pub const IN_FLIGHT: usize = 16;
+
+/// What a session waits for.
+enum Event {
+    Line(Option<io::Result<Frame>>),
+    Push(Option<Message>),
+    Answer(Reply),
+    Timeout,
+    Shutdown,
+}
 
 impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     pub fn new(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
@@ -152,24 +177,52 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             peer,
             ctx,
             login: None,
+            answers: FuturesOrdered::new(),
         }
     }
 
-    /// Every write has a deadline: a client that stops reading cannot hold a connection (and
-    /// its slot under `max_connections`) by never draining its socket.
+    /// Writes `line` and everything gathered before it now. Every write has a deadline: a
+    /// client that stops reading cannot hold a connection (and its slot under
+    /// `max_connections`) by never draining its socket.
     async fn send(&mut self, line: String) -> io::Result<()> {
         write_within(self.framed.send(line)).await
     }
 
-    async fn reply(&mut self, reply: &Reply) -> io::Result<()> {
-        let framed = &mut self.framed;
-        write_within(async move {
-            for line in format_reply(reply) {
-                framed.feed(line).await?;
-            }
-            SinkExt::<String>::flush(framed).await
-        })
-        .await
+    /// Gathers `line` to be written with whatever follows it (the buffer is written out
+    /// whenever it grows past the codec's limit, and by [`Self::flush`]).
+    async fn feed(&mut self, line: String) -> io::Result<()> {
+        write_within(self.framed.feed(line)).await
+    }
+
+    async fn flush(&mut self) -> io::Result<()> {
+        write_within(SinkExt::<String>::flush(&mut self.framed)).await
+    }
+
+    /// Gathers the lines of `reply`.
+    async fn write_reply(&mut self, reply: &Reply) -> io::Result<()> {
+        for line in format_reply(reply) {
+            self.feed(line).await?;
+        }
+        Ok(())
+    }
+
+    /// Answers the line just read: at once if no earlier command awaits its reply, else after
+    /// them, in order.
+    async fn reply(&mut self, reply: Reply) -> io::Result<()> {
+        if self.answers.is_empty() {
+            self.write_reply(&reply).await
+        } else {
+            self.answers.push_back(Box::pin(std::future::ready(reply)));
+            Ok(())
+        }
+    }
+
+    /// Writes every reply still on its way (before a login, a goodbye, or closing).
+    async fn drain_answers(&mut self) -> io::Result<()> {
+        while let Some(reply) = self.answers.next().await {
+            self.write_reply(&reply).await?;
+        }
+        Ok(())
     }
 
     /// Greets, serves until the peer leaves, times out or the daemon stops.
@@ -202,34 +255,23 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             } else {
                 login_deadline
             };
-            enum Event {
-                Line(Option<io::Result<Frame>>),
-                Push(Option<Message>),
-                Timeout,
-                Shutdown,
-            }
-            let event = {
-                let pushes = async {
-                    match self.login.as_mut() {
-                        Some(login) => login.pushes.recv().await,
-                        None => std::future::pending().await,
-                    }
-                };
-                tokio::select! {
-                    biased;
-                    () = self.ctx.shutdown.cancelled() => Event::Shutdown,
-                    item = pushes => Event::Push(item),
-                    line = self.framed.next() => Event::Line(line),
-                    () = tokio::time::sleep_until(deadline) => Event::Timeout,
+            // What is gathered goes out once nothing else is ready to be written with it.
+            let event = match self.next_event(deadline).now_or_never() {
+                Some(event) => event,
+                None => {
+                    self.flush().await?;
+                    self.next_event(deadline).await
                 }
             };
             match event {
                 Event::Shutdown => {
+                    self.drain_answers().await?;
                     self.send("421 the relay is shutting down".to_owned())
                         .await?;
                     return Ok(());
                 }
                 Event::Timeout => {
+                    self.drain_answers().await?;
                     let what = if self.login.is_some() {
                         "idle timeout"
                     } else {
@@ -238,23 +280,33 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     self.send(format!("421 {what}; closing")).await?;
                     return Ok(());
                 }
+                Event::Answer(reply) => self.write_reply(&reply).await?,
                 Event::Push(Some(item)) => self.push(item).await?,
                 Event::Push(None) => self.catch_up().await?,
-                Event::Line(None) => return Ok(()),
+                Event::Line(None) => {
+                    // The client has gone: its commands were sent on and are recorded; what is
+                    // left is to write their replies, if it still reads.
+                    self.drain_answers().await?;
+                    return self.flush().await;
+                }
                 Event::Line(Some(Ok(frame))) if !commands.spend() => {
                     last_line = tokio::time::Instant::now();
                     drop(frame);
                     let per_minute = limits.commands_per_minute;
-                    self.send(format!(
-                        "429 more than {per_minute} commands a minute; slow down"
+                    self.reply(Reply::new(
+                        Status::TooMany,
+                        format!("more than {per_minute} commands a minute; slow down"),
                     ))
                     .await?;
                 }
                 Event::Line(Some(Ok(Frame::TooLong))) => {
                     last_line = tokio::time::Instant::now();
                     let max = limits.max_line_bytes;
-                    self.send(format!("500 line too long (at most {max} bytes); ignored"))
-                        .await?;
+                    self.reply(Reply::new(
+                        Status::NotRecorded,
+                        format!("line too long (at most {max} bytes); ignored"),
+                    ))
+                    .await?;
                 }
                 Event::Line(Some(Err(e))) => return Err(e),
                 Event::Line(Some(Ok(Frame::Line(bytes)))) => {
@@ -269,51 +321,75 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
+    /// The next thing to do: the daemon stopping, a reply ready (in order), a push, a line
+    /// (unless [`IN_FLIGHT`] commands await their replies), or the deadline. Every branch can
+    /// be dropped before it is ready and lose nothing.
+    async fn next_event(&mut self, deadline: tokio::time::Instant) -> Event {
+        let answering = !self.answers.is_empty();
+        let reading = self.answers.len() < IN_FLIGHT;
+        let pushes = async {
+            match self.login.as_mut() {
+                Some(login) => login.pushes.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            () = self.ctx.shutdown.cancelled() => Event::Shutdown,
+            Some(reply) = self.answers.next(), if answering => Event::Answer(reply),
+            item = pushes => Event::Push(item),
+            line = self.framed.next(), if reading => Event::Line(line),
+            () = tokio::time::sleep_until(deadline) => Event::Timeout,
+        }
+    }
+
     /// Handles one line; false to close.
     async fn line(&mut self, text: &str) -> io::Result<bool> {
         let line = match parse(text) {
             Ok(line) => line,
             Err(e) => {
-                self.reply(&e.reply()).await?;
+                self.reply(e.reply()).await?;
                 return Ok(true);
             }
         };
         match line {
             Line::Empty => {}
             Line::Quit => {
+                self.drain_answers().await?;
                 self.send("221 bye".to_owned()).await?;
                 return Ok(false);
             }
-            Line::Help => self.reply(&Reply::new(Status::Help, HELP)).await?,
-            Line::Login { player, secret } => self.log_in(player, secret).await?,
+            Line::Help => self.reply(Reply::new(Status::Help, HELP)).await?,
+            Line::Login { player, secret } => {
+                self.drain_answers().await?;
+                self.log_in(player, secret).await?;
+            }
             Line::Ack(upto) => {
                 let Some(login) = &self.login else {
-                    self.reply(&Reply::new(Status::NotLoggedIn, "log in first"))
+                    self.reply(Reply::new(Status::NotLoggedIn, "log in first"))
                         .await?;
                     return Ok(true);
                 };
+                // Up to what this session had written when the ACK was read.
                 let shown = match &self.peer.printed {
                     Some(printed) => login.last_sent.min(printed.load(Ordering::Acquire)),
                     None => login.last_sent,
                 };
                 let upto = upto.map_or(shown, |id| id.min(shown));
-                let reply = match self
-                    .ctx
-                    .mailbox
-                    .acknowledge(&login.sender.player, upto)
-                    .await
-                {
-                    Ok(n) => Reply::new(
-                        Status::Done,
-                        format!("acknowledged up to {upto} ({n} message(s))"),
-                    ),
-                    Err(e) => Reply::not_recorded(&e),
-                };
-                self.reply(&reply).await?;
+                let (mailbox, player) = (&self.ctx.mailbox, login.sender.player.clone());
+                self.answers.push_back(Box::pin(async move {
+                    match mailbox.acknowledge(&player, upto).await {
+                        Ok(n) => Reply::new(
+                            Status::Done,
+                            format!("acknowledged up to {upto} ({n} message(s))"),
+                        ),
+                        Err(e) => Reply::not_recorded(&e),
+                    }
+                }));
             }
             Line::Command(command) => {
                 let Some(login) = &self.login else {
-                    self.reply(&Reply::new(
+                    self.reply(Reply::new(
                         Status::NotLoggedIn,
                         "log in first: LOGIN <player> <secret>",
                     ))
@@ -321,8 +397,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     return Ok(true);
                 };
                 let said = Said::new(command).text(text);
-                let reply = self.ctx.relay.call_said(login.sender.clone(), said).await;
-                self.reply(&reply).await?;
+                let answer = self.ctx.relay.submit_said(login.sender.clone(), said).await;
+                self.answers.push_back(Box::pin(answer));
             }
         }
         Ok(true)
@@ -331,14 +407,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     async fn log_in(&mut self, player: String, secret: String) -> io::Result<()> {
         if self.login.is_some() {
             return self
-                .reply(&Reply::new(Status::BadCommand, "already logged in"))
+                .write_reply(&Reply::new(Status::BadCommand, "already logged in"))
                 .await;
         }
         if !self.ctx.logins.attempt(&self.peer.key) {
             tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
             metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
             return self
-                .reply(&Reply::new(
+                .write_reply(&Reply::new(
                     Status::TooMany,
                     "too many login attempts; wait a minute",
                 ))
@@ -362,7 +438,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
                 metrics::counter!("ccrelay_logins_refused_total", "reason" => "busy").increment(1);
                 return self
-                    .reply(&Reply::new(Status::TooMany, busy.to_string()))
+                    .write_reply(&Reply::new(Status::TooMany, busy.to_string()))
                     .await;
             }
         };
@@ -371,7 +447,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret")
                 .increment(1);
             return self
-                .reply(&Reply::new(
+                .write_reply(&Reply::new(
                     Status::LoginRefused,
                     "login refused: wrong player or secret",
                 ))
@@ -397,7 +473,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             Some(n) => format!("welcome {player}; moves are written to you in {n}"),
             None => format!("welcome {player} (administrator)"),
         };
-        self.reply(&Reply::new(Status::LoggedIn, greeting)).await?;
+        self.write_reply(&Reply::new(Status::LoggedIn, greeting))
+            .await?;
         self.send_waiting().await
     }
 
@@ -416,7 +493,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 Ok(page) => page,
                 Err(e) => {
                     return self
-                        .reply(&Reply::new(
+                        .write_reply(&Reply::new(
                             Status::NotRecorded,
                             format!("cannot read the outbox: {e}"),
                         ))
@@ -442,7 +519,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
         login.last_sent = item.id;
         let text = self.ctx.mailbox.render(&item);
-        self.send(format_push(item.id, &text, Some(&item.receipt)))
+        self.feed(format_push(item.id, &text, Some(&item.receipt)))
             .await
     }
 

@@ -966,29 +966,61 @@ fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
 }
 
 /// `bench --connect` plays against a daemon of its own, started on the configuration
-/// `bench --fill --plies 0` wrote: every move carried.
+/// `bench --fill --plies 0` wrote: every move carried, players holding several games each
+/// (the last pair one game only).
 #[test]
 fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
     let dir = tempfile::tempdir().expect("tempdir");
     let fill = dir.path().display().to_string();
-    ccrelay_ok(&["bench", "--games", "3", "--plies", "0", "--fill", &fill]);
+    let per_player = ["--games-per-player", "2"];
+    let mut args = vec!["bench", "--games", "5", "--plies", "0", "--fill", &fill];
+    args.extend(per_player);
+    ccrelay_ok(&args);
     let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
     let addr = daemon.addr.to_string();
-    let report = ccrelay_ok(&[
-        "bench",
-        "--games",
-        "3",
-        "--plies",
-        "6",
-        "--rate",
-        "0",
-        "--connect",
-        &addr,
-    ]);
-    assert!(report.contains("moves:              18"), "{report}");
+    let mut args = vec!["bench", "--games", "5", "--plies", "6"];
+    args.extend(["--rate", "0", "--connect", &addr]);
+    args.extend(per_player);
+    let report = ccrelay_ok(&args);
+    assert!(report.contains("players:            6"), "{report}");
+    assert!(report.contains("moves:              30"), "{report}");
     let mut c = daemon.connect();
     assert_eq!(c.call("LOGIN p5 bench").0, 230);
+    assert_eq!(moves_in(&mut c, "g4"), 6);
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN p3 bench").0, 230);
     assert_eq!(moves_in(&mut c, "g2"), 6);
+    assert_eq!(moves_in(&mut c, "g3"), 6);
+}
+
+/// Commands sent together are answered in their order, whichever of them waits for the
+/// journal and whichever is answered at once: a session reads ahead while moves commit.
+#[test]
+fn commands_sent_together_are_answered_in_their_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fill = dir.path().display().to_string();
+    let games = ["--games", "3", "--games-per-player", "3"];
+    let mut args = vec!["bench", "--plies", "0", "--fill", &fill];
+    args.extend(games);
+    ccrelay_ok(&args);
+    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN p0 bench").0, 230);
+    c.send_raw(
+        b"MOVE g0 e4\nMOVE g1 d4\nHELP\nMOVE g2 Ke2\nMOVE g1 e5\nNONSENSE\nMOVE g2 c4\nACK\nQUIT\n",
+    );
+    let codes: Vec<u16> = std::iter::from_fn(|| {
+        let (code, _) = c.read_reply();
+        Some(code)
+    })
+    .take(9)
+    .collect();
+    assert_eq!(codes, [250, 250, 214, 422, 409, 400, 250, 250, 221]);
+    let mut c = daemon.connect();
+    assert_eq!(c.call("LOGIN p1 bench").0, 230);
+    assert_eq!(moves_in(&mut c, "g0"), 1);
+    assert_eq!(moves_in(&mut c, "g1"), 1);
+    assert_eq!(moves_in(&mut c, "g2"), 1);
 }
 
 /// Runs `ccrelay ARGS`, which must succeed; its standard output.

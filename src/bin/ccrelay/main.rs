@@ -47,9 +47,13 @@ enum Command {
     HashSecret,
     /// Load benchmark: a relay in-process, many concurrent games over loopback, fsync on.
     Bench {
-        /// Concurrent games (two players, two connections each).
+        /// Concurrent games.
         #[arg(long, default_value_t = 1000)]
         games: usize,
+        /// Games each player plays at once, all against one opponent over one connection
+        /// each (1: two connections a game).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        games_per_player: u32,
         /// Half-moves played in every game.
         #[arg(long, default_value_t = 40)]
         plies: usize,
@@ -215,6 +219,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Generate { what, dir } => generate_command(what, &dir),
         Command::Bench {
             games,
+            games_per_player,
             plies,
             fill: Some(dir),
             ..
@@ -223,6 +228,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
             let options = ccrelay::bench::fill::FillOptions {
                 games,
+                games_per_player: games_per_player as usize,
                 plies,
                 dir,
                 moves_done: moves_done.clone(),
@@ -239,6 +245,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Bench {
             games,
+            games_per_player,
             plies,
             rate,
             data_dir,
@@ -249,6 +256,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
             let options = ccrelay::bench::BenchOptions {
                 games,
+                games_per_player: games_per_player as usize,
                 plies,
                 rate,
                 data_dir,
