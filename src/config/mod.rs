@@ -122,7 +122,8 @@ pub struct Config {
     pub http: Option<HttpConfig>,
     /// The PHC hash of the admin secret; no admin login without it.
     pub admin_secret_hash: Option<String>,
-    pub players: BTreeMap<String, Player>,
+    /// Shared with the relay, which reads them on every command (a copy would double them).
+    pub players: std::sync::Arc<BTreeMap<String, Player>>,
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
     pub clock: ClockConfig,
@@ -169,7 +170,7 @@ impl Config {
             limits,
             http,
             admin_secret_hash,
-            players,
+            players: players.into(),
             events,
             games,
             clock,

@@ -15,6 +15,8 @@
 //! assert!(pos.read_code("7163").is_none()); // not legal now: it is Black's move
 //! ```
 
+use std::sync::{Arc, OnceLock};
+
 use super::board::{Board, Kind, Ply};
 use super::chess::ChessBoard;
 use super::draughts::DraughtsBoard;
@@ -25,6 +27,24 @@ pub fn board(kind: Kind, fen: Option<&str>) -> Result<Box<dyn Board>, String> {
         Kind::Chess => Ok(Box::new(ChessBoard::new(fen)?)),
         Kind::DraughtsRu => Ok(Box::new(DraughtsBoard::new(fen)?)),
     }
+}
+
+/// The position a game of `kind` starts from: from `fen`, its own; from the usual position,
+/// one board shared by every such game (an idle game then holds only its current position).
+pub fn shared_start(kind: Kind, fen: Option<&str>) -> Result<Arc<dyn Board>, String> {
+    static USUAL: [OnceLock<Arc<dyn Board>>; 2] = [OnceLock::new(), OnceLock::new()];
+    if fen.is_some() {
+        return Ok(Arc::from(board(kind, fen)?));
+    }
+    let slot = match kind {
+        Kind::Chess => &USUAL[0],
+        Kind::DraughtsRu => &USUAL[1],
+    };
+    if let Some(usual) = slot.get() {
+        return Ok(usual.clone());
+    }
+    let usual: Arc<dyn Board> = Arc::from(board(kind, None)?);
+    Ok(slot.get_or_init(|| usual).clone())
 }
 
 /// `codes` (as the record keeps them) played from `start` (a FEN, or the usual position): the

@@ -50,7 +50,8 @@ pub struct Game {
     pub id: String,
     pub white: String,
     pub black: String,
-    start: Box<dyn Board>,
+    /// Shared by every game from the usual position (see [`boards::shared_start`]).
+    start: std::sync::Arc<dyn Board>,
     start_fen: Option<String>,
     pos: Box<dyn Board>,
     moves: Vec<Ply>,
@@ -121,13 +122,13 @@ impl Game {
         black: &str,
         fen: Option<&str>,
     ) -> Result<Game, String> {
-        let start = board(kind, fen)?;
+        let start = boards::shared_start(kind, fen)?;
         let first = start.turn();
         Ok(Game {
             id: id.to_owned(),
             white: white.to_owned(),
             black: black.to_owned(),
-            pos: start.clone(),
+            pos: start.boxed(),
             start,
             start_fen: fen.map(str::to_owned),
             moves: Vec::new(),
@@ -347,7 +348,7 @@ impl Game {
                 actual: "no move yet".to_owned(),
             });
         };
-        let mut before = self.start.clone();
+        let mut before = self.start.boxed();
         for m in earlier {
             before.play(m);
         }
@@ -418,7 +419,7 @@ impl Game {
         match claim {
             Claim::Repetition => {
                 let key = target.repetition_key();
-                let mut pos = self.start.clone();
+                let mut pos = self.start.boxed();
                 let mut seen = usize::from(pos.repetition_key() == key);
                 for m in self.moves.iter().chain(m) {
                     pos.play(m);

@@ -121,7 +121,7 @@ impl State {
         .collect();
         match self.enqueue(vec![Record { entry, outbox }]).await {
             Ok(committed) => {
-                self.games.insert(game_id.clone(), game);
+                self.games.insert(game_id.clone(), Box::new(game));
                 Pending::AfterCommit(
                     committed,
                     Reply::new(

@@ -172,7 +172,7 @@ impl Relay {
             games: replayed
                 .games
                 .into_iter()
-                .map(|(id, g)| (id, g.game))
+                .map(|(id, g)| (id, Box::new(g.game)))
                 .collect(),
             ledgers,
             players: config.players.clone(),

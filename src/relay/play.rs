@@ -178,7 +178,7 @@ impl State {
             _ => EntryKind::Resign,
         };
         let opponent = game.player(!color).to_owned();
-        let mut after = game.clone();
+        let mut after = Game::clone(game);
         after.apply_by(color, &action, self.now);
         let (by, side, game) = (sender.player.clone(), color.into(), game_id.to_owned());
         let notice = match action {

@@ -160,7 +160,7 @@ impl State {
         entry.time = time;
         entry.iccf = r.iccf.clone();
         entry.detail = r.detail.clone();
-        let mut after = game.clone();
+        let mut after = Game::clone(game);
         let mut outbox = Vec::new();
         if let Some((color, action)) = &acted {
             if let Action::Move { m, .. } | Action::Claim { m: Some(m), .. } = action {
@@ -253,7 +253,7 @@ impl State {
                 let now = std::mem::replace(&mut self.now, time);
                 self.note_start(&r.game, detail.event.clone(), detail.round.clone());
                 self.now = now;
-                self.games.insert(r.game.clone(), game);
+                self.games.insert(r.game.clone(), Box::new(game));
                 Pending::AfterCommit(committed, Reply::new(Status::Done, "recorded"))
             }
             Err(reply) => Pending::Now(reply),

@@ -35,10 +35,12 @@ impl Clock {
 }
 
 pub(super) struct State {
-    pub(super) games: HashMap<String, Game>,
+    /// Boxed: the table keeps room for more games than it holds, and a slot is then a pointer,
+    /// not a whole game.
+    pub(super) games: HashMap<String, Box<Game>>,
     /// What each game's record holds beside its moves (event, round, messages).
     pub(super) facts: HashMap<String, super::facts::GameFacts>,
-    pub(super) players: BTreeMap<String, Player>,
+    pub(super) players: std::sync::Arc<BTreeMap<String, Player>>,
     pub(super) events: BTreeMap<String, Event>,
     pub(super) journal: Journal,
     pub(super) clock: Clock,
@@ -400,23 +402,24 @@ impl State {
     pub(super) async fn commit(
         &mut self,
         sender: &Sender,
-        after: Game,
+        after: impl Into<Box<Game>>,
         records: Vec<Record>,
         reply: String,
     ) -> Pending {
-        self.commit_many(sender, vec![after], records, reply).await
+        self.commit_many(sender, vec![after.into()], records, reply)
+            .await
     }
 
     /// [`State::commit`] for several games at once (leave is taken in all a player's games).
     pub(super) async fn commit_many(
         &mut self,
         sender: &Sender,
-        afters: Vec<Game>,
+        afters: Vec<Box<Game>>,
         mut records: Vec<Record>,
         mut reply: String,
     ) -> Pending {
         for after in &afters {
-            let before = self.games.get(&after.id).and_then(Game::result);
+            let before = self.games.get(&after.id).and_then(|g| g.result());
             if let Some(result) = after.result()
                 && before != Some(result)
             {
