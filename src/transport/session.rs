@@ -8,9 +8,10 @@
 //! that falls behind is dropped from the hub and catches up from the durable outbox).
 //!
 //! Commands are pipelined: a session reads the next line (up to [`IN_FLIGHT`] commands ahead)
-//! and writes pushes while the journal commits what it has sent on, and writes the replies in
-//! the order of the commands. What it writes is gathered and flushed once nothing else is
-//! ready, so a reply and the pushes that came with it leave in one system call.
+//! while the journal commits what it has sent on, so commands sent together share commits,
+//! and writes the replies in the order of the commands; pushes go out when no reply is due.
+//! What it writes is gathered and flushed once nothing else is ready, so replies and pushes
+//! ready together leave in one system call.
 
 use std::io;
 use std::pin::Pin;
@@ -256,11 +257,15 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 login_deadline
             };
             // What is gathered goes out once nothing else is ready to be written with it.
-            let event = match self.next_event(deadline).now_or_never() {
-                Some(event) => event,
-                None => {
-                    self.flush().await?;
-                    self.next_event(deadline).await
+            let event = if self.framed.write_buffer().is_empty() {
+                self.next_event(deadline).await
+            } else {
+                match self.next_event(deadline).now_or_never() {
+                    Some(event) => event,
+                    None => {
+                        self.flush().await?;
+                        self.next_event(deadline).await
+                    }
                 }
             };
             match event {
@@ -321,9 +326,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
-    /// The next thing to do: the daemon stopping, a reply ready (in order), a push, a line
-    /// (unless [`IN_FLIGHT`] commands await their replies), or the deadline. Every branch can
-    /// be dropped before it is ready and lose nothing.
+    /// The next thing to do: the daemon stopping, a reply ready (in order), a push (when no
+    /// reply is due), a line (unless [`IN_FLIGHT`] commands await their replies), or the
+    /// deadline. Every branch can be dropped before it is ready and lose nothing.
     async fn next_event(&mut self, deadline: tokio::time::Instant) -> Event {
         let answering = !self.answers.is_empty();
         let reading = self.answers.len() < IN_FLIGHT;
@@ -337,7 +342,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             biased;
             () = self.ctx.shutdown.cancelled() => Event::Shutdown,
             Some(reply) = self.answers.next(), if answering => Event::Answer(reply),
-            item = pushes => Event::Push(item),
+            // A push its own command caused may be ready before that command's reply: pushes
+            // wait until no reply is due, so a reply still comes before what followed from it.
+            item = pushes, if !answering => Event::Push(item),
             line = self.framed.next(), if reading => Event::Line(line),
             () = tokio::time::sleep_until(deadline) => Event::Timeout,
         }
