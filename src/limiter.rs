@@ -1,7 +1,8 @@
 //! Rate limits that hold under a flood: at most so many events per key per window, in a table
 //! that never grows past a fixed number of keys. Used for login attempts per address (every
-//! transport) and for the refused mail the journal records per sender and in all; and a
-//! throttle for the log lines that say so, so the log does not become the next flood.
+//! transport) and for the refused mail the journal records per sender and in all; a
+//! throttle for the log lines that say so, so the log does not become the next flood; and
+//! the budget of commands a session may send per minute.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -86,6 +87,37 @@ impl Throttle {
                 *state = (Some(now), 0);
                 Some(held)
             }
+        }
+    }
+}
+
+/// Commands per minute for one session, refilled continuously.
+pub struct CommandBudget {
+    per_minute: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl CommandBudget {
+    pub fn new(per_minute: u32) -> CommandBudget {
+        CommandBudget {
+            per_minute: f64::from(per_minute),
+            tokens: f64::from(per_minute),
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes one command's worth; false when the session is over its rate.
+    pub fn spend(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_minute / 60.0;
+        self.tokens = (self.tokens + refill).min(self.per_minute);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
         }
     }
 }

@@ -29,7 +29,7 @@ use tokio_util::task::TaskTracker;
 use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
 use crate::auth::{Busy, Verifier};
 use crate::config::Config;
-use crate::limiter::KeyedLimiter;
+use crate::limiter::{CommandBudget, KeyedLimiter};
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
 use crate::relay::{Mailbox, Message, Subscription};
 
@@ -568,36 +568,5 @@ async fn write_within(write: impl std::future::Future<Output = io::Result<()>>) 
             io::ErrorKind::TimedOut,
             "the client stopped reading",
         )),
-    }
-}
-
-/// Commands per minute for one session, refilled continuously.
-struct CommandBudget {
-    per_minute: f64,
-    tokens: f64,
-    at: Instant,
-}
-
-impl CommandBudget {
-    fn new(per_minute: u32) -> CommandBudget {
-        CommandBudget {
-            per_minute: f64::from(per_minute),
-            tokens: f64::from(per_minute),
-            at: Instant::now(),
-        }
-    }
-
-    /// Takes one command's worth; false when the session is over its rate.
-    fn spend(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.per_minute / 60.0;
-        self.tokens = (self.tokens + refill).min(self.per_minute);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
     }
 }
