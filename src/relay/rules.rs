@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use crate::command::{Command, NumberedMove};
 use crate::game::clock::Leave;
-use crate::game::{Action, Claim, EndReason, GameResult, Refusal, codes};
+use crate::game::{Action, Claim, EndReason, Game, GameResult, Refusal, codes};
 use crate::journal::replay::AdjudicationDetail;
 use crate::journal::{EntryKind, Record, detail};
 use crate::notation::result::Score;
@@ -64,7 +64,7 @@ impl State {
             claim: claim.as_str().to_owned(),
             mv,
         };
-        let mut after = game.clone();
+        let mut after = Game::clone(game);
         after.apply_by(color, &action, self.now);
         let records = vec![Record {
             entry,
@@ -104,7 +104,7 @@ impl State {
                 render::line_text(game, &line, notation)
             )
         };
-        let mut after = game.clone();
+        let mut after = Game::clone(game);
         after.apply_by(color, &Action::Conditional(line), self.now);
         // Never shown to the opponent: no message, only the journal entry.
         self.commit(
@@ -215,7 +215,7 @@ impl State {
                 entry,
                 outbox: vec![notice_for(game.player(!color), &notice)],
             });
-            let mut after = game.clone();
+            let mut after = Game::clone(game);
             after.apply_by(color, &Action::Leave(leave), self.now);
             afters.push(after);
         }
@@ -299,7 +299,7 @@ impl State {
             Ok(detail) => detail,
             Err(e) => return Pending::Now(Reply::not_recorded(&e)),
         };
-        let mut after = game.clone();
+        let mut after = Game::clone(game);
         after.apply_by(game.turn(), &action, self.now);
         let record = Record {
             entry,

@@ -402,19 +402,18 @@ impl State {
     pub(super) async fn commit(
         &mut self,
         sender: &Sender,
-        after: impl Into<Box<Game>>,
+        after: Game,
         records: Vec<Record>,
         reply: String,
     ) -> Pending {
-        self.commit_many(sender, vec![after.into()], records, reply)
-            .await
+        self.commit_many(sender, vec![after], records, reply).await
     }
 
     /// [`State::commit`] for several games at once (leave is taken in all a player's games).
     pub(super) async fn commit_many(
         &mut self,
         sender: &Sender,
-        afters: Vec<Box<Game>>,
+        afters: Vec<Game>,
         mut records: Vec<Record>,
         mut reply: String,
     ) -> Pending {
@@ -430,7 +429,7 @@ impl State {
         match self.enqueue(records).await {
             Ok(committed) => {
                 for after in afters {
-                    self.games.insert(after.id.clone(), after);
+                    self.games.insert(after.id.clone(), Box::new(after));
                 }
                 Pending::AfterCommit(committed, Reply::new(Status::Done, reply))
             }

@@ -2,7 +2,7 @@
 
 use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
-use crate::game::{Action, Due};
+use crate::game::{Action, Due, Game};
 use crate::journal::replay::TimeUpDetail;
 use crate::journal::{self, EntryKind, Record};
 
@@ -70,7 +70,7 @@ impl State {
             let player = game.player(color).to_owned();
             let opponent = game.player(!color).to_owned();
             let side = color.into();
-            let mut after = game.clone();
+            let mut after = Game::clone(game);
             after.apply_by(color, &action, self.now);
             let clocks = Clocks::of(&after, self.now);
             let game = game_id.to_owned();
