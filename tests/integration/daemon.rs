@@ -1023,6 +1023,38 @@ fn commands_sent_together_are_answered_in_their_order() {
     assert_eq!(moves_in(&mut c, "g2"), 1);
 }
 
+/// The result a player's own move causes is pushed to them after the reply to that move, even
+/// with another command sent behind the move (docs/protocol.md, "Pushes"). A session holds
+/// pushes while a reply is due because the journal hands out a commit's pushes a moment
+/// before its answers; that moment is too short to force here, so this checks the promise as
+/// a client sees it.
+#[test]
+fn a_push_from_your_own_command_comes_after_its_reply() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fill = dir.path().display().to_string();
+    ccrelay_ok(&["bench", "--games", "1", "--plies", "0", "--fill", &fill]);
+    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let (mut white, mut black) = (daemon.connect(), daemon.connect());
+    assert_eq!(white.call("LOGIN p0 bench").0, 230);
+    assert_eq!(black.call("LOGIN p1 bench").0, 230);
+    assert_eq!(white.call("MOVE g0 f3").0, 250);
+    assert_eq!(black.call("MOVE g0 e5").0, 250);
+    assert_eq!(white.call("MOVE g0 g4").0, 250);
+    let _ = black.next_push(); // f3
+    let _ = black.next_push(); // g4
+    black.send_raw(b"MOVE g0 Qh4\nGAMES\n");
+    let mut lines = Vec::new();
+    while !lines.iter().any(|l: &String| l.contains("RESULT g0")) {
+        lines.push(black.read_line().expect("a line"));
+    }
+    let reply = lines
+        .iter()
+        .position(|l| l.starts_with("250 "))
+        .expect("the move's reply");
+    let result = lines.len() - 1;
+    assert!(reply < result, "{lines:#?}");
+}
+
 /// Runs `ccrelay ARGS`, which must succeed; its standard output.
 fn ccrelay_ok(args: &[&str]) -> String {
     let out = ccrelay().args(args).output().expect("ccrelay");
