@@ -970,17 +970,10 @@ fn a_filled_journal_verifies_and_the_daemon_plays_on_from_it() {
 /// (the last pair one game only).
 #[test]
 fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fill = dir.path().display().to_string();
-    let per_player = ["--games-per-player", "2"];
-    let mut args = vec!["bench", "--games", "5", "--plies", "0", "--fill", &fill];
-    args.extend(per_player);
-    ccrelay_ok(&args);
-    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let (_dir, daemon) = bench_daemon(5, 2);
     let addr = daemon.addr.to_string();
-    let mut args = vec!["bench", "--games", "5", "--plies", "6"];
-    args.extend(["--rate", "0", "--connect", &addr]);
-    args.extend(per_player);
+    let mut args = vec!["bench", "--games", "5", "--games-per-player", "2"];
+    args.extend(["--plies", "6", "--rate", "0", "--connect", &addr]);
     let report = ccrelay_ok(&args);
     assert!(report.contains("players:            6"), "{report}");
     assert!(report.contains("moves:              30"), "{report}");
@@ -997,13 +990,7 @@ fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
 /// journal and whichever is answered at once: a session reads ahead while moves commit.
 #[test]
 fn commands_sent_together_are_answered_in_their_order() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fill = dir.path().display().to_string();
-    let games = ["--games", "3", "--games-per-player", "3"];
-    let mut args = vec!["bench", "--plies", "0", "--fill", &fill];
-    args.extend(games);
-    ccrelay_ok(&args);
-    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let (_dir, daemon) = bench_daemon(3, 3);
     let mut c = daemon.connect();
     assert_eq!(c.call("LOGIN p0 bench").0, 230);
     c.send_raw(
@@ -1030,10 +1017,7 @@ fn commands_sent_together_are_answered_in_their_order() {
 /// a client sees it.
 #[test]
 fn a_push_from_your_own_command_comes_after_its_reply() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fill = dir.path().display().to_string();
-    ccrelay_ok(&["bench", "--games", "1", "--plies", "0", "--fill", &fill]);
-    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    let (_dir, daemon) = bench_daemon(1, 1);
     let (mut white, mut black) = (daemon.connect(), daemon.connect());
     assert_eq!(white.call("LOGIN p0 bench").0, 230);
     assert_eq!(black.call("LOGIN p1 bench").0, 230);
@@ -1053,6 +1037,27 @@ fn a_push_from_your_own_command_comes_after_its_reply() {
         .expect("the move's reply");
     let result = lines.len() - 1;
     assert!(reply < result, "{lines:#?}");
+}
+
+/// A daemon started on the configuration `bench --fill --plies 0` writes: `games` games in
+/// play, `per_player` of them for each pair of players (`p0` and `p1` play the first ones).
+fn bench_daemon(games: usize, per_player: usize) -> (tempfile::TempDir, Daemon) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fill = dir.path().display().to_string();
+    let (games, per_player) = (games.to_string(), per_player.to_string());
+    ccrelay_ok(&[
+        "bench",
+        "--games",
+        &games,
+        "--games-per-player",
+        &per_player,
+        "--plies",
+        "0",
+        "--fill",
+        &fill,
+    ]);
+    let daemon = Daemon::start(&dir.path().join("ccrelay.toml"));
+    (dir, daemon)
 }
 
 /// Runs `ccrelay ARGS`, which must succeed; its standard output.

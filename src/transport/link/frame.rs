@@ -273,7 +273,7 @@ pub fn seal_protected(
 
 /// The wire bytes of a HELLO, under the hello key.
 pub fn seal_hello(key: &[u8; 32], hello: &Hello) -> Vec<u8> {
-    let mut body = Vec::with_capacity(3 + 2 * NONCE_LEN + HELLO_TAG);
+    let mut body = Vec::with_capacity(HELLO_LEN);
     body.push(HELLO);
     body.push(VERSION);
     body.push(hello.tag_len | (((hello.fec / 2).min(7)) << 5));
