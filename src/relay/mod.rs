@@ -176,6 +176,10 @@ impl Relay {
                 .collect(),
             ledgers,
             players: config.players.clone(),
+            anyone_across_link: config
+                .players
+                .values()
+                .any(|p| matches!(p.reach, crate::config::Reach::Link(_))),
             events: config.events.clone(),
             journal,
             // Whole seconds, even after a journal written before times were.

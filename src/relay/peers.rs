@@ -341,8 +341,10 @@ impl State {
 
     /// Whether `player` plays on another node, across a link.
     pub(super) fn across_link(&self, player: &str) -> bool {
-        self.players
-            .get(player)
-            .is_some_and(|p| matches!(p.reach, crate::config::Reach::Link(_)))
+        self.anyone_across_link
+            && self
+                .players
+                .get(player)
+                .is_some_and(|p| matches!(p.reach, crate::config::Reach::Link(_)))
     }
 }

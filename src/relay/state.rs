@@ -41,6 +41,9 @@ pub(super) struct State {
     /// What each game's record holds beside its moves (event, round, messages).
     pub(super) facts: HashMap<String, super::facts::GameFacts>,
     pub(super) players: std::sync::Arc<BTreeMap<String, Player>>,
+    /// Whether any player is reached across a link: without one, no game is played across a
+    /// link, and asking costs nothing on the way of every move.
+    pub(super) anyone_across_link: bool,
     pub(super) events: BTreeMap<String, Event>,
     pub(super) journal: Journal,
     pub(super) clock: Clock,

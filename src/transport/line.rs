@@ -67,13 +67,16 @@ impl Encoder<String> for LineCodec {
     type Error = std::io::Error;
 
     fn encode(&mut self, line: String, buf: &mut BytesMut) -> Result<(), std::io::Error> {
-        self.inner.encode(line, buf).map_err(|e| match e {
-            AnyDelimiterCodecError::Io(e) => e,
-            AnyDelimiterCodecError::MaxChunkLengthExceeded => {
-                std::io::Error::other("line too long")
-            }
-        })
+        put_line(buf, &line);
+        Ok(())
     }
+}
+
+/// Appends `line` and its end to `buf`: what the codec writes for it.
+pub fn put_line(buf: &mut BytesMut, line: &str) {
+    buf.reserve(line.len() + 1);
+    buf.extend_from_slice(line.as_bytes());
+    buf.extend_from_slice(b"\n");
 }
 
 /// One line from a client.

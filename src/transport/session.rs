@@ -22,11 +22,12 @@ use std::time::{Duration, Instant};
 use futures::stream::FuturesOrdered;
 use futures::{FutureExt, SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::Sleep;
 use tokio_util::codec::Framed;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tokio_util::task::TaskTracker;
 
-use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse};
+use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse, put_line};
 use crate::auth::{Busy, Verifier};
 use crate::config::Config;
 use crate::limiter::{CommandBudget, KeyedLimiter};
@@ -153,9 +154,16 @@ pub struct Session<'a, S> {
     login: Option<LoggedIn>,
     /// Replies not yet written, in the order of their commands.
     answers: FuturesOrdered<Answer<'a>>,
+    /// The daemon stopping and the login or idle deadline, kept across events: made afresh
+    /// for every event they would each register with the runtime and leave it again.
+    stopping: Pin<Box<WaitForCancellationFutureOwned>>,
+    deadline: Pin<Box<Sleep>>,
 }
 
 const OUTBOX_PAGE: usize = 256;
+
+/// What a session gathers before it writes without waiting for the end of a burst.
+const GATHER_BYTES: usize = 8 * 1024;
 
 /// Commands a session reads ahead of their replies; beyond this it stops reading until a
 /// reply is written (the client waits, the socket's buffer fills: back-pressure).
@@ -179,6 +187,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             ctx,
             login: None,
             answers: FuturesOrdered::new(),
+            stopping: Box::pin(ctx.shutdown.clone().cancelled_owned()),
+            deadline: Box::pin(tokio::time::sleep(ctx.config.limits.login_timeout)),
         }
     }
 
@@ -190,9 +200,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     /// Gathers `line` to be written with whatever follows it (the buffer is written out
-    /// whenever it grows past the codec's limit, and by [`Self::flush`]).
+    /// whenever it grows past [`GATHER_BYTES`], and by [`Self::flush`]).
     async fn feed(&mut self, line: String) -> io::Result<()> {
-        write_within(self.framed.feed(line)).await
+        if self.framed.write_buffer().len() >= GATHER_BYTES {
+            self.flush().await?;
+        }
+        put_line(self.framed.write_buffer_mut(), &line);
+        Ok(())
     }
 
     async fn flush(&mut self) -> io::Result<()> {
@@ -256,19 +270,26 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             } else {
                 login_deadline
             };
+            if deadline < self.deadline.deadline() {
+                self.deadline.as_mut().reset(deadline);
+            }
             // What is gathered goes out once nothing else is ready to be written with it.
             let event = if self.framed.write_buffer().is_empty() {
-                self.next_event(deadline).await
+                self.next_event().await
             } else {
-                match self.next_event(deadline).now_or_never() {
+                match self.next_event().now_or_never() {
                     Some(event) => event,
                     None => {
                         self.flush().await?;
-                        self.next_event(deadline).await
+                        self.next_event().await
                     }
                 }
             };
             match event {
+                // The timer is moved on only when it fires: a line does not re-arm it.
+                Event::Timeout if tokio::time::Instant::now() < deadline => {
+                    self.deadline.as_mut().reset(deadline);
+                }
                 Event::Shutdown => {
                     self.drain_answers().await?;
                     self.send("421 the relay is shutting down".to_owned())
@@ -328,8 +349,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     /// The next thing to do: the daemon stopping, a reply ready (in order), a push (when no
     /// reply is due), a line (unless [`IN_FLIGHT`] commands await their replies), or the
-    /// deadline. Every branch can be dropped before it is ready and lose nothing.
-    async fn next_event(&mut self, deadline: tokio::time::Instant) -> Event {
+    /// timer (which may fire early: the caller checks the deadline). Every branch can be
+    /// dropped before it is ready and lose nothing.
+    async fn next_event(&mut self) -> Event {
         let answering = !self.answers.is_empty();
         let reading = self.answers.len() < IN_FLIGHT;
         let pushes = async {
@@ -340,13 +362,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         };
         tokio::select! {
             biased;
-            () = self.ctx.shutdown.cancelled() => Event::Shutdown,
+            () = self.stopping.as_mut() => Event::Shutdown,
             Some(reply) = self.answers.next(), if answering => Event::Answer(reply),
             // A push its own command caused may be ready before that command's reply: pushes
             // wait until no reply is due, so a reply still comes before what followed from it.
             item = pushes, if !answering => Event::Push(item),
             line = self.framed.next(), if reading => Event::Line(line),
-            () = tokio::time::sleep_until(deadline) => Event::Timeout,
+            () = self.deadline.as_mut() => Event::Timeout,
         }
     }
 

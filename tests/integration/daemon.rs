@@ -839,6 +839,36 @@ fn an_idle_session_is_closed_even_while_messages_arrive() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// The session's timer is moved on only when it fires, and moved earlier at login when the
+/// idle limit is shorter than what was left of the login limit.
+#[test]
+fn a_talking_session_stays_open_past_the_idle_limit_and_is_closed_once_silent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    // The login limit stays at its default, 30 seconds: far longer than the idle one.
+    let limits = "idle_timeout_secs = 1\n";
+    std::fs::write(
+        &config,
+        config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], limits),
+    )
+    .expect("config");
+    let daemon = Daemon::start(&config);
+    let mut alice = daemon.login(&ALICE);
+    let talking = std::time::Instant::now();
+    while talking.elapsed() < Duration::from_millis(2500) {
+        assert_eq!(alice.call("GAMES").0, 250, "still open while talking");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let silent = std::time::Instant::now();
+    assert_eq!(alice.read_reply().0, 421, "closed once silent");
+    assert_eq!(alice.read_line(), None);
+    assert!(
+        silent.elapsed() < Duration::from_secs(5),
+        "closed after the idle limit, not the login limit: {:?}",
+        silent.elapsed()
+    );
+}
+
 #[test]
 fn tls_connections_speak_the_same_protocol() {
     use rustls::pki_types::ServerName;
