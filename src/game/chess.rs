@@ -36,6 +36,10 @@ fn ply(m: Move) -> Ply {
     Ply(PlyOf::Chess(m))
 }
 
+/// Room for a FEN: at most 71 bytes for the board (every square written out, and the
+/// slashes), the rest for the side to move, castling, en passant and the two counters.
+const FEN_CAPACITY: usize = 90;
+
 impl Board for ChessBoard {
     fn kind(&self) -> Kind {
         Kind::Chess
@@ -122,7 +126,11 @@ impl Board for ChessBoard {
     }
 
     fn fen(&self) -> String {
-        Fen::from_position(&self.0, EnPassantMode::Legal).to_string()
+        // Appended straight to a string: through `Display` every character would go through
+        // the formatter, at several times the cost (this runs twice for every move).
+        let mut fen = String::with_capacity(FEN_CAPACITY);
+        Fen::from_position(&self.0, EnPassantMode::Legal).append_to_string(&mut fen);
+        fen
     }
 
     fn diagram(&self) -> String {
