@@ -633,5 +633,6 @@ mod tests {
     fn days_hours_reads_well() {
         assert_eq!(days_hours(3 * DAY + 4 * 3600 + 59), "3d 04h");
         assert_eq!(days_hours(-3 * 3600), "-0d 03h");
+        assert_eq!(days_hours(46 * DAY + 20 * 3600), "46d 20h");
     }
 }

@@ -10,6 +10,8 @@
 //! assert!(parse("MOVE").is_err());
 //! ```
 
+use std::fmt::Write;
+
 use bytes::{Bytes, BytesMut};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, Encoder};
 
@@ -174,33 +176,45 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
     }
 }
 
-/// The reply's lines: `250-first`, `250-...`, `250 last`; the last ends with the short
-/// receipt when the command wrote an entry (`250 accepted g1 1. 5254 r17:3fa9c2d1e0b4`).
-pub fn format_reply(reply: &Reply) -> Vec<String> {
-    let lines: Vec<&str> = reply.text.lines().collect();
-    let lines = if lines.is_empty() { vec![""] } else { lines };
-    let last = lines.len() - 1;
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let sep = if i == last { ' ' } else { '-' };
-            match &reply.receipt {
-                Some(receipt) if i == last => format!("{}{sep}{l} {receipt}", reply.status.code()),
-                _ => format!("{}{sep}{l}", reply.status.code()),
-            }
-        })
-        .collect()
+/// Appends the reply's lines to `buf`: `250-first`, `250-...`, `250 last`; the last ends
+/// with the short receipt when the command wrote an entry (`250 accepted g1 1. 5254
+/// r17:3fa9c2d1e0b4`). Written straight into the buffer: a reply goes with every command.
+pub fn put_reply(buf: &mut BytesMut, reply: &Reply) {
+    let code = reply.status.code();
+    let mut lines = reply.text.lines().peekable();
+    if lines.peek().is_none() {
+        lines = "\n".lines().peekable(); // one empty line
+    }
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        // Writing to a buffer in memory cannot fail.
+        let _ = write!(buf, "{code}{}{line}", if last { ' ' } else { '-' });
+        if let (true, Some(receipt)) = (last, &reply.receipt) {
+            let _ = write!(buf, " {receipt}");
+        }
+        buf.extend_from_slice(b"\n");
+    }
 }
 
-/// A pushed message: `* 17 MOVE demo-1 12... Nf6 (7866) by boris r23:5be01f9c03d2`, with
-/// the short receipt of the journal entry it reports.
-pub fn format_push(id: i64, body: &str, receipt: Option<&ShortReceipt>) -> String {
-    let body = body.replace(['\r', '\n'], " ");
-    match receipt {
-        Some(receipt) => format!("* {id} {body} {receipt}"),
-        None => format!("* {id} {body}"),
+/// Appends a pushed message to `buf`: `* 17 MOVE demo-1 12... Nf6 (7866) by boris
+/// r23:5be01f9c03d2`, with the short receipt of the journal entry it reports.
+pub fn put_push(buf: &mut BytesMut, id: i64, body: &str, receipt: Option<&ShortReceipt>) {
+    buf.reserve(body.len() + 48);
+    let _ = write!(buf, "* {id} ");
+    // A push is one line: a line break in its body would end it early.
+    if body.bytes().any(|b| b == b'\r' || b == b'\n') {
+        let one_line: String = body
+            .chars()
+            .map(|c| if c == '\r' || c == '\n' { ' ' } else { c })
+            .collect();
+        buf.extend_from_slice(one_line.as_bytes());
+    } else {
+        buf.extend_from_slice(body.as_bytes());
     }
+    if let Some(receipt) = receipt {
+        let _ = write!(buf, " {receipt}");
+    }
+    buf.extend_from_slice(b"\n");
 }
 
 pub const HELP: &str = "commands:
@@ -225,6 +239,32 @@ QUIT";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn push(id: i64, body: &str, receipt: Option<&ShortReceipt>) -> BytesMut {
+        let mut buf = BytesMut::new();
+        put_push(&mut buf, id, body, receipt);
+        buf
+    }
+
+    fn reply(reply: &Reply) -> BytesMut {
+        let mut buf = BytesMut::new();
+        put_reply(&mut buf, reply);
+        buf
+    }
+
+    #[test]
+    fn a_push_is_one_line_with_its_receipt() {
+        let receipt = ShortReceipt::parse("r23:5be01f9c03d2").expect("a receipt");
+        assert_eq!(
+            push(17, "MOVE demo-1 12... Nf6 (7866) by boris", Some(&receipt)),
+            "* 17 MOVE demo-1 12... Nf6 (7866) by boris r23:5be01f9c03d2\n"
+        );
+        assert_eq!(push(17, "MSG g1 hello", None), "* 17 MSG g1 hello\n");
+        assert_eq!(
+            push(3, "MSG g1 one\r\ntwo\nthree", None),
+            "* 3 MSG g1 one  two three\n"
+        );
+    }
 
     /// docs/protocol.md shows the command list indented by four spaces; it must be HELP's.
     #[test]
@@ -291,13 +331,14 @@ mod tests {
 
     #[test]
     fn multi_line_replies() {
+        assert_eq!(reply(&Reply::new(Status::Done, "a\nb")), "250-a\n250 b\n");
+        assert_eq!(reply(&Reply::new(Status::NotFound, "no")), "404 no\n");
+        assert_eq!(reply(&Reply::new(Status::Done, "")), "250 \n");
+        let mut with_receipt = Reply::new(Status::Done, "accepted g1 1. 5254\nyour move");
+        with_receipt.receipt = ShortReceipt::parse("r17:3fa9c2d1e0b4");
         assert_eq!(
-            format_reply(&Reply::new(Status::Done, "a\nb")),
-            ["250-a", "250 b"]
-        );
-        assert_eq!(
-            format_reply(&Reply::new(Status::NotFound, "no")),
-            ["404 no"]
+            reply(&with_receipt),
+            "250-accepted g1 1. 5254\n250 your move r17:3fa9c2d1e0b4\n"
         );
     }
 }

@@ -27,7 +27,7 @@ use tokio_util::codec::Framed;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tokio_util::task::TaskTracker;
 
-use super::line::{Frame, HELP, Line, LineCodec, format_push, format_reply, parse, put_line};
+use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
 use crate::auth::{Busy, Verifier};
 use crate::config::Config;
 use crate::limiter::{CommandBudget, KeyedLimiter};
@@ -199,13 +199,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         write_within(self.framed.send(line)).await
     }
 
-    /// Gathers `line` to be written with whatever follows it (the buffer is written out
-    /// whenever it grows past [`GATHER_BYTES`], and by [`Self::flush`]).
-    async fn feed(&mut self, line: String) -> io::Result<()> {
+    /// Gathers what `put` writes, to be written with whatever follows it (the buffer is
+    /// written out whenever it grows past [`GATHER_BYTES`], and by [`Self::flush`]).
+    async fn gather(&mut self, put: impl FnOnce(&mut bytes::BytesMut)) -> io::Result<()> {
         if self.framed.write_buffer().len() >= GATHER_BYTES {
             self.flush().await?;
         }
-        put_line(self.framed.write_buffer_mut(), &line);
+        put(self.framed.write_buffer_mut());
         Ok(())
     }
 
@@ -215,10 +215,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     /// Gathers the lines of `reply`.
     async fn write_reply(&mut self, reply: &Reply) -> io::Result<()> {
-        for line in format_reply(reply) {
-            self.feed(line).await?;
-        }
-        Ok(())
+        self.gather(|buf| put_reply(buf, reply)).await
     }
 
     /// Answers the line just read: at once if no earlier command awaits its reply, else after
@@ -548,7 +545,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
         login.last_sent = item.id;
         let text = self.ctx.mailbox.render(&item);
-        self.feed(format_push(item.id, &text, Some(&item.receipt)))
+        self.gather(|buf| put_push(buf, item.id, &text, Some(&item.receipt)))
             .await
     }
 
