@@ -75,7 +75,7 @@ impl Encoder<String> for LineCodec {
 }
 
 /// Appends `line` and its end to `buf`: what the codec writes for it.
-pub fn put_line(buf: &mut BytesMut, line: &str) {
+fn put_line(buf: &mut BytesMut, line: &str) {
     buf.reserve(line.len() + 1);
     buf.extend_from_slice(line.as_bytes());
     buf.extend_from_slice(b"\n");
@@ -181,10 +181,9 @@ pub fn parse(line: &str) -> Result<Line, LineError> {
 /// r17:3fa9c2d1e0b4`). Written straight into the buffer: a reply goes with every command.
 pub fn put_reply(buf: &mut BytesMut, reply: &Reply) {
     let code = reply.status.code();
-    let mut lines = reply.text.lines().peekable();
-    if lines.peek().is_none() {
-        lines = "\n".lines().peekable(); // one empty line
-    }
+    // An empty text is still one line: `250 `.
+    let empty = reply.text.is_empty().then_some("");
+    let mut lines = reply.text.lines().chain(empty).peekable();
     while let Some(line) = lines.next() {
         let last = lines.peek().is_none();
         // Writing to a buffer in memory cannot fail.
