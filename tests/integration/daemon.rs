@@ -782,17 +782,20 @@ fn kill_9_at_random_moments_loses_no_acknowledged_move_and_applies_none_twice() 
     );
 }
 
-#[test]
-fn logins_are_rate_limited_and_idle_connections_closed() {
+/// A daemon for Alice and Boris playing `games`, with these `[limits]`.
+fn daemon_with_limits(games: &[(&str, &str, &str)], limits: &str) -> (tempfile::TempDir, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
-    let limits = "login_attempts_per_minute = 3\nidle_timeout_secs = 1\nlogin_timeout_secs = 1\n";
-    std::fs::write(
-        &config,
-        config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], limits),
-    )
-    .expect("config");
+    let text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], games, limits);
+    std::fs::write(&config, text).expect("config");
     let daemon = Daemon::start(&config);
+    (dir, daemon)
+}
+
+#[test]
+fn logins_are_rate_limited_and_idle_connections_closed() {
+    let limits = "login_attempts_per_minute = 3\nidle_timeout_secs = 1\nlogin_timeout_secs = 1\n";
+    let (_dir, daemon) = daemon_with_limits(&[], limits);
     let mut c = daemon.connect();
     assert_eq!(c.call("LOGIN alice nope").0, 430);
     assert_eq!(c.call("LOGIN alice nope").0, 430);
@@ -810,20 +813,7 @@ fn logins_are_rate_limited_and_idle_connections_closed() {
 
 #[test]
 fn an_idle_session_is_closed_even_while_messages_arrive() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("ccrelay.toml");
-    let limits = "idle_timeout_secs = 1\n";
-    std::fs::write(
-        &config,
-        config_text_with(
-            &dir.path().join("data"),
-            &[ALICE, BORIS],
-            &[("g1", "alice", "boris")],
-            limits,
-        ),
-    )
-    .expect("config");
-    let daemon = Daemon::start(&config);
+    let (_dir, daemon) = daemon_with_limits(&[("g1", "alice", "boris")], "idle_timeout_secs = 1\n");
     let mut boris = daemon.login(&BORIS);
     let mut alice = daemon.login(&ALICE);
     assert_eq!(alice.call("MOVE g1 e4").0, 250);
@@ -843,16 +833,8 @@ fn an_idle_session_is_closed_even_while_messages_arrive() {
 /// idle limit is shorter than what was left of the login limit.
 #[test]
 fn a_talking_session_stays_open_past_the_idle_limit_and_is_closed_once_silent() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("ccrelay.toml");
     // The login limit stays at its default, 30 seconds: far longer than the idle one.
-    let limits = "idle_timeout_secs = 1\n";
-    std::fs::write(
-        &config,
-        config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], limits),
-    )
-    .expect("config");
-    let daemon = Daemon::start(&config);
+    let (_dir, daemon) = daemon_with_limits(&[], "idle_timeout_secs = 1\n");
     let mut alice = daemon.login(&ALICE);
     let talking = std::time::Instant::now();
     while talking.elapsed() < Duration::from_millis(2500) {
