@@ -81,7 +81,7 @@ async fn connection(
 ) -> io::Result<()> {
     stream.set_nodelay(true)?;
     let peer = Peer {
-        key: addr.ip().to_string(),
+        key: crate::limiter::address_key(addr.ip()),
         channel: Channel::Tcp,
         printed: None,
     };

@@ -342,7 +342,7 @@ fn setup_with(
         ),
     };
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n\
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n\
          [email]\naddress = \"{relay}@{DOMAIN}\"\npoll_interval_secs = 1\nretry_max_secs = 2\nmax_message_bytes = 262144\n{inbound}\
          [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"starttls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\ntimeout_secs = 10\n",
         dir.path().join("data").display().to_string(),

@@ -192,7 +192,7 @@ fn node_config(
 ) -> String {
     let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n",
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n",
         data.display().to_string(),
         hash(ADMIN_SECRET)
     );

@@ -20,7 +20,7 @@ fn setup(rules: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
     let extra = format!(
-        "login_attempts_per_minute = 1000\n[clock]\nmode = \"manual\"\nstart = \"{START}\"\n\
+        "[clock]\nmode = \"manual\"\nstart = \"{START}\"\n\
          [[events]]\nid = \"ev\"\nname = \"Rules test\"\nsite = \"ccrelay\"\n{rules}\n"
     );
     let text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], &extra);

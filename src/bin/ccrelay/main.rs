@@ -449,8 +449,8 @@ fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
     println!("game {game}: {white} (White) against {black} (Black)");
     println!("start:  ccrelay run --config {}", club.config.display());
     println!(
-        "play:   nc {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
-        club.listen
+        "play:   {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
+        club.netcat()
     );
     Ok(ExitCode::SUCCESS)
 }

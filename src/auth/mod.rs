@@ -1,11 +1,13 @@
 //! Player secrets: stored only as Argon2id hashes (PHC strings), checked in constant time.
 //! Secrets are never logged; `ccrelay hash-secret` makes the hashes the configuration holds.
 //!
-//! Every check the daemon makes (a TCP or serial login, an email token) goes through one
-//! [`Verifier`]: one limit on checks running at once for the whole daemon, and a fixed pool of
-//! Argon2 memory, one buffer per permit, reused from check to check. A default-cost check
-//! fills 19 MiB; allocated afresh each time, a flood of wrong logins left the allocator holding
-//! hundreds of megabytes it never returned. With the pool, at most `limit` buffers ever exist.
+//! Every login (TCP, serial, XFCC, web) passes one [`gate::LoginGate`]: failed logins limited
+//! per address and per player, right secrets remembered for a few minutes. Every Argon2 check
+//! the daemon makes (a login, an email token) goes through one [`Verifier`]: one limit on
+//! checks running at once for the whole daemon, and a fixed pool of Argon2 memory, one buffer
+//! per permit, reused from check to check. A default-cost check fills 19 MiB; allocated afresh
+//! each time, a flood of wrong logins left the allocator holding hundreds of megabytes it
+//! never returned. With the pool, at most `limit` buffers ever exist.
 //!
 //! ```
 //! let hash = ccrelay::auth::hash_secret("correct horse").unwrap();
@@ -13,6 +15,10 @@
 //! assert!(!ccrelay::auth::verify_secret("wrong", &hash));
 //! ```
 
+pub mod gate;
+pub mod remembered;
+
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -115,6 +121,8 @@ pub struct Verifier {
     /// is the operator's choice, not a client's.
     memory: Arc<Mutex<Vec<Vec<Block>>>>,
     limit: usize,
+    /// Argon2 runs so far (also counted in `ccrelay_secret_checks_total`).
+    runs: AtomicU64,
 }
 
 impl Verifier {
@@ -128,6 +136,7 @@ impl Verifier {
             permits: Arc::new(Semaphore::new(limit)),
             memory: Arc::new(Mutex::new(Vec::with_capacity(limit))),
             limit,
+            runs: AtomicU64::new(0),
         }
     }
 
@@ -152,6 +161,8 @@ impl Verifier {
             Ok(Ok(permit)) => permit,
             Ok(Err(_)) | Err(_) => return Err(Busy),
         };
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        metrics::counter!("ccrelay_secret_checks_total").increment(1);
         let pool = self.memory.clone();
         let checked = tokio::task::spawn_blocking(move || {
             let _permit = permit;
@@ -175,6 +186,11 @@ impl Verifier {
     /// Whether `secret` matches `hash`; see [`Verifier::verify_any`].
     pub async fn verify(&self, secret: String, hash: &str, wait: Duration) -> Result<bool, Busy> {
         self.verify_any(vec![secret], hash, wait).await
+    }
+
+    /// Argon2 checks this verifier has run (each check of one or several secrets is one).
+    pub fn checks_run(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
     }
 
     /// Argon2 buffers allocated so far (never more than the limit).
