@@ -128,25 +128,8 @@ fn restrict(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// 120 random bits as 24 letters and digits in groups of four (`k7qm-...`): easy to read
-/// aloud and type, no look-alikes (no 0/o, 1/l), no character the protocol splits on.
 fn random_secret() -> Result<String, InitError> {
-    const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut bytes = [0u8; 15];
-    getrandom::fill(&mut bytes).map_err(|e| InitError::Random(e.to_string()))?;
-    let mut bits: u128 = 0;
-    for b in bytes {
-        bits = (bits << 8) | u128::from(b);
-    }
-    let mut out = String::new();
-    for i in 0..24 {
-        if i > 0 && i % 4 == 0 {
-            out.push('-');
-        }
-        let index = ((bits >> (5 * (23 - i))) & 31) as usize;
-        out.push(char::from(ALPHABET[index]));
-    }
-    Ok(out)
+    crate::auth::new_secret().map_err(InitError::Random)
 }
 
 /// The configuration file: every key a new club needs, commented.

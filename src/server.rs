@@ -131,7 +131,7 @@ pub async fn run(
         None => None,
     };
     let tracker = TaskTracker::new();
-    let mailbox = Mailbox::new(journal.clone(), hub, &config);
+    let mailbox = Mailbox::new(journal.clone(), hub, &config, relay.roster().clone());
     let watched = mailbox.clone();
     // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
     let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));

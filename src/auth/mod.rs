@@ -28,6 +28,30 @@ use argon2::{Algorithm, Argon2, Block, Params, Version};
 use subtle::ConstantTimeEq;
 use tokio::sync::Semaphore;
 
+/// A new secret: 120 random bits as 24 letters and digits in groups of four (`k7qm-...`),
+/// easy to read aloud and type, no look-alikes (no 0/o, 1/l), no character the protocol
+/// splits on, in lower case (a mail key survives servers that lower-case plus addresses).
+/// What `ccrelay init` and `PLAYER ADD` give out; an error only if the system has no
+/// randomness to give.
+pub fn new_secret() -> Result<String, String> {
+    const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 15];
+    getrandom::fill(&mut bytes).map_err(|e| e.to_string())?;
+    let mut bits: u128 = 0;
+    for b in bytes {
+        bits = (bits << 8) | u128::from(b);
+    }
+    let mut out = String::with_capacity(29);
+    for i in 0..24 {
+        if i > 0 && i % 4 == 0 {
+            out.push('-');
+        }
+        let index = ((bits >> (5 * (23 - i))) & 31) as usize;
+        out.push(char::from(ALPHABET[index]));
+    }
+    Ok(out)
+}
+
 /// Hashes a secret with Argon2id's default (interactive-login) cost.
 pub fn hash_secret(secret: &str) -> Result<String, String> {
     Argon2::default()

@@ -34,17 +34,17 @@ pub fn bounded_text(text: &str) -> String {
     format!("{}…", &text[..end])
 }
 
-fn missing(what: &str) -> CommandError {
+pub(super) fn missing(what: &str) -> CommandError {
     CommandError::new(CommandErrorKind::Missing, format!("missing {what}"))
 }
 
-fn bad(message: String) -> CommandError {
+pub(super) fn bad(message: String) -> CommandError {
     CommandError::new(CommandErrorKind::BadValue, message)
 }
 
 /// The words of a line, with the rest of the line at hand for the commands that take free
 /// text (a message, an adjudication's reason, a FEN).
-struct Words<'a> {
+pub(super) struct Words<'a> {
     line: &'a str,
     words: Vec<&'a str>,
     next: usize,
@@ -62,13 +62,13 @@ impl<'a> Words<'a> {
         }
     }
 
-    fn word(&mut self) -> Option<&'a str> {
+    pub(super) fn word(&mut self) -> Option<&'a str> {
         let word = self.words.get(self.next).copied();
         self.next += usize::from(word.is_some());
         word
     }
 
-    fn arg(&mut self, what: &str) -> Result<String, CommandError> {
+    pub(super) fn arg(&mut self, what: &str) -> Result<String, CommandError> {
         self.word().map(str::to_owned).ok_or_else(|| missing(what))
     }
 
@@ -79,15 +79,56 @@ impl<'a> Words<'a> {
         }
     }
 
+    /// A value: one word, or several in double quotes (`"Club Championship 2026"`, spacing
+    /// kept, no quote inside).
+    pub(super) fn value(&mut self, what: &str) -> Result<String, CommandError> {
+        let Some(first) = self.words.get(self.next).copied() else {
+            return Err(missing(what));
+        };
+        if !first.starts_with('"') {
+            self.next += 1;
+            return Ok(first.to_owned());
+        }
+        // Every word is a slice of the line: the quoted text runs from just after the quote
+        // to the next quote in the line.
+        let at = first.as_ptr() as usize - self.line.as_ptr() as usize + 1;
+        let Some(len) = self.line[at..].find('"') else {
+            return Err(bad(format!("{what}: no closing quote")));
+        };
+        let end = at + len;
+        let text = &self.line[at..end];
+        if self.line[end + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace())
+        {
+            return Err(bad(format!(
+                "{what}: a space must follow the closing quote"
+            )));
+        }
+        // Skip every word that starts inside the quotes (the last one ends with the quote).
+        while let Some(w) = self.words.get(self.next) {
+            let start = w.as_ptr() as usize - self.line.as_ptr() as usize;
+            if start > end {
+                break;
+            }
+            self.next += 1;
+        }
+        if text.trim().is_empty() {
+            return Err(bad(format!("{what}: empty")));
+        }
+        Ok(text.to_owned())
+    }
+
     /// The words not read yet.
-    fn rest(&mut self) -> &[&'a str] {
+    pub(super) fn rest(&mut self) -> &[&'a str] {
         let rest = &self.words[self.next..];
         self.next = self.words.len();
         rest
     }
 
     /// The rest of the line as written (spacing kept), trimmed.
-    fn rest_text(&mut self) -> &'a str {
+    pub(super) fn rest_text(&mut self) -> &'a str {
         let Some(first) = self.words.get(self.next) else {
             return "";
         };
@@ -232,6 +273,11 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
                 _ => return Err(bad(format!("{entry:?} is not an entry number"))),
             }
         }
+        "PLAYER" | "ИГРОК" => super::registry::player(&mut w)?,
+        "PLAYERS" | "ИГРОКИ" => Command::Players,
+        "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
+        "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
+        "EVENTS" | "ТУРНИРЫ" => Command::Events,
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {
             let game = w.game()?;
             let text = message_text(w.rest_text())?;

@@ -72,6 +72,28 @@ impl Names {
             .get(id)
             .map_or_else(|| id.to_owned(), |p| p.name.clone())
     }
+
+    /// These names, with the players and events registered while the relay ran added where
+    /// the configuration does not name them.
+    pub fn with_registry(&self, registry: &super::registry::Registry) -> Names {
+        let mut names = self.clone();
+        for (id, p) in &registry.players {
+            names
+                .players
+                .entry(id.clone())
+                .or_insert_with(|| PlayerInfo {
+                    name: p.name.clone(),
+                    address: p.email.clone(),
+                });
+        }
+        for (id, e) in &registry.events {
+            names.events.entry(id.clone()).or_insert_with(|| EventInfo {
+                name: e.event.name.clone(),
+                site: e.event.site.clone(),
+            });
+        }
+        names
+    }
 }
 
 /// One move as recorded.
@@ -192,7 +214,8 @@ pub fn export_reporting(
     names: &Names,
     progress: &mut dyn FnMut(u64),
 ) -> Result<String, JournalError> {
-    super::replay::verify_reporting(conn, progress)?;
+    let replayed = super::replay::verify_reporting(conn, progress)?;
+    let names = &names.with_registry(&replayed.registry);
     let record = read_game(conn, game_id)?;
     Ok(match format {
         ExportFormat::Pgn => pgn(&record, names),
@@ -209,7 +232,8 @@ pub fn pgn_shown(
     games: &[(String, Option<usize>)],
     names: &Names,
 ) -> Result<String, JournalError> {
-    super::replay::verify(conn)?;
+    let replayed = super::replay::verify(conn)?;
+    let names = &names.with_registry(&replayed.registry);
     let mut out = String::new();
     for (id, plies) in games {
         let mut entries: Vec<Entry> = Vec::new();
@@ -224,6 +248,75 @@ pub fn pgn_shown(
         out.push_str(&pgn(&record, names));
     }
     Ok(out)
+}
+
+/// Every game of `event_id` as PGN, by round and board (then id), the chain checked first;
+/// an error if the event has no game.
+pub fn export_event(
+    conn: &Connection,
+    event_id: &str,
+    names: &Names,
+    progress: &mut dyn FnMut(u64),
+) -> Result<String, JournalError> {
+    let replayed = super::replay::verify_reporting(conn, progress)?;
+    let names = &names.with_registry(&replayed.registry);
+    let mut games: Vec<Record> = Vec::new();
+    for record in event_games(conn, event_id)? {
+        games.push(record);
+    }
+    if games.is_empty() {
+        return Err(corrupt(format!(
+            "no game of event {event_id:?} in the journal"
+        )));
+    }
+    let mut out = String::new();
+    for record in &games {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&pgn(record, names));
+    }
+    Ok(out)
+}
+
+/// The games of `event_id`, rebuilt, by round and board (then id).
+pub(super) fn event_games(conn: &Connection, event_id: &str) -> Result<Vec<Record>, JournalError> {
+    let mut by_game: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
+    let mut of_event = std::collections::BTreeSet::new();
+    store::for_each_entry(conn, None, |e| {
+        if e.kind.is_gameless() {
+            return Ok(());
+        }
+        if e.kind == EntryKind::GameStart
+            && serde_json::from_str::<GameStartDetail>(&e.detail)
+                .is_ok_and(|d| d.event.as_deref() == Some(event_id))
+        {
+            of_event.insert(e.game.clone());
+        }
+        by_game.entry(e.game.clone()).or_default().push(e);
+        Ok(())
+    })?;
+    let mut games = Vec::new();
+    for (id, entries) in by_game {
+        if of_event.contains(&id) {
+            games.push(rebuild(&id, entries)?);
+        }
+    }
+    let round = |r: &Record| {
+        r.detail
+            .round
+            .as_deref()
+            .and_then(|r| r.parse::<u32>().ok())
+            .unwrap_or(u32::MAX)
+    };
+    games.sort_by(|a, b| {
+        (round(a), a.detail.board.unwrap_or(u32::MAX), &a.id).cmp(&(
+            round(b),
+            b.detail.board.unwrap_or(u32::MAX),
+            &b.id,
+        ))
+    });
+    Ok(games)
 }
 
 /// PGN dates: `2026.11.29`.
@@ -280,14 +373,18 @@ fn pgn(record: &Record, names: &Names) -> String {
         .game
         .result()
         .map_or("unterminated", |r| r.reason.termination());
-    let mut extra = vec![
-        ("GameId", record.id.as_str()),
+    let board = record.detail.board.map(|b| b.to_string());
+    let mut extra = vec![("GameId", record.id.as_str())];
+    if let Some(board) = &board {
+        extra.push(("Board", board.as_str()));
+    }
+    extra.extend([
         ("TimeControl", time_control.as_str()),
         ("WhiteNA", white_na.as_str()),
         ("BlackNA", black_na.as_str()),
         ("Mode", mode(record)),
         ("Termination", termination),
-    ];
+    ]);
     let kind = record.game.kind();
     if let Some(game_type) = kind.game_type() {
         extra.push(("GameType", game_type));

@@ -30,6 +30,7 @@ use tokio_util::task::TaskTracker;
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
 use crate::auth::Verifier;
 use crate::auth::gate::{LoginGate, Refusal};
+use crate::command::Command;
 use crate::config::Config;
 use crate::limiter::CommandBudget;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
@@ -45,6 +46,10 @@ pub struct Peer {
     /// Where output passes through a slow line: the highest message id actually printed.
     /// A bare `ACK` then acknowledges only what the person can have read.
     pub printed: Option<Arc<AtomicI64>>,
+    /// Whether no one else can read the wire: TLS, or a connection from this machine. A
+    /// player may set their own secret (`SECRET`) only over such a wire; a plain TCP
+    /// connection from elsewhere and a serial line (which may be a radio modem) are not.
+    pub private_wire: bool,
 }
 
 /// What every session shares.
@@ -84,14 +89,14 @@ impl Context {
     /// logs the secret.
     pub async fn log_in(&self, address: &str, player: &str, secret: String) -> Result<(), Refusal> {
         let hash = if player == "admin" {
-            self.config.admin_secret_hash.as_deref()
+            self.config.admin_secret_hash.clone()
         } else {
-            self.config
-                .players
-                .get(player)
-                .map(|p| p.secret_hash.as_str())
+            self.relay.roster().with(player, |p| p.secret_hash.clone())
         };
-        let checked = self.logins.check(address, player, secret, hash).await;
+        let checked = self
+            .logins
+            .check(address, player, secret, hash.as_deref())
+            .await;
         if let Err(refusal) = checked {
             metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
                 .increment(1);
@@ -402,6 +407,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .await?;
                     return Ok(true);
                 };
+                if matches!(command, Command::Secret { .. }) && !self.peer.private_wire {
+                    self.reply(Reply::new(
+                        Status::Forbidden,
+                        "SECRET only over TLS or from the relay's own machine: this wire is plain",
+                    ))
+                    .await?;
+                    return Ok(true);
+                }
                 let said = Said::new(command).text(text);
                 let answer = self.ctx.relay.submit_said(login.sender.clone(), said).await;
                 self.answers.push_back(Box::pin(answer));
@@ -430,7 +443,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let (admin, notation) = if player == "admin" {
             (true, None)
         } else {
-            (false, config.players.get(&player).map(|p| p.notation))
+            (false, self.ctx.relay.roster().with(&player, |p| p.notation))
         };
         tracing::info!(peer = %self.peer.key, %player, "logged in");
         let subscription = self

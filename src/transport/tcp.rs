@@ -84,6 +84,7 @@ async fn connection(
         key: crate::limiter::address_key(addr.ip()),
         channel: Channel::Tcp,
         printed: None,
+        private_wire: tls.is_some() || addr.ip().is_loopback(),
     };
     match tls {
         None => Session::new(stream, peer, &ctx).run().await,

@@ -10,6 +10,7 @@ mod email;
 mod email_fixtures;
 mod email_hostile;
 mod errors;
+mod events;
 mod fuzz_corpus;
 mod init;
 mod link;

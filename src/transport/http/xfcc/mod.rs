@@ -211,8 +211,8 @@ pub fn result_name(standing: &Standing) -> &'static str {
             (EndReason::Adjudication, Some(Color::White)) => "WhiteWinAdjudicated",
             (EndReason::Adjudication, Some(Color::Black)) => "BlackWinAdjudicated",
             (EndReason::Adjudication, None) => "DrawAdjudicated",
-            (EndReason::Silence, Some(Color::White)) => "BlackDefaulted",
-            (EndReason::Silence, Some(Color::Black)) => "WhiteDefaulted",
+            (EndReason::Silence | EndReason::Withdrawal, Some(Color::White)) => "BlackDefaulted",
+            (EndReason::Silence | EndReason::Withdrawal, Some(Color::Black)) => "WhiteDefaulted",
             (_, Some(Color::White)) => "WhiteWins",
             (_, Some(Color::Black)) => "BlackWins",
             (_, None) => "Draw",
@@ -459,7 +459,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let said = Said::new(command).message(request.message.clone());
     let reply = relay.call_said(sender, said).await;
     let result = outcome(&view, reply);
-    let lang = x.ctx.config.players.get(&player).and_then(|p| p.lang);
+    let lang = x.ctx.relay.roster().with(&player, |p| p.lang).flatten();
     match &request.my_move {
         Some(text) if result == MoveResult::InvalidMove && view.is_ambiguous(text, lang) => {
             MoveResult::MoveIsAmbiguous
