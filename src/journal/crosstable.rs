@@ -10,7 +10,8 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 use super::JournalError;
-use super::export::{Names, Record, event_games};
+use super::event_export::event_games;
+use super::export::{Names, Record};
 use super::registry::EventRecord;
 use crate::event::System;
 use crate::event::standings::match_score;

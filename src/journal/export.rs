@@ -13,6 +13,7 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 pub use super::crosstable::crosstable;
+pub use super::event_export::{event_text, export_event};
 use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};
@@ -120,7 +121,7 @@ pub(super) struct Record {
     entries: Vec<Entry>,
 }
 
-fn corrupt(why: String) -> JournalError {
+pub(super) fn corrupt(why: String) -> JournalError {
     JournalError::Corrupt(why)
 }
 
@@ -250,75 +251,6 @@ pub fn pgn_shown(
     Ok(out)
 }
 
-/// Every game of `event_id` as PGN, by round and board (then id), the chain checked first;
-/// an error if the event has no game.
-pub fn export_event(
-    conn: &Connection,
-    event_id: &str,
-    names: &Names,
-    progress: &mut dyn FnMut(u64),
-) -> Result<String, JournalError> {
-    let replayed = super::replay::verify_reporting(conn, progress)?;
-    let names = &names.with_registry(&replayed.registry);
-    let mut games: Vec<Record> = Vec::new();
-    for record in event_games(conn, event_id)? {
-        games.push(record);
-    }
-    if games.is_empty() {
-        return Err(corrupt(format!(
-            "no game of event {event_id:?} in the journal"
-        )));
-    }
-    let mut out = String::new();
-    for record in &games {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&pgn(record, names));
-    }
-    Ok(out)
-}
-
-/// The games of `event_id`, rebuilt, by round and board (then id).
-pub(super) fn event_games(conn: &Connection, event_id: &str) -> Result<Vec<Record>, JournalError> {
-    let mut by_game: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
-    let mut of_event = std::collections::BTreeSet::new();
-    store::for_each_entry(conn, None, |e| {
-        if e.kind.is_gameless() {
-            return Ok(());
-        }
-        if e.kind == EntryKind::GameStart
-            && serde_json::from_str::<GameStartDetail>(&e.detail)
-                .is_ok_and(|d| d.event.as_deref() == Some(event_id))
-        {
-            of_event.insert(e.game.clone());
-        }
-        by_game.entry(e.game.clone()).or_default().push(e);
-        Ok(())
-    })?;
-    let mut games = Vec::new();
-    for (id, entries) in by_game {
-        if of_event.contains(&id) {
-            games.push(rebuild(&id, entries)?);
-        }
-    }
-    let round = |r: &Record| {
-        r.detail
-            .round
-            .as_deref()
-            .and_then(|r| r.parse::<u32>().ok())
-            .unwrap_or(u32::MAX)
-    };
-    games.sort_by(|a, b| {
-        (round(a), a.detail.board.unwrap_or(u32::MAX), &a.id).cmp(&(
-            round(b),
-            b.detail.board.unwrap_or(u32::MAX),
-            &b.id,
-        ))
-    });
-    Ok(games)
-}
-
 /// PGN dates: `2026.11.29`.
 fn pgn_date(t: Timestamp) -> String {
     t.strftime("%Y.%m.%d").to_string()
@@ -343,7 +275,7 @@ fn mode(record: &Record) -> &'static str {
     }
 }
 
-fn pgn(record: &Record, names: &Names) -> String {
+pub(super) fn pgn(record: &Record, names: &Names) -> String {
     let (event, site) = event_of(record, names);
     let result = record.game.result().map_or("*", |r| r.pgn());
     let white = names.player(&record.detail.white);

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod crosstable;
+pub mod event_export;
 pub mod export;
 mod head;
 pub mod keyring;

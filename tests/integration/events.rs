@@ -229,7 +229,7 @@ fn standing<'a>(show: &'a str, id: &str) -> &'a str {
 fn a_double_round_robin_of_four_with_results_and_tie_breaks_by_hand() {
     let (_dir, config, daemon) = admin_only();
     let mut a = admin(&daemon);
-    add_players(&mut a, &["w", "x", "y", "z"]);
+    let secrets = add_players(&mut a, &["w", "x", "y", "z"]);
     ok(&mut a, "EVENT NEW drr SYSTEM double-round-robin");
     ok(&mut a, "EVENT ENTER drr w x y z");
     let started = ok(&mut a, "EVENT START drr");
@@ -333,6 +333,32 @@ fn a_double_round_robin_of_four_with_results_and_tie_breaks_by_hand() {
     assert!(pgn.contains("[White \"Player w\"]"), "{pgn}");
     assert!(pgn.contains("% ccrelay-signature v1 "), "signed: {pgn}");
     assert!(!pgn.contains("argon2"), "no hash in an export");
+
+    // The event's record: who registered, made, entered and started what, and when; the
+    // secrets and their hashes are in no entry.
+    let out = ccrelay()
+        .args([
+            "journal", "export", "--event", "drr", "--format", "text", "--config",
+        ])
+        .arg(&config)
+        .output()
+        .expect("export");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches(" player_add ").count(), 4, "{text}");
+    for kind in [" event_new ", " event_enter ", " event_start "] {
+        assert!(text.contains(kind), "{kind}: {text}");
+    }
+    assert!(text.contains("admin      tcp"), "by whom, on what: {text}");
+    assert!(text.contains("drr-r6b2"), "{text}");
+    assert!(!text.contains("argon2"), "no hash: {text}");
+    for secret in secrets.values() {
+        assert!(!text.contains(secret.as_str()), "no secret: {text}");
+    }
 }
 
 #[test]

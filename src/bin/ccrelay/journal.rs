@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
-use ccrelay::journal::export::{ExportFormat, Names, crosstable, export_event, export_reporting};
+use ccrelay::journal::export::{
+    ExportFormat, Names, crosstable, event_text, export_event, export_reporting,
+};
 use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, store};
@@ -36,7 +38,8 @@ pub enum JournalCommand {
         /// The game.
         #[arg(long, required_unless_present = "event", conflicts_with = "event")]
         game: Option<String>,
-        /// Every game of this event, by round and board (PGN only).
+        /// An event: every game as PGN, by round and board, or (`--format text`) its record:
+        /// who registered, entered, started and withdrew whom, when.
         #[arg(long)]
         event: Option<String>,
         /// pgn, iccf (the numeric scoresheet), report (readable) or text (every entry).
@@ -94,8 +97,10 @@ pub fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
         } => {
             let what = match (game, event) {
                 (Some(game), _) => Exported::Game(game),
-                (None, Some(event)) if format == ExportFormat::Pgn => Exported::Event(event),
-                (None, Some(_)) => bail!("an event is exported as PGN only (--format pgn)"),
+                (None, Some(event)) if matches!(format, ExportFormat::Pgn | ExportFormat::Text) => {
+                    Exported::Event(event)
+                }
+                (None, Some(_)) => bail!("an event is exported as pgn or text"),
                 (None, None) => bail!("say --game ID or --event ID"),
             };
             export(&config, &what, format, unsigned)
@@ -210,6 +215,9 @@ fn export(
     let mut progress = |n| bar.set_position(n);
     let text = match what {
         Exported::Game(game) => export_reporting(&conn, game, format, &names, &mut progress),
+        Exported::Event(event) if format == ExportFormat::Text => {
+            event_text(&conn, event, &names, &mut progress)
+        }
         Exported::Event(event) => export_event(&conn, event, &names, &mut progress),
     };
     bar.finish_and_clear();
