@@ -566,7 +566,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__export)
-            opts="-h --config --game --format --unsigned --help"
+            opts="-h --config --game --event --format --unsigned --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +577,10 @@ _ccrelay() {
                     return 0
                     ;;
                 --game)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
