@@ -474,15 +474,15 @@ with open(sys.argv[1], encoding="utf-8") as f:
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
-    // Alice: won m1, drew m2, m3 in progress: 1½ from 2 games, first.
+    // Alice: won m1, drew m2, m3 in progress: 1½ from 2 games, one win, first.
     assert_eq!(
         row("alice"),
-        ["1", "alice", "X", "1½*", "1½", "2", "¾"],
+        ["1", "alice", "X", "1½*", "1½", "2", "¾", "1"],
         "{table}"
     );
     assert_eq!(
         row("boris"),
-        ["2", "boris", "0½*", "X", "½", "2", "¾"],
+        ["2", "boris", "0½*", "X", "½", "2", "¾", "0"],
         "{table}"
     );
 }
