@@ -571,3 +571,54 @@ fn a_player_changes_their_own_secret_only_over_a_private_wire() {
     );
     assert_eq!(daemon.connect().call(&format!("LOGIN q {new}")).0, 230);
 }
+
+/// The event's web page lists the pairings by round, the crosstable has its tie-break
+/// columns, and the event's PGN is served whole.
+#[test]
+fn the_event_page_lists_the_pairings_by_round() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let mut text = config_text_with(&dir.path().join("data"), &[], &[], "");
+    text.push_str("[http]\nlisten = \"127.0.0.1:0\"\n");
+    std::fs::write(&config, text).expect("config");
+    let daemon = Daemon::start(&config);
+    let http = daemon.http.expect("http");
+    let mut a = admin(&daemon);
+    add_players(&mut a, &["e1", "e2", "e3", "e4"]);
+    ok(&mut a, r#"EVENT NEW web SYSTEM round-robin NAME "Web Cup""#);
+    ok(&mut a, "EVENT ENTER web e1 e2 e3 e4");
+    ok(&mut a, "EVENT START web");
+    ok(&mut a, "ADJUDICATE web-r1b1 1-0 test result");
+    let page = crate::xfcc::raw(
+        http,
+        b"GET /events/web HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Web Cup"), "{}", page.body);
+    assert!(page.body.contains("Pairings by round"), "{}", page.body);
+    for round in 1..=3 {
+        assert!(
+            page.body.contains(&format!("Round {round}")),
+            "{}",
+            page.body
+        );
+    }
+    assert!(page.body.contains("Player e1 – Player e4"), "{}", page.body);
+    assert!(
+        page.body.contains("<th class=\"num\">Wins</th>"),
+        "{}",
+        page.body
+    );
+    let pgn = crate::xfcc::raw(
+        http,
+        b"GET /events/web.pgn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(pgn.status, 200);
+    assert_eq!(
+        pgn.body.matches("[Event \"Web Cup\"]").count(),
+        6,
+        "{}",
+        pgn.body
+    );
+    assert!(pgn.body.contains("[Board \"2\"]"), "{}", pgn.body);
+}
