@@ -133,6 +133,8 @@ fn regression_after_a_key_rotation_and_a_power_cut_the_public_key_file_names_the
     let mut daemon = Daemon::start(&config);
     assert_eq!(daemon.login(&ALICE).call("MOVE g1 e4").0, 250);
     assert!(daemon.terminate().success());
+    // The data directory made durable here, so that only the rotation is under test.
+    sync_dir(&mnt);
     let run = |args: &[&str]| {
         let out = ccrelay()
             .args(args)
