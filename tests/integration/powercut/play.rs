@@ -1,10 +1,12 @@
-//! The power-cut test: the real daemon with its data directory on the [`Layer`], Alice and
-//! Boris playing over TCP, the power cut at a seeded change (during start-up, play or rest),
-//! the daemon killed, the disk powered on with only what was synced, and the daemon started
-//! again. After every cut, and at the end:
+//! The power-cut test: the real daemon (node A) with its data directory on the [`Layer`],
+//! Alice and Boris playing over TCP, Vera on a linked node B ([`super::peer`]), the power cut
+//! at a seeded change (during start-up, play or rest), the daemon killed, the disk powered on
+//! with only what was synced, and the daemon started again. After every cut, and at the end:
 //!
-//! - every move a player was answered `250` for is in the journal, and the journal holds each
-//!   game's moves once, in order (nothing lost, nothing applied twice);
+//! - every move a player was answered `250` (or `RECORDED`) for by node A is in A's journal,
+//!   and the journal holds each game's moves once, in order (nothing lost, nothing applied
+//!   twice); at the end both nodes hold the same record of the linked games, with every move
+//!   either node answered `250` or `202` for;
 //! - every push owed to Boris arrives, under one id with one text, and none comes again after
 //!   an `ACK` was answered `250` (delivered exactly once);
 //! - `ccrelay journal verify --receipt` passes with every reply, push and full receipt the
@@ -22,6 +24,7 @@ use std::time::Duration;
 use ccrelay::notation::{Iccf, uci};
 
 use super::layer::{Layer, require_fuse};
+use super::peer::{Linked, Peer, node_a_config};
 use crate::daemon::{ALICE, BORIS, Client, Daemon, config_text, long_game};
 use crate::support::ccrelay;
 
@@ -80,6 +83,8 @@ struct Tally {
     duplicated: usize,
     pushes: usize,
     syncs: u64,
+    /// Plies of the linked games `l1` and `l2` at the end.
+    linked: [usize; 2],
 }
 
 /// What the players know and have saved, across cuts.
@@ -92,6 +97,7 @@ struct Players {
     /// Reply and push lines, and full receipts, as the players saved them.
     receipts: Vec<String>,
     violations: Vec<String>,
+    linked: Linked,
 }
 
 #[test]
@@ -115,12 +121,13 @@ fn power_cuts_at_seeded_moments_lose_no_acknowledged_move_and_apply_none_twice()
     eprintln!("power cuts: {cuts}, seed {seed}");
     let tally = run(seed, cuts);
     eprintln!(
-        "power cuts: {} ({} in start-up, {} in play, {} at rest); moves acknowledged {}, lost {}, duplicated {}, in flight and kept {}; pushes {}; syncs {}",
+        "power cuts: {} ({} in start-up, {} in play, {} at rest); moves acknowledged {} (linked games {:?}), lost {}, duplicated {}, in flight and kept {}; pushes {}; syncs {}",
         tally.cuts,
         tally.in_start,
         tally.in_play,
         tally.at_rest,
         tally.acknowledged,
+        tally.linked,
         tally.lost,
         tally.duplicated,
         tally.unacknowledged,
@@ -141,12 +148,10 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .map(|g| (g.as_str(), "alice", "boris"))
         .collect();
     let config = dir.path().join("ccrelay.toml");
+    let mut peer = Peer::new();
     // The data directory is made by the daemon, on the disk that forgets.
-    std::fs::write(
-        &config,
-        config_text(&mnt.join("data"), &[ALICE, BORIS], &table),
-    )
-    .expect("config");
+    let text = config_text(&mnt.join("data"), &[ALICE, BORIS], &table) + &node_a_config(peer.port);
+    std::fs::write(&config, text).expect("config");
     let saved = dir.path().join("receipts.txt");
     let mut rng = Rng::new(seed);
     let mut players = Players {
@@ -155,6 +160,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
         boris_acked: 0,
         receipts: Vec::new(),
         violations: Vec::new(),
+        linked: Linked::default(),
     };
     let mut tally = Tally::default();
     for round in 0..=cuts {
@@ -180,6 +186,9 @@ fn run(seed: u64, cuts: usize) -> Tally {
             continue;
         };
         let pid = daemon.child.id();
+        // Node B keeps its power: started afresh, it links to A at once, and Vera plays
+        // whatever node A is doing.
+        peer.restart();
         let played = std::thread::scope(|s| {
             s.spawn(|| {
                 // The machine dies with its disk: the daemon is killed just after the cut.
@@ -189,7 +198,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
                 let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
             });
             let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                play(daemon.addr, &games, &mut players, round)
+                play(daemon.addr, &games, &mut players, &mut peer, round)
             }))
             .is_ok();
             let cut_in_play = layer.wait_cut(Duration::ZERO);
@@ -213,17 +222,35 @@ fn run(seed: u64, cuts: usize) -> Tally {
         "{}",
         players.violations.join("\n")
     );
-    // The end: every White move reached Boris exactly once.
+    // The end: the linked games settle on both nodes, and every White move reached Boris
+    // exactly once.
     let daemon = start(&config, &dir.path().join("final.log")).expect("the daemon starts");
     let mut boris = daemon.login(&BORIS);
-    boris.call("GAMES");
+    peer.restart();
+    let linked_plies = peer.settle(
+        &mnt.join("data"),
+        &mut boris,
+        &mut players.linked,
+        &mut players.violations,
+    );
+    assert!(
+        players.violations.is_empty(),
+        "{}",
+        players.violations.join("\n")
+    );
     for (id, body) in std::mem::take(&mut boris.pushes) {
         assert!(id > players.boris_acked, "message {id} came again: {body}");
         players.boris_seen.insert(id, body);
     }
     let line = long_game();
-    for (g, id) in games.iter().enumerate() {
-        for ply in (0..players.acked[g]).step_by(2) {
+    let mut owed: Vec<(&str, usize)> = games
+        .iter()
+        .zip(players.acked)
+        .map(|(g, n)| (g.as_str(), n))
+        .collect();
+    owed.push(("l2", linked_plies[1]));
+    for (id, plies) in owed {
+        for ply in (0..plies).step_by(2) {
             let wanted = format!("MOVE {id} {}. ", ply / 2 + 1);
             let iccf = format!("({})", Iccf::from_move(line[ply].1));
             let count = players
@@ -235,7 +262,9 @@ fn run(seed: u64, cuts: usize) -> Tally {
             tally.pushes += 1;
         }
     }
-    tally.acknowledged = players.acked.iter().sum();
+    tally.acknowledged = players.acked.iter().sum::<usize>() + linked_plies[0] + linked_plies[1];
+    tally.linked = linked_plies;
+    peer.verify();
     assert!(
         tally.in_play >= cuts / 4,
         "only {} of {cuts} cuts struck during play: {tally:?}",
@@ -319,6 +348,28 @@ fn check_disk(
         tally.unacknowledged += got.len() - acked;
         players.acked[g] = got.len();
     }
+    // The linked games: A's record of l1 (it keeps it) holds what A acknowledged; its copy of
+    // l2 (B keeps it) may lag, but never holds a move twice or out of order.
+    for id in ["l1", "l2"] {
+        let got = moves.get(id).cloned().unwrap_or_default();
+        let want: Vec<String> = line
+            .iter()
+            .take(got.len())
+            .map(|(_, m)| Iccf::from_move(*m).to_string())
+            .collect();
+        if got != want {
+            tally.duplicated += 1;
+            panic!("round {round}, {id}: the journal's moves {got:?} are not the game's {want:?}");
+        }
+    }
+    let l1 = moves.get("l1").map_or(0, Vec::len);
+    if l1 < players.linked.l1_acked {
+        tally.lost += players.linked.l1_acked - l1;
+        panic!(
+            "round {round}, l1: {} moves recorded by node A, {l1} in its journal",
+            players.linked.l1_acked
+        );
+    }
     std::fs::write(saved, players.receipts.join("\n") + "\n").expect("save the receipts");
     let mut verify = ccrelay();
     verify.args(["journal", "verify"]);
@@ -339,7 +390,7 @@ fn check_disk(
 }
 
 /// Each game's moves in the journal, in order, in ICCF.
-fn journal_moves(data: &Path) -> BTreeMap<String, Vec<String>> {
+pub(super) fn journal_moves(data: &Path) -> BTreeMap<String, Vec<String>> {
     let conn = rusqlite::Connection::open_with_flags(
         data.join("journal.sqlite3"),
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
@@ -363,10 +414,31 @@ fn journal_moves(data: &Path) -> BTreeMap<String, Vec<String>> {
 
 /// One round of play: Alice moves in every game where White is to move, Boris logs in, reads
 /// what he missed, acknowledges it, and answers. The power may go at any point in this.
-fn play(addr: std::net::SocketAddr, games: &[String], players: &mut Players, round: usize) {
+fn play(
+    addr: std::net::SocketAddr,
+    games: &[String],
+    players: &mut Players,
+    peer: &mut Peer,
+    round: usize,
+) {
     let line = long_game();
     let mut alice = Client::connect(addr);
     assert_eq!(alice.call(&format!("LOGIN alice {}", ALICE.secret)).0, 230);
+    let mut boris = Client::connect(addr);
+    assert_eq!(boris.call(&format!("LOGIN boris {}", BORIS.secret)).0, 230);
+    // The link catches up (up to a second and a half): both nodes see the same linked games.
+    let deadline = std::time::Instant::now() + Duration::from_millis(1500);
+    while std::time::Instant::now() < deadline {
+        let on_a = [
+            super::peer::moves_listed(&mut alice, "l1"),
+            super::peer::moves_listed(&mut boris, "l2"),
+        ];
+        if on_a.iter().all(Option::is_some) && on_a == peer.views() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    peer.vera_plays(&mut players.linked, &mut players.violations);
     for (g, id) in games.iter().enumerate() {
         let ply = players.acked[g];
         if ply.is_multiple_of(2) && ply < line.len() {
@@ -384,8 +456,17 @@ fn play(addr: std::net::SocketAddr, games: &[String], players: &mut Players, rou
             }
         }
     }
-    let mut boris = Client::connect(addr);
-    assert_eq!(boris.call(&format!("LOGIN boris {}", BORIS.secret)).0, 230);
+    // Alice in l1, which node A keeps: her move is in the record when answered 250.
+    let n = crate::daemon::moves_in(&mut alice, "l1");
+    if n.is_multiple_of(2) && n < line.len() {
+        let (code, text) = alice.call(&format!("MOVE l1 {}", uci::write(line[n].1)));
+        if code == 250 {
+            let linked = &mut players.linked;
+            linked.l1_acked = linked.l1_acked.max(n + 1);
+            linked.l1_promised = linked.l1_promised.max(n + 1);
+            players.receipts.push(format!("250 {text}"));
+        }
+    }
     boris.call("GAMES");
     let mut highest = players.boris_acked;
     for (id, body) in std::mem::take(&mut boris.pushes) {
@@ -417,6 +498,22 @@ fn play(addr: std::net::SocketAddr, games: &[String], players: &mut Players, rou
                 players.acked[g] = ply + 1;
                 players.receipts.push(format!("250 {text}"));
             }
+        }
+    }
+    // Boris in l2, which node B keeps: 202 once his proposal is durable on A; A sends it.
+    // (Node A knows l2 once node B's record of its start has crossed the link.)
+    let n = super::peer::moves_listed(&mut boris, "l2");
+    let linked = &mut players.linked;
+    linked.boris_pending = linked.boris_pending.filter(|&p| n.is_none_or(|n| p >= n));
+    if let Some(n) = n
+        && !n.is_multiple_of(2)
+        && n < line.len()
+        && linked.boris_pending.is_none()
+    {
+        let (code, _) = boris.call(&format!("MOVE l2 {}", Iccf::from_move(line[n].1)));
+        if code == 202 {
+            linked.boris_pending = Some(n);
+            linked.l2_promised = linked.l2_promised.max(n + 1);
         }
     }
 }
