@@ -3,6 +3,7 @@
 //! may die anywhere; this proves the disk holds what ccrelay said it had.
 
 pub mod layer;
+mod mail;
 mod peer;
 mod play;
 mod regressions;

@@ -24,6 +24,7 @@ use std::time::Duration;
 use ccrelay::notation::{Iccf, uci};
 
 use super::layer::{Layer, require_fuse};
+use super::mail::Mailer;
 use super::peer::{Linked, Peer, node_a_config};
 use crate::daemon::{ALICE, BORIS, Client, Daemon, config_text, long_game};
 use crate::support::ccrelay;
@@ -83,8 +84,9 @@ struct Tally {
     duplicated: usize,
     pushes: usize,
     syncs: u64,
-    /// Plies of the linked games `l1` and `l2` at the end.
+    /// Plies of the linked games `l1` and `l2` at the end, and of the mail game `e1`.
     linked: [usize; 2],
+    mail: usize,
 }
 
 /// What the players know and have saved, across cuts.
@@ -98,6 +100,10 @@ struct Players {
     receipts: Vec<String>,
     violations: Vec<String>,
     linked: Linked,
+    /// Game `e1` (Mira by mail, Boris): moves in the journal at the last power-on, and plies
+    /// Boris was answered 250 for.
+    e1: usize,
+    e1_boris: usize,
 }
 
 #[test]
@@ -121,13 +127,14 @@ fn power_cuts_at_seeded_moments_lose_no_acknowledged_move_and_apply_none_twice()
     eprintln!("power cuts: {cuts}, seed {seed}");
     let tally = run(seed, cuts);
     eprintln!(
-        "power cuts: {} ({} in start-up, {} in play, {} at rest); moves acknowledged {} (linked games {:?}), lost {}, duplicated {}, in flight and kept {}; pushes {}; syncs {}",
+        "power cuts: {} ({} in start-up, {} in play, {} at rest); moves acknowledged {} (linked games {:?}, by mail {}), lost {}, duplicated {}, in flight and kept {}; pushes {}; syncs {}",
         tally.cuts,
         tally.in_start,
         tally.in_play,
         tally.at_rest,
         tally.acknowledged,
         tally.linked,
+        tally.mail,
         tally.lost,
         tally.duplicated,
         tally.unacknowledged,
@@ -149,8 +156,13 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .collect();
     let config = dir.path().join("ccrelay.toml");
     let mut peer = Peer::new();
+    // The mail tests take turns: one of them stops the mail servers.
+    let _turn = crate::email::lock();
+    let mut mailer = Mailer::new();
     // The data directory is made by the daemon, on the disk that forgets.
-    let text = config_text(&mnt.join("data"), &[ALICE, BORIS], &table) + &node_a_config(peer.port);
+    let text = config_text(&mnt.join("data"), &[ALICE, BORIS], &table)
+        + &node_a_config(peer.port)
+        + &mailer.config();
     std::fs::write(&config, text).expect("config");
     let saved = dir.path().join("receipts.txt");
     let mut rng = Rng::new(seed);
@@ -161,12 +173,22 @@ fn run(seed: u64, cuts: usize) -> Tally {
         receipts: Vec::new(),
         violations: Vec::new(),
         linked: Linked::default(),
+        e1: 0,
+        e1_boris: 0,
     };
     let mut tally = Tally::default();
     for round in 0..=cuts {
         if round > 0 {
             layer.power_on();
-            check_disk(&config, &games, &mut players, &mut tally, &saved, round);
+            check_disk(
+                &config,
+                &games,
+                &mut players,
+                &mut tally,
+                &saved,
+                round,
+                mailer.acked,
+            );
         }
         if round == cuts {
             break;
@@ -189,6 +211,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
         // Node B keeps its power: started afresh, it links to A at once, and Vera plays
         // whatever node A is doing.
         peer.restart();
+        mailer.plays(players.e1);
         let played = std::thread::scope(|s| {
             s.spawn(|| {
                 // The machine dies with its disk: the daemon is killed just after the cut.
@@ -238,6 +261,11 @@ fn run(seed: u64, cuts: usize) -> Tally {
         "{}",
         players.violations.join("\n")
     );
+    let e1 = super::play::journal_moves(&mnt.join("data"))
+        .get("e1")
+        .map_or(0, Vec::len);
+    mailer.settle(e1);
+    boris.call("GAMES");
     for (id, body) in std::mem::take(&mut boris.pushes) {
         assert!(id > players.boris_acked, "message {id} came again: {body}");
         players.boris_seen.insert(id, body);
@@ -249,6 +277,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .map(|(g, n)| (g.as_str(), n))
         .collect();
     owed.push(("l2", linked_plies[1]));
+    owed.push(("e1", e1));
     for (id, plies) in owed {
         for ply in (0..plies).step_by(2) {
             let wanted = format!("MOVE {id} {}. ", ply / 2 + 1);
@@ -262,7 +291,9 @@ fn run(seed: u64, cuts: usize) -> Tally {
             tally.pushes += 1;
         }
     }
-    tally.acknowledged = players.acked.iter().sum::<usize>() + linked_plies[0] + linked_plies[1];
+    tally.acknowledged =
+        players.acked.iter().sum::<usize>() + linked_plies[0] + linked_plies[1] + e1;
+    tally.mail = e1;
     tally.linked = linked_plies;
     peer.verify();
     assert!(
@@ -312,6 +343,7 @@ fn check_disk(
     tally: &mut Tally,
     saved: &PathBuf,
     round: usize,
+    mail_acked: usize,
 ) {
     let data = config.parent().expect("folder").join("disk/data");
     if players.acked.iter().all(|&n| n == 0) && players.receipts.is_empty() {
@@ -350,7 +382,7 @@ fn check_disk(
     }
     // The linked games: A's record of l1 (it keeps it) holds what A acknowledged; its copy of
     // l2 (B keeps it) may lag, but never holds a move twice or out of order.
-    for id in ["l1", "l2"] {
+    for id in ["l1", "l2", "e1"] {
         let got = moves.get(id).cloned().unwrap_or_default();
         let want: Vec<String> = line
             .iter()
@@ -370,6 +402,14 @@ fn check_disk(
             players.linked.l1_acked
         );
     }
+    // Game e1: every move acknowledged to Mira (by mail) or to Boris (250) is in it.
+    let e1 = moves.get("e1").map_or(0, Vec::len);
+    let e1_acked = players.e1_boris.max(mail_acked);
+    if e1 < e1_acked {
+        tally.lost += e1_acked - e1;
+        panic!("round {round}, e1: {e1_acked} moves acknowledged, {e1} in the journal");
+    }
+    players.e1 = e1;
     std::fs::write(saved, players.receipts.join("\n") + "\n").expect("save the receipts");
     let mut verify = ccrelay();
     verify.args(["journal", "verify"]);
@@ -498,6 +538,17 @@ fn play(
                 players.acked[g] = ply + 1;
                 players.receipts.push(format!("250 {text}"));
             }
+        }
+    }
+    // Boris in e1, against Mira by mail.
+    if let Some(n) = super::peer::moves_listed(&mut boris, "e1")
+        && !n.is_multiple_of(2)
+        && n < line.len()
+    {
+        let (code, text) = boris.call(&format!("MOVE e1 {}", Iccf::from_move(line[n].1)));
+        if code == 250 {
+            players.e1_boris = players.e1_boris.max(n + 1);
+            players.receipts.push(format!("250 {text}"));
         }
     }
     // Boris in l2, which node B keeps: 202 once his proposal is durable on A; A sends it.
