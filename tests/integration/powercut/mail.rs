@@ -76,10 +76,11 @@ impl Mailer {
     /// Takes the acknowledgement of the pending move from Mira's mail, if it came.
     fn read(&mut self) {
         let Some(ply) = self.pending else { return };
-        let iccf = Iccf::from_move(long_game()[ply].1).to_string();
+        // The move as the answer names it (the mail's help text names a move too: "12. 7163").
+        let said = format!("{}. {}", ply / 2 + 1, Iccf::from_move(long_game()[ply].1));
         let acknowledged = mails(&self.mira.user).iter().any(|m| {
-            (m.text.contains("accepted e1") || m.text.contains("handled before"))
-                && m.text.contains(&iccf)
+            m.text.contains(&format!("accepted e1 {said}"))
+                || (m.text.contains("handled before") && m.text.contains(&format!("> {said}")))
         });
         if acknowledged {
             self.acked = self.acked.max(ply + 1);

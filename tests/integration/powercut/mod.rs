@@ -2,6 +2,7 @@
 //! ([`layer`]), cut at seeded moments while players play ([`play`]). kill -9 proves the process
 //! may die anywhere; this proves the disk holds what ccrelay said it had.
 
+mod disk;
 pub mod layer;
 mod mail;
 mod peer;

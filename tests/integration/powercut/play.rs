@@ -1,9 +1,11 @@
 //! The power-cut test: the real daemon (node A) with its data directory on the [`Layer`],
-//! Alice and Boris playing over TCP, Vera on a linked node B ([`super::peer`]), the power cut
+//! Alice and Boris playing over TCP, Mira by mail ([`super::mail`]), Vera on a linked node B
+//! ([`super::peer`]), the power cut
 //! at a seeded change (during start-up, play or rest), the daemon killed, the disk powered on
 //! with only what was synced, and the daemon started again. After every cut, and at the end:
 //!
-//! - every move a player was answered `250` (or `RECORDED`) for by node A is in A's journal,
+//! - every move a player was answered `250` (or `RECORDED`, or `accepted` by mail) for by
+//!   node A is in A's journal,
 //!   and the journal holds each game's moves once, in order (nothing lost, nothing applied
 //!   twice); at the end both nodes hold the same record of the linked games, with every move
 //!   either node answered `250` or `202` for;
