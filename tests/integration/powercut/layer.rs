@@ -549,11 +549,31 @@ impl Layer {
         self.attach();
     }
 
+    /// Unmounts and waits for the mount's thread. The tests run in parallel, and a child
+    /// another test forks holds copies of this process's open files until it executes its
+    /// program (every file is close-on-exec): a file of this disk open at that moment keeps
+    /// it busy for a moment. So a busy unmount is tried again, for up to two seconds.
     fn detach(&mut self) {
-        if let Some(session) = self.session.take()
-            && let Err(e) = session.umount_and_join()
-        {
-            panic!("cannot unmount {}: {e}", self.mountpoint.display());
+        let Some(session) = self.session.take() else {
+            return;
+        };
+        let mut tries = 0;
+        loop {
+            match nix::mount::umount2(&self.mountpoint, nix::mount::MntFlags::empty()) {
+                Ok(()) => break,
+                Err(nix::errno::Errno::EBUSY) if tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => panic!("cannot unmount {}: {e}", self.mountpoint.display()),
+            }
+        }
+        // The kernel ends the session; the thread returns, and fuser finds nothing to unmount.
+        if let Err(e) = session.join() {
+            panic!(
+                "the filesystem's thread of {}: {e}",
+                self.mountpoint.display()
+            );
         }
     }
 }
@@ -561,6 +581,7 @@ impl Layer {
 impl Drop for Layer {
     fn drop(&mut self) {
         self.cut();
+        // Not the retrying `detach`: a test that failed may have left a daemon using it.
         if let Some(session) = self.session.take() {
             let _ = session.umount_and_join();
         }
