@@ -456,11 +456,24 @@ pub struct Layer {
 
 /// Fails, never skips, where FUSE cannot be used, saying what is missing.
 pub fn require_fuse() {
-    if !Path::new("/dev/fuse").exists() {
+    require_device(Path::new("/dev/fuse"));
+}
+
+fn require_device(device: &Path) {
+    if !device.exists() {
         panic!(
-            "/dev/fuse is missing: the power-cut tests need FUSE (load the fuse module; in a container, pass the device /dev/fuse)"
+            "{} is missing: the power-cut tests need FUSE (load the fuse module; in a container, pass the device /dev/fuse)",
+            device.display()
         );
     }
+}
+
+#[test]
+#[should_panic(
+    expected = "/dev/no-fuse-here is missing: the power-cut tests need FUSE (load the fuse module; in a container, pass the device /dev/fuse)"
+)]
+fn without_dev_fuse_the_power_cut_tests_fail_saying_so() {
+    require_device(Path::new("/dev/no-fuse-here"));
 }
 
 impl Layer {
