@@ -594,9 +594,12 @@ impl Layer {
 impl Drop for Layer {
     fn drop(&mut self) {
         self.cut();
-        // Not the retrying `detach`: a test that failed may have left a daemon using it.
-        if let Some(session) = self.session.take() {
-            let _ = session.umount_and_join();
+        // Not the retrying `detach`: a test that failed may have left a program using it,
+        // so a busy disk is detached lazily (gone from sight, ended once its last file closes).
+        if let Some(session) = self.session.take()
+            && session.umount_and_join().is_err()
+        {
+            let _ = nix::mount::umount2(&self.mountpoint, nix::mount::MntFlags::MNT_DETACH);
         }
     }
 }
