@@ -54,9 +54,10 @@ CREATE TABLE IF NOT EXISTS signatures (
 pub const FILE_NAME: &str = "journal.sqlite3";
 
 /// Opens (creating if needed) the journal with WAL and `synchronous=FULL`: a commit that
-/// returns is on disk.
+/// returns is on disk. The data directory, when made here, is synced into its parent: SQLite
+/// syncs the folder it creates the journal in, not the folders above.
 pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
-    std::fs::create_dir_all(data_dir)
+    crate::durable::create_dir_all(data_dir)
         .map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
     let conn = Connection::open(data_dir.join(FILE_NAME))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;

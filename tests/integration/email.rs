@@ -87,7 +87,7 @@ pub(crate) fn send(to: &str, raw: &[u8]) {
 pub(crate) struct Got {
     pub(crate) subject: String,
     pub(crate) text: String,
-    message_id: String,
+    pub(crate) message_id: String,
     raw: String,
 }
 
