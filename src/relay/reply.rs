@@ -162,6 +162,8 @@ pub enum Channel {
     Email,
     Link,
     Http,
+    /// The admin socket: the arbiter's `ccrelay admin` on the daemon's own machine.
+    Admin,
     /// The configuration's games, started at start-up.
     Config,
     /// The correspondence clock: time-outs, reminders.
@@ -179,6 +181,7 @@ impl Channel {
             Channel::Email => "email",
             Channel::Link => "link",
             Channel::Http => "http",
+            Channel::Admin => "admin",
             Channel::Config => "config",
             Channel::Clock => "clock",
             Channel::Conditional => "conditional",

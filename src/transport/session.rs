@@ -123,8 +123,9 @@ impl Context {
 /// Who is logged in on a session.
 struct LoggedIn {
     sender: Sender,
-    hub_id: u64,
-    pushes: Subscription,
+    /// Their new messages, as the journal commits them; `None` on a session that is sent
+    /// none (the admin socket's: see [`Session::administrator`]).
+    pushes: Option<Subscription>,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
@@ -177,6 +178,26 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
+    /// A session on the admin socket (`transport::admin`): logged in as the administrator
+    /// from the start, since the socket's mode and its peer's uid are the authentication. It
+    /// carries commands only: no messages are pushed to it, so the admin's messages wait in
+    /// the outbox for a session that shows them (a `LOGIN admin` over TCP), and a bare `ACK`
+    /// here acknowledges nothing.
+    pub fn administrator(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
+        let channel = peer.channel;
+        let mut session = Session::new(stream, peer, ctx);
+        session.login = Some(LoggedIn {
+            sender: Sender {
+                player: "admin".to_owned(),
+                admin: true,
+                channel,
+            },
+            pushes: None,
+            last_sent: 0,
+        });
+        session
+    }
+
     /// Writes `line` and everything gathered before it now. Every write has a deadline: a
     /// client that stops reading cannot hold a connection (and its slot under
     /// `max_connections`) by never draining its socket.
@@ -224,18 +245,24 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     /// Greets, serves until the peer leaves, times out or the daemon stops.
     pub async fn run(mut self) -> io::Result<()> {
-        self.send(format!(
-            "200 ccrelay {} ready; LOGIN <player> <secret>, HELP",
-            env!("CARGO_PKG_VERSION")
-        ))
-        .await?;
+        let version = env!("CARGO_PKG_VERSION");
+        let greeting = match &self.login {
+            None => format!("200 ccrelay {version} ready; LOGIN <player> <secret>, HELP"),
+            Some(login) => format!(
+                "200 ccrelay {version} ready; logged in as {} on the admin socket, HELP",
+                login.sender.player
+            ),
+        };
+        self.send(greeting).await?;
         metrics::gauge!("ccrelay_sessions_open").increment(1.0);
         let result = self.serve().await;
         metrics::gauge!("ccrelay_sessions_open").decrement(1.0);
-        if let Some(login) = self.login.take() {
+        if let Some(login) = self.login.take()
+            && let Some(pushes) = login.pushes
+        {
             self.ctx
                 .mailbox
-                .unsubscribe(&login.sender.player, login.hub_id);
+                .unsubscribe(&login.sender.player, pushes.id);
         }
         result
     }
@@ -337,8 +364,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let answering = !self.answers.is_empty();
         let reading = self.answers.len() < IN_FLIGHT;
         let pushes = async {
-            match self.login.as_mut() {
-                Some(login) => login.pushes.recv().await,
+            match self.login.as_mut().and_then(|l| l.pushes.as_mut()) {
+                Some(pushes) => pushes.recv().await,
                 None => std::future::pending().await,
             }
         };
@@ -446,19 +473,17 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             (false, self.ctx.relay.roster().with(&player, |p| p.notation))
         };
         tracing::info!(peer = %self.peer.key, %player, "logged in");
-        let subscription = self
+        let pushes = self
             .ctx
             .mailbox
             .subscribe(&player, config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription);
         self.login = Some(LoggedIn {
             sender: Sender {
                 player: player.clone(),
                 admin,
                 channel: self.peer.channel,
             },
-            hub_id,
-            pushes,
+            pushes: Some(pushes),
             last_sent: 0,
         });
         let greeting = match notation {
@@ -520,13 +545,11 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let Some(login) = self.login.as_mut() else {
             return Ok(());
         };
-        let subscription = self
-            .ctx
-            .mailbox
-            .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription);
-        login.hub_id = hub_id;
-        login.pushes = pushes;
+        login.pushes = Some(
+            self.ctx
+                .mailbox
+                .subscribe(&login.sender.player, self.ctx.config.limits.push_queue),
+        );
         self.send_waiting().await
     }
 }

@@ -113,9 +113,14 @@ impl Daemon {
     /// The same with `CCRELAY_LOG` set to `level` (a flood test does not want a warning per
     /// refused login).
     pub fn start_logging(config: &Path, level: &str) -> Daemon {
-        let mut child = ccrelay()
-            .args(["run", "--config"])
-            .arg(config)
+        let mut run = ccrelay();
+        run.args(["run", "--config"]).arg(config);
+        Daemon::start_command(run, level)
+    }
+
+    /// A daemon started by `command` (`ccrelay run ...`, or a shell that ends by running it).
+    pub fn start_command(mut command: Command, level: &str) -> Daemon {
+        let mut child = command
             .env("CCRELAY_LOG", level)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -1,5 +1,6 @@
 //! One integration test binary, a module per area.
 
+mod admin;
 mod attack;
 mod cli;
 mod daemon;
