@@ -171,6 +171,8 @@ async fn connection(mut stream: UnixStream, owner: u32, ctx: &Context) -> io::Re
         key: format!("admin-socket:{uid}"),
         channel: Channel::Admin,
         printed: None,
+        // The relay's own machine, its daemon's user or root: no one else reads this wire.
+        private_wire: true,
     };
     Session::administrator(stream, peer, ctx).run().await
 }

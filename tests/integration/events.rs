@@ -622,3 +622,54 @@ fn the_event_page_lists_the_pairings_by_round() {
     );
     assert!(pgn.body.contains("[Board \"2\"]"), "{}", pgn.body);
 }
+
+/// A script runs an event through `ccrelay admin` on the relay's machine, with no TCP session
+/// and no secret: the printed secret (the last word of `PLAYER ADD`'s output) logs in.
+#[test]
+fn a_script_runs_an_event_through_ccrelay_admin() {
+    use std::io::Write;
+    let (_dir, config, daemon) = admin_only();
+    let add = ccrelay()
+        .args(["admin", "--config"])
+        .arg(&config)
+        .args(["PLAYER", "ADD", "zed", "NAME", "Zed Zeller"])
+        .output()
+        .expect("ccrelay admin");
+    assert!(add.status.success(), "{add:?}");
+    let printed = String::from_utf8_lossy(&add.stdout);
+    let secret = printed.split_whitespace().last().expect("a secret");
+    assert!(printed.contains("player zed registered"), "{printed}");
+    assert_eq!(daemon.connect().call(&format!("LOGIN zed {secret}")).0, 230);
+    let mut script = ccrelay()
+        .args(["admin", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("ccrelay admin");
+    script
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(
+            b"# a small event\nPLAYER ADD yan\nPLAYER ADD xia\nEVENT NEW tiny SYSTEM round-robin NAME \"Tiny Cup\"\nEVENT ENTER tiny zed yan xia\nEVENT START tiny\n",
+        )
+        .expect("write");
+    let out = script.wait_with_output().expect("ran");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("event tiny started: 3 game(s) in 3 round(s)"),
+        "{text}"
+    );
+    // A refusal ends the script with exit 1 and changes nothing.
+    let before = entries(&config);
+    let refused = ccrelay()
+        .args(["admin", "--config"])
+        .arg(&config)
+        .args(["EVENT", "START", "tiny"])
+        .output()
+        .expect("ccrelay admin");
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert_eq!(entries(&config), before);
+}
