@@ -17,6 +17,7 @@ mod link;
 mod memory;
 mod packaging;
 mod peer;
+mod readme;
 mod receipts;
 mod regressions;
 mod roundtrip;
