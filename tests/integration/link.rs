@@ -434,7 +434,7 @@ impl Match {
     }
 }
 
-/// What the line carried, for the README: bytes per relayed move including handshakes,
+/// What the line carried, for docs/link.md: bytes per relayed move including handshakes,
 /// acknowledgements, keepalives, retransmissions and the damage.
 fn report(what: &str, plies: usize, c: &Counts) {
     let moves = plies * GAMES.len();

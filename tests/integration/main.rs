@@ -19,6 +19,7 @@ mod memory;
 mod packaging;
 mod peer;
 mod powercut;
+mod readme;
 mod receipts;
 mod regressions;
 mod roundtrip;

@@ -934,7 +934,7 @@ mod tests {
         (secs, [ends[0].stats.bytes_out, ends[1].stats.bytes_out])
     }
 
-    /// The README's line figures. Run with
+    /// The line figures of docs/performance.md and docs/link.md. Run with
     /// `cargo test --lib link::session::tests::throughput_at_300_baud -- --nocapture`.
     #[test]
     fn throughput_at_300_baud() {
