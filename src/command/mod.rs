@@ -28,6 +28,7 @@
 mod grammar;
 mod registry;
 mod render;
+mod tokens;
 
 use jiff::SignedDuration;
 use jiff::Timestamp;

@@ -20,7 +20,7 @@
 //! Values are checked here for their form only; the relay checks them as the configuration's
 //! `[[players]]` and `[[events]]` are checked, with the same messages.
 
-use super::grammar::{Words, bad, missing};
+use super::tokens::{Words, bad, missing};
 use super::{Command, CommandError, CommandErrorKind, EventAction, PlayerAction, PlayerFields};
 
 /// The shortest secret a player may choose (`ccrelay init` draws 24 characters).

@@ -1,6 +1,7 @@
 //! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
 //! correspondence tags, each move's date in a comment), as the ICCF numeric scoresheet, as a
-//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`].
+//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
+//! games and record in [`super::event_export`].
 //!
 //! Every export checks the whole hash chain first: a record is only official if the chain
 //! holds.
@@ -12,8 +13,6 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 use shakmaty::Color;
 
-pub use super::crosstable::crosstable;
-pub use super::event_export::{event_text, export_event};
 use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};

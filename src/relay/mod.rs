@@ -34,6 +34,9 @@ mod watch;
 pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
+/// What a journal entry records, and a move entry's mark of a draw offer: a link carries the
+/// record entry by entry ([`LinkItem::kind`]), so it names them, through here.
+pub use crate::journal::{EntryKind, replay::DRAW_OFFER};
 pub use mailbox::{
     Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message, Rejected, Subscription,
     names,

@@ -14,6 +14,7 @@ mod errors;
 mod events;
 mod fuzz_corpus;
 mod init;
+mod layers;
 mod link;
 mod memory;
 mod packaging;

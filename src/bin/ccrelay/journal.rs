@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
-use ccrelay::journal::export::{
-    ExportFormat, Names, crosstable, event_text, export_event, export_reporting,
-};
+use ccrelay::journal::crosstable::crosstable;
+use ccrelay::journal::event_export::{event_text, export_event};
+use ccrelay::journal::export::{ExportFormat, Names, export_reporting};
 use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, store};

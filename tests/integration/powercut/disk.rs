@@ -16,6 +16,8 @@ pub(super) const ROOT: u64 = 1;
 #[derive(Clone)]
 pub(super) struct Node {
     pub(super) dir: bool,
+    /// A Unix socket's name (the daemon's admin socket): no bytes, only the name.
+    pub(super) socket: bool,
     pub(super) mode: u16,
     pub(super) uid: u32,
     pub(super) gid: u32,
@@ -35,6 +37,7 @@ impl Node {
     pub(super) fn new(dir: bool, mode: u16, uid: u32, gid: u32) -> Node {
         Node {
             dir,
+            socket: false,
             mode,
             uid,
             gid,
@@ -45,6 +48,16 @@ impl Node {
             synced_entries: BTreeMap::new(),
             links: 1,
             open: 0,
+        }
+    }
+
+    pub(super) fn kind(&self) -> FileType {
+        if self.dir {
+            FileType::Directory
+        } else if self.socket {
+            FileType::Socket
+        } else {
+            FileType::RegularFile
         }
     }
 }
@@ -120,11 +133,7 @@ impl Disk {
             mtime: node.mtime,
             ctime: node.mtime,
             crtime: node.mtime,
-            kind: if node.dir {
-                FileType::Directory
-            } else {
-                FileType::RegularFile
-            },
+            kind: node.kind(),
             perm: node.mode,
             nlink: if node.dir { 2 } else { node.links },
             uid: node.uid,

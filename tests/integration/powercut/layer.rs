@@ -17,7 +17,8 @@
 //! The model is stricter than ext4 in one way, as POSIX allows: a rename between two folders
 //! is durable in each folder when that folder is synced, so a cut between the two syncs shows
 //! the file in both places or in neither. A rename within one folder is all or nothing.
-//! Modes and times are kept but not modelled as lost. Locks are left to the kernel (the
+//! Modes and times are kept but not modelled as lost. A Unix socket (the daemon's admin
+//! socket) is a name with no bytes; the kernel keeps its listener. Locks are left to the kernel (the
 //! filesystem asks for no lock support, so POSIX and BSD locks are kept locally, as on any
 //! local filesystem), and SQLite's shared-memory file is mapped as on any other.
 
@@ -164,14 +165,16 @@ impl Filesystem for Fs {
         _rdev: u32,
         reply: ReplyEntry,
     ) {
-        if mode & nix::libc::S_IFMT != nix::libc::S_IFREG {
+        let kind = mode & nix::libc::S_IFMT;
+        if kind != nix::libc::S_IFREG && kind != nix::libc::S_IFSOCK {
             return reply.error(Errno::EPERM);
         }
         let mut disk = match self.changing() {
             Ok(d) => d,
             Err(e) => return reply.error(e),
         };
-        let node = Node::new(false, (mode & !umask & 0o7777) as u16, req.uid(), req.gid());
+        let mut node = Node::new(false, (mode & !umask & 0o7777) as u16, req.uid(), req.gid());
+        node.socket = kind == nix::libc::S_IFSOCK;
         match disk.make(parent.0, name, node) {
             Ok(ino) => self.entry(&disk, ino, reply),
             Err(e) => reply.error(e),
@@ -411,10 +414,10 @@ impl Filesystem for Fs {
             (ino.0, FileType::Directory, "..".into()),
         ];
         for (name, child) in &node.entries {
-            let kind = match disk.nodes.get(child) {
-                Some(n) if n.dir => FileType::Directory,
-                _ => FileType::RegularFile,
-            };
+            let kind = disk
+                .nodes
+                .get(child)
+                .map_or(FileType::RegularFile, Node::kind);
             all.push((*child, kind, name.clone()));
         }
         for (i, (child, kind, name)) in all.into_iter().enumerate().skip(offset as usize) {
