@@ -23,6 +23,7 @@ pub mod limiter;
 pub mod monitoring;
 pub mod notation;
 pub mod open_files;
+pub mod private_files;
 pub mod relay;
 pub mod server;
 pub mod transport;

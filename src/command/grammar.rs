@@ -6,6 +6,7 @@ use jiff::SignedDuration;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use super::text::{self, TextKind};
 use super::{
     ClockSetting, Command, CommandError, CommandErrorKind, DeadAction, MoveLine, NumberedMove,
 };
@@ -13,9 +14,6 @@ use crate::game::Claim;
 use crate::notation::number::{move_number, split_move_number};
 use crate::notation::result::Score;
 use crate::notation::written::Marks;
-
-/// The most characters in a message between players.
-pub const MAX_MESSAGE_CHARS: usize = 500;
 
 /// The most bytes of a command's text kept in the official record.
 pub const MAX_TEXT_BYTES: usize = 1024;
@@ -196,6 +194,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             if reason.is_empty() {
                 return Err(missing("reason"));
             }
+            text::check(reason, TextKind::Reason).map_err(|e| bad(e.to_string()))?;
             Command::Adjudicate {
                 game,
                 score,
@@ -257,7 +256,11 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
         match word.to_ascii_uppercase().as_str() {
             "GAME" => kind = Some(w.arg("game (chess, draughts-ru)")?.parse().map_err(bad)?),
             "EVENT" => event = Some(w.arg("event id")?),
-            "ROUND" => round = Some(w.arg("round")?),
+            "ROUND" => {
+                let r = w.arg("round")?;
+                text::check(&r, TextKind::Name).map_err(|e| bad(format!("round: {e}")))?;
+                round = Some(r);
+            }
             "FEN" => {
                 let rest = w.rest_text();
                 if rest.is_empty() {
@@ -284,20 +287,13 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
     })
 }
 
-/// A message's text: not empty, not too long, no control characters.
-fn message_text(text: &str) -> Result<String, CommandError> {
-    if text.is_empty() {
+/// A message's text: not empty, and as [`text::check`] allows a message.
+fn message_text(said: &str) -> Result<String, CommandError> {
+    if said.is_empty() {
         return Err(missing("text of the message"));
     }
-    if text.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(bad(format!(
-            "a message has at most {MAX_MESSAGE_CHARS} characters"
-        )));
-    }
-    if text.chars().any(char::is_control) {
-        return Err(bad("a message may not hold control characters".to_owned()));
-    }
-    Ok(text.to_owned())
+    text::check(said, TextKind::Message).map_err(|e| bad(e.to_string()))?;
+    Ok(said.to_owned())
 }
 
 /// `+40d`, `+6h`, `+30m`, `+90s`, or an RFC 3339 time.

@@ -185,7 +185,7 @@ pub(super) fn check_games(
     let mut ids = std::collections::HashSet::new();
     for (i, g) in raw.into_iter().enumerate() {
         let key = |field: &str| format!("games[{i}].{field}");
-        let id = c.id(&key("id"), g.id);
+        let id = c.game_id(&key("id"), g.id);
         let white = c.id(&key("white"), g.white);
         let black = c.id(&key("black"), g.black);
         for (field, player) in [("white", &white), ("black", &black)] {

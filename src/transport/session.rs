@@ -29,6 +29,7 @@ use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
 use crate::auth::{Busy, Verifier};
+use crate::command::text::Logged;
 use crate::config::Config;
 use crate::limiter::{CommandBudget, KeyedLimiter};
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
@@ -103,7 +104,7 @@ impl Context {
         self.check_secret(hash, secret)
             .await
             .unwrap_or_else(|busy| {
-                tracing::warn!(%player, "login refused: {busy}");
+                tracing::warn!(player = %Logged(player), "login refused: {busy}");
                 false
             })
     }
@@ -437,7 +438,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 .await;
         }
         if !self.ctx.logins.attempt(&self.peer.key) {
-            tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
+            tracing::warn!(peer = %self.peer.key, player = %Logged(&player), "login refused: too many attempts");
             metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
             return self
                 .write_reply(&Reply::new(
@@ -461,7 +462,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let ok = match checked {
             Ok(ok) => ok,
             Err(busy) => {
-                tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
+                tracing::warn!(peer = %self.peer.key, player = %Logged(&player), "login refused: verifier busy");
                 metrics::counter!("ccrelay_logins_refused_total", "reason" => "busy").increment(1);
                 return self
                     .write_reply(&Reply::new(Status::TooMany, busy.to_string()))
@@ -469,7 +470,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             }
         };
         if !ok {
-            tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
+            tracing::warn!(peer = %self.peer.key, player = %Logged(&player), "login refused: wrong player or secret");
             metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret")
                 .increment(1);
             return self
@@ -479,7 +480,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 ))
                 .await;
         }
-        tracing::info!(peer = %self.peer.key, %player, "logged in");
+        tracing::info!(peer = %self.peer.key, player = %Logged(&player), "logged in");
         let subscription = self
             .ctx
             .mailbox

@@ -9,6 +9,7 @@
 use mail_parser::decoders::html::html_to_text;
 use mail_parser::{HeaderValue, MessageParser, PartType};
 
+use crate::command::text;
 use crate::command::{Command, CommandError, MAX_MESSAGE_CHARS, MoveLine};
 use crate::notation::number::{move_number, split_move_number};
 
@@ -430,17 +431,15 @@ pub fn request(text: &str, game: &str) -> Result<Found, BodyError> {
     })
 }
 
-/// The player's other lines as one message: joined, control characters dropped, cut to
-/// the length a message may have.
+/// The player's other lines as one message: joined, made fit by the one text check's
+/// [`text::scrub`] (controls become spaces, what reorders or hides text is left out) and cut
+/// to the length a message may have. These are loose words around a move, not a message the
+/// player marked as one, so they are mended rather than refused (a mail client's invisible
+/// characters in a greeting must not cost the player the move); an explicit `MSG` line is
+/// checked, and refused, like any other.
 fn message_of(lines: &[&str]) -> Option<String> {
-    let text: String = lines
-        .join(" ")
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_MESSAGE_CHARS)
-        .collect();
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_owned())
+    let text = text::scrub(&lines.join(" "), MAX_MESSAGE_CHARS);
+    (!text.is_empty()).then_some(text)
 }
 
 /// The subject without reply prefixes (`Re:`, `AW:`, `Ответ:`...), the relay's tag and the

@@ -21,6 +21,7 @@ use axum::routing::get;
 use shakmaty::Color;
 
 use super::PeerAddr;
+use crate::command::text::{self, Logged, TextError, TextKind};
 use crate::command::{Command, MoveLine, NumberedMove};
 use crate::game::{Claim, EndReason, Kind};
 use crate::notation::number::MoveNumber;
@@ -123,11 +124,11 @@ async fn authenticate(x: &Xfcc, peer: &str, call: &Call) -> Option<String> {
     let player = call.field("username").unwrap_or("").trim().to_owned();
     let secret = call.field("password").unwrap_or("").to_owned();
     if !x.ctx.login_attempt(peer) {
-        tracing::warn!(%peer, %player, "XFCC login refused: too many attempts");
+        tracing::warn!(%peer, player = %Logged(&player), "XFCC login refused: too many attempts");
         return None;
     }
     if player.is_empty() || !x.ctx.verify_player(&player, secret).await {
-        tracing::warn!(%peer, %player, "XFCC login refused: wrong player or secret");
+        tracing::warn!(%peer, player = %Logged(&player), "XFCC login refused: wrong player or secret");
         return None;
     }
     Some(player)
@@ -296,8 +297,23 @@ struct MoveRequest {
     message: Option<String>,
 }
 
+/// The call's `myMessage`, trimmed, if it has one, as the one text check allows a message: a
+/// `MakeAMove` whose message is refused is refused whole (nothing is played), as `MSG` is over
+/// the line protocol.
+pub fn checked_message(call: &Call) -> Result<Option<String>, TextError> {
+    match call.field("myMessage").map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(said) => {
+            text::check(said, TextKind::Message)?;
+            Ok(Some(said.to_owned()))
+        }
+    }
+}
+
 impl MoveRequest {
-    fn read(call: &Call) -> Option<MoveRequest> {
+    /// The request's fields; `None` if a flag or the move number is not one. The message is
+    /// taken already checked.
+    fn read(call: &Call, message: Option<String>) -> Option<MoveRequest> {
         let nonempty = |name: &str| {
             call.field(name)
                 .map(str::trim)
@@ -315,7 +331,7 @@ impl MoveRequest {
                 Some(n) => Some(n.parse().ok()?),
             },
             my_move: nonempty("myMove"),
-            message: nonempty("myMessage"),
+            message,
         })
     }
 }
@@ -324,7 +340,14 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let Some(player) = authenticate(x, peer, call).await else {
         return MoveResult::AuthenticationFailed;
     };
-    let Some(request) = MoveRequest::read(call) else {
+    let message = match checked_message(call) {
+        Ok(message) => message,
+        Err(e) => {
+            tracing::info!(player = %Logged(&player), reason = %e, "XFCC MakeAMove refused whole: its message");
+            return MoveResult::InvalidMove;
+        }
+    };
+    let Some(request) = MoveRequest::read(call, message) else {
         return MoveResult::InvalidMove;
     };
     let sender = Sender {
