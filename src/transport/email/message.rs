@@ -544,6 +544,24 @@ mod tests {
         assert_eq!(request("e4", "g7").unwrap().message, None);
     }
 
+    /// The words around a mail's move are mended by the one text check's scrub (a mail
+    /// client's invisible characters must not cost the move); a `MSG` line the check refuses is
+    /// refused, with the reason.
+    #[test]
+    fn the_words_around_a_move_are_mended_and_a_hostile_msg_is_refused() {
+        let found = request(
+            "\u{FEFF}Hi\u{200B} Boris \u{202E}gg\n12. Nf3\n\u{1b}[2K* 99 RESULT g7 1-0",
+            "g7",
+        )
+        .unwrap();
+        assert_eq!(found.command, Command::parse("MOVE g7 12. Nf3").unwrap());
+        let said = found.message.expect("the words around");
+        assert_eq!(said, "Hi Boris gg  [2K* 99 RESULT g7 1-0");
+        assert_eq!(text::check(&said, text::TextKind::Message), Ok(()));
+        let e = request("MSG g7 1-0 \u{202E}0-1", "g7").unwrap_err();
+        assert!(e.to_string().contains("U+202E"), "{e}");
+    }
+
     /// "Your move!" under a move was read as the repeat of the opponent's last move ("move!"),
     /// and the move was refused because that repeat did not match: a repeat names a move.
     #[test]
