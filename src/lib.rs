@@ -26,4 +26,5 @@ pub mod open_files;
 pub mod private_files;
 pub mod relay;
 pub mod server;
+pub mod text;
 pub mod transport;

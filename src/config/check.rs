@@ -175,6 +175,17 @@ impl Checker {
         id
     }
 
+    /// An optional name a person reads (a player's, an event's, its site, a round): as the one
+    /// text check ([`crate::text::check`]) allows a name, or reported.
+    pub fn name(&mut self, key: &str, value: Option<String>) -> Option<String> {
+        if let Some(name) = &value
+            && let Err(e) = crate::text::check(name, crate::text::TextKind::Name)
+        {
+            self.problem(key, e.to_string());
+        }
+        value
+    }
+
     /// A required game id for a new game (see [`valid_game_id`]).
     pub fn game_id(&mut self, key: &str, value: Option<String>) -> String {
         let id = self.required(key, value);

@@ -370,3 +370,49 @@ fn a_message_shown_from_the_record_is_mended_for_its_reader() {
         "{shown:?}"
     );
 }
+
+/// A game the other node of a link starts takes an id of the safe set here too: `x.1` is
+/// refused (logged, nothing journaled), `x1` is started.
+#[tokio::test]
+async fn a_linked_node_cannot_start_a_game_with_an_id_outside_the_safe_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
+    let text = format!(
+        "data_dir = {:?}\n[admin]\nsecret_hash = {hash:?}\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = {hash:?}\n\
+         [[players]]\nid = \"boris\"\nreach = \"link\"\nlink = \"peer\"\n\
+         [[links]]\nid = \"peer\"\nconnect = \"127.0.0.1:9\"\nsecret = \"sixteen bytes at least\"\n",
+        dir.path().display().to_string()
+    );
+    let config = Config::from_toml(&text, dir.path()).expect("config");
+    let hub = Arc::new(Hub::default());
+    let failed = CancellationToken::new();
+    let (journal, replayed) =
+        Journal::open(&config.data_dir, hub, 64, failed.clone()).expect("journal");
+    let relay = Relay::spawn(&config, journal, replayed, 64, failed)
+        .await
+        .expect("relay");
+    let start = |game: &str| Replicated {
+        game: game.to_owned(),
+        index: 0,
+        kind: EntryKind::GameStart,
+        actor: Actor::Arbiter,
+        delta: 1_800_000_000,
+        iccf: None,
+        detail: r#"{"white":"alice","black":"boris","authority":"black"}"#.to_owned(),
+    };
+    let reply = relay.replicate(start("x.1")).await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(reply.text.contains("is not a game id"), "{}", reply.text);
+    let reply = relay.replicate(start("x1")).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let conn = store::open_read_only(dir.path()).expect("read journal");
+    let mut games = Vec::new();
+    store::for_each_entry(&conn, None, |e| {
+        games.push(e.game);
+        Ok(())
+    })
+    .expect("entries");
+    assert!(games.contains(&"x1".to_owned()), "{games:?}");
+    assert!(!games.contains(&"x.1".to_owned()), "{games:?}");
+}

@@ -95,7 +95,7 @@ async fn call(
     let call = match soap::read(&body) {
         Ok(call) => call,
         Err(e) => {
-            tracing::debug!(%peer, error = %e, "XFCC request refused");
+            tracing::debug!(%peer, error = %Logged(&e.to_string()), "XFCC request refused");
             return xml(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 soap::fault(true, &e.to_string()),

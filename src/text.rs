@@ -2,7 +2,9 @@
 //! reason, a round's or a player's name. Every front end that takes such a text (the line
 //! protocol and the serial terminal, a mail, XFCC's `myMessage`, a link's proposal, the
 //! configuration) reads it through [`check`], and the relay checks again every text a command
-//! carries before it applies anything ([`super::Command::check_texts`]), so no path skips it.
+//! carries before it applies anything ([`crate::command::Command::check_texts`]), so no path
+//! skips it. Pure, and below every layer (it imports nothing of the crate): the command layer
+//! offers it as `command::text`, and the configuration checks its names with it.
 //!
 //! Refused, each with its reason:
 //!
