@@ -25,6 +25,8 @@ pub mod limiter;
 pub mod monitoring;
 pub mod notation;
 pub mod open_files;
+pub mod private_files;
 pub mod relay;
 pub mod server;
+pub mod text;
 pub mod transport;

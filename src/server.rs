@@ -96,6 +96,14 @@ pub async fn run(
     ) {
         tracing::warn!("{why}");
     }
+    // Private games, messages, keys and mail live under the data directory: nobody else
+    // reads it, whatever umask the daemon was started under.
+    let umask = crate::private_files::restrict_umask();
+    crate::private_files::keep_private(&config.data_dir).map_err(|source| ServerError::Io {
+        what: format!("cannot make {} private (0700)", config.data_dir.display()),
+        source,
+    })?;
+    tracing::debug!(umask_before = format!("{umask:03o}"), "umask 077");
     let config = Arc::new(config);
     let hub = Arc::new(Hub::default());
     // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.

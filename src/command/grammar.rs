@@ -6,6 +6,7 @@ use jiff::SignedDuration;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use super::text::{self, TextKind};
 use super::tokens::{Words, bad, missing};
 use super::{
     ClockSetting, Command, CommandError, CommandErrorKind, DeadAction, MoveLine, NumberedMove,
@@ -14,9 +15,6 @@ use crate::game::Claim;
 use crate::notation::number::{move_number, split_move_number};
 use crate::notation::result::Score;
 use crate::notation::written::Marks;
-
-/// The most characters in a message between players.
-pub const MAX_MESSAGE_CHARS: usize = 500;
 
 /// The most bytes of a command's text kept in the official record.
 pub const MAX_TEXT_BYTES: usize = 1024;
@@ -52,7 +50,8 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
     let Some(verb) = w.word() else {
         return Err(missing("command"));
     };
-    let command = match verb.to_uppercase().as_str() {
+    // `MSG: hello`: a letter's writers put a colon after the verb.
+    let command = match verb.trim_end_matches(':').to_uppercase().as_str() {
         "GAMES" | "LIST" => Command::Games,
         "SHOW" => Command::Show { game: w.game()? },
         "MOVE" => {
@@ -86,7 +85,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             };
             Command::Claim { game, claim, with }
         }
-        "IF" | "CONDITIONAL" | "ЕСЛИ" => {
+        "IF" | "CONDITIONAL" | "ЕСЛИ" | "ЯКЩО" => {
             let game = w.game()?;
             let rest = w.rest();
             let moves = if matches!(rest, [word] if word.eq_ignore_ascii_case("CANCEL")) {
@@ -100,7 +99,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             };
             Command::Conditional { game, moves }
         }
-        "LEAVE" | "ОТПУСК" => {
+        "LEAVE" | "ОТПУСК" | "ВІДПУСТКА" => {
             let first = w.arg("first day (YYYY-MM-DD)")?;
             let days = w.arg("number of days")?;
             let first: Date = first
@@ -123,6 +122,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             if reason.is_empty() {
                 return Err(missing("reason"));
             }
+            text::check(reason, TextKind::Reason).map_err(|e| bad(e.to_string()))?;
             Command::Adjudicate {
                 game,
                 score,
@@ -164,7 +164,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
         "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
         "EVENTS" | "ТУРНИРЫ" => Command::Events,
-        "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {
+        "MSG" | "MESSAGE" | "СООБЩЕНИЕ" | "ПОВІДОМЛЕННЯ" => {
             let game = w.game()?;
             let text = message_text(w.rest_text())?;
             Command::Message { game, text }
@@ -189,7 +189,11 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
         match word.to_ascii_uppercase().as_str() {
             "GAME" => kind = Some(w.arg("game (chess, draughts-ru)")?.parse().map_err(bad)?),
             "EVENT" => event = Some(w.arg("event id")?),
-            "ROUND" => round = Some(w.arg("round")?),
+            "ROUND" => {
+                let r = w.arg("round")?;
+                text::check(&r, TextKind::Name).map_err(|e| bad(format!("round: {e}")))?;
+                round = Some(r);
+            }
             "FEN" => {
                 let rest = w.rest_text();
                 if rest.is_empty() {
@@ -216,20 +220,13 @@ fn create(w: &mut Words<'_>) -> Result<Command, CommandError> {
     })
 }
 
-/// A message's text: not empty, not too long, no control characters.
-fn message_text(text: &str) -> Result<String, CommandError> {
-    if text.is_empty() {
+/// A message's text: not empty, and as [`text::check`] allows a message.
+fn message_text(said: &str) -> Result<String, CommandError> {
+    if said.is_empty() {
         return Err(missing("text of the message"));
     }
-    if text.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(bad(format!(
-            "a message has at most {MAX_MESSAGE_CHARS} characters"
-        )));
-    }
-    if text.chars().any(char::is_control) {
-        return Err(bad("a message may not hold control characters".to_owned()));
-    }
-    Ok(text.to_owned())
+    text::check(said, TextKind::Message).map_err(|e| bad(e.to_string()))?;
+    Ok(said.to_owned())
 }
 
 /// `+40d`, `+6h`, `+30m`, `+90s`, or an RFC 3339 time.
@@ -326,8 +323,11 @@ impl MoveLine {
     }
 }
 
-/// Moves, each with the number written before it (apart or glued), the words `if`, `then`,
-/// `если`, `то` and trailing commas skipped: `if 12... Nf6 then 13. Bg5, if 13...Be7 then 14.
+/// The words between a conditional line's moves, skipped (English, Russian, Ukrainian).
+const CONDITION_WORDS: [&str; 5] = ["if", "then", "если", "якщо", "то"];
+
+/// Moves, each with the number written before it (apart or glued), the [`CONDITION_WORDS`]
+/// and trailing commas skipped: `if 12... Nf6 then 13. Bg5, if 13...Be7 then 14.
 /// Nc3`.
 fn numbered_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
     let mut moves = Vec::new();
@@ -335,7 +335,7 @@ fn numbered_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
     for word in words {
         let word = word.trim_end_matches([',', ';']);
         let lower = word.to_lowercase();
-        if word.is_empty() || ["if", "then", "если", "то"].contains(&lower.as_str()) {
+        if word.is_empty() || CONDITION_WORDS.contains(&lower.as_str()) {
             continue;
         }
         if let Some(n) = move_number(word) {
@@ -347,7 +347,7 @@ fn numbered_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
         // `2.12...Nf6` or `12..if` would be written back as a number, or as a word skipped.
         if glued.is_some()
             && (split_move_number(text).0.is_some()
-                || ["if", "then", "если", "то"].contains(&text.to_lowercase().as_str()))
+                || CONDITION_WORDS.contains(&text.to_lowercase().as_str()))
         {
             return Err(CommandError::new(
                 CommandErrorKind::BadValue,

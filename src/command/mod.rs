@@ -26,9 +26,14 @@
 //! ```
 
 mod grammar;
+pub mod letter;
 mod registry;
 mod render;
 mod tokens;
+
+/// The one text check lives below every layer (`crate::text`), so the configuration uses it
+/// too; the command layer offers it under its own name, where the commands' texts are read.
+pub use crate::text;
 
 use jiff::SignedDuration;
 use jiff::Timestamp;
@@ -39,8 +44,9 @@ use crate::notation::number::MoveNumber;
 use crate::notation::result::Score;
 use crate::notation::written::Marks;
 
-pub use grammar::{MAX_MESSAGE_CHARS, MAX_TEXT_BYTES, bounded_text};
+pub use grammar::{MAX_TEXT_BYTES, bounded_text};
 pub use registry::{EVENT_KEYS, MIN_SECRET_CHARS};
+pub use text::{MAX_MESSAGE_CHARS, TextError, TextKind};
 
 /// A move as a player writes it in a command: `[number] move [marks...] [REPEAT move]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -231,6 +237,23 @@ pub enum Command {
 }
 
 impl Command {
+    /// Checks every text a person wrote in the command ([`text::check`]): a message, an
+    /// adjudication's or a refusal's reason, a round. The grammar checks them as it reads; a
+    /// command built another way (XFCC, a link, the web) is checked here by the relay before
+    /// anything is applied.
+    pub fn check_texts(&self) -> Result<(), TextError> {
+        match self {
+            Command::Message { text, .. } => text::check(text, TextKind::Message),
+            Command::Adjudicate { reason, .. } | Command::PeerRefused { reason, .. } => {
+                text::check(reason, TextKind::Reason)
+            }
+            Command::Create {
+                round: Some(round), ..
+            } => text::check(round, TextKind::Name),
+            _ => Ok(()),
+        }
+    }
+
     /// The game a command acts on, if one.
     pub fn game(&self) -> Option<&str> {
         match self {

@@ -56,6 +56,22 @@ pub fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
+/// What a game id may be, in words, for refusals.
+pub const GAME_ID_RULE: &str = "ASCII letters, digits, '-' and '_'; 1 to 64 of them";
+
+/// A game id a new game may take: ASCII letters, digits, `-`, `_`; 1 to 64 of them. Narrower
+/// than [`valid_id`]: no `.`, so an id is never a path's `..`, never ends in a file suffix
+/// (`/games/p1.pgn` is game `p1`'s PGN, never game `p1.pgn`), and reads the same in a URL, a
+/// mail subject, a Message-ID and a file name. Games recorded before this rule keep their ids
+/// (the journal is read as it is); only new games are held to it.
+pub fn valid_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+}
+
 /// A value serde has read as `T`, or the reason it could not.
 ///
 /// serde does the reading (enums by their `rename_all` names, numbers by `try_from`), but a
@@ -154,6 +170,31 @@ impl Checker {
             self.problem(
                 key,
                 format!("{id:?} is not an id (letters, digits, '-', '_', '.'; at most 64)"),
+            );
+        }
+        id
+    }
+
+    /// An optional name a person reads (a player's, an event's, its site, a round): as the one
+    /// text check ([`crate::text::check`]) allows a name, or reported.
+    pub fn name(&mut self, key: &str, value: Option<String>) -> Option<String> {
+        if let Some(name) = &value
+            && let Err(e) = crate::text::check(name, crate::text::TextKind::Name)
+        {
+            self.problem(key, e.to_string());
+        }
+        value
+    }
+
+    /// A required game id for a new game (see [`valid_game_id`]).
+    pub fn game_id(&mut self, key: &str, value: Option<String>) -> String {
+        let id = self.required(key, value);
+        if !id.is_empty() && !valid_game_id(&id) {
+            self.problem(
+                key,
+                format!(
+                    "{id:?} is not a game id ({GAME_ID_RULE}); a game the journal holds already keeps its id and need not be listed here"
+                ),
             );
         }
         id

@@ -131,8 +131,10 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     Event {
         view,
         system: None,
-        name: e.name.unwrap_or_else(|| id.clone()),
-        site: e.site.unwrap_or_else(|| "?".to_owned()),
+        name: c.name(&key("name"), e.name).unwrap_or_else(|| id.clone()),
+        site: c
+            .name(&key("site"), e.site)
+            .unwrap_or_else(|| "?".to_owned()),
         game,
         rules: Rules {
             time_control,
@@ -158,7 +160,7 @@ pub(super) fn check_games(
     let mut ids = std::collections::HashSet::new();
     for (i, g) in raw.into_iter().enumerate() {
         let key = |field: &str| format!("games[{i}].{field}");
-        let id = c.id(&key("id"), g.id);
+        let id = c.game_id(&key("id"), g.id);
         let white = c.id(&key("white"), g.white);
         let black = c.id(&key("black"), g.black);
         for (field, player) in [("white", &white), ("black", &black)] {
@@ -201,7 +203,7 @@ pub(super) fn check_games(
             white,
             black,
             fen: g.fen,
-            round: g.round,
+            round: c.name(&key("round"), g.round),
             authority,
         });
     }
@@ -237,6 +239,28 @@ mod tests {
         ] {
             let e = view(keys).unwrap_err();
             assert!(e.contains(named), "{keys}: {e}");
+        }
+    }
+
+    /// Names a person reads pass the one text check; a game id is of the safe set.
+    #[test]
+    fn names_pass_the_text_check_and_game_ids_are_safe() {
+        let e = view("name = \"Cup \\u202E1-0\"\nsite = \"a\\nb\"\n").unwrap_err();
+        assert!(e.contains("events[0].name") && e.contains("U+202E"), "{e}");
+        assert!(e.contains("events[0].site") && e.contains("control"), "{e}");
+        assert_eq!(view("name = \"Кубок 2027\"\n"), Ok(Viewing::Public));
+        let hash = crate::auth::hash_secret_cheap("x").expect("hash");
+        let text = format!(
+            "[[players]]\nid = \"a\"\nname = \"ad\\u200Bmin\"\nsecret_hash = \"{hash}\"\n\
+             [[players]]\nid = \"b\"\nsecret_hash = \"{hash}\"\n\
+             [[games]]\nid = \"g.1\"\nwhite = \"a\"\nblack = \"b\"\nround = \"1\\u2028\"\n"
+        );
+        let e = Config::from_toml(&text, Path::new("."))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        for key in ["players[0].name", "games[0].id", "games[0].round"] {
+            assert!(e.contains(key), "{key} not in {e}");
         }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Absent, no HTTP server runs.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -24,6 +24,83 @@ pub(super) struct RawHttp {
     header_timeout_secs: Option<i64>,
     request_timeout_secs: Option<i64>,
     max_listeners: Option<i64>,
+    max_connections_per_address: Option<i64>,
+    max_listeners_per_address: Option<i64>,
+    exempt_addresses: Option<Vec<String>>,
+    metrics_from: Option<Vec<String>>,
+}
+
+/// Addresses and networks (`192.0.2.7`, `10.0.0.0/8`, `::1`, `2001:db8::/32`), as the
+/// configuration lists them. An IPv4 address seen on an IPv6 socket (`::ffff:192.0.2.7`) is
+/// matched as the IPv4 address it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AddressSet(Vec<(IpAddr, u8)>);
+
+impl AddressSet {
+    /// The loopback addresses, `127.0.0.1` and `::1`.
+    pub fn loopback() -> AddressSet {
+        AddressSet(vec![
+            (IpAddr::from([127, 0, 0, 1]), 32),
+            (IpAddr::from(Ipv6Addr::LOCALHOST), 128),
+        ])
+    }
+
+    /// Whether `ip` is one of the set or in one of its networks.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = ip.to_canonical();
+        self.0.iter().any(|&(net, bits)| match (net, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(bits)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(bits)).unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        })
+    }
+
+    /// Reads `addr` or `addr/bits`.
+    fn read(text: &str) -> Result<(IpAddr, u8), String> {
+        let refuse = || format!("{text:?} is not an address or a network (\"10.0.0.0/8\")");
+        let (addr, bits) = match text.trim().split_once('/') {
+            Some((addr, bits)) => (addr, Some(bits)),
+            None => (text.trim(), None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| refuse())?;
+        let addr = addr.to_canonical();
+        let most = if addr.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            None => most,
+            Some(b) => b
+                .parse::<u8>()
+                .ok()
+                .filter(|b| *b <= most)
+                .ok_or_else(refuse)?,
+        };
+        Ok((addr, bits))
+    }
+}
+
+/// Checks a list of addresses; `default` when absent.
+fn addresses(
+    c: &mut Checker,
+    key: &str,
+    raw: Option<Vec<String>>,
+    default: AddressSet,
+) -> AddressSet {
+    let Some(raw) = raw else {
+        return default;
+    };
+    let mut set = Vec::new();
+    for (i, text) in raw.iter().enumerate() {
+        match AddressSet::read(text) {
+            Ok(net) => set.push(net),
+            Err(e) => c.problem(format!("{key}[{i}]"), e),
+        }
+    }
+    AddressSet(set)
 }
 
 /// The HTTP server's settings.
@@ -43,6 +120,19 @@ pub struct HttpConfig {
     /// Web pages following a game or an event live (Server-Sent Events) at once; one more is
     /// answered 503 and its browser tries again later.
     pub max_listeners: usize,
+    /// Connections from one address (an IPv6 address's /64) at once; one more is served only
+    /// `/healthz` (anything else 503) from a small pool of its own, so one client can neither
+    /// take every connection nor keep the health check from being answered.
+    pub max_connections_per_address: usize,
+    /// Live listeners from one address (an IPv6 address's /64) at once.
+    pub max_listeners_per_address: usize,
+    /// Addresses the per-address limits do not apply to (a reverse proxy in front of the
+    /// daemon, a monitor); the limits in all still do. None unless configured.
+    pub exempt_addresses: AddressSet,
+    /// Who is served `/metrics`: these addresses (loopback unless configured), and the arbiter
+    /// logged in on the web. Anyone else gets 403: the counters move with moves in games
+    /// spectators may not see.
+    pub metrics_from: AddressSet,
 }
 
 impl HttpConfig {
@@ -56,6 +146,10 @@ impl HttpConfig {
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             max_listeners: 64,
+            max_connections_per_address: 32,
+            max_listeners_per_address: 8,
+            exempt_addresses: AddressSet::default(),
+            metrics_from: AddressSet::loopback(),
         }
     }
 }
@@ -114,6 +208,25 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawHttp>) -> Option<HttpConfig>
             d.max_listeners as u64,
             100_000,
         ) as usize,
+        max_connections_per_address: c.positive(
+            "http.max_connections_per_address",
+            raw.max_connections_per_address,
+            d.max_connections_per_address as u64,
+            100_000,
+        ) as usize,
+        max_listeners_per_address: c.positive(
+            "http.max_listeners_per_address",
+            raw.max_listeners_per_address,
+            d.max_listeners_per_address as u64,
+            100_000,
+        ) as usize,
+        exempt_addresses: addresses(
+            c,
+            "http.exempt_addresses",
+            raw.exempt_addresses,
+            d.exempt_addresses,
+        ),
+        metrics_from: addresses(c, "http.metrics_from", raw.metrics_from, d.metrics_from),
     })
 }
 
@@ -155,6 +268,40 @@ mod tests {
         assert!(e.contains("http.listen"), "{e}");
         let e = load("listen = \"127.0.0.1:1\"\nport = 3\n").unwrap_err();
         assert!(e.contains("port"), "{e}");
+    }
+
+    #[test]
+    fn address_lists_read_addresses_and_networks() {
+        let http = load(
+            "listen = \"127.0.0.1:1\"\nexempt_addresses = [\"10.0.0.0/8\", \"2001:db8::/32\", \"192.0.2.7\"]\nmetrics_from = []\n",
+        )
+        .unwrap()
+        .http
+        .unwrap();
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        let exempt = &http.exempt_addresses;
+        assert!(exempt.contains(ip("10.200.3.4")));
+        assert!(
+            exempt.contains(ip("::ffff:10.1.1.1")),
+            "an IPv4 address on an IPv6 socket"
+        );
+        assert!(exempt.contains(ip("2001:db8:5::1")));
+        assert!(exempt.contains(ip("192.0.2.7")));
+        assert!(!exempt.contains(ip("192.0.2.8")));
+        assert!(!exempt.contains(ip("11.0.0.1")));
+        assert!(!http.metrics_from.contains(ip("127.0.0.1")));
+        // The defaults: nobody exempt, metrics for loopback only.
+        let d = load("listen = \"127.0.0.1:1\"").unwrap().http.unwrap();
+        assert!(!d.exempt_addresses.contains(ip("127.0.0.1")));
+        assert!(d.metrics_from.contains(ip("127.0.0.1")));
+        assert!(d.metrics_from.contains(ip("::1")));
+        assert!(!d.metrics_from.contains(ip("127.0.0.2")));
+        assert_eq!(d.max_connections_per_address, 32);
+        assert_eq!(d.max_listeners_per_address, 8);
+        let e = load("listen = \"127.0.0.1:1\"\nmetrics_from = [\"10.0.0.0/33\", \"nowhere\"]\n")
+            .unwrap_err();
+        assert!(e.contains("http.metrics_from[0]"), "{e}");
+        assert!(e.contains("http.metrics_from[1]"), "{e}");
     }
 
     #[test]

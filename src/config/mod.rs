@@ -73,11 +73,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-pub use self::check::{ConfigError, ConfigProblem, valid_id};
+pub use self::check::{ConfigError, ConfigProblem, GAME_ID_RULE, valid_game_id, valid_id};
 pub use self::clock::ClockConfig;
 pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
 pub use self::events::{Event, GameConfig, Viewing};
-pub use self::http::HttpConfig;
+pub use self::http::{AddressSet, HttpConfig};
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{Player, Reach};

@@ -159,7 +159,7 @@ pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
     }
     Player {
         email,
-        name: p.name.unwrap_or_else(|| id.clone()),
+        name: c.name(&key("name"), p.name).unwrap_or_else(|| id.clone()),
         secret_hash,
         notation,
         lang,

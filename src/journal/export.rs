@@ -15,6 +15,7 @@ use shakmaty::Color;
 
 use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
+use crate::command::text::{escaped, quoted};
 use crate::game::clock::{TimeControl, days_hours};
 use crate::game::{Action, ColorName, Game};
 use crate::notation::pgn::{LineWriter, write_tags};
@@ -382,13 +383,14 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     let _ = writeln!(
         out,
         "Game {}: {} (White) - {} (Black)",
-        record.id,
-        names.player(&record.detail.white),
-        names.player(&record.detail.black)
+        escaped(&record.id),
+        escaped(&names.player(&record.detail.white)),
+        escaped(&names.player(&record.detail.black))
     );
     let _ = writeln!(
         out,
-        "Event: {event}\nStarted: {}\nTime control: {}",
+        "Event: {}\nStarted: {}\nTime control: {}",
+        escaped(&event),
         record.started,
         game.rules().time_control
     );
@@ -428,7 +430,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         out,
         "Result: {}",
         game.result()
-            .map_or_else(|| "* (in progress)".to_owned(), ToString::to_string)
+            .map_or_else(|| "* (in progress)".to_owned(), |r| escaped(&r.to_string()))
     );
     out
 }
@@ -439,20 +441,26 @@ fn report(record: &Record, names: &Names) -> String {
     let (event, site) = event_of(record, names);
     let game = &record.game;
     let mut out = String::new();
-    let _ = writeln!(out, "GAME REPORT {}", record.id);
-    let _ = writeln!(out, "Event: {event} ({site})");
+    let _ = writeln!(out, "GAME REPORT {}", escaped(&record.id));
+    let _ = writeln!(out, "Event: {} ({})", escaped(&event), escaped(&site));
     if let Some(round) = &record.detail.round {
-        let _ = writeln!(out, "Round: {round}");
+        let _ = writeln!(out, "Round: {}", escaped(round));
     }
     for color in [Color::White, Color::Black] {
         let id = game.player(color);
-        let _ = writeln!(out, "{}: {} ({id})", ColorName(color), names.player(id));
+        let _ = writeln!(
+            out,
+            "{}: {} ({})",
+            ColorName(color),
+            escaped(&names.player(id)),
+            escaped(id)
+        );
     }
     let _ = writeln!(out, "Started: {}", record.started);
     let _ = writeln!(out, "Time control: {}", game.rules().time_control);
     match game.result() {
         Some(result) => {
-            let _ = writeln!(out, "Result: {result}");
+            let _ = writeln!(out, "Result: {}", escaped(&result.to_string()));
         }
         None => {
             let _ = writeln!(
@@ -528,27 +536,33 @@ fn report(record: &Record, names: &Names) -> String {
             )
         })
         .collect();
+    // Every text from an entry is escaped, and every text a person wrote is quoted: no entry
+    // can make a line of its own, nor end its field early (docs/security.md).
     if !events.is_empty() {
         let _ = writeln!(out, "\nEvents:");
         for e in events {
             let what = match e.kind {
-                EntryKind::Rejected => format!("refused {:?}: {}", e.text, e.detail),
+                EntryKind::Rejected => {
+                    format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
+                }
                 EntryKind::Adjudication => {
                     let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
-                        |_| e.text.clone(),
-                        |d| format!("{} ({})", d.result, d.reason),
+                        |_| quoted(&e.text),
+                        |d| format!("{} ({})", escaped(&d.result), quoted(&d.reason)),
                     );
                     format!("adjudication: {reason}")
                 }
-                EntryKind::Message => format!("message from {}: {}", e.player, e.detail),
-                EntryKind::Claim => format!("draw claim ({}), upheld", e.detail),
-                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), e.text),
+                EntryKind::Message => {
+                    format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
+                }
+                EntryKind::Claim => format!("draw claim ({}), upheld", escaped(&e.detail)),
+                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), quoted(&e.text)),
             };
             let _ = writeln!(
                 out,
                 "  {} {:<10} {what}",
-                e.time.get(..16).unwrap_or(&e.time),
-                e.player
+                escaped(e.time.get(..16).unwrap_or(&e.time)),
+                escaped(&e.player)
             );
         }
     }
@@ -567,12 +581,14 @@ fn entries_text(record: &Record, names: &Names) -> String {
     let _ = writeln!(
         out,
         "Game {}: {} (White) - {} (Black)",
-        record.id, record.detail.white, record.detail.black
+        escaped(&record.id),
+        escaped(&record.detail.white),
+        escaped(&record.detail.black)
     );
-    let _ = writeln!(out, "Event: {event}, {site}");
+    let _ = writeln!(out, "Event: {}, {}", escaped(&event), escaped(&site));
     match record.game.result() {
         Some(r) => {
-            let _ = writeln!(out, "Result: {r}");
+            let _ = writeln!(out, "Result: {}", escaped(&r.to_string()));
         }
         None => {
             let _ = writeln!(
@@ -583,22 +599,24 @@ fn entries_text(record: &Record, names: &Names) -> String {
         }
     }
     let _ = writeln!(out, "Entries: {}\n", record.entries.len());
+    // One line per entry, whatever its texts hold: each field escaped, the text as said
+    // quoted (docs/security.md).
     for e in &record.entries {
         let _ = write!(
             out,
-            "#{:<6} {}  {:<10} {:<11} {:<12} {:?}",
+            "#{:<6} {}  {:<10} {:<11} {:<12} {}",
             e.seq,
-            e.time,
-            e.player,
-            e.channel,
+            escaped(&e.time),
+            escaped(&e.player),
+            escaped(&e.channel),
             e.kind.as_str(),
-            e.text
+            quoted(&e.text)
         );
         if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
-            let _ = write!(out, " = {san} ({iccf})");
+            let _ = write!(out, " = {} ({})", escaped(san), escaped(iccf));
         }
         if !e.detail.is_empty() && e.kind != EntryKind::GameStart {
-            let _ = write!(out, " [{}]", e.detail);
+            let _ = write!(out, " [{}]", escaped(&e.detail));
         }
         out.push('\n');
     }
@@ -608,4 +626,151 @@ fn entries_text(record: &Record, names: &Names) -> String {
         hex::encode(record.entries.last().map_or([0; 32], |e| e.hash))
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::command::text::refused_char;
+    use crate::journal::NewEntry;
+
+    /// A journal holding game `g1` (alice against boris), its first move, then a message, a
+    /// refused attempt and an adjudication carrying `hostile` (as a record written before the
+    /// one text check, or sent by a linked node, could): the exports of it.
+    fn exports_with(hostile: &str) -> (String, String) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let conn = store::open(dir.path()).expect("journal");
+        let start = GameStartDetail {
+            kind: Default::default(),
+            white: "alice".to_owned(),
+            black: "boris".to_owned(),
+            event: None,
+            fen: None,
+            rules: None,
+            round: Some(hostile.to_owned()),
+            board: None,
+            leave: Default::default(),
+            authority: Default::default(),
+        };
+        let mut entries = vec![NewEntry::new(
+            "g1",
+            "admin",
+            "config",
+            EntryKind::GameStart,
+            "CREATE g1 alice boris",
+        )];
+        entries[0].detail = serde_json::to_string(&start).expect("detail");
+        let mut moved = NewEntry::new("g1", "alice", "tcp", EntryKind::Move, "MOVE g1 e4");
+        moved.iccf = Some("5254".to_owned());
+        moved.san = Some("e4".to_owned());
+        entries.push(moved);
+        let mut message = NewEntry::new("g1", "boris", "tcp", EntryKind::Message, hostile);
+        message.detail = hostile.to_owned();
+        entries.push(message);
+        let mut refused = NewEntry::new("g1", hostile, "email", EntryKind::Rejected, hostile);
+        refused.detail = hostile.to_owned();
+        entries.push(refused);
+        let mut adjudicated = NewEntry::new("g1", "admin", "tcp", EntryKind::Adjudication, hostile);
+        adjudicated.detail = serde_json::to_string(&AdjudicationDetail {
+            result: "1-0".to_owned(),
+            reason: hostile.to_owned(),
+            withdrawal: false,
+        })
+        .expect("detail");
+        entries.push(adjudicated);
+        let mut prev = [0u8; 32];
+        for (i, new) in entries.into_iter().enumerate() {
+            prev = store::insert_entry(&conn, i as i64 + 1, &prev, new)
+                .expect("entry")
+                .hash;
+        }
+        let names = Names::default();
+        let text = export(&conn, "g1", ExportFormat::Text, &names).expect("text export");
+        let report = export(&conn, "g1", ExportFormat::Report, &names).expect("report");
+        (text, report)
+    }
+
+    /// What an export must never hold, whatever the entries held: a character that breaks a
+    /// line, reorders it or hides in it.
+    fn assert_inert(export: &str) {
+        for line in export.lines() {
+            assert!(
+                line.chars().all(|c| refused_char(c).is_none()),
+                "{line:?} in\n{export}"
+            );
+        }
+    }
+
+    /// Every line of the text export that reads as an entry (`#n`), in order.
+    fn entry_lines(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| l.starts_with('#')).collect()
+    }
+
+    #[test]
+    fn a_forged_entry_in_a_message_stays_inside_its_own_line() {
+        let forged = "gg\n#46 2026-01-03T00:00:00Z boris tcp resign \"RESIGN p1\" = 1-0 (resignation)\r\n  2026-01-03T00:00 boris      resign: \"RESIGN g1\"\u{1b}[2K\u{202E}\u{2028}\u{200B}";
+        let (text, report) = exports_with(forged);
+        assert_inert(&text);
+        assert_inert(&report);
+        let lines = entry_lines(&text);
+        assert_eq!(lines.len(), 5, "{text}");
+        for (i, line) in lines.iter().enumerate() {
+            assert!(line.starts_with(&format!("#{:<6} ", i + 1)), "{line}");
+        }
+        // The message is there, quoted and escaped, on the message's own line.
+        assert!(
+            lines[2].contains("\"gg\\n#46 2026-01-03T00:00:00Z boris tcp resign \\\"RESIGN p1\\\""),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[2].contains("\\u{1b}[2K\\u{202e}\\u{2028}\\u{200b}"),
+            "{}",
+            lines[2]
+        );
+        // The report's events: one line each (the message, the refusal, the adjudication).
+        let events: Vec<&str> = report
+            .lines()
+            .skip_while(|l| *l != "Events:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(events.len(), 3, "{report}");
+        assert!(events.iter().all(|l| l.starts_with("  2")), "{report}");
+        assert!(!report.contains("\n#46"), "{report}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// No entry's text makes a line that reads as another entry, in either export.
+        #[test]
+        fn no_text_makes_a_line_of_its_own(hostile in proptest::collection::vec(
+            prop_oneof![
+                Just('\n'), Just('\r'), Just('#'), Just('"'), Just('\\'), Just(' '),
+                Just('\u{1b}'), Just('\u{85}'), Just('\u{2028}'), Just('\u{2029}'),
+                Just('\u{202E}'), Just('\u{2066}'), Just('\u{200B}'), Just('\u{200D}'),
+                Just('\u{FEFF}'), Just('1'), Just('g'), Just('ж'),
+            ],
+            1..60,
+        ).prop_map(|chars| chars.into_iter().collect::<String>())) {
+            let (text, report) = exports_with(&hostile);
+            assert_inert(&text);
+            assert_inert(&report);
+            let lines = entry_lines(&text);
+            prop_assert_eq!(lines.len(), 5, "{}", text);
+            for (i, line) in lines.iter().enumerate() {
+                prop_assert!(line.starts_with(&format!("#{:<6} ", i + 1)), "{}", line);
+            }
+            let events = report
+                .lines()
+                .skip_while(|l| *l != "Events:")
+                .skip(1)
+                .take_while(|l| !l.is_empty())
+                .count();
+            prop_assert_eq!(events, 3, "{}", report);
+        }
+    }
 }

@@ -155,7 +155,8 @@ impl Ledger {
 pub struct Replayed {
     pub games: BTreeMap<String, JournaledGame>,
     pub entries: u64,
-    /// The latest entry's time: a manual clock never starts before it.
+    /// The latest time of an entry written at the relay's clock (see [`keeps_relay_time`]):
+    /// the relay's time never starts before it, and a manual clock starts from it.
     pub last_time: Option<Timestamp>,
     /// The signing keys the chain names.
     pub keys: KeyHistory,
@@ -177,6 +178,18 @@ impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Credentials({} hashes)", self.0.len())
     }
+}
+
+/// Whether entries of `kind` carry the relay's time, which a manual clock sets. Not the
+/// signing key's entries (written when the key is made, at the system's time) and not refused
+/// attempts (a refused mail is journaled at the system's time, before any game is known): a
+/// restart under a manual clock must not jump to the real date because of them, forfeiting
+/// every running game (the relay's own refusals carry its time, but change no game).
+pub fn keeps_relay_time(kind: EntryKind) -> bool {
+    !matches!(
+        kind,
+        EntryKind::SigningKey | EntryKind::KeyRotation | EntryKind::Rejected
+    )
 }
 
 /// What an entry does to its game, and by whom: `None` for entries that change no game (a
@@ -320,7 +333,9 @@ pub fn replay_reporting(
             progress(out.entries);
         }
         let at = time_of(&e)?;
-        out.last_time = out.last_time.max(Some(at));
+        if keeps_relay_time(e.kind) {
+            out.last_time = out.last_time.max(Some(at));
+        }
         if e.kind.is_registry() {
             return out.registry.apply(&e).map_err(corrupt);
         }

@@ -2,7 +2,8 @@
 
 use shakmaty::Color;
 
-use crate::config::valid_id;
+use crate::command::text::Logged;
+use crate::config::{GAME_ID_RULE, valid_game_id};
 use crate::game::clock::{Leave, Rules};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{self, EntryKind, Record};
@@ -68,10 +69,10 @@ impl State {
         game_id: &str,
         mut detail: GameStartDetail,
     ) -> Result<(Record, crate::game::Game), Reply> {
-        if !valid_id(game_id) {
+        if !valid_game_id(game_id) {
             return Err(Reply::new(
                 Status::BadCommand,
-                format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')"),
+                format!("{:?} is not a game id ({GAME_ID_RULE})", Logged(game_id)),
             ));
         }
         if self.games.contains_key(game_id) {

@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use shakmaty::Color;
 
 use crate::command::EventAction;
+use crate::command::text::Logged;
 use crate::config::registered::event_from_keys;
-use crate::config::{Reach, valid_id};
+use crate::config::{Reach, valid_game_id};
 use crate::event::{self, System, standings};
 use crate::game::{Action, EndReason, GameResult};
 use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
@@ -100,11 +101,13 @@ impl State {
         system: System,
         keys: &[(String, String)],
     ) -> Result<Pending, Reply> {
-        if !valid_id(id) || id.len() > MAX_EVENT_ID {
+        // Its games are named after it (`club-r1b1`), so it takes a game id's characters.
+        if !valid_game_id(id) || id.len() > MAX_EVENT_ID {
             return Err(refused(
                 Status::BadCommand,
                 format!(
-                    "{id:?} is not an event id (letters, digits, '-', '_'; at most {MAX_EVENT_ID})"
+                    "{:?} is not an event id (letters, digits, '-', '_'; at most {MAX_EVENT_ID})",
+                    Logged(id)
                 ),
             ));
         }

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use crate::command::text::Logged;
 use crate::command::{PlayerAction, PlayerFields};
 use crate::config::registered::player_from_keys;
 use crate::config::{Player, Reach, valid_id};
@@ -158,7 +159,10 @@ impl State {
         if !valid_id(id) {
             return Err(Reply::new(
                 Status::BadCommand,
-                format!("{id:?} is not a player id (letters, digits, '-', '_')"),
+                format!(
+                    "{:?} is not a player id (letters, digits, '-', '_', '.'; at most 64)",
+                    Logged(id)
+                ),
             ));
         }
         if id == "admin" || self.players.contains_key(id) {

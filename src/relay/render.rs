@@ -7,11 +7,24 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use crate::command::text;
 use crate::game::clock::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
 use super::notice::{ClockKind, Clocks, DrawAct, MoveData, MoveNotice, Notice, Side};
+
+/// The most characters of a person's text (a message, a reason, a result's note) a reader is
+/// shown in one item: more than the one check lets in, so only texts that never passed it (a
+/// record written before it, the other node's record) are ever cut.
+const SHOWN_CHARS: usize = 1000;
+
+/// A person's text as a reader is shown it: checked texts as they are; any other made fit by
+/// [`text::scrub`], so no text on record, however old or wherever from, reaches a terminal
+/// or a mail raw.
+fn shown(said: &str) -> String {
+    text::scrub(said, SHOWN_CHARS)
+}
 
 /// "your move" / "boris to move" / the result.
 pub fn turn_note(game: &Game, viewer: &str) -> String {
@@ -359,7 +372,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 format!(": your move has waited {days} days; {clocks}"),
             )
         }
-        Notice::Result { game, text, .. } => ("RESULT", game, format!(" {text}")),
+        Notice::Result { game, text, .. } => ("RESULT", game, format!(" {}", shown(text))),
         Notice::Refused {
             game,
             number,
@@ -367,9 +380,14 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
         } => (
             "REFUSED",
             game,
-            format!(" the other node refused your action {number}: {reason}"),
+            format!(
+                " the other node refused your action {number}: {}",
+                shown(reason)
+            ),
         ),
-        Notice::Message { game, from, text } => ("MSG", game, format!(" from {from}: {text}")),
+        Notice::Message { game, from, text } => {
+            ("MSG", game, format!(" from {from}: {}", shown(text)))
+        }
         Notice::Recorded { game, what } => ("RECORDED", game, format!(" {what}")),
         Notice::Welcome {
             player,
@@ -566,9 +584,12 @@ fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
         Notice::Reminder { days, .. } => format!("ваш ход ждёт уже {days} дн."),
         Notice::Result { pgn, .. } => format!("партия окончена: {pgn}"),
         Notice::Refused { number, reason, .. } => {
-            format!("другой узел отклонил ваше действие {number}: {reason}")
+            format!(
+                "другой узел отклонил ваше действие {number}: {}",
+                shown(reason)
+            )
         }
-        Notice::Message { from, text, .. } => format!("сообщение от {from}: {text}"),
+        Notice::Message { from, text, .. } => format!("сообщение от {from}: {}", shown(text)),
         Notice::Recorded { what, .. } => format!("записано в партию: {what}"),
         Notice::Welcome { name, notation, .. } => {
             format!("{name}: вы зарегистрированы; ходы вам пишутся в записи {notation}")

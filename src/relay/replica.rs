@@ -8,6 +8,7 @@
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use crate::command::text::Logged;
 use crate::game::{Action, Game};
 use crate::journal::replay::{GameStartDetail, action_of};
 use crate::journal::{Entry, EntryKind, NewEntry, Record};
@@ -71,7 +72,7 @@ impl State {
             ));
         }
         if index > i64::from(held) {
-            tracing::error!(game = %r.game, index, held, "the other node's record skips entries");
+            tracing::error!(game = %Logged(&r.game), index, held, "the other node's record skips entries");
             return Pending::Now(Reply::new(
                 Status::Refused,
                 format!(
@@ -205,11 +206,19 @@ impl State {
     /// The record's first entry: the game starts here as it started there.
     async fn replicate_start(&mut self, r: Replicated, time: Timestamp) -> Pending {
         let refuse = |why: String| {
-            tracing::error!(game = %r.game, why, "the other node's game start does not apply here");
+            tracing::error!(game = %Logged(&r.game), why = %Logged(&why), "the other node's game start does not apply here");
             Pending::Now(Reply::new(Status::Refused, why))
         };
         if self.games.contains_key(&r.game) {
             return refuse(format!("game {} exists here already", r.game));
+        }
+        // A new game takes an id of the safe set here as where it was created.
+        if !crate::config::valid_game_id(&r.game) {
+            return refuse(format!(
+                "{:?} is not a game id ({})",
+                Logged(&r.game),
+                crate::config::GAME_ID_RULE
+            ));
         }
         let detail: GameStartDetail = match serde_json::from_str(&r.detail) {
             Ok(d) => d,

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use crate::command::text::{self, TextKind};
 use crate::config::{Event, Player};
 use crate::game::{Action, Board, Game, Ply, Refusal};
 use crate::journal::replay::GameStartDetail;
@@ -142,6 +143,13 @@ impl State {
         command: Command,
         message: Option<String>,
     ) -> Pending {
+        // A message that may not go refuses the whole: nothing is applied, so the player can
+        // send both again, the message mended.
+        if let Some(text) = &message
+            && let Err(e) = text::check(text, TextKind::Message)
+        {
+            return Pending::Now(Reply::new(Status::BadCommand, format!("nothing done: {e}")));
+        }
         let game = command.game().map(str::to_owned);
         let pending = self.handle(sender, command).await;
         let (Some(text), Some(game)) = (message, game) else {
@@ -223,6 +231,11 @@ impl State {
     }
 
     async fn dispatch(&mut self, sender: &Sender, command: Command) -> Pending {
+        // Every text a person wrote, whichever way the command came (a front end that builds
+        // commands itself included), passes the one check before anything is applied.
+        if let Err(e) = command.check_texts() {
+            return Pending::Now(Reply::new(Status::BadCommand, e.to_string()));
+        }
         match command {
             // What is shown includes moves still being committed: answer once they are on disk.
             Command::Games => self.after_commit(self.list_games(sender)).await,
@@ -319,16 +332,25 @@ impl State {
         }
     }
 
-    /// The game and the sender's colour in it, or the reply refusing.
+    /// The game and the sender's colour in it, or the reply refusing. A game the sender does
+    /// not play in and a spectator may not see (a private event's, a game of a "finished" event
+    /// still in progress) is answered as a game that does not exist, word for word: whether it
+    /// exists is not the sender's to learn. A game spectators see is answered "you do not play
+    /// in it", which tells nothing the web pages do not.
     pub(super) fn seat(&self, sender: &Sender, game_id: &str) -> Result<Color, Reply> {
+        let no_game = || Reply::new(Status::NotFound, format!("no game {game_id:?}"));
         let Some(game) = self.games.get(game_id) else {
-            return Err(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
+            return Err(no_game());
         };
         game.side_of(&sender.player).ok_or_else(|| {
-            Reply::new(
-                Status::Forbidden,
-                format!("you do not play in game {game_id}"),
-            )
+            if self.spectators_see(game_id) {
+                Reply::new(
+                    Status::Forbidden,
+                    format!("you do not play in game {game_id}"),
+                )
+            } else {
+                no_game()
+            }
         })
     }
 

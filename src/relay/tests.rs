@@ -276,3 +276,143 @@ async fn the_journal_is_healthy_until_a_commit_fails() {
     assert!(!reply.status.is_success(), "{reply:?}");
     assert!(!f.mailbox.journal_commits(wait).await);
 }
+
+/// A front end that builds commands itself (XFCC, a link) cannot skip the one text check: a
+/// message, a reason or a round the check refuses is refused by the relay with its reason,
+/// and a move carrying such a message is refused whole. Nothing is journaled or sent.
+#[tokio::test]
+async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done() {
+    let f = relay().await;
+    let before = f.entries().len();
+    let message = |text: &str| Command::Message {
+        game: "g1".to_owned(),
+        text: text.to_owned(),
+    };
+    for hostile in [
+        "\u{1b}[2K* 99 RESULT g1 1-0",
+        "1-0 \u{202E}0-1",
+        "ad\u{200B}min",
+        "a\u{2028}b",
+    ] {
+        let reply = f.relay.call(player("alice"), message(hostile)).await;
+        assert_eq!(
+            reply.status,
+            Status::BadCommand,
+            "{hostile:?}: {}",
+            reply.text
+        );
+        assert!(reply.text.starts_with("a message may"), "{}", reply.text);
+        let mv = Command::parse("MOVE g1 e4").expect("move");
+        let said = Said::new(mv).message(Some(hostile.to_owned()));
+        let reply = f.relay.call_said(player("alice"), said).await;
+        assert_eq!(
+            reply.status,
+            Status::BadCommand,
+            "{hostile:?}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains("nothing done"), "{}", reply.text);
+    }
+    let long = "x".repeat(crate::command::MAX_MESSAGE_CHARS + 1);
+    let reply = f.relay.call(player("alice"), message(&long)).await;
+    assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
+    let adjudicate = Command::Adjudicate {
+        game: "g1".to_owned(),
+        score: crate::notation::result::Score::WhiteWins,
+        reason: "silent\u{202E}".to_owned(),
+    };
+    let reply = f.relay.call(admin(), adjudicate).await;
+    assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
+    let create = Command::Create {
+        game: "g2".to_owned(),
+        white: "alice".to_owned(),
+        black: "boris".to_owned(),
+        kind: None,
+        event: None,
+        fen: None,
+        round: Some("r\u{200B}1".to_owned()),
+    };
+    let reply = f.relay.call(admin(), create).await;
+    assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
+    assert_eq!(f.entries().len(), before, "a refused text was journaled");
+    assert!(
+        f.waiting("boris")
+            .await
+            .iter()
+            .all(|p| !p.starts_with("MOVE"))
+    );
+    // The move, with a message the check allows, goes.
+    let mv = Command::parse("MOVE g1 e4").expect("move");
+    let said = Said::new(mv).message(Some("Удачи".to_owned()));
+    let reply = f.relay.call_said(player("alice"), said).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+}
+
+/// A message on record that never passed the one check (written before it, or kept by the
+/// other node of a link) reaches its reader mended: one line, no escape codes, nothing that
+/// reorders the text.
+#[test]
+fn a_message_shown_from_the_record_is_mended_for_its_reader() {
+    let notice = notice::Notice::Message {
+        game: "g1".to_owned(),
+        from: "boris".to_owned(),
+        text: "hi\u{1b}[2K\n* 99 RESULT g1 0-1\u{202E}".to_owned(),
+    };
+    let shown = render::notice(&notice, &render::Reader::default());
+    assert!(
+        shown.starts_with("MSG g1 from boris: hi [2K * 99 RESULT g1 0-1"),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .chars()
+            .all(|c| crate::command::text::refused_char(c).is_none()),
+        "{shown:?}"
+    );
+}
+
+/// A game the other node of a link starts takes an id of the safe set here too: `x.1` is
+/// refused (logged, nothing journaled), `x1` is started.
+#[tokio::test]
+async fn a_linked_node_cannot_start_a_game_with_an_id_outside_the_safe_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
+    let text = format!(
+        "data_dir = {:?}\n[admin]\nsecret_hash = {hash:?}\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = {hash:?}\n\
+         [[players]]\nid = \"boris\"\nreach = \"link\"\nlink = \"peer\"\n\
+         [[links]]\nid = \"peer\"\nconnect = \"127.0.0.1:9\"\nsecret = \"sixteen bytes at least\"\n",
+        dir.path().display().to_string()
+    );
+    let config = Config::from_toml(&text, dir.path()).expect("config");
+    let hub = Arc::new(Hub::default());
+    let failed = CancellationToken::new();
+    let (journal, replayed) =
+        Journal::open(&config.data_dir, hub, 64, failed.clone()).expect("journal");
+    let relay = Relay::spawn(&config, journal, replayed, 64, failed)
+        .await
+        .expect("relay");
+    let start = |game: &str| Replicated {
+        game: game.to_owned(),
+        index: 0,
+        kind: EntryKind::GameStart,
+        actor: Actor::Arbiter,
+        delta: 1_800_000_000,
+        iccf: None,
+        detail: r#"{"white":"alice","black":"boris","authority":"black"}"#.to_owned(),
+    };
+    let reply = relay.replicate(start("x.1")).await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(reply.text.contains("is not a game id"), "{}", reply.text);
+    let reply = relay.replicate(start("x1")).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let conn = store::open_read_only(dir.path()).expect("read journal");
+    let mut games = Vec::new();
+    store::for_each_entry(&conn, None, |e| {
+        games.push(e.game);
+        Ok(())
+    })
+    .expect("entries");
+    assert!(games.contains(&"x1".to_owned()), "{games:?}");
+    assert!(!games.contains(&"x.1".to_owned()), "{games:?}");
+}

@@ -222,7 +222,12 @@ impl State {
             site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
             round: facts.round.clone(),
             started: facts.started,
-            opponent_message: facts.messages[index(!color)].clone(),
+            // Made fit for the reader: a message on record from before the one text check,
+            // or from the other node's record, is not shown raw.
+            opponent_message: facts.messages[index(!color)]
+                .as_deref()
+                .map(|m| crate::command::text::scrub(m, crate::command::MAX_MESSAGE_CHARS))
+                .filter(|m| !m.is_empty()),
         })
     }
 }

@@ -117,6 +117,11 @@ impl State {
         (self.after_commit(Reply::new(Status::Done, "")).await, shown)
     }
 
+    /// Whether a spectator may see that game `id` exists (its moves may still be delayed).
+    pub(super) fn spectators_see(&self, id: &str) -> bool {
+        self.watched(id, false, false).is_some()
+    }
+
     fn watched(&self, id: &str, full: bool, with_moves: bool) -> Option<Watched> {
         let game = self.games.get(id)?;
         let facts = self.facts.get(id).cloned().unwrap_or_default();

@@ -21,14 +21,16 @@ fn read(path: &std::path::Path) -> String {
     let game = inbound::game_of(&mail, "relay.example.org").unwrap_or_default();
     // The command in the line protocol's form (the game as the subject names it, `?` if
     // none), and the player's other words: the message for the opponent.
-    let request = match message::request(&mail.text, if game.is_empty() { "?" } else { &game }) {
-        Ok(found) => format!(
-            "{}\nmessage: {}",
-            found.command,
-            found.message.unwrap_or_default()
-        ),
-        Err(e) => format!("error: {e}"),
-    };
+    let request =
+        match ccrelay::command::letter::read(&mail.text, if game.is_empty() { "?" } else { &game })
+        {
+            Ok(found) => format!(
+                "{}\nmessage: {}",
+                found.command,
+                found.message.unwrap_or_default()
+            ),
+            Err(e) => format!("error: {e}"),
+        };
     format!(
         "from: {}\ngame: {game}\ntokens: {}\ntruncated: {}\nautomatic: {}\nrequest: {request}\n",
         mail.from,

@@ -486,3 +486,45 @@ with open(sys.argv[1], encoding="utf-8") as f:
         "{table}"
     );
 }
+
+/// A manual clock started long before the real date: the signing key's entry, made at the
+/// real time on the first start, must not move the clock on a restart (it once did, and every
+/// running game was lost on time). The clock starts again from the last game entry's time.
+#[test]
+fn a_restart_under_the_manual_clock_keeps_its_time_and_forfeits_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let extra = "login_attempts_per_minute = 1000\n[clock]\nmode = \"manual\"\nstart = \"2001-01-01T00:00:00Z\"\n\
+         [[events]]\nid = \"ev\"\nname = \"Old times\"\ntime_control = \"10 moves in 50 days\"\n";
+    let text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], extra);
+    std::fs::write(&config, text).expect("write config");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    ok(&mut arbiter, "CLOCK +2d");
+    ok(&mut alice, "MOVE g1 e4");
+    let clock = ok(&mut arbiter, "CLOCK");
+    assert!(clock.contains("2001-01-03"), "{clock}");
+    drop((alice, arbiter, daemon));
+    for restart in 0..2 {
+        let daemon = Daemon::start(&config);
+        let mut arbiter = admin(&daemon);
+        let clock = ok(&mut arbiter, "CLOCK");
+        assert!(
+            clock.contains("2001-01-03"),
+            "the clock moved on restart: {clock}"
+        );
+        let mut boris = daemon.login(&BORIS);
+        let shown = ok(&mut boris, "SHOW g1");
+        assert!(
+            !shown.contains("result:") && !shown.contains("lost on time"),
+            "{shown}"
+        );
+        if restart == 0 {
+            ok(&mut boris, "MOVE g1 e5");
+        }
+        drop((boris, arbiter, daemon));
+    }
+    assert_journal_verifies(&config);
+}

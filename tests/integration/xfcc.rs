@@ -1183,3 +1183,129 @@ fn metrics_count_moves_and_read_as_prometheus_text() {
         after.samples
     );
 }
+
+/// A `MakeAMove` whose `myMessage` the one text check refuses (escape sequences forging a
+/// push, a bidirectional override, an invisible character, a line separator, 600 characters)
+/// is refused whole, with or without a move: nothing is played, nothing reaches the opponent,
+/// nothing is journaled. The same message mended then goes.
+#[test]
+fn a_hostile_message_refuses_the_whole_move_and_changes_nothing() {
+    let (_dir, config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.unwrap();
+    let alice = Xfcc {
+        addr: http,
+        player: &ALICE,
+    };
+    let mut boris_tcp = daemon.login(&BORIS);
+    let before = alice.game("g1");
+    let long = "x".repeat(600);
+    let hostile: [&str; 5] = [
+        "&#x1b;[2K&#x1b;[1G* 99 RESULT p1 1-0 (resignation)&#x1b;[8m",
+        "1-0 \u{202E}0-1",
+        "ad\u{200B}min",
+        "line\u{2028}break",
+        &long,
+    ];
+    for message in hostile {
+        for (my_move, count) in [("e4", "1"), ("", "")] {
+            // The message goes into the envelope as written (a character reference included).
+            let body = envelope(
+                "MakeAMove",
+                &[
+                    ("username", ALICE.id),
+                    ("password", ALICE.secret),
+                    ("gameId", "g1"),
+                    ("movecount", count),
+                    ("myMove", my_move),
+                    ("myMessage", "@MESSAGE@"),
+                ],
+            )
+            .replace("@MESSAGE@", message);
+            let r = post(http, "/xfccbasic.asmx", body.as_bytes());
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert_eq!(
+                field(&r.body, "MakeAMoveResult").as_deref(),
+                Some("InvalidMove"),
+                "{message:?} with {my_move:?}"
+            );
+        }
+    }
+    assert_eq!(alice.game("g1"), before, "a refused call changed the game");
+    // A clean move and message go, and are the first things Boris is pushed after the start.
+    let sent = alice.make_a_move(
+        "g1",
+        &MoveArgs {
+            movecount: Some(1),
+            my_move: "e4",
+            message: "good luck",
+            ..MoveArgs::default()
+        },
+    );
+    assert_eq!(sent, "Success");
+    let mut pushes = Vec::new();
+    while !pushes.iter().any(|p: &String| p.starts_with("MSG g1")) {
+        pushes.push(boris_tcp.next_push().1);
+    }
+    assert_eq!(
+        pushes.iter().filter(|p| p.starts_with("MOVE g1")).count(),
+        1,
+        "{pushes:?}"
+    );
+    for p in &pushes {
+        assert!(
+            !p.contains("RESULT p1") && !p.contains('\u{1b}') && !p.contains('\u{202E}'),
+            "{p:?}"
+        );
+    }
+    drop((boris_tcp, daemon));
+    assert_journal_verifies(&config);
+    let text = crate::daemon::journal_export(&config, "g1", "text");
+    assert!(
+        !text.contains("RESULT p1") && !text.contains('\u{202E}'),
+        "{text}"
+    );
+}
+
+/// A player asking after a game they do not play: a game spectators may see is `NotYourGame`;
+/// a private game's answer is the one for a game that does not exist (`InvalidGameID`), so
+/// its existence is not told.
+#[test]
+fn a_private_game_is_answered_as_no_game() {
+    let (_dir, _config, daemon) = start_edited(
+        &[ALICE, BORIS, CAROL],
+        &[("g2", "boris", "carol")],
+        "",
+        "",
+        &|text| {
+            format!(
+                "{text}[[events]]\nid = \"hidden\"\nname = \"Hidden\"\nview = \"private\"\n\
+                 [[games]]\nid = \"p1\"\nevent = \"hidden\"\nwhite = \"boris\"\nblack = \"carol\"\n"
+            )
+        },
+    );
+    let alice = Xfcc {
+        addr: daemon.http.unwrap(),
+        player: &ALICE,
+    };
+    let tried = |game: &str| alice.play(game, 1, "e4");
+    assert_eq!(tried("g2"), "NotYourGame");
+    assert_eq!(tried("p1"), "InvalidGameID");
+    assert_eq!(tried("nope"), "InvalidGameID");
+    // Over TCP, word for word the same as a game that does not exist.
+    let mut tcp = daemon.login(&ALICE);
+    let (code, hidden) = tcp.call("MOVE p1 e4");
+    let (none_code, none) = tcp.call("MOVE p9 e4");
+    assert_eq!((code, none_code), (404, 404), "{hidden} / {none}");
+    assert_eq!(hidden.replace("p1", "p9"), none);
+    let (code, text) = tcp.call("MSG p1 hello");
+    assert_eq!(code, 404, "{text}");
+    let (code, text) = tcp.call("MOVE g2 e4");
+    assert_eq!(code, 403, "{text}");
+    assert!(text.contains("you do not play in game g2"), "{text}");
+    // Carol, who plays it, is answered as ever.
+    let carol = Xfcc {
+        addr: daemon.http.unwrap(),
+        player: &CAROL,
+    };
+    assert_eq!(carol.play("p1", 1, "e4"), "NotYourTurn");
+}

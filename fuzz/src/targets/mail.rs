@@ -2,6 +2,7 @@
 //! tokens, the game, the idempotency key), and the DKIM reader's parse (no DNS).
 
 use ccrelay::command::Command;
+use ccrelay::command::text::{self as one_check, TextKind};
 use ccrelay::transport::email::{auth, inbound, message};
 
 use super::text;
@@ -30,9 +31,18 @@ pub fn mail(data: &[u8]) {
     let _ = mail_auth::AuthenticatedMessage::parse(data);
 }
 
-/// The command in a mail's text, rendered and read back.
+/// The command in a mail's text, rendered and read back; its texts and the message made of
+/// the words around it pass the one text check.
 fn body(text: &str) {
-    if let Ok(found) = message::request(text, "g1") {
+    if let Ok(found) = ccrelay::command::letter::read(text, "g1") {
+        assert_eq!(found.command.check_texts(), Ok(()), "{text:?}");
+        if let Some(said) = &found.message {
+            assert_eq!(
+                one_check::check(said, TextKind::Message),
+                Ok(()),
+                "the words around the command of {text:?}: {said:?}"
+            );
+        }
         let rendered = found.command.to_string();
         assert_eq!(
             Command::parse(&rendered).as_ref(),

@@ -17,6 +17,8 @@ use super::message::{self, Mail};
 use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::auth::Verifier;
+use crate::command::letter;
+use crate::command::text::Logged;
 use crate::config::{Config, Player, valid_id};
 use crate::limiter::{KeyedLimiter, Throttle};
 use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
@@ -84,7 +86,7 @@ impl RejectionBudget {
         metrics::counter!("ccrelay_mail_rejected_unjournaled_total", "bound" => over).increment(1);
         if let Some(held) = self.note.pass() {
             tracing::warn!(
-                %sender,
+                sender = %Logged(&sender),
                 bound = over,
                 more_since_last_note = held,
                 "refused mail over the journal's bound: counted, not journaled, not answered"
@@ -285,7 +287,7 @@ impl Inbound {
                 )
                 .await;
         };
-        let request = match message::request(&mail.text, &game) {
+        let request = match letter::read(&mail.text, &game) {
             Ok(request) => request,
             Err(e) => {
                 let mut reason = e.to_string();
@@ -331,7 +333,7 @@ impl Inbound {
         if !reply.status.is_final() {
             return Outcome::Retry(reply.text);
         }
-        tracing::info!(player = %player.id, %game, status = %reply.status, "mail handled");
+        tracing::info!(player = %player.id, game = %Logged(&game), status = %reply.status, "mail handled");
         self.answer(player, &mail, &key, Some(&game), &reply).await
     }
 
@@ -376,7 +378,7 @@ impl Inbound {
         if !self.budget.allow(player) {
             return Ok(Journaled::Counted);
         }
-        tracing::warn!(sender = %player, %reason, "mail refused");
+        tracing::warn!(sender = %Logged(player), reason = %Logged(reason), "mail refused");
         // A subject may hold a token (right or wrong): it never reaches the journal.
         let text: String = text
             .split_whitespace()

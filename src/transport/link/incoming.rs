@@ -9,6 +9,7 @@ use super::message::{
     Act, Actor, Body, Message, Side, Text, entry_kind_of, unpack_iccf, unpack_path,
 };
 use super::{LinkError, LinkTask, RELAY_TIMEOUT};
+use crate::command::text::{self, Logged, MAX_REASON_CHARS};
 use crate::command::{Command, MoveLine};
 use crate::notation::written::Marks;
 use crate::relay::DRAW_OFFER;
@@ -164,11 +165,11 @@ impl LinkTask {
         // A game's start names its game; anything else names one this node has.
         let (game, detail) = if kind == EntryKind::GameStart {
             let Some((id, detail)) = detail.split_once('\n') else {
-                tracing::warn!(link = %self.config.id, text = %detail, "a game start without its game; not applied");
+                tracing::warn!(link = %self.config.id, text = %Logged(&detail), "a game start without its game; not applied");
                 return Ok(());
             };
             if super::message::game_code(id) != code {
-                tracing::warn!(link = %self.config.id, game = id, "a game start whose code is not its game's; not applied");
+                tracing::warn!(link = %self.config.id, game = %Logged(id), "a game start whose code is not its game's; not applied");
                 return Ok(());
             }
             (id.to_owned(), detail.to_owned())
@@ -206,7 +207,7 @@ impl LinkTask {
             status if !status.is_final() => Err(LinkError::Relay(reply.text)),
             _ => {
                 // The two records disagree: said loudly, and not retried for ever.
-                tracing::error!(link = %self.config.id, %game, reason = %reply.text, "the peer's record entry was refused here");
+                tracing::error!(link = %self.config.id, game = %Logged(&game), reason = %Logged(&reply.text), "the peer's record entry was refused here");
                 Ok(())
             }
         }
@@ -329,7 +330,7 @@ impl LinkTask {
 
     /// A refusal the relay could not journal in the game: sent from memory, not durably.
     pub(super) fn refuse(&mut self, game: u16, side: Side, number: u16, reason: String) {
-        tracing::warn!(link = %self.config.id, game, ?side, number, %reason, "refusing the peer's action");
+        tracing::warn!(link = %self.config.id, game, ?side, number, reason = %Logged(&reason), "refusing the peer's action");
         if self.to_send.len() >= REFUSALS_MAX {
             tracing::warn!(link = %self.config.id, "too many refusals waiting; this one is only logged");
             return;
@@ -354,7 +355,7 @@ impl LinkTask {
         reason: String,
     ) -> Result<(), LinkError> {
         let Some(game) = self.game(code).await? else {
-            tracing::warn!(link = %self.config.id, code, %reason, "the peer refused an action in a game not known here");
+            tracing::warn!(link = %self.config.id, code, reason = %Logged(&reason), "the peer refused an action in a game not known here");
             return Ok(());
         };
         let player = match side {
@@ -372,12 +373,18 @@ impl LinkTask {
             tracing::warn!(link = %self.config.id, game = %game.id, %player, "the peer reported a refusal for a game or player it does not play; ignored");
             return Ok(());
         }
-        tracing::warn!(link = %self.config.id, game = %game.id, %player, number, %reason, "the peer refused our action");
+        tracing::warn!(link = %self.config.id, game = %game.id, %player, number, reason = %Logged(&reason), "the peer refused our action");
         let key = refusal_key(&game.id, side_char(Actor::Side(side)), u32::from(number));
         let sender = Sender {
             player,
             admin: false,
             channel: Channel::Link,
+        };
+        // The peer's words, journaled and shown to our player: made fit by the one text
+        // check's scrub (a peer's refusal is not ours to refuse; an empty one says so).
+        let reason = match text::scrub(&reason, MAX_REASON_CHARS) {
+            r if r.is_empty() => "no reason given".to_owned(),
+            r => r,
         };
         let command = Command::PeerRefused {
             game: game.id.clone(),

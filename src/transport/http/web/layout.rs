@@ -1,12 +1,19 @@
 //! The frame every page shares: the document head (viewport for phones, the style), the
-//! language switch, the arbiter's login link, and the script that follows a page live.
+//! language switch, the arbiter's login link, and the script that follows a page live. The
+//! style and the script are served as files ([`STYLE_PATH`], [`LIVE_PATH`]), never inline:
+//! the Content-Security-Policy lets a page run no inline script or style.
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, html};
 
 use super::words::Tongue;
 
+/// Where the style is served (the version in the name, so a new release's is fetched anew).
+pub const STYLE_PATH: &str = concat!("/assets/ccrelay-", env!("CARGO_PKG_VERSION"), ".css");
+/// Where the live script is served.
+pub const LIVE_PATH: &str = concat!("/assets/live-", env!("CARGO_PKG_VERSION"), ".js");
+
 /// The style: readable on a phone (one column under 700px), the board scaling to the width.
-const STYLE: &str = r#"
+pub const STYLE: &str = r#"
 body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fbfaf7;line-height:1.4}
 header{background:#3b2f24;color:#f0d9b5;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:1em;align-items:center}
 header a{color:#f0d9b5}
@@ -34,7 +41,7 @@ form.choose{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}
 /// place, so the board and the moves move without a reload. The browser's EventSource
 /// reconnects by itself after a dropped connection; a refusal (the server's listener limit)
 /// is tried again after a pause.
-const LIVE: &str = r#"
+pub const LIVE: &str = r#"
 (function(){
   var url=document.body.getAttribute('data-live');
   if(!url||!window.EventSource)return;
@@ -81,7 +88,7 @@ pub fn page_keeping(
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · ccrelay" }
-                style { (PreEscaped(STYLE)) }
+                link rel="stylesheet" href=(STYLE_PATH);
             }
             body data-live=[live] {
                 header {
@@ -95,7 +102,7 @@ pub fn page_keeping(
                 }
                 (body)
                 @if live.is_some() {
-                    script { (PreEscaped(LIVE)) }
+                    script src=(LIVE_PATH) {}
                 }
             }
         }

@@ -4,8 +4,9 @@
 //! the relay (so only once it is committed) and speaks only when that differs, so a move
 //! hidden by a delay rule makes no event at all.
 //!
-//! At most `http.max_listeners` listen at once (one more is answered 503; the page's script
-//! tries again later); each stream sends a keep-alive comment every 15 s and ends when the
+//! At most `http.max_listeners` listen at once, and `http.max_listeners_per_address` from one
+//! address (`http.exempt_addresses` aside); one more is answered 503 and the page's script
+//! tries again later. Each stream sends a keep-alive comment every 15 s and ends when the
 //! daemon stops. A listener that falls behind the relay's announcements reads again.
 
 use std::collections::BTreeMap;
@@ -13,13 +14,15 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::super::PeerAddr;
+use super::super::per_address::Place;
 use super::{Web, not_found, viewer};
 use crate::relay::Watched;
 
@@ -66,6 +69,8 @@ struct Listener {
     last: String,
     changes: tokio::sync::broadcast::Receiver<String>,
     _permit: OwnedSemaphorePermit,
+    /// The listener's place among its address's (none for an exempt address).
+    _place: Option<Place>,
 }
 
 impl Listener {
@@ -95,12 +100,29 @@ impl Listener {
 async fn listen(
     web: Arc<Web>,
     scope: Scope,
+    peer: Option<Extension<PeerAddr>>,
     headers: HeaderMap,
     query: BTreeMap<String, String>,
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
         Err(page) => return *page,
+    };
+    let place = match peer.map(|p| p.0.0.ip()) {
+        Some(ip) if !web.exempt.contains(ip) => {
+            match web.listeners_by_address.take(ip, web.listeners_per_address) {
+                Some(place) => Some(place),
+                None => {
+                    return (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        [("retry-after", "10")],
+                        "too many live listeners from your address; try again later\n",
+                    )
+                        .into_response();
+                }
+            }
+        }
+        _ => None,
     };
     let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
         return (
@@ -122,6 +144,7 @@ async fn listen(
         last,
         changes,
         _permit: permit,
+        _place: place,
     };
     let stream = futures::stream::unfold(listener, |mut l| async move {
         let event = l.next().await?;
@@ -135,28 +158,31 @@ async fn listen(
 /// `/live`: the index's games.
 pub async fn index(
     State(web): State<Arc<Web>>,
+    peer: Option<Extension<PeerAddr>>,
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::All, headers, query).await
+    listen(web, Scope::All, peer, headers, query).await
 }
 
 /// `/games/{id}/live`.
 pub async fn game(
     State(web): State<Arc<Web>>,
     Path(id): Path<String>,
+    peer: Option<Extension<PeerAddr>>,
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::Game(id), headers, query).await
+    listen(web, Scope::Game(id), peer, headers, query).await
 }
 
 /// `/events/{id}/live`.
 pub async fn event(
     State(web): State<Arc<Web>>,
     Path(id): Path<String>,
+    peer: Option<Extension<PeerAddr>>,
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::Event(id), headers, query).await
+    listen(web, Scope::Event(id), peer, headers, query).await
 }

@@ -10,6 +10,11 @@
 //! | `/events/{id}` | the crosstable and every game; `/events/{id}.pgn` the whole event |
 //! | `/live`, `/games/{id}/live`, `/events/{id}/live` | Server-Sent Events: `change` when what the page shows changed |
 //! | `/login`, `/logout` | the arbiter's login with the admin secret (a session cookie) |
+//! | `/assets/ccrelay.css`, `/assets/live.js` | the pages' style and script, as files (the Content-Security-Policy allows no inline ones) |
+//!
+//! Every page depends on the login (the arbiter sees private games on it) and on the viewer's
+//! cookies: each answer says `Vary: Cookie` and `Cache-Control: no-store`, so no cache keeps
+//! an arbiter's page for anyone else, nor on disk.
 //!
 //! What a spectator may see is decided by the relay ([`crate::relay::Watched`]): the pages
 //! never hold a hidden move. Files: `pages.rs` (index and event), `game.rs` (a game),
@@ -28,7 +33,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::sync::Semaphore;
@@ -43,19 +48,69 @@ pub struct Web {
     ctx: Arc<Context>,
     /// One permit per live listener (`http.max_listeners`).
     listeners: Arc<Semaphore>,
+    /// Live listeners by address (`http.max_listeners_per_address`).
+    listeners_by_address: super::per_address::PerAddress,
+    listeners_per_address: usize,
+    /// Addresses the per-address limit does not apply to.
+    exempt: crate::config::AddressSet,
     arbiters: login::Sessions,
     /// Cookies are marked `Secure` when the server speaks TLS.
     tls: bool,
 }
 
+impl Web {
+    /// The pages' shared state under the HTTP settings.
+    pub fn new(ctx: Arc<Context>, http: &HttpConfig) -> Arc<Web> {
+        Arc::new(Web {
+            ctx,
+            listeners: Arc::new(Semaphore::new(http.max_listeners)),
+            listeners_by_address: Default::default(),
+            listeners_per_address: http.max_listeners_per_address,
+            exempt: http.exempt_addresses.clone(),
+            arbiters: login::Sessions::default(),
+            tls: http.tls.is_some(),
+        })
+    }
+
+    /// Whether the request carries a live arbiter session's cookie.
+    pub fn is_arbiter(&self, headers: &HeaderMap) -> bool {
+        self.arbiters.is_arbiter(headers)
+    }
+}
+
+/// Every answer of a page: it depends on the login and the viewer's cookies (see the module's
+/// documentation).
+async fn private_to_the_viewer(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.append(header::VARY, HeaderValue::from_static("Cookie"));
+    response
+}
+
+/// The pages' style and live script, as files: the same for everyone, cached for an hour.
+pub fn assets() -> Router {
+    let file = |content_type: &'static str, body: &'static str| {
+        (
+            [
+                (header::CONTENT_TYPE, content_type),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            body,
+        )
+    };
+    Router::new()
+        .route(
+            layout::STYLE_PATH,
+            get(move || async move { file("text/css; charset=utf-8", layout::STYLE) }),
+        )
+        .route(
+            layout::LIVE_PATH,
+            get(move || async move { file("text/javascript; charset=utf-8", layout::LIVE) }),
+        )
+}
+
 /// The web pages' routes.
-pub fn routes(ctx: Arc<Context>, http: &HttpConfig) -> Router {
-    let web = Arc::new(Web {
-        ctx,
-        listeners: Arc::new(Semaphore::new(http.max_listeners)),
-        arbiters: login::Sessions::default(),
-        tls: http.tls.is_some(),
-    });
+pub fn routes(web: Arc<Web>) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/live", get(live::index))
@@ -66,6 +121,7 @@ pub fn routes(ctx: Arc<Context>, http: &HttpConfig) -> Router {
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
         .with_state(web)
+        .layer(axum::middleware::map_response(private_to_the_viewer))
 }
 
 /// How the viewer reads: the pages' language, the moves' notation and language, and whether

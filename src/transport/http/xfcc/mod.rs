@@ -22,6 +22,7 @@ use axum::routing::get;
 use shakmaty::Color;
 
 use super::PeerAddr;
+use crate::command::text::{self, Logged, TextError, TextKind};
 use crate::command::{Command, MoveLine, NumberedMove};
 use crate::game::{Claim, EndReason, Kind};
 use crate::limiter::KeyedBudget;
@@ -123,7 +124,7 @@ async fn call(
     let call = match soap::read(&body) {
         Ok(call) => call,
         Err(e) => {
-            tracing::debug!(%peer, error = %e, "XFCC request refused");
+            tracing::debug!(%peer, error = %Logged(&e.to_string()), "XFCC request refused");
             return xml(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 soap::fault(true, &e.to_string()),
@@ -157,7 +158,7 @@ async fn authenticate(x: &Xfcc, peer: &str, call: &Call) -> Option<String> {
     match x.ctx.log_in_player(peer, &player, secret).await {
         Ok(()) => Some(player),
         Err(refusal) => {
-            tracing::warn!(%peer, player = ?player, "XFCC {refusal}");
+            tracing::warn!(%peer, player = %Logged(&player), "XFCC {refusal}");
             None
         }
     }
@@ -339,8 +340,23 @@ struct MoveRequest {
     message: Option<String>,
 }
 
+/// The call's `myMessage`, trimmed, if it has one, as the one text check allows a message: a
+/// `MakeAMove` whose message is refused is refused whole (nothing is played), as `MSG` is over
+/// the line protocol.
+pub fn checked_message(call: &Call) -> Result<Option<String>, TextError> {
+    match call.field("myMessage").map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(said) => {
+            text::check(said, TextKind::Message)?;
+            Ok(Some(said.to_owned()))
+        }
+    }
+}
+
 impl MoveRequest {
-    fn read(call: &Call) -> Option<MoveRequest> {
+    /// The request's fields; `None` if a flag or the move number is not one. The message is
+    /// taken already checked.
+    fn read(call: &Call, message: Option<String>) -> Option<MoveRequest> {
         let nonempty = |name: &str| {
             call.field(name)
                 .map(str::trim)
@@ -358,7 +374,7 @@ impl MoveRequest {
                 Some(n) => Some(n.parse().ok()?),
             },
             my_move: nonempty("myMove"),
-            message: nonempty("myMessage"),
+            message,
         })
     }
 }
@@ -368,10 +384,17 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
         return MoveResult::AuthenticationFailed;
     };
     if !x.moves.spend(&player) {
-        tracing::warn!(player = ?player, "XFCC MakeAMove refused: over the commands a minute");
+        tracing::warn!(player = %Logged(&player), "XFCC MakeAMove refused: over the commands a minute");
         return MoveResult::ServerError;
     }
-    let Some(request) = MoveRequest::read(call) else {
+    let message = match checked_message(call) {
+        Ok(message) => message,
+        Err(e) => {
+            tracing::info!(player = %Logged(&player), reason = %e, "XFCC MakeAMove refused whole: its message");
+            return MoveResult::InvalidMove;
+        }
+    };
+    let Some(request) = MoveRequest::read(call, message) else {
         return MoveResult::InvalidMove;
     };
     let sender = Sender {
