@@ -8,20 +8,21 @@ use crate::game::clock::{Leave, Rules};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{self, EntryKind, Record};
 
+use super::asked::Asked;
 use super::notice::Notice;
 use super::state::{State, notice_for};
-use super::{Pending, Reply, Sender, Status};
+use super::{Pending, Reply, Status};
 
 impl State {
     /// [`State::create`], and the game's facts for the views (its event and round).
     pub(super) async fn start(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: String,
         detail: GameStartDetail,
     ) -> Pending {
         let (event, round) = (detail.event.clone(), detail.round.clone());
-        let pending = self.create(sender, game_id.clone(), detail).await;
+        let pending = self.create(asked, game_id.clone(), detail).await;
         if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
             self.note_start(&game_id, event, round);
         }
@@ -31,18 +32,18 @@ impl State {
     /// Starts a game; `detail` without rules: they come from its event.
     pub(super) async fn create(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: String,
         detail: GameStartDetail,
     ) -> Pending {
-        if !sender.admin {
+        if !asked.admin {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "only the admin creates games",
             ));
         }
         let (white, black) = (detail.white.clone(), detail.black.clone());
-        let (record, game) = match self.prepare_start(sender, &game_id, detail) {
+        let (record, game) = match self.prepare_start(asked, &game_id, detail) {
             Ok(prepared) => prepared,
             Err(reply) => return Pending::Now(reply),
         };
@@ -65,7 +66,7 @@ impl State {
     /// game as it starts, changing nothing; `detail` without rules: they come from its event.
     pub(super) fn prepare_start(
         &self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         mut detail: GameStartDetail,
     ) -> Result<(Record, crate::game::Game), Reply> {
@@ -128,7 +129,7 @@ impl State {
         let game = detail
             .game(game_id, self.now)
             .map_err(|e| Reply::new(Status::BadCommand, format!("bad FEN: {e}")))?;
-        let mut entry = self.said_entry(sender, game_id, EntryKind::GameStart);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::GameStart);
         entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
         let outbox = [
             (&white, Color::White, &black),

@@ -18,9 +18,10 @@ use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail
 use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 use crate::journal::{self, EntryKind, NewOutbox, Record};
 
+use super::asked::Asked;
 use super::notice::{EventGame, Notice};
 use super::state::{State, notice_for};
-use super::{Pending, Reply, Sender, Status};
+use super::{Pending, Reply, Status};
 
 /// The longest event id: its games' ids (`<event>-r12b3`) must stay within an id's 64.
 const MAX_EVENT_ID: usize = 48;
@@ -31,29 +32,24 @@ fn refused(status: Status, text: impl Into<String>) -> Reply {
 
 impl State {
     /// `EVENT <verb> <id> ...`.
-    pub(super) async fn event(
-        &mut self,
-        sender: &Sender,
-        id: &str,
-        action: EventAction,
-    ) -> Pending {
-        if !sender.admin && !matches!(action, EventAction::Show) {
+    pub(super) async fn event(&mut self, asked: &Asked, id: &str, action: EventAction) -> Pending {
+        if !asked.admin && !matches!(action, EventAction::Show) {
             return Pending::Now(refused(
                 Status::Forbidden,
                 "only the arbiter (admin) makes and runs events",
             ));
         }
         let done = match action {
-            EventAction::New { system, keys } => self.new_event(sender, id, system, &keys).await,
+            EventAction::New { system, keys } => self.new_event(asked, id, system, &keys).await,
             EventAction::Enter { team, players } => {
-                self.enter(sender, id, team.as_deref(), &players).await
+                self.enter(asked, id, team.as_deref(), &players).await
             }
-            EventAction::Draw => self.draw(sender, id).await,
-            EventAction::Start => self.start_event(sender, id).await,
+            EventAction::Draw => self.draw(asked, id).await,
+            EventAction::Start => self.start_event(asked, id).await,
             EventAction::Withdraw { player, reason } => {
-                self.withdraw(sender, id, &player, &reason).await
+                self.withdraw(asked, id, &player, &reason).await
             }
-            EventAction::Show => self.show_event(sender, id).map(Pending::Now),
+            EventAction::Show => self.show_event(asked, id).map(Pending::Now),
         };
         done.unwrap_or_else(Pending::Now)
     }
@@ -84,19 +80,19 @@ impl State {
 
     async fn journal_one(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         kind: EntryKind,
         detail: &impl serde::Serialize,
         outbox: Vec<NewOutbox>,
     ) -> Result<journal::Committed, Reply> {
-        let mut entry = self.said_entry(sender, "", kind);
+        let mut entry = self.said_entry(asked, "", kind);
         entry.detail = journal::detail(detail).map_err(|e| Reply::not_recorded(&e))?;
         self.enqueue(vec![Record { entry, outbox }]).await
     }
 
     async fn new_event(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         system: System,
         keys: &[(String, String)],
@@ -122,7 +118,7 @@ impl State {
             event_from_keys(id, &keys).map_err(|e| refused(Status::BadCommand, e.to_string()))?;
         event.system = Some(system);
         let committed = self
-            .journal_one(sender, EntryKind::EventNew, &event, Vec::new())
+            .journal_one(asked, EntryKind::EventNew, &event, Vec::new())
             .await?;
         let reply = format!(
             "event {id} made: {} ({system}, {}); enter players with EVENT ENTER {id}{} <player>...",
@@ -146,7 +142,7 @@ impl State {
 
     async fn enter(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         team: Option<&str>,
         players: &[String],
@@ -207,7 +203,7 @@ impl State {
             players: players.to_vec(),
         };
         let committed = self
-            .journal_one(sender, EntryKind::EventEnter, &detail, Vec::new())
+            .journal_one(asked, EntryKind::EventEnter, &detail, Vec::new())
             .await?;
         let record = self
             .registry
@@ -226,7 +222,7 @@ impl State {
         ))
     }
 
-    async fn draw(&mut self, sender: &Sender, id: &str) -> Result<Pending, Reply> {
+    async fn draw(&mut self, asked: &Asked, id: &str) -> Result<Pending, Reply> {
         let record = self.open_event(id)?;
         let drawn: Vec<String> = if record.teams.is_empty() {
             record.entrants.clone()
@@ -252,7 +248,7 @@ impl State {
             order: event::draw::shuffle(&drawn, &seed),
         };
         let committed = self
-            .journal_one(sender, EntryKind::EventDraw, &detail, Vec::new())
+            .journal_one(asked, EntryKind::EventDraw, &detail, Vec::new())
             .await?;
         let reply = format!(
             "drawn with seed {}: {}",
@@ -276,7 +272,7 @@ impl State {
         ))
     }
 
-    async fn start_event(&mut self, sender: &Sender, id: &str) -> Result<Pending, Reply> {
+    async fn start_event(&mut self, asked: &Asked, id: &str) -> Result<Pending, Reply> {
         let record = self.open_event(id)?;
         let event = record.event.clone();
         let system = event.system.unwrap_or(System::RoundRobin);
@@ -305,7 +301,7 @@ impl State {
                 leave: Default::default(),
                 authority: Default::default(),
             };
-            let (mut record, game) = self.prepare_start(sender, &game_id, detail)?;
+            let (mut record, game) = self.prepare_start(asked, &game_id, detail)?;
             record.outbox.retain(|row| {
                 self.players
                     .get(&row.player)
@@ -332,7 +328,7 @@ impl State {
             starts.push(record);
             games.push((game_id, p.round, game));
         }
-        let mut entry = self.said_entry(sender, "", EntryKind::EventStart);
+        let mut entry = self.said_entry(asked, "", EntryKind::EventStart);
         entry.detail = journal::detail(&StartDetail {
             event: id.to_owned(),
             games: starts.len(),
@@ -376,7 +372,7 @@ impl State {
 
     async fn withdraw(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         player: &str,
         reason: &str,
@@ -423,7 +419,7 @@ impl State {
                     .map_err(|e| refused(Status::Refused, format!("{game_id}: {e}")))?;
                 let mut after = crate::game::Game::clone(game);
                 after.apply_by(game.turn(), &action, self.now);
-                let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
+                let mut entry = self.said_entry(asked, game_id, EntryKind::Adjudication);
                 entry.detail = journal::detail(&AdjudicationDetail {
                     result: lost.pgn().to_owned(),
                     reason: reason.to_owned(),
@@ -446,7 +442,7 @@ impl State {
             player: player.to_owned(),
             reason: reason.to_owned(),
         };
-        let mut entry = self.said_entry(sender, "", EntryKind::EventWithdraw);
+        let mut entry = self.said_entry(asked, "", EntryKind::EventWithdraw);
         entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
         let outbox = told.iter().map(|p| notice_for(p, &notice)).collect();
         records.insert(0, Record { entry, outbox });
@@ -456,7 +452,7 @@ impl State {
         } else {
             format!("{player} withdrawn from {id} before its start: no longer entered")
         };
-        let pending = self.commit_many(sender, afters, records, reply).await;
+        let pending = self.commit_many(asked, afters, records, reply).await;
         if let Pending::AfterCommit(..) = &pending
             && let Some(record) = self.registry.events.get_mut(id)
         {
@@ -467,7 +463,7 @@ impl State {
 
     /// `EVENT SHOW <id>`: the entrants, the games by round and the standings; for the admin
     /// and the event's own players.
-    fn show_event(&self, sender: &Sender, id: &str) -> Result<Reply, Reply> {
+    fn show_event(&self, asked: &Asked, id: &str) -> Result<Reply, Reply> {
         let Some(event) = self.events.get(id) else {
             return Err(refused(Status::NotFound, format!("no event {id:?}")));
         };
@@ -482,8 +478,7 @@ impl State {
                 .iter()
                 .any(|(g, _)| self.games.get(*g).is_some_and(|g| g.side_of(p).is_some()))
         };
-        if !sender.admin && !record.is_some_and(|r| r.has(&sender.player)) && !plays(&sender.player)
-        {
+        if !asked.admin && !record.is_some_and(|r| r.has(&asked.player)) && !plays(&asked.player) {
             return Err(refused(
                 Status::Forbidden,
                 format!("you do not play in event {id}"),
@@ -580,11 +575,11 @@ impl State {
     }
 
     /// `EVENTS`: every event and how far it has gone.
-    pub(super) fn list_events(&self, sender: &Sender) -> Reply {
+    pub(super) fn list_events(&self, asked: &Asked) -> Reply {
         let mut lines = vec![format!("{} event(s)", self.events.len())];
         for (id, event) in &self.events {
             let record = self.registry.events.get(id);
-            if !sender.admin && !record.is_some_and(|r| r.has(&sender.player)) {
+            if !asked.admin && !record.is_some_and(|r| r.has(&asked.player)) {
                 continue;
             }
             let how = match (event.system, record) {
@@ -597,7 +592,7 @@ impl State {
             };
             lines.push(format!("{id} \"{}\" {how}", event.name));
         }
-        if !sender.admin {
+        if !asked.admin {
             lines[0] = format!("{} event(s)", lines.len() - 1);
         }
         Reply::new(Status::Done, lines.join("\n"))

@@ -11,6 +11,7 @@
 //! Transports know nothing of chess: they hand the relay typed [`Command`]s and get typed
 //! [`Reply`]s back.
 
+mod asked;
 mod create;
 pub mod dead;
 mod events;
@@ -57,6 +58,7 @@ use crate::command::{Command, DeadAction, bounded_text};
 use crate::config::Config;
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, Journal, JournalError, ReceiptAnswer, Replayed, Short};
+use asked::Asked;
 use state::{Clock, State};
 
 /// Who sends a command.
@@ -203,9 +205,6 @@ impl Relay {
                     .max(replayed.last_time.unwrap_or(Timestamp::UNIX_EPOCH)),
             ),
             clock,
-            key: None,
-            age: None,
-            said: String::new(),
         };
         let mut starts = Vec::new();
         for g in &config.games {
@@ -234,9 +233,9 @@ impl Relay {
                 admin: true,
                 channel: Channel::Config,
             };
-            state.said = String::new();
-            if let Pending::AfterCommit(committed, _) =
-                state.start(&sender, g.id.clone(), detail).await
+            if let Pending::AfterCommit(committed, _) = state
+                .start(&Asked::new(sender, String::new()), g.id.clone(), detail)
+                .await
             {
                 starts.push(committed);
             }
@@ -296,14 +295,15 @@ impl Relay {
                             }
                         }
                         let game = request.command.game().map(str::to_owned);
-                        state.key = request.key;
-                        state.age = request.age;
-                        state.said = request.text;
+                        let asked = Asked {
+                            sender: request.sender,
+                            said: request.text,
+                            key: request.key,
+                            age: request.age,
+                        };
                         let pending = state
-                            .handle_with_message(&request.sender, request.command, request.message)
+                            .handle_with_message(&asked, request.command, request.message)
                             .await;
-                        state.key = None;
-                        state.age = None;
                         // Listeners read the game again through the queue, so they see the
                         // change only once it is committed.
                         if let (Some(game), Pending::AfterCommit(..)) = (game, &pending) {

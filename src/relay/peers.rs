@@ -16,10 +16,11 @@ use crate::game::{Action, Authority, Game, Refusal};
 use crate::journal::replay::{GameStartDetail, Ledger, proposer};
 use crate::journal::{EntryKind, NewEntry, Record};
 
+use super::asked::Asked;
 use super::notice::{MoveData, Notice};
 pub(super) use super::role::Role;
 use super::state::{Refused, State, notice_for};
-use super::{Channel, Pending, Reply, Sender, Status};
+use super::{Channel, Pending, Reply, Status};
 
 /// The idempotency key of action `number` of `side` (`w`, `b`, or `a` for the arbiter) in
 /// `game`, proposed by the other node: recorded with the entry the action made (accepted or
@@ -59,18 +60,18 @@ impl State {
     /// player hears it. Only a link may say this.
     pub(super) async fn peer_refused(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         number: u32,
         reason: &str,
     ) -> Pending {
-        if sender.channel != Channel::Link {
+        if asked.channel != Channel::Link {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "only a link reports refusals",
             ));
         }
-        if let Err(reply) = self.seat(sender, game_id) {
+        if let Err(reply) = self.seat(asked, game_id) {
             return Pending::Now(reply);
         }
         if !matches!(self.role(game_id), Some(Role::Replica { .. })) {
@@ -83,11 +84,12 @@ impl State {
         }
         let mut entry = self.entry(
             game_id,
-            &sender.player,
-            sender.channel,
+            &asked.player,
+            asked.channel,
             EntryKind::Rejected,
             &format!("refused by the other node: action {number}"),
         );
+        entry.key.clone_from(&asked.key);
         entry.detail = reason.to_owned();
         let notice = Notice::Refused {
             game: game_id.to_owned(),
@@ -96,7 +98,7 @@ impl State {
         };
         let record = Record {
             entry,
-            outbox: vec![notice_for(&sender.player, &notice)],
+            outbox: vec![notice_for(&asked.player, &notice)],
         };
         match self.enqueue(vec![record]).await {
             Ok(committed) => {
@@ -214,22 +216,22 @@ impl State {
     /// and the player is told then.
     pub(super) async fn propose(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         command: Command,
     ) -> Pending {
         let Some(game) = self.games.get(game_id) else {
             return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
         };
-        let color = if sender.admin {
+        let color = if asked.admin {
             None
         } else {
-            match self.seat(sender, game_id) {
+            match self.seat(asked, game_id) {
                 Ok(color) => Some(color),
                 Err(reply) => return Pending::Now(reply),
             }
         };
-        let lang = self.lang_of(&sender.player);
+        let lang = self.lang_of(&asked.player);
         let mut iccf = None;
         let checked: Result<Command, Refusal> = match (command, color) {
             (Command::Move { game: g, mut line }, Some(color)) => {
@@ -263,9 +265,9 @@ impl State {
         };
         let command = match checked {
             Ok(command) => command,
-            Err(refusal) => return self.refuse(sender, game_id, Refused::from(refusal)).await,
+            Err(refusal) => return self.refuse(asked, game_id, Refused::from(refusal)).await,
         };
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Proposal);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Proposal);
         entry.iccf = iccf;
         entry.detail = command.to_string();
         let record = Record {

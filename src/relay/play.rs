@@ -9,9 +9,10 @@ use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, Record};
 use crate::notation::{Lang, Notation};
 
+use super::asked::Asked;
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for};
-use super::{Channel, Pending, Reply, Sender, Status, render};
+use super::{Channel, Pending, Reply, Status, render};
 
 /// Counts a player's move by the channel it came by and what became of it.
 fn moves_counted(channel: Channel, outcome: &'static str) {
@@ -20,18 +21,18 @@ fn moves_counted(channel: Channel, outcome: &'static str) {
 }
 
 impl State {
-    pub(super) async fn play(&mut self, sender: &Sender, game_id: &str, line: MoveLine) -> Pending {
-        let color = match self.seat(sender, game_id) {
+    pub(super) async fn play(&mut self, asked: &Asked, game_id: &str, line: MoveLine) -> Pending {
+        let color = match self.seat(asked, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
-        let lang = self.lang_of(&sender.player);
+        let lang = self.lang_of(&asked.player);
         let game = &self.games[game_id];
         let mut draw_offer = line.marks.draw_offer;
         if let Some(repeat) = &line.repeat
             && let Err(refusal) = game.check_repeat(repeat, lang)
         {
-            return self.refuse(sender, game_id, refusal.into()).await;
+            return self.refuse(asked, game_id, refusal.into()).await;
         }
         let m = match game.check_move(color, &line.text, line.number, lang) {
             Ok(read) => {
@@ -39,25 +40,26 @@ impl State {
                 read.ply
             }
             Err(refusal) => {
-                moves_counted(sender.channel, "refused");
-                return self.refuse(sender, game_id, refusal.into()).await;
+                moves_counted(asked.channel, "refused");
+                return self.refuse(asked, game_id, refusal.into()).await;
             }
         };
-        moves_counted(sender.channel, "accepted");
+        moves_counted(asked.channel, "accepted");
 
         let number = game.move_number();
         let iccf = game.board().code(&m);
-        let own_text = self.written_for(&sender.player, game.board(), &m);
+        let own_text = self.written_for(&asked.player, game.board(), &m);
         let owner = game.player(!color).to_owned();
-        let (mut after, record) = self.move_record(
+        let (mut after, mut record) = self.move_record(
             game,
             color,
             m,
             draw_offer,
-            &self.said,
-            sender.channel,
+            &asked.said,
+            asked.channel,
             false,
         );
+        record.entry.key.clone_from(&asked.key);
         let mut records = vec![record];
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
@@ -97,7 +99,7 @@ impl State {
             reply.push_str("; ");
             reply.push_str(&clocks);
         }
-        self.commit(sender, after, records, reply).await
+        self.commit(asked, after, records, reply).await
     }
 
     /// `color`'s move `m` in `game`: the game after it, and its record (an entry of `kind`,
@@ -162,14 +164,14 @@ impl State {
         (after, record)
     }
 
-    pub(super) async fn act(&mut self, sender: &Sender, game_id: &str, action: Action) -> Pending {
-        let color = match self.seat(sender, game_id) {
+    pub(super) async fn act(&mut self, asked: &Asked, game_id: &str, action: Action) -> Pending {
+        let color = match self.seat(asked, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
         let game = &self.games[game_id];
         if let Err(refusal) = game.check(color, &action, self.now) {
-            return self.refuse(sender, game_id, refusal.into()).await;
+            return self.refuse(asked, game_id, refusal.into()).await;
         }
         let kind = match action {
             Action::OfferDraw => EntryKind::DrawOffer,
@@ -180,7 +182,7 @@ impl State {
         let opponent = game.player(!color).to_owned();
         let mut after = Game::clone(game);
         after.apply_by(color, &action, self.now);
-        let (by, side, game) = (sender.player.clone(), color.into(), game_id.to_owned());
+        let (by, side, game) = (asked.player.clone(), color.into(), game_id.to_owned());
         let notice = match action {
             Action::OfferDraw => Notice::Draw {
                 game,
@@ -202,23 +204,23 @@ impl State {
             },
             _ => Notice::Resigned { game, by, side },
         };
-        let entry = self.said_entry(sender, game_id, kind);
+        let entry = self.said_entry(asked, game_id, kind);
         let records = vec![Record {
             entry,
             outbox: vec![notice_for(&opponent, &notice)],
         }];
         let reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
-        self.commit(sender, after, records, reply).await
+        self.commit(asked, after, records, reply).await
     }
 
     /// A message to the opponent: journaled, and delivered through the outbox like a move.
-    pub(super) async fn message(&mut self, sender: &Sender, game_id: &str, text: &str) -> Pending {
-        let color = match self.seat(sender, game_id) {
+    pub(super) async fn message(&mut self, asked: &Asked, game_id: &str, text: &str) -> Pending {
+        let color = match self.seat(asked, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
         let opponent = self.games[game_id].player(!color).to_owned();
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Message);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Message);
         entry.detail = text.to_owned();
         let record = Record {
             entry,
@@ -226,7 +228,7 @@ impl State {
                 &opponent,
                 &Notice::Message {
                     game: game_id.to_owned(),
-                    from: sender.player.clone(),
+                    from: asked.player.clone(),
                     text: text.to_owned(),
                 },
             )],

@@ -19,9 +19,10 @@ use crate::journal::registry::{PlayerRecord, SecretDetail};
 use crate::journal::{self, EntryKind, Record};
 use crate::notation::Notation;
 
+use super::asked::Asked;
 use super::notice::Notice;
 use super::state::{State, notice_for};
-use super::{Pending, Reply, Sender, Status};
+use super::{Pending, Reply, Status};
 
 /// A player's details as the configuration would name them, for the record.
 pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord {
@@ -111,20 +112,20 @@ impl State {
     /// `PLAYER ADD|SET|SECRET <id> ...` (the admin only).
     pub(super) async fn player(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         action: PlayerAction,
         fields: &PlayerFields,
     ) -> Pending {
-        if !sender.admin {
+        if !asked.admin {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "only the arbiter (admin) registers and changes players",
             ));
         }
         let pending = match action {
-            PlayerAction::Add => self.add_player(sender, id, fields).await,
-            PlayerAction::Set => self.set_player(sender, id, fields).await,
+            PlayerAction::Add => self.add_player(asked, id, fields).await,
+            PlayerAction::Set => self.set_player(asked, id, fields).await,
             PlayerAction::Secret => {
                 if id == "admin" {
                     return Pending::Now(Reply::new(
@@ -141,7 +142,7 @@ impl State {
                             Status::Done,
                             format!("new secret for {id} (the old one no longer works): {secret}"),
                         );
-                        self.change_secret(sender, id, hash, reply).await
+                        self.change_secret(asked, id, hash, reply).await
                     }
                     Err(reply) => Err(reply),
                 }
@@ -152,7 +153,7 @@ impl State {
 
     async fn add_player(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         fields: &PlayerFields,
     ) -> Result<Pending, Reply> {
@@ -178,7 +179,7 @@ impl State {
             .map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
         self.reachable(&player)?;
         let record = record_of(&player, fields);
-        let mut entry = self.said_entry(sender, "", EntryKind::PlayerAdd);
+        let mut entry = self.said_entry(asked, "", EntryKind::PlayerAdd);
         entry.detail = journal::detail(&record).map_err(|e| Reply::not_recorded(&e))?;
         entry.credential = Some((id.to_owned(), hash));
         let mut outbox = Vec::new();
@@ -206,7 +207,7 @@ impl State {
 
     async fn set_player(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         fields: &PlayerFields,
     ) -> Result<Pending, Reply> {
@@ -236,7 +237,7 @@ impl State {
             ..PlayerFields::default()
         };
         let record = record_of(&player, &merged);
-        let mut entry = self.said_entry(sender, "", EntryKind::PlayerSet);
+        let mut entry = self.said_entry(asked, "", EntryKind::PlayerSet);
         entry.detail = journal::detail(&record).map_err(|e| Reply::not_recorded(&e))?;
         let committed = self
             .enqueue(vec![Record {
@@ -260,12 +261,12 @@ impl State {
     /// player registered here).
     async fn change_secret(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         id: &str,
         hash: String,
         reply: Reply,
     ) -> Result<Pending, Reply> {
-        let mut entry = self.said_entry(sender, "", EntryKind::PlayerSecret);
+        let mut entry = self.said_entry(asked, "", EntryKind::PlayerSecret);
         entry.detail = journal::detail(&SecretDetail {
             player: id.to_owned(),
         })
@@ -290,27 +291,27 @@ impl State {
 
     /// A player's own `SECRET <new secret>` (the transport has checked the wire is private).
     /// Its text is not recorded: the entry says only that the secret changed.
-    pub(super) async fn own_secret(&mut self, sender: &Sender, secret: &str) -> Pending {
-        if sender.admin {
+    pub(super) async fn own_secret(&mut self, asked: &Asked, secret: &str) -> Pending {
+        if asked.admin {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "the administrator's secret is set in the configuration",
             ));
         }
-        if !self.players.contains_key(&sender.player) {
+        if !self.players.contains_key(&asked.player) {
             return Pending::Now(Reply::new(
                 Status::NotFound,
-                format!("no player {:?}", sender.player),
+                format!("no player {:?}", asked.player),
             ));
         }
         let hash = match hash(secret).await {
             Ok(hash) => hash,
             Err(reply) => return Pending::Now(reply),
         };
-        "SECRET (the new secret is not recorded)".clone_into(&mut self.said);
-        let player = sender.player.clone();
+        let asked = &asked.saying("SECRET (the new secret is not recorded)");
+        let player = asked.player.clone();
         self.change_secret(
-            sender,
+            asked,
             &player,
             hash,
             Reply::new(
@@ -323,8 +324,8 @@ impl State {
     }
 
     /// `PLAYERS`: every player, without secrets (the admin only).
-    pub(super) fn list_players(&self, sender: &Sender) -> Reply {
-        if !sender.admin {
+    pub(super) fn list_players(&self, asked: &Asked) -> Reply {
+        if !asked.admin {
             return Reply::new(Status::Forbidden, "only the arbiter (admin) lists players");
         }
         let mut lines = vec![format!("{} player(s)", self.players.len())];

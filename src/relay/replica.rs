@@ -14,6 +14,7 @@ use crate::journal::replay::{GameStartDetail, action_of};
 use crate::journal::{Entry, EntryKind, NewEntry, Record};
 use crate::notation::{Lang, Notation};
 
+use super::asked::Asked;
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::role::Role;
 use super::state::{State, notice_for};
@@ -179,15 +180,18 @@ impl State {
         {
             records.push(answer);
         }
-        let sender = Sender {
-            player,
-            admin: r.actor == Actor::Arbiter,
-            channel: Channel::Link,
-        };
+        let asked = Asked::new(
+            Sender {
+                player,
+                admin: r.actor == Actor::Arbiter,
+                channel: Channel::Link,
+            },
+            String::new(),
+        );
         // The entries this makes (a result that follows) carry the record's time.
         let now = std::mem::replace(&mut self.now, time);
         let pending = self
-            .commit(&sender, after, records, "recorded".to_owned())
+            .commit(&asked, after, records, "recorded".to_owned())
             .await;
         self.now = self.now.max(now);
         if r.kind == EntryKind::Message
@@ -195,7 +199,7 @@ impl State {
             && let Some(color) = self
                 .games
                 .get(&r.game)
-                .and_then(|g| g.side_of(&sender.player))
+                .and_then(|g| g.side_of(&asked.player))
         {
             self.facts.entry(r.game.clone()).or_default().messages
                 [usize::from(color == Color::Black)] = Some(r.detail.clone());

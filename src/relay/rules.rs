@@ -12,21 +12,22 @@ use crate::notation::result::Score;
 use crate::notation::{Lang, Notation};
 use jiff::civil::Date;
 
+use super::asked::Asked;
 use super::notice::{MoveData, Notice};
 use super::peers::game_of_key;
 use super::role::Role;
 use super::state::{Refused, State, notice_for};
-use super::{Channel, Pending, Reply, Sender, Status, render};
+use super::{Channel, Pending, Reply, Status, render};
 
 impl State {
     pub(super) async fn claim(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         claim: Claim,
         with: Option<NumberedMove>,
     ) -> Pending {
-        let color = match self.seat(sender, game_id) {
+        let color = match self.seat(asked, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
@@ -34,10 +35,10 @@ impl State {
         let m = match with {
             None => None,
             Some(with) => {
-                let lang = self.lang_of(&sender.player);
+                let lang = self.lang_of(&asked.player);
                 match game.check_move(color, &with.text, with.number, lang) {
                     Ok(read) => Some(read.ply),
-                    Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
+                    Err(refusal) => return self.refuse(asked, game_id, refusal.into()).await,
                 }
             }
         };
@@ -46,10 +47,10 @@ impl State {
             m: m.clone(),
         };
         if let Err(refusal) = game.check(color, &action, self.now) {
-            return self.refuse(sender, game_id, refusal.into()).await;
+            return self.refuse(asked, game_id, refusal.into()).await;
         }
         let opponent = game.player(!color).to_owned();
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Claim);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Claim);
         entry.detail = claim.as_str().to_owned();
         let mv = m.as_ref().map(|m| {
             let mv = MoveData::of(game, m);
@@ -59,7 +60,7 @@ impl State {
         });
         let notice = Notice::Claim {
             game: game_id.to_owned(),
-            by: sender.player.clone(),
+            by: asked.player.clone(),
             side: color.into(),
             claim: claim.as_str().to_owned(),
             mv,
@@ -71,33 +72,33 @@ impl State {
             outbox: vec![notice_for(&opponent, &notice)],
         }];
         let reply = format!("claim accepted {game_id}");
-        self.commit(sender, after, records, reply).await
+        self.commit(asked, after, records, reply).await
     }
 
     pub(super) async fn conditional(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         moves: &[NumberedMove],
     ) -> Pending {
-        let color = match self.seat(sender, game_id) {
+        let color = match self.seat(asked, game_id) {
             Ok(color) => color,
             Err(reply) => return Pending::Now(reply),
         };
         let game = &self.games[game_id];
         let texts: Vec<_> = moves.iter().map(|m| (m.number, m.text.clone())).collect();
-        let line = match game.read_conditional(color, &texts, self.lang_of(&sender.player)) {
+        let line = match game.read_conditional(color, &texts, self.lang_of(&asked.player)) {
             Ok(line) => line,
-            Err(refusal) => return self.refuse(sender, game_id, refusal.into()).await,
+            Err(refusal) => return self.refuse(asked, game_id, refusal.into()).await,
         };
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Conditional);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Conditional);
         entry.detail = codes(game.board(), &line).join(" ");
         let reply = if line.is_empty() {
             format!("conditional line cancelled {game_id}")
         } else {
             let notation = self
                 .players
-                .get(&sender.player)
+                .get(&asked.player)
                 .map_or(Notation::Iccf, |p| p.notation);
             format!(
                 "conditional line set {game_id}: {}",
@@ -108,7 +109,7 @@ impl State {
         after.apply_by(color, &Action::Conditional(line), self.now);
         // Never shown to the opponent: no message, only the journal entry.
         self.commit(
-            sender,
+            asked,
             after,
             vec![Record {
                 entry,
@@ -119,15 +120,15 @@ impl State {
         .await
     }
 
-    pub(super) async fn leave(&mut self, sender: &Sender, first: Date, days: u32) -> Pending {
-        if sender.admin {
+    pub(super) async fn leave(&mut self, asked: &Asked, first: Date, days: u32) -> Pending {
+        if asked.admin {
             return Pending::Now(Reply::new(Status::Forbidden, "leave is a player's"));
         }
         let leave = Leave { first, days };
         let mut ids: Vec<&String> = self
             .games
             .iter()
-            .filter(|(_, g)| g.result().is_none() && g.side_of(&sender.player).is_some())
+            .filter(|(_, g)| g.result().is_none() && g.side_of(&asked.player).is_some())
             .map(|(id, _)| id)
             .collect();
         ids.sort();
@@ -156,32 +157,32 @@ impl State {
         ids.retain(|id| !replica(id));
         // A leave from the other node is one action with an id, proposed in one game there
         // (its key names it): a refusal is recorded in that game, so that it goes back.
-        let carrier = self
+        let carrier = asked
             .key
             .as_deref()
             .and_then(game_of_key)
-            .filter(|g| sender.channel == Channel::Link && self.games.contains_key(*g))
+            .filter(|g| asked.channel == Channel::Link && self.games.contains_key(*g))
             .map(str::to_owned);
-        if ids.is_empty() && (proposed.is_empty() || sender.channel == Channel::Link) {
+        if ids.is_empty() && (proposed.is_empty() || asked.channel == Channel::Link) {
             let refused = Refused {
                 status: Status::Refused,
                 reason: "you have no game in progress to take leave from".to_owned(),
             };
             return match carrier {
-                Some(game) => self.refuse(sender, &game, refused).await,
+                Some(game) => self.refuse(asked, &game, refused).await,
                 None => Pending::Now(Reply::new(refused.status, refused.reason)),
             };
         }
         // Leave is the player's: checked against all of it, in every game, finished or not.
-        let mut taken = self.leave_of(&sender.player);
-        if sender.channel == Channel::Link {
+        let mut taken = self.leave_of(&asked.player);
+        if asked.channel == Channel::Link {
             // The same leave recorded already came in the other node's record of another
             // game: one announcement, not two.
             taken.retain(|l| *l != leave);
         }
         for id in &ids {
             let game = &self.games[*id];
-            let color = game.side_of(&sender.player).unwrap_or(Color::White);
+            let color = game.side_of(&asked.player).unwrap_or(Color::White);
             let per_year = game.rules().leave_days_per_year;
             let checked = crate::game::clock::check_leave(&taken, leave, self.now, per_year)
                 .map_err(Refusal::Leave)
@@ -192,22 +193,22 @@ impl State {
                     reason: format!("game {id}: {refusal}"),
                 };
                 let id = carrier.unwrap_or_else(|| (*id).clone());
-                return self.refuse(sender, &id, refused).await;
+                return self.refuse(asked, &id, refused).await;
             }
         }
         let mut afters = Vec::new();
         let mut records = Vec::new();
         for id in &ids {
             let game = &self.games[*id];
-            let color = game.side_of(&sender.player).unwrap_or(Color::White);
-            let mut entry = self.said_entry(sender, id, EntryKind::Leave);
+            let color = game.side_of(&asked.player).unwrap_or(Color::White);
+            let mut entry = self.said_entry(asked, id, EntryKind::Leave);
             entry.detail = match detail(&leave) {
                 Ok(detail) => detail,
                 Err(e) => return Pending::Now(Reply::not_recorded(&e)),
             };
             let notice = Notice::Leave {
                 game: (*id).clone(),
-                by: sender.player.clone(),
+                by: asked.player.clone(),
                 side: color.into(),
                 leave,
             };
@@ -226,9 +227,9 @@ impl State {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        if !proposed.is_empty() && sender.channel != Channel::Link {
+        if !proposed.is_empty() && asked.channel != Channel::Link {
             for carrier in &carriers {
-                let mut entry = self.said_entry(sender, carrier, EntryKind::Proposal);
+                let mut entry = self.said_entry(asked, carrier, EntryKind::Proposal);
                 entry.detail = Command::Leave { first, days }.to_string();
                 records.push(Record {
                     entry,
@@ -245,7 +246,7 @@ impl State {
                 format!("{reply}; {sent}")
             };
         }
-        self.commit_many(sender, afters, records, reply).await
+        self.commit_many(asked, afters, records, reply).await
     }
 
     /// Every leave `player` has announced, in any game.
@@ -265,12 +266,12 @@ impl State {
 
     pub(super) async fn adjudicate(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         score: Score,
         reason: &str,
     ) -> Pending {
-        if !sender.admin {
+        if !asked.admin {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "only the arbiter (admin) adjudicates",
@@ -291,7 +292,7 @@ impl State {
         if let Err(refusal) = game.check(game.turn(), &action, self.now) {
             return Pending::Now(Reply::new(Status::Refused, refusal.to_string()));
         }
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Adjudication);
         entry.detail = match detail(&AdjudicationDetail {
             result: decided.pgn().to_owned(),
             reason: reason.to_owned(),
@@ -306,12 +307,7 @@ impl State {
             entry,
             outbox: vec![],
         };
-        self.commit(
-            sender,
-            after,
-            vec![record],
-            format!("adjudicated {game_id}"),
-        )
-        .await
+        self.commit(asked, after, vec![record], format!("adjudicated {game_id}"))
+            .await
     }
 }

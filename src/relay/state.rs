@@ -13,9 +13,10 @@ use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
 use crate::notation::Lang;
 
+use super::asked::Asked;
 use super::notice::Notice;
 use super::role::Role;
-use super::{Channel, Command, Pending, Reply, Sender, Status, render};
+use super::{Channel, Command, Pending, Reply, Status, render};
 
 /// Where the relay's time comes from.
 pub(super) enum Clock {
@@ -51,13 +52,6 @@ pub(super) struct State {
     /// The time of what is being handled: every entry it writes carries it. Never goes back,
     /// even if the system clock does.
     pub(super) now: Timestamp,
-    /// The idempotency key of the request being handled, recorded with its first entry.
-    pub(super) key: Option<String>,
-    /// The text of the request being handled, as received: what its entries record.
-    pub(super) said: String,
-    /// How long ago the action being handled was made, if on another node (see
-    /// [`super::Said::age`]).
-    pub(super) age: Option<jiff::SignedDuration>,
     /// How far each game's record and proposals have gone, for the links.
     pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
     /// The players as every transport sees them (published on each change to `players`).
@@ -139,7 +133,7 @@ impl State {
     /// waits for both to be committed (commits are in order, so the later covers both).
     pub(super) async fn handle_with_message(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         command: Command,
         message: Option<String>,
     ) -> Pending {
@@ -151,15 +145,14 @@ impl State {
             return Pending::Now(Reply::new(Status::BadCommand, format!("nothing done: {e}")));
         }
         let game = command.game().map(str::to_owned);
-        let pending = self.handle(sender, command).await;
+        let pending = self.handle(asked, command).await;
         let (Some(text), Some(game)) = (message, game) else {
             return pending;
         };
         match pending {
             Pending::AfterCommit(_, reply) if reply.status.is_success() => {
-                self.key = None;
-                self.said = format!("MSG {game} {text}");
-                match self.message_noted(sender, &game, &text).await {
+                let asked = asked.saying(format!("MSG {game} {text}"));
+                match self.message_noted(&asked, &game, &text).await {
                     Pending::AfterCommit(committed, sent) if sent.status.is_success() => {
                         let text = format!("{}\n{}", reply.text, sent.text);
                         Pending::AfterCommit(committed, Reply::new(reply.status, text))
@@ -176,7 +169,7 @@ impl State {
         }
     }
 
-    pub(super) async fn handle(&mut self, sender: &Sender, command: Command) -> Pending {
+    pub(super) async fn handle(&mut self, asked: &Asked, command: Command) -> Pending {
         self.catch_up();
         // The clock acts first: a move that comes after its side's time ran out is too late.
         if let Some(game) = command.game() {
@@ -186,9 +179,9 @@ impl State {
         if let Some(game) = command.game().map(str::to_owned)
             && let Some(role) = self.role(&game)
         {
-            match (role, sender.channel == Channel::Link) {
+            match (role, asked.channel == Channel::Link) {
                 (Role::Replica { .. }, false) if goes_as_proposal(&command) => {
-                    return self.propose(sender, &game, command).await;
+                    return self.propose(asked, &game, command).await;
                 }
                 (Role::Replica { .. }, true) if !matches!(command, Command::PeerRefused { .. }) => {
                     return Pending::Now(Reply::new(
@@ -203,7 +196,7 @@ impl State {
         }
         // An action another node made: recorded at the time it was made there.
         let saved = self.now;
-        if let (Some(age), Some(game)) = (self.age.take(), command.game()) {
+        if let (Some(age), Some(game)) = (asked.age, command.game()) {
             let at = self.now.checked_sub(age).unwrap_or(Timestamp::UNIX_EPOCH);
             self.now = self.time_of_proposal(game, whole_seconds(at));
         }
@@ -212,10 +205,10 @@ impl State {
             Command::PeerRefused { .. } => None,
             _ => command.game().map(str::to_owned),
         };
-        let mut pending = self.dispatch(sender, command).await;
+        let mut pending = self.dispatch(asked, command).await;
         // Every refusal of another node's action in a game here is journaled (with the
         // action's id): that is what carries the refusal back to that node, durably.
-        if let (Pending::Now(reply), Some(game), Channel::Link) = (&pending, &game, sender.channel)
+        if let (Pending::Now(reply), Some(game), Channel::Link) = (&pending, &game, asked.channel)
             && reply.status.is_final()
             && !reply.status.is_success()
             && self.games.contains_key(game.as_str())
@@ -224,13 +217,13 @@ impl State {
                 status: reply.status,
                 reason: reply.text.clone(),
             };
-            pending = self.refuse(sender, game, refused).await;
+            pending = self.refuse(asked, game, refused).await;
         }
         self.now = self.now.max(saved);
         pending
     }
 
-    async fn dispatch(&mut self, sender: &Sender, command: Command) -> Pending {
+    async fn dispatch(&mut self, asked: &Asked, command: Command) -> Pending {
         // Every text a person wrote, whichever way the command came (a front end that builds
         // commands itself included), passes the one check before anything is applied.
         if let Err(e) = command.check_texts() {
@@ -238,8 +231,8 @@ impl State {
         }
         match command {
             // What is shown includes moves still being committed: answer once they are on disk.
-            Command::Games => self.after_commit(self.list_games(sender)).await,
-            Command::Show { game } => self.after_commit(self.show(sender, &game)).await,
+            Command::Games => self.after_commit(self.list_games(asked)).await,
+            Command::Show { game } => self.after_commit(self.show(asked, &game)).await,
             Command::Create {
                 game,
                 white,
@@ -264,22 +257,22 @@ impl State {
                     leave: Default::default(),
                     authority: Default::default(),
                 };
-                self.start(sender, game, detail).await
+                self.start(asked, game, detail).await
             }
-            Command::Move { game, line } => self.play(sender, &game, line).await,
-            Command::OfferDraw { game } => self.act(sender, &game, Action::OfferDraw).await,
-            Command::AcceptDraw { game } => self.act(sender, &game, Action::AcceptDraw).await,
-            Command::DeclineDraw { game } => self.act(sender, &game, Action::DeclineDraw).await,
-            Command::Resign { game } => self.act(sender, &game, Action::Resign).await,
-            Command::Claim { game, claim, with } => self.claim(sender, &game, claim, with).await,
-            Command::Conditional { game, moves } => self.conditional(sender, &game, &moves).await,
-            Command::Leave { first, days } => self.leave(sender, first, days).await,
+            Command::Move { game, line } => self.play(asked, &game, line).await,
+            Command::OfferDraw { game } => self.act(asked, &game, Action::OfferDraw).await,
+            Command::AcceptDraw { game } => self.act(asked, &game, Action::AcceptDraw).await,
+            Command::DeclineDraw { game } => self.act(asked, &game, Action::DeclineDraw).await,
+            Command::Resign { game } => self.act(asked, &game, Action::Resign).await,
+            Command::Claim { game, claim, with } => self.claim(asked, &game, claim, with).await,
+            Command::Conditional { game, moves } => self.conditional(asked, &game, &moves).await,
+            Command::Leave { first, days } => self.leave(asked, first, days).await,
             Command::Adjudicate {
                 game,
                 score,
                 reason,
-            } => self.adjudicate(sender, &game, score, &reason).await,
-            Command::Clock { set } => self.set_clock(sender, set).await,
+            } => self.adjudicate(asked, &game, score, &reason).await,
+            Command::Clock { set } => self.set_clock(asked, set).await,
             // Answered by the relay's handle, before it reaches the games.
             Command::Dead { .. } => Pending::Now(Reply::new(
                 Status::BadCommand,
@@ -289,19 +282,19 @@ impl State {
                 Ok(answer) => Pending::Receipt(entry, answer),
                 Err(e) => Pending::Now(Reply::not_recorded(&e)),
             },
-            Command::Message { game, text } => self.message_noted(sender, &game, &text).await,
+            Command::Message { game, text } => self.message_noted(asked, &game, &text).await,
             Command::PeerRefused {
                 game,
                 number,
                 reason,
-            } => self.peer_refused(sender, &game, number, &reason).await,
+            } => self.peer_refused(asked, &game, number, &reason).await,
             Command::Player { id, action, fields } => {
-                self.player(sender, &id, action, &fields).await
+                self.player(asked, &id, action, &fields).await
             }
-            Command::Players => self.after_commit(self.list_players(sender)).await,
-            Command::Secret { secret } => self.own_secret(sender, &secret).await,
-            Command::Event { id, action } => self.event(sender, &id, action).await,
-            Command::Events => self.after_commit(self.list_events(sender)).await,
+            Command::Players => self.after_commit(self.list_players(asked)).await,
+            Command::Secret { secret } => self.own_secret(asked, &secret).await,
+            Command::Event { id, action } => self.event(asked, &id, action).await,
+            Command::Events => self.after_commit(self.list_events(asked)).await,
         }
     }
 
@@ -319,9 +312,12 @@ impl State {
         entry
     }
 
-    /// An entry by the sender of the request being handled, recording what they said.
-    pub(super) fn said_entry(&self, sender: &Sender, game: &str, kind: EntryKind) -> NewEntry {
-        self.entry(game, &sender.player, sender.channel, kind, &self.said)
+    /// An entry by the asked of the request being handled, recording what they said.
+    /// It carries the request's idempotency key: the first such entry committed keeps it.
+    pub(super) fn said_entry(&self, asked: &Asked, game: &str, kind: EntryKind) -> NewEntry {
+        let mut entry = self.entry(game, &asked.player, asked.channel, kind, &asked.said);
+        entry.key.clone_from(&asked.key);
+        entry
     }
 
     /// `reply`, sent once everything queued before it is committed.
@@ -332,17 +328,17 @@ impl State {
         }
     }
 
-    /// The game and the sender's colour in it, or the reply refusing. A game the sender does
+    /// The game and the asked's colour in it, or the reply refusing. A game the asked does
     /// not play in and a spectator may not see (a private event's, a game of a "finished" event
     /// still in progress) is answered as a game that does not exist, word for word: whether it
-    /// exists is not the sender's to learn. A game spectators see is answered "you do not play
+    /// exists is not the asked's to learn. A game spectators see is answered "you do not play
     /// in it", which tells nothing the web pages do not.
-    pub(super) fn seat(&self, sender: &Sender, game_id: &str) -> Result<Color, Reply> {
+    pub(super) fn seat(&self, asked: &Asked, game_id: &str) -> Result<Color, Reply> {
         let no_game = || Reply::new(Status::NotFound, format!("no game {game_id:?}"));
         let Some(game) = self.games.get(game_id) else {
             return Err(no_game());
         };
-        game.side_of(&sender.player).ok_or_else(|| {
+        game.side_of(&asked.player).ok_or_else(|| {
             if self.spectators_see(game_id) {
                 Reply::new(
                     Status::Forbidden,
@@ -354,24 +350,24 @@ impl State {
         })
     }
 
-    pub(super) fn list_games(&self, sender: &Sender) -> Reply {
+    pub(super) fn list_games(&self, asked: &Asked) -> Reply {
         let mut ids: Vec<&String> = self
             .games
             .iter()
-            .filter(|(_, g)| sender.admin || g.side_of(&sender.player).is_some())
+            .filter(|(_, g)| asked.admin || g.side_of(&asked.player).is_some())
             .map(|(id, _)| id)
             .collect();
         ids.sort();
         let mut lines = vec![format!("{} game(s)", ids.len())];
         for id in ids {
-            lines.push(render::game_line(&self.games[id], &sender.player));
+            lines.push(render::game_line(&self.games[id], &asked.player));
         }
         Reply::new(Status::Done, lines.join("\n"))
     }
 
-    pub(super) fn show(&self, sender: &Sender, game_id: &str) -> Reply {
-        if !sender.admin
-            && let Err(refusal) = self.seat(sender, game_id)
+    pub(super) fn show(&self, asked: &Asked, game_id: &str) -> Reply {
+        if !asked.admin
+            && let Err(refusal) = self.seat(asked, game_id)
         {
             return refusal;
         }
@@ -380,18 +376,15 @@ impl State {
         };
         let notation = self
             .players
-            .get(&sender.player)
+            .get(&asked.player)
             .map_or(crate::notation::Notation::Iccf, |p| p.notation);
         Reply::new(
             Status::Done,
-            render::show(game, notation, &sender.player, self.now),
+            render::show(game, notation, &asked.player, self.now),
         )
     }
 
     pub(super) async fn enqueue(&mut self, mut records: Vec<Record>) -> Result<Committed, Reply> {
-        if let (Some(key), Some(first)) = (&self.key, records.first_mut()) {
-            first.entry.key = Some(key.clone());
-        }
         for record in &mut records {
             self.count_and_route(record);
         }
@@ -412,11 +405,11 @@ impl State {
     /// Journals a refused attempt by a player of the game, then replies with the refusal.
     pub(super) async fn refuse(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         refused: Refused,
     ) -> Pending {
-        let mut entry = self.said_entry(sender, game_id, EntryKind::Rejected);
+        let mut entry = self.said_entry(asked, game_id, EntryKind::Rejected);
         entry.detail = refused.reason.clone();
         let record = Record {
             entry,
@@ -441,18 +434,18 @@ impl State {
     /// the game's state; `reply` goes out when they are committed.
     pub(super) async fn commit(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         after: Game,
         records: Vec<Record>,
         reply: String,
     ) -> Pending {
-        self.commit_many(sender, vec![after], records, reply).await
+        self.commit_many(asked, vec![after], records, reply).await
     }
 
     /// [`State::commit`] for several games at once (leave is taken in all a player's games).
     pub(super) async fn commit_many(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         afters: Vec<Game>,
         mut records: Vec<Record>,
         mut reply: String,
@@ -462,7 +455,7 @@ impl State {
             if let Some(result) = after.result()
                 && before != Some(result)
             {
-                records.push(self.result_record(after, result, sender));
+                records.push(self.result_record(after, result, asked));
                 reply.push_str(&format!("; game over: {result}"));
             }
         }
@@ -481,12 +474,12 @@ impl State {
         &self,
         game: &Game,
         result: &crate::game::GameResult,
-        sender: &Sender,
+        asked: &Asked,
     ) -> Record {
         let mut entry = self.entry(
             &game.id,
-            &sender.player,
-            sender.channel,
+            &asked.player,
+            asked.channel,
             EntryKind::Result,
             result.pgn(),
         );

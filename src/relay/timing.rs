@@ -6,6 +6,7 @@ use crate::game::{Action, Due, Game};
 use crate::journal::replay::TimeUpDetail;
 use crate::journal::{self, EntryKind, Record};
 
+use super::asked::Asked;
 use super::notice::{Clocks, Notice};
 use super::role::Role;
 use super::state::{Clock, State, notice_for};
@@ -104,20 +105,18 @@ impl State {
             };
             let mut entry = self.entry(game_id, &player, Channel::Clock, kind, &text);
             entry.detail = detail;
-            let sender = Sender {
-                player: player.clone(),
-                admin: false,
-                channel: Channel::Clock,
-            };
+            let asked = Asked::new(
+                Sender {
+                    player: player.clone(),
+                    admin: false,
+                    channel: Channel::Clock,
+                },
+                text.clone(),
+            );
             tracing::info!(game = game_id, player, what = text, "clock");
             // Queued in order before anything that follows; its commit is awaited by them.
             let _ = self
-                .commit(
-                    &sender,
-                    after,
-                    vec![Record { entry, outbox }],
-                    String::new(),
-                )
+                .commit(&asked, after, vec![Record { entry, outbox }], String::new())
                 .await;
         }
     }
@@ -137,12 +136,8 @@ impl State {
         }
     }
 
-    pub(super) async fn set_clock(
-        &mut self,
-        sender: &Sender,
-        set: Option<ClockSetting>,
-    ) -> Pending {
-        if !sender.admin {
+    pub(super) async fn set_clock(&mut self, asked: &Asked, set: Option<ClockSetting>) -> Pending {
+        if !asked.admin {
             return Pending::Now(Reply::new(
                 Status::Forbidden,
                 "only the admin sets the clock",

@@ -17,9 +17,10 @@ use crate::game::{EndReason, Game, Kind, board};
 use crate::journal::replay::JournaledGame;
 use crate::notation::{Lang, Notation};
 
+use super::asked::Asked;
 use super::facts::GameFacts;
 use super::state::State;
-use super::{Pending, Reply, Sender, Status};
+use super::{Pending, Reply, Status};
 
 /// How a game stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,21 +152,21 @@ impl State {
         self.facts.insert(game.to_owned(), facts);
     }
 
-    /// [`State::message`], remembering the text as the sender's last message in the game once
+    /// [`State::message`], remembering the text as the asked's last message in the game once
     /// it is queued.
     pub(super) async fn message_noted(
         &mut self,
-        sender: &Sender,
+        asked: &Asked,
         game_id: &str,
         text: &str,
     ) -> Pending {
-        let pending = self.message(sender, game_id, text).await;
+        let pending = self.message(asked, game_id, text).await;
         if let Pending::AfterCommit(_, reply) = &pending
             && reply.status.is_success()
             && let Some(color) = self
                 .games
                 .get(game_id)
-                .and_then(|g| g.side_of(&sender.player))
+                .and_then(|g| g.side_of(&asked.player))
         {
             self.facts.entry(game_id.to_owned()).or_default().messages[index(color)] =
                 Some(text.to_owned());
