@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use crate::command::MoveLine;
 use crate::game::{Action, Game, Ply};
-use crate::journal::replay::DRAW_OFFER;
+use crate::journal::replay::MoveDetail;
 use crate::journal::{EntryKind, Record};
 use crate::notation::{Lang, Notation};
 
@@ -33,10 +33,11 @@ impl State {
         {
             return self.refuse(sender, game_id, refusal.into()).await;
         }
-        let m = match game.check_move(color, &line.text, line.number, lang) {
+        let (m, langs) = match game.check_move(color, &line.text, line.number, lang) {
             Ok(read) => {
                 draw_offer |= read.draw_offer;
-                read.ply
+                let langs = game.narrowed_langs(color, lang, &read);
+                (read.ply, langs)
             }
             Err(refusal) => {
                 moves_counted(sender.channel, "refused");
@@ -49,7 +50,7 @@ impl State {
         let iccf = game.board().code(&m);
         let own_text = self.written_for(&sender.player, game.board(), &m);
         let owner = game.player(!color).to_owned();
-        let (mut after, record) = self.move_record(
+        let (mut after, mut record) = self.move_record(
             game,
             color,
             m,
@@ -58,6 +59,16 @@ impl State {
             sender.channel,
             false,
         );
+        if let Some(langs) = langs {
+            // The player's letters settle further: kept with the game, and in the record so
+            // that a restart reads their next move the same way.
+            after.set_langs(color, langs);
+            record.entry.detail = MoveDetail {
+                draw_offer,
+                langs: Some(langs),
+            }
+            .to_detail();
+        }
         let mut records = vec![record];
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
@@ -120,9 +131,11 @@ impl State {
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
         entry.iccf = Some(mv.iccf.clone());
         entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
-        if draw_offer {
-            entry.detail = DRAW_OFFER.to_owned();
+        entry.detail = MoveDetail {
+            draw_offer,
+            langs: None,
         }
+        .to_detail();
         let mut after = game.clone();
         after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
         // One line per move relayed, for the operator: never the text or anything secret.
