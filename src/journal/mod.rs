@@ -38,6 +38,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::notation::LangSet;
+
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
 use writer::{Op, Owned, WAL_SIZE_LIMIT, writer};
@@ -172,6 +174,12 @@ pub struct NewEntry {
     /// Message-ID, hashed): stored with the entry in the same transaction, so a message seen
     /// again after a crash is recognised ([`Journal::seen`]). Not part of the hash chain.
     pub key: Option<String>,
+    /// For a move by a player without a language of their own that narrowed the languages
+    /// their moves in the game fit: those languages, which their next move is read in
+    /// ([`crate::game::Game::langs`]). How the relay reads the player, not a fact of the
+    /// record: stored with the entry in the same transaction, so replay reads on as before,
+    /// and not part of the hash chain (nor sent over a link, nor exported).
+    pub langs: Option<LangSet>,
 }
 
 impl NewEntry {
@@ -187,6 +195,7 @@ impl NewEntry {
             san: None,
             detail: String::new(),
             key: None,
+            langs: None,
         }
     }
 }

@@ -13,55 +13,9 @@ use super::signing::KeyHistory;
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{Leave, Overdue, Rules};
 use crate::game::{Action, Authority, Board, EndReason, Game, GameResult, Kind, Ply};
-use crate::notation::LangSet;
 
 /// A move entry's detail when the move carried a draw offer.
 pub const DRAW_OFFER: &str = "draw_offer";
-
-/// What a move entry's detail says beside the move, in words apart by spaces: `draw_offer`
-/// when the move carried a draw offer, `langs=fr,es` when it narrowed the languages its
-/// player's moves in the game fit (a player without a language of their own is read in
-/// those: the record keeps them, so a restart reads on as before). Older records hold at most
-/// `draw_offer`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveDetail {
-    pub draw_offer: bool,
-    pub langs: Option<LangSet>,
-}
-
-const LANGS_PREFIX: &str = "langs=";
-
-impl MoveDetail {
-    pub fn parse(detail: &str) -> Result<MoveDetail, String> {
-        let mut out = MoveDetail::default();
-        for word in detail.split(' ').filter(|w| !w.is_empty()) {
-            if word == DRAW_OFFER {
-                out.draw_offer = true;
-            } else if let Some(codes) = word.strip_prefix(LANGS_PREFIX) {
-                let langs = LangSet::from_codes(codes).map_err(|e| e.to_string())?;
-                if langs.is_empty() {
-                    return Err("a move fits no language".to_owned());
-                }
-                out.langs = Some(langs);
-            } else {
-                return Err(format!("unknown word {word:?} in a move's detail"));
-            }
-        }
-        Ok(out)
-    }
-
-    /// The detail as recorded: empty for a plain move.
-    pub fn to_detail(self) -> String {
-        let mut words = Vec::new();
-        if self.draw_offer {
-            words.push(DRAW_OFFER.to_owned());
-        }
-        if let Some(langs) = self.langs {
-            words.push(format!("{LANGS_PREFIX}{}", langs.codes()));
-        }
-        words.join(" ")
-    }
-}
 
 /// What a `game_start` entry's detail holds.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -228,7 +182,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         EntryKind::Resign => Action::Resign,
         EntryKind::Move => Action::Move {
             m: read_move(e.iccf.as_deref().unwrap_or(""), game.board())?,
-            draw_offer: MoveDetail::parse(&e.detail).map_err(corrupt)?.draw_offer,
+            draw_offer: e.detail == DRAW_OFFER,
         },
         EntryKind::Claim => Action::Claim {
             claim: e
@@ -295,18 +249,6 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
     Ok(Some((color, action)))
 }
 
-/// After a move entry is applied to `game`: the languages its player's moves fit, if the move
-/// narrowed them (read by [`action_of`], which refuses a detail it cannot read).
-pub fn settle_langs(e: &Entry, game: &mut Game, color: Color) {
-    if e.kind == EntryKind::Move
-        && let Ok(MoveDetail {
-            langs: Some(langs), ..
-        }) = MoveDetail::parse(&e.detail)
-    {
-        game.set_langs(color, langs);
-    }
-}
-
 /// Replays the whole journal.
 pub fn replay(conn: &Connection) -> Result<Replayed, JournalError> {
     replay_reporting(conn, &mut |_| {})
@@ -319,6 +261,8 @@ pub fn replay_reporting(
     progress: &mut dyn FnMut(u64),
 ) -> Result<Replayed, JournalError> {
     let mut out = Replayed::default();
+    // The languages moves narrowed their players' reading to, kept beside the record.
+    let langs = store::move_langs(conn)?;
     let mut prev = [0u8; 32];
     let mut expected_seq = 1;
     store::for_each_entry(conn, None, |e| {
@@ -394,7 +338,9 @@ pub fn replay_reporting(
         game.check(color, &action, at)
             .map_err(|err| corrupt(err.to_string()))?;
         game.apply_by(color, &action, at);
-        settle_langs(&e, game, color);
+        if let Some(&langs) = langs.get(&e.seq) {
+            game.set_langs(color, langs);
+        }
         Ok(())
     })?;
     Ok(out)

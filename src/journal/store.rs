@@ -1,6 +1,7 @@
 //! The SQLite file: schema, the hash chain, and the statements. Synchronous; only the writer
 //! thread and the offline tools (`journal verify`, `journal export`) open it.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -9,6 +10,7 @@ use sha2::{Digest, Sha256};
 use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
+use crate::notation::LangSet;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS entries (
@@ -37,6 +39,10 @@ CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_
 CREATE TABLE IF NOT EXISTS inbound_keys (
     key TEXT PRIMARY KEY,
     seq INTEGER NOT NULL REFERENCES entries(seq)
+);
+CREATE TABLE IF NOT EXISTS move_langs (
+    seq   INTEGER PRIMARY KEY REFERENCES entries(seq),
+    langs TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS signatures (
     seq       INTEGER PRIMARY KEY,
@@ -129,6 +135,7 @@ pub fn insert_entry(
     new: NewEntry,
 ) -> Result<Entry, JournalError> {
     let key = new.key;
+    let langs = new.langs;
     let mut entry = Entry {
         seq,
         time: new.time.to_string(),
@@ -164,7 +171,30 @@ pub fn insert_entry(
         conn.prepare_cached("INSERT OR IGNORE INTO inbound_keys (key, seq) VALUES (?1, ?2)")?
             .execute(params![key, entry.seq])?;
     }
+    if let Some(langs) = langs {
+        conn.prepare_cached("INSERT INTO move_langs (seq, langs) VALUES (?1, ?2)")?
+            .execute(params![entry.seq, langs.codes()])?;
+    }
     Ok(entry)
+}
+
+/// The languages each move that narrowed its player's languages narrowed them to, by the
+/// move's entry ([`NewEntry::langs`]).
+pub fn move_langs(conn: &Connection) -> Result<HashMap<i64, LangSet>, JournalError> {
+    let mut stmt = conn.prepare("SELECT seq, langs FROM move_langs")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let (seq, codes) = row?;
+        let langs = LangSet::from_codes(&codes)
+            .ok()
+            .filter(|l| !l.is_empty())
+            .ok_or_else(|| {
+                JournalError::Corrupt(format!("entry {seq}: unreadable languages {codes:?}"))
+            })?;
+        out.insert(seq, langs);
+    }
+    Ok(out)
 }
 
 pub fn insert_outbox(

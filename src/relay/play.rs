@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use crate::command::MoveLine;
 use crate::game::{Action, Game, Ply};
-use crate::journal::replay::MoveDetail;
+use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, Record};
 use crate::notation::{Lang, Notation};
 
@@ -63,11 +63,7 @@ impl State {
             // The player's letters settle further: kept with the game, and in the record so
             // that a restart reads their next move the same way.
             after.set_langs(color, langs);
-            record.entry.detail = MoveDetail {
-                draw_offer,
-                langs: Some(langs),
-            }
-            .to_detail();
+            record.entry.langs = Some(langs);
         }
         let mut records = vec![record];
         if let Some(answer) = after.conditional_reply() {
@@ -131,11 +127,9 @@ impl State {
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
         entry.iccf = Some(mv.iccf.clone());
         entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
-        entry.detail = MoveDetail {
-            draw_offer,
-            langs: None,
+        if draw_offer {
+            entry.detail = DRAW_OFFER.to_owned();
         }
-        .to_detail();
         let mut after = game.clone();
         after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
         // One line per move relayed, for the operator: never the text or anything secret.

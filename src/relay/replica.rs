@@ -9,7 +9,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::game::{Action, Game};
-use crate::journal::replay::{GameStartDetail, action_of, settle_langs};
+use crate::journal::replay::{GameStartDetail, action_of};
 use crate::journal::{Entry, EntryKind, NewEntry, Record};
 use crate::notation::{Lang, Notation};
 
@@ -167,7 +167,6 @@ impl State {
                 entry.san = Some(game.board().write(m, Notation::San(Lang::English)));
             }
             after.apply_by(*color, action, time);
-            settle_langs(&probe, &mut after, *color);
             outbox = self.told(game, &after, &r, time, *color, action, &player);
         } else if r.kind == EntryKind::Message {
             outbox = self.told_message(game, &r, &player);

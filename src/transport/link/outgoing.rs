@@ -13,7 +13,7 @@ use super::message::{
 use super::{LinkError, LinkTask};
 use crate::command::Command;
 use crate::journal::EntryKind;
-use crate::journal::replay::MoveDetail;
+use crate::journal::replay::DRAW_OFFER;
 use crate::relay::{GamePlayers, LinkItem, Notice};
 
 /// A move's compact form: ICCF squares for chess, the squares' numbers for a game of numbered
@@ -116,11 +116,10 @@ impl LinkTask {
                 let delta = u64::try_from(delta).unwrap_or(0);
                 let index = *index as u8;
                 let compact = match row.kind {
-                    EntryKind::Move => row.iccf.as_deref().and_then(|m| {
-                        let offer =
-                            MoveDetail::parse(&row.detail).is_ok_and(|detail| detail.draw_offer);
-                        pack_move(m, offer)
-                    }),
+                    EntryKind::Move => row
+                        .iccf
+                        .as_deref()
+                        .and_then(|m| pack_move(m, row.detail == DRAW_OFFER)),
                     EntryKind::DrawOffer => Some(Act::OfferDraw),
                     EntryKind::DrawAccept => Some(Act::AcceptDraw),
                     EntryKind::DrawDecline => Some(Act::DeclineDraw),
