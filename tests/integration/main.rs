@@ -12,6 +12,7 @@ mod email_hostile;
 mod errors;
 mod fuzz_corpus;
 mod init;
+mod languages;
 mod link;
 mod memory;
 mod packaging;
