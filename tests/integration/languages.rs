@@ -51,6 +51,14 @@ const SETTLED: &[Settled] = &[
         ambiguous: 8,
     },
     Settled {
+        // White's `Cf3` settles Black's `Cd7` (the knight's, not the bishop's): one game, one
+        // language.
+        name: "White's French C settles Black's C",
+        text: "1. Cf3 d5 2. e3 Cd7",
+        uci: "g1f3 d7d5 e2e3 b8d7",
+        ambiguous: 3,
+    },
+    Settled {
         // `Fb5`: a French (or Hungarian) bishop; neither writes a Russian bishop `C`.
         name: "French F settles C",
         text: "1. e3 h6 2. Fb5 h5 3. g1f3 h4 4. f3e5 a6 5. Cxd7",
