@@ -181,6 +181,16 @@ pub fn insert_entry(
 /// The languages each move that narrowed its player's languages narrowed them to, by the
 /// move's entry ([`NewEntry::langs`]).
 pub fn move_langs(conn: &Connection) -> Result<HashMap<i64, LangSet>, JournalError> {
+    // A journal written before the table, read without being opened for writing (`journal
+    // verify`), has none: no move of it narrowed anything.
+    let table: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'move_langs')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !table {
+        return Ok(HashMap::new());
+    }
     let mut stmt = conn.prepare("SELECT seq, langs FROM move_langs")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
     let mut out = HashMap::new();
@@ -444,5 +454,40 @@ mod tests {
             .unwrap();
         assert_eq!(mode, "wal");
         assert_eq!(sync, 2, "synchronous=FULL");
+    }
+
+    fn move_entry(langs: Option<LangSet>) -> NewEntry {
+        let mut entry = NewEntry::new("g1", "francois", "tcp", EntryKind::Move, "MOVE g1 Cf3");
+        entry.iccf = Some("7163".to_owned());
+        entry.langs = langs;
+        entry
+    }
+
+    #[test]
+    fn a_moves_languages_are_kept_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        let french = LangSet::from_codes("fr,es,it,pt,ro").unwrap();
+        let first = insert_entry(&conn, 1, &[0; 32], move_entry(Some(french))).unwrap();
+        insert_entry(&conn, 2, &first.hash, move_entry(None)).unwrap();
+        let kept = move_langs(&conn).unwrap();
+        assert_eq!(kept.get(&1), Some(&french));
+        assert_eq!(kept.get(&2), None);
+        // Unreadable languages are a corrupt journal, said so.
+        conn.execute("UPDATE move_langs SET langs = 'xx' WHERE seq = 1", [])
+            .unwrap();
+        let err = move_langs(&conn).unwrap_err().to_string();
+        assert!(err.contains("entry 1"), "{err}");
+    }
+
+    #[test]
+    fn a_journal_older_than_move_langs_reads_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        conn.execute_batch("DROP TABLE move_langs").unwrap();
+        drop(conn);
+        let conn = open_read_only(dir.path()).unwrap();
+        assert!(move_langs(&conn).unwrap().is_empty());
     }
 }
