@@ -1,5 +1,6 @@
 //! `cargo bench`: converting real games (lichess and TWIC samples) from SAN to ICCF numeric
-//! through the library, in memory. `benches/compare.sh` runs the binary beside pgn-extract.
+//! through the library, in memory; and the same games written in French, read without a
+//! language. `benches/compare.sh` runs the binary beside pgn-extract.
 
 use std::hint::black_box;
 use std::io;
@@ -46,6 +47,35 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // The same games written in French, read without a language: the tolerant reader on every
+    // piece move, its languages settling as each game goes (docs/notation.md).
+    let mut numeric = Vec::new();
+    convert(&input[..], &mut numeric, io::sink(), &options(Format::Iccf)).expect("convert");
+    let mut french = Vec::new();
+    let written = Options {
+        lang: Some(ccrelay::notation::Lang::French),
+        ..options(Format::San)
+    };
+    convert(&numeric[..], &mut french, io::sink(), &written).expect("convert");
+    let read =
+        convert(&french[..], io::sink(), io::sink(), &options(Format::Iccf)).expect("convert");
+    assert_eq!((read.failed, read.moves), (0, totals.moves));
+    let mut group = c.benchmark_group("convert");
+    group.throughput(Throughput::Elements(read.moves));
+    group.sample_size(20);
+    group.bench_function("french_san_without_lang_to_iccf", |b| {
+        b.iter(|| {
+            convert(
+                black_box(&french[..]),
+                io::sink(),
+                io::sink(),
+                &options(Format::Iccf),
+            )
+            .expect("convert")
+        })
+    });
     group.finish();
 }
 

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::draughts;
-use crate::notation::{Lang, Notation, ReadMoveError};
+use crate::notation::{Lang, LangSet, Notation, ReadIn, ReadMoveError};
 
 use super::GameResult;
 
@@ -115,6 +115,9 @@ impl MoveError {
 pub struct ReadPly {
     pub ply: Ply,
     pub draw_offer: bool,
+    /// The languages whose piece letters read the text as this move and no other (all of
+    /// them for a text without piece letters, and on a board whose moves have none).
+    pub langs: LangSet,
 }
 
 /// A position of one game: what a [`Game`](super::Game) asks of the pieces. Pure: no I/O.
@@ -131,7 +134,13 @@ pub trait Board: fmt::Debug + Send + Sync {
     fn move_number(&self) -> u32;
 
     /// Reads a player's `text` as a legal move here, in `lang` first.
-    fn read(&self, text: &str, lang: Option<Lang>) -> Result<ReadPly, MoveError>;
+    fn read(&self, text: &str, lang: Option<Lang>) -> Result<ReadPly, MoveError> {
+        self.read_in(text, ReadIn::from(lang))
+    }
+
+    /// Reads a player's `text` as a legal move here, its piece letters in the languages
+    /// `read_in` allows (a player's own, or those their earlier moves in the game fit).
+    fn read_in(&self, text: &str, read_in: ReadIn) -> Result<ReadPly, MoveError>;
 
     /// Reads the form the record keeps ([`Board::code`]) as a legal move here.
     fn read_code(&self, code: &str) -> Option<Ply>;

@@ -5,7 +5,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::notation::movetext::parse_position;
-use crate::notation::{Iccf, Lang, Notation, Reader};
+use crate::notation::{Iccf, Notation, ReadIn, Reader};
 
 use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult, diagram};
@@ -57,13 +57,14 @@ impl Board for ChessBoard {
         self.0.fullmoves().get()
     }
 
-    fn read(&self, text: &str, lang: Option<Lang>) -> Result<ReadPly, MoveError> {
-        let read = Reader::new(lang)
+    fn read_in(&self, text: &str, read_in: ReadIn) -> Result<ReadPly, MoveError> {
+        let read = Reader::in_langs(read_in)
             .read(&self.0, text)
             .map_err(MoveError::Chess)?;
         Ok(ReadPly {
             ply: ply(read.m),
             draw_offer: read.marks.draw_offer,
+            langs: read.langs,
         })
     }
 

@@ -47,7 +47,8 @@ impl Game {
             {
                 return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
             }
-            match pos.read(text, lang) {
+            // Both sides' moves on the line are this player's writing.
+            match pos.read_in(text, self.read_in(color, lang)) {
                 Ok(read) => {
                     pos.play(&read.ply);
                     line.push(read.ply);

@@ -10,7 +10,7 @@ use shakmaty::Color;
 
 use crate::draughts::notation::{self, Form};
 use crate::draughts::{self as rules, Outcome, all_moves, setup};
-use crate::notation::{Lang, Notation};
+use crate::notation::{LangSet, Notation, ReadIn};
 
 use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult};
@@ -90,11 +90,12 @@ impl Board for DraughtsBoard {
         self.number
     }
 
-    fn read(&self, text: &str, _lang: Option<Lang>) -> Result<ReadPly, MoveError> {
+    fn read_in(&self, text: &str, _read_in: ReadIn) -> Result<ReadPly, MoveError> {
         let m = notation::read(self.position(), text).map_err(MoveError::Draughts)?;
         Ok(ReadPly {
             ply: ply(m),
             draw_offer: text.trim_end().ends_with("(=)"),
+            langs: LangSet::ALL,
         })
     }
 

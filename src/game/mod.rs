@@ -41,8 +41,8 @@ use shakmaty::Color;
 
 use self::clock::{Overdue, Rules, SideTime, Timeline};
 
-use crate::notation::Lang;
 use crate::notation::number::MoveNumber;
+use crate::notation::{Lang, LangSet, ReadIn};
 
 /// A game between two players.
 #[derive(Debug)]
@@ -68,6 +68,10 @@ pub struct Game {
     conditional: [Vec<Ply>; 2],
     /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
     ended: Option<Timestamp>,
+    /// Each side's (White, Black) languages: those whose piece letters read every move the
+    /// side's player sent in this game as the move it was. A player without a language of
+    /// their own is read in these, so their game's language settles as it goes on.
+    langs: [LangSet; 2],
 }
 
 /// The relay works on a copy of a game and plays one move on it: each history is copied with
@@ -90,6 +94,7 @@ impl Clone for Game {
             flagged: self.flagged,
             conditional: self.conditional.clone(),
             ended: self.ended,
+            langs: self.langs,
         }
     }
 }
@@ -140,6 +145,7 @@ impl Game {
             flagged: false,
             conditional: [Vec::new(), Vec::new()],
             ended: None,
+            langs: [LangSet::ALL; 2],
         })
     }
 
@@ -322,7 +328,45 @@ impl Game {
         if let Some(written) = number {
             self.check_number(written, self.move_number(), self.turn())?;
         }
-        self.pos.read(text, lang).map_err(Refusal::Move)
+        self.pos
+            .read_in(text, self.read_in(color, lang))
+            .map_err(Refusal::Move)
+    }
+
+    /// How `color`'s player's text is read: in their language `lang`, or without one, in
+    /// the languages their earlier moves in this game fit.
+    pub fn read_in(&self, color: Color, lang: Option<Lang>) -> ReadIn {
+        ReadIn::new(lang, self.langs[side_index(color)])
+    }
+
+    /// The languages whose piece letters read every move `color`'s player sent as the move
+    /// it was (every language until a move with piece letters).
+    pub fn langs(&self, color: Color) -> LangSet {
+        self.langs[side_index(color)]
+    }
+
+    /// The languages `color`'s player's moves fit once `read` (read by
+    /// [`Game::check_move`] in `lang`) is played, if they narrow: to be recorded with the
+    /// move, and set on the game after it with [`Game::set_langs`]. A player with a language
+    /// of their own is read in it and narrows nothing.
+    pub fn narrowed_langs(
+        &self,
+        color: Color,
+        lang: Option<Lang>,
+        read: &ReadPly,
+    ) -> Option<LangSet> {
+        match self.read_in(color, lang) {
+            ReadIn::AnyOf(before) => {
+                let after = before.intersection(read.langs);
+                (after != before && !after.is_empty()).then_some(after)
+            }
+            ReadIn::Lang(_) => None,
+        }
+    }
+
+    /// Sets the languages `color`'s player's moves fit (as recorded with a move).
+    pub fn set_langs(&mut self, color: Color, langs: LangSet) {
+        self.langs[side_index(color)] = langs;
     }
 
     /// Checks a move number as written against the move it would be (`expected`, by `turn`):
@@ -353,7 +397,8 @@ impl Game {
             before.play(m);
         }
         let actual = before.code(last);
-        match before.read(text, lang) {
+        // The repeat is written by the side to move, in its own letters.
+        match before.read_in(text, self.read_in(self.turn(), lang)) {
             Ok(read) if read.ply == *last => Ok(()),
             _ => Err(Refusal::WrongRepeat {
                 written: text.to_owned(),

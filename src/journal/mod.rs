@@ -40,6 +40,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::notation::LangSet;
+
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
 use writer::{Op, Owned, WAL_SIZE_LIMIT, writer};
@@ -225,6 +227,12 @@ pub struct NewEntry {
     /// A player's new secret hash (player, Argon2id PHC string), kept with the entry in the
     /// same transaction but apart from the record: never chained, exported or shown.
     pub credential: Option<(String, String)>,
+    /// For a move by a player without a language of their own that narrowed the languages
+    /// their moves in the game fit: those languages, which their next move is read in
+    /// ([`crate::game::Game::langs`]). How the relay reads the player, not a fact of the
+    /// record: stored with the entry in the same transaction, so replay reads on as before,
+    /// and not part of the hash chain (nor sent over a link, nor exported).
+    pub langs: Option<LangSet>,
 }
 
 impl NewEntry {
@@ -241,6 +249,7 @@ impl NewEntry {
             detail: String::new(),
             key: None,
             credential: None,
+            langs: None,
         }
     }
 }

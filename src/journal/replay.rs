@@ -310,6 +310,8 @@ pub fn replay_reporting(
     progress: &mut dyn FnMut(u64),
 ) -> Result<Replayed, JournalError> {
     let mut out = Replayed::default();
+    // The languages moves narrowed their players' reading to, kept beside the record.
+    let langs = store::move_langs(conn)?;
     let mut prev = [0u8; 32];
     let mut expected_seq = 1;
     store::for_each_entry(conn, None, |e| {
@@ -390,6 +392,9 @@ pub fn replay_reporting(
         game.check(color, &action, at)
             .map_err(|err| corrupt(err.to_string()))?;
         game.apply_by(color, &action, at);
+        if let Some(&langs) = langs.get(&e.seq) {
+            game.set_langs(color, langs);
+        }
         Ok(())
     })?;
     Ok(out)

@@ -1,6 +1,7 @@
 //! The SQLite file: schema, the hash chain, and the statements. Synchronous; only the writer
 //! thread and the offline tools (`journal verify`, `journal export`) open it.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -9,6 +10,7 @@ use sha2::{Digest, Sha256};
 use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
+use crate::notation::LangSet;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS entries (
@@ -41,6 +43,10 @@ CREATE TABLE IF NOT EXISTS inbound_keys (
 CREATE TABLE IF NOT EXISTS credentials (
     player TEXT PRIMARY KEY,
     hash   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS move_langs (
+    seq   INTEGER PRIMARY KEY REFERENCES entries(seq),
+    langs TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS signatures (
     seq       INTEGER PRIMARY KEY,
@@ -85,15 +91,20 @@ pub fn credentials(
     conn: &Connection,
 ) -> Result<std::collections::BTreeMap<String, String>, JournalError> {
     // A read-only journal from before credentials has no such table: no credentials.
-    let exists: bool = conn
-        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credentials'")?
-        .exists([])?;
-    if !exists {
+    if !has_table(conn, "credentials")? {
         return Ok(Default::default());
     }
     let mut stmt = conn.prepare("SELECT player, hash FROM credentials")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Whether the journal has the table `name`: one opened for reading only (`journal verify`)
+/// keeps the tables of the version that wrote it.
+fn has_table(conn: &Connection, name: &str) -> Result<bool, JournalError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")?
+        .exists([name])?)
 }
 
 /// Opens an existing journal for reading only.
@@ -163,6 +174,7 @@ pub fn insert_entry(
 ) -> Result<Entry, JournalError> {
     let key = new.key;
     let credential = new.credential;
+    let langs = new.langs;
     let mut entry = Entry {
         seq,
         time: new.time.to_string(),
@@ -202,7 +214,35 @@ pub fn insert_entry(
         conn.prepare_cached("INSERT OR REPLACE INTO credentials (player, hash) VALUES (?1, ?2)")?
             .execute(params![player, hash])?;
     }
+    if let Some(langs) = langs {
+        conn.prepare_cached("INSERT INTO move_langs (seq, langs) VALUES (?1, ?2)")?
+            .execute(params![entry.seq, langs.codes()])?;
+    }
     Ok(entry)
+}
+
+/// The languages each move that narrowed its player's languages narrowed them to, by the
+/// move's entry ([`NewEntry::langs`]).
+pub fn move_langs(conn: &Connection) -> Result<HashMap<i64, LangSet>, JournalError> {
+    // A journal written before the table, read without being opened for writing (`journal
+    // verify`), has none: no move of it narrowed anything.
+    if !has_table(conn, "move_langs")? {
+        return Ok(HashMap::new());
+    }
+    let mut stmt = conn.prepare("SELECT seq, langs FROM move_langs")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let (seq, codes) = row?;
+        let langs = LangSet::from_codes(&codes)
+            .ok()
+            .filter(|l| !l.is_empty())
+            .ok_or_else(|| {
+                JournalError::Corrupt(format!("entry {seq}: unreadable languages {codes:?}"))
+            })?;
+        out.insert(seq, langs);
+    }
+    Ok(out)
 }
 
 pub fn insert_outbox(
@@ -461,5 +501,40 @@ mod tests {
             .unwrap();
         assert_eq!(mode, "wal");
         assert_eq!(sync, 2, "synchronous=FULL");
+    }
+
+    fn move_entry(langs: Option<LangSet>) -> NewEntry {
+        let mut entry = NewEntry::new("g1", "francois", "tcp", EntryKind::Move, "MOVE g1 Cf3");
+        entry.iccf = Some("7163".to_owned());
+        entry.langs = langs;
+        entry
+    }
+
+    #[test]
+    fn a_moves_languages_are_kept_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        let french = LangSet::from_codes("fr,es,it,pt,ro").unwrap();
+        let first = insert_entry(&conn, 1, &[0; 32], move_entry(Some(french))).unwrap();
+        insert_entry(&conn, 2, &first.hash, move_entry(None)).unwrap();
+        let kept = move_langs(&conn).unwrap();
+        assert_eq!(kept.get(&1), Some(&french));
+        assert_eq!(kept.get(&2), None);
+        // Unreadable languages are a corrupt journal, said so.
+        conn.execute("UPDATE move_langs SET langs = 'xx' WHERE seq = 1", [])
+            .unwrap();
+        let err = move_langs(&conn).unwrap_err().to_string();
+        assert!(err.contains("entry 1"), "{err}");
+    }
+
+    #[test]
+    fn a_journal_older_than_move_langs_reads_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        conn.execute_batch("DROP TABLE move_langs").unwrap();
+        drop(conn);
+        let conn = open_read_only(dir.path()).unwrap();
+        assert!(move_langs(&conn).unwrap().is_empty());
     }
 }

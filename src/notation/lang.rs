@@ -212,6 +212,11 @@ impl LangSet {
         self.0 == 0
     }
 
+    /// How many languages the set holds.
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
     pub fn union(self, other: LangSet) -> LangSet {
         LangSet(self.0 | other.0)
     }
@@ -234,6 +239,24 @@ impl LangSet {
             .iter()
             .copied()
             .filter(move |l| self.contains(*l))
+    }
+
+    /// The languages' codes joined by commas (`fr,es`): the set as a record keeps it, read
+    /// back by [`LangSet::from_codes`].
+    pub fn codes(self) -> String {
+        self.iter().map(Lang::code).collect::<Vec<_>>().join(",")
+    }
+
+    /// A set written by [`LangSet::codes`]; figurines are no lettered language.
+    pub fn from_codes(codes: &str) -> Result<LangSet, UnknownLang> {
+        let mut set = LangSet::EMPTY;
+        for code in codes.split(',').filter(|c| !c.is_empty()) {
+            match code.parse::<Lang>() {
+                Ok(Lang::Figurine) | Err(_) => return Err(UnknownLang(code.to_owned())),
+                Ok(lang) => set.insert(lang),
+            }
+        }
+        Ok(set)
     }
 }
 
@@ -274,6 +297,18 @@ mod tests {
         assert_eq!(Lang::Russian.role_of_shape("Kp"), Some(Role::King));
         assert_eq!(Lang::Russian.role_of_shape("C"), Some(Role::Bishop));
         assert_eq!(Lang::French.role_of_shape("C"), Some(Role::Knight));
+    }
+
+    #[test]
+    fn a_set_reads_back_from_its_codes() {
+        let mut set = LangSet::only(Lang::French);
+        set.insert(Lang::Spanish);
+        assert_eq!(set.codes(), "fr,es");
+        assert_eq!(LangSet::from_codes(&set.codes()), Ok(set));
+        assert_eq!(LangSet::from_codes(&LangSet::ALL.codes()), Ok(LangSet::ALL));
+        assert_eq!(LangSet::from_codes(""), Ok(LangSet::EMPTY));
+        assert!(LangSet::from_codes("fr,xx").is_err());
+        assert!(LangSet::from_codes("figurine").is_err());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! | module | reads | writes |
 //! |---|---|---|
 //! | [`written`] | the syntax of any token: SAN, long algebraic, UCI, numeric, castling, marks | |
-//! | [`reader`] | a token against a position's legal moves, in the player's language | |
+//! | [`reader`] | a token against a position's legal moves, in the player's language or the game's | |
+//! | [`refusal`] | why a token is no move here: the errors a player reads | |
 //! | [`iccf`] | (via the reader) | ICCF numeric `5254` |
 //! | [`san`] | (via the reader) | SAN in any language, figurine |
 //! | [`lan`] | (via the reader) | long algebraic `Ng1-f3`, `Кg1—f3` |
@@ -38,6 +39,7 @@ pub mod movetext;
 pub mod number;
 pub mod pgn;
 pub mod reader;
+pub mod refusal;
 pub mod result;
 pub mod san;
 pub mod uci;
@@ -45,7 +47,7 @@ pub mod written;
 
 pub use iccf::Iccf;
 pub use lang::{Lang, LangSet};
-pub use reader::{ReadMove, ReadMoveError, Reader};
+pub use reader::{ReadIn, ReadMove, ReadMoveError, Reader};
 pub use written::{SyntaxError, Written};
 
 use shakmaty::{CastlingSide, File, Move, Square};

@@ -5,16 +5,18 @@
 //! Nothing is guessed: a reading counts only if exactly one legal move fits it, and readings in
 //! different languages are weighed in tiers:
 //!
-//! - with the player's language given (`--lang`): that language, then English (FIDE's
-//!   standard, seed 002 E.1), and no other;
-//! - without it, while nothing is settled: English, then every other language;
-//! - once a side's earlier moves have settled the languages it writes in: those (English first
-//!   if it is one of them), then English, and no other.
+//! - with the player's language given ([`ReadIn::Lang`], `--lang`): that language, then
+//!   English (FIDE's standard, seed 002 E.1), and no other;
+//! - without it ([`ReadIn::AnyOf`]): the languages every earlier move of the game fits (all of
+//!   them at first), English first if it is one of them, and no other.
 //!
 //! The first tier with any fitting reading decides: one move, or an error naming every reading
-//! when more than one move fits. So `Кf3` reads as a knight move (no king can reach f3, and
-//! every language that reads `К` as something else reads a king), and after it, that side's `C`
-//! means the Russian bishop, not the French knight.
+//! when more than one move fits. Without a language, each move read keeps only the languages
+//! that read it as that move, so the game's language settles as it goes: `Кf3` reads as a
+//! knight move (no king can reach f3, and every language that reads `К` as something else
+//! reads a king), and after it, the game's `C` means the Russian bishop, not the French knight.
+//! A token that is a legal move only in a language the earlier moves ruled out is refused
+//! ([`ReadMoveError::OutOfLanguages`]), naming both: a game never switches language silently.
 //!
 //! ```
 //! use ccrelay::notation::Reader;
@@ -27,12 +29,11 @@
 //! assert!(reader.read(&pos, "Ke2").is_err()); // no such move here
 //! ```
 
-use std::fmt;
-
 use shakmaty::san::San;
-use shakmaty::{CastlingSide, Chess, Color, File, Move, MoveList, Position, Rank, Role, Square};
+use shakmaty::{CastlingSide, Chess, File, Move, MoveList, Position, Rank, Role, Square};
 
 use super::lang::{Lang, LangSet, english_letter_langs};
+pub use super::refusal::{AmbiguousMove, IllegalMove, OutOfLanguages, ReadMoveError, Reading};
 use super::written::{Marks, PieceMark, SyntaxError, Written, WrittenMove};
 use super::{Iccf, king_move_squares, san};
 
@@ -42,174 +43,150 @@ pub struct ReadMove {
     pub m: Move,
     /// The marks written with the move (check, annotation, e.p., draw offer).
     pub marks: Marks,
-    /// The languages whose letters read the token as this move (all of them when the token has
-    /// no piece letters).
+    /// The languages whose letters read the token as this move and no other (all of them
+    /// when the token has no piece letters).
     pub langs: LangSet,
 }
 
-/// Why a token is not a move in this position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ReadMoveError {
-    /// Not a move at all, in any notation.
-    #[error("not a move: {0}")]
-    Syntax(#[from] SyntaxError),
-    /// A move in form, but no legal move fits it.
-    #[error("{0}")]
-    Illegal(IllegalMove),
-    /// More than one legal move fits it.
-    #[error("{0}")]
-    Ambiguous(AmbiguousMove),
+/// The languages a token's piece letters are read in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ReadIn {
+    /// The player's language, then English; never a third language's guess, which would bind
+    /// the player to a move they may not have meant.
+    Lang(Lang),
+    /// Any of these, English first if it is one: the languages every earlier move fits.
+    AnyOf(LangSet),
 }
 
-/// No legal move fits the token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The square the token moves to, if it names one.
-    pub to: Option<Square>,
-    /// The legal moves to that square, written in the reader's language.
-    pub legal_to_square: Vec<String>,
-    /// The position has no legal moves at all.
-    pub game_over: bool,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no such move here")?;
-        if self.game_over {
-            return f.write_str(": the game is over, there are no legal moves");
-        }
-        match (self.to, self.legal_to_square.as_slice()) {
-            (Some(to), []) => write!(f, "; no legal move goes to {to}"),
-            (Some(to), legal) => write!(f, "; legal moves to {to}: {}", legal.join(", ")),
-            (None, _) => Ok(()),
+impl ReadIn {
+    /// In `lang` if one is given, else in any of `possible`. Figurines are read in every
+    /// language, so `Some(Lang::Figurine)` reads like `None`.
+    pub fn new(lang: Option<Lang>, possible: LangSet) -> ReadIn {
+        match lang {
+            Some(lang) if lang != Lang::Figurine => ReadIn::Lang(lang),
+            _ => ReadIn::AnyOf(possible),
         }
     }
 }
 
-/// More than one legal move fits the token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AmbiguousMove {
-    pub readings: Vec<Reading>,
-    /// A pawn reaches the last rank but no piece to promote to was written.
-    pub promotion_missing: bool,
-}
-
-/// One way to read an ambiguous token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reading {
-    /// The move in the reader's language.
-    pub text: String,
-    /// The languages that read the token this way.
-    pub langs: LangSet,
-}
-
-impl fmt::Display for AmbiguousMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.promotion_missing {
-            f.write_str("ambiguous: the piece to promote to is missing; write one of ")?;
-        } else {
-            f.write_str("ambiguous: it could be ")?;
-        }
-        let by_language = self
-            .readings
-            .iter()
-            .any(|r| r.langs != self.readings[0].langs);
-        let texts: Vec<String> = self
-            .readings
-            .iter()
-            .map(|r| {
-                if by_language {
-                    format!("{} (in {})", r.text, r.langs)
-                } else {
-                    r.text.clone()
-                }
-            })
-            .collect();
-        f.write_str(&texts.join(" or "))
+impl From<Option<Lang>> for ReadIn {
+    /// In `lang`, or in any language at all.
+    fn from(lang: Option<Lang>) -> ReadIn {
+        ReadIn::new(lang, LangSet::ALL)
     }
 }
 
-/// Reads a game's tokens, one side's language settling as the game goes on.
+/// Reads a game's tokens; without a language, the game's language settles as it goes on.
 #[derive(Clone, Debug)]
 pub struct Reader {
-    lang: Option<Lang>,
-    /// Per side (white, black): the languages consistent with every piece letter it wrote.
-    sides: [LangSet; 2],
+    read_in: ReadIn,
 }
 
 impl Reader {
     /// A reader for a player writing in `lang`, or in any language (`None`: English first).
     /// Figurines are read in every language, so `Some(Lang::Figurine)` reads like `None`.
     pub fn new(lang: Option<Lang>) -> Reader {
-        Reader {
-            lang: lang.filter(|&l| l != Lang::Figurine),
-            sides: [LangSet::ALL; 2],
-        }
+        Reader::in_langs(ReadIn::from(lang))
+    }
+
+    /// A reader that goes on from languages earlier moves settled (a player's, in the relay).
+    pub fn in_langs(read_in: ReadIn) -> Reader {
+        Reader { read_in }
+    }
+
+    /// The languages the next token is read in: without a language, those every move read
+    /// so far fits.
+    pub fn read_in(&self) -> ReadIn {
+        self.read_in
     }
 
     /// The language errors name moves in.
     pub fn display_lang(&self) -> Lang {
-        self.lang.unwrap_or(Lang::English)
+        match self.read_in {
+            ReadIn::Lang(lang) => lang,
+            ReadIn::AnyOf(_) => Lang::English,
+        }
     }
 
-    /// Reads `token` as a move in `pos`.
+    /// Reads `token` as a move in `pos`; without a language, keeps only the languages that
+    /// read it as that move.
     pub fn read(&mut self, pos: &Chess, token: &str) -> Result<ReadMove, ReadMoveError> {
-        let side = side_index(pos.turn());
-        let tiers = self.tiers(side, has_cyrillic_capital(token));
-        if tiers[0] == LangSet::only(Lang::English)
+        let tiers = self.tiers(token);
+        let read = if tiers[0] == LangSet::only(Lang::English)
             && token.is_ascii()
             && let Some(read) = read_strict_san(pos, token.as_bytes())
         {
-            return Ok(read);
-        }
-        let written = Written::parse(token)?;
-        let read = resolve(pos, &written, &tiers, self.display_lang())?;
-        if read.langs != LangSet::ALL && self.lang.is_none() {
-            let narrowed = self.sides[side].intersection(read.langs);
-            self.sides[side] = if narrowed.is_empty() {
-                read.langs
-            } else {
-                narrowed
+            read
+        } else {
+            let written = Written::parse(token)?;
+            let beyond = match self.read_in {
+                ReadIn::Lang(_) => LangSet::EMPTY,
+                ReadIn::AnyOf(possible) => LangSet::ALL.difference(possible),
             };
+            resolve(pos, &written, &tiers, beyond, self.display_lang())?
+        };
+        if let ReadIn::AnyOf(possible) = &mut self.read_in {
+            // The deciding tier lies within the possible languages and every one of its
+            // readings fits this move alone, so at least one language stays.
+            debug_assert!(!possible.intersection(read.langs).is_empty());
+            *possible = possible.intersection(read.langs);
         }
         Ok(read)
     }
 
     /// The languages tried in turn; the first tier with a legal reading decides, and two
     /// different legal readings in one tier are refused as ambiguous.
-    fn tiers(&self, side: usize, cyrillic_capital: bool) -> [LangSet; 3] {
-        // (`cyrillic_capital`: the token holds a Cyrillic capital, so its piece letter is
-        // written in Cyrillic.)
+    fn tiers(&self, token: &str) -> [LangSet; 3] {
         let english = LangSet::only(Lang::English);
-        match self.lang {
-            Some(lang) => {
+        match self.read_in {
+            ReadIn::Lang(lang) => {
                 let own = LangSet::only(lang);
-                if lang.is_cyrillic() && !cyrillic_capital {
+                if lang.is_cyrillic() && !has_cyrillic_capital(token) {
                     // A Latin letter from a player who writes Cyrillic is a look-alike: `Kf1`
                     // may be their knight `К` or FIDE's king. Both weigh the same, and a
                     // move both make legal is refused, naming both (a sent move binds).
                     [own.union(english), LangSet::EMPTY, LangSet::EMPTY]
                 } else {
-                    // The player's language, then FIDE's English; never a third language's
-                    // guess, which would bind the player to a move they may not have meant.
+                    // The player's language, then FIDE's English.
                     [own, english.difference(own), LangSet::EMPTY]
                 }
             }
-            None => {
-                let state = self.sides[side];
-                if state == LangSet::ALL {
-                    // Nothing settled yet: English first, then any one other reading.
-                    [english, LangSet::ALL.difference(english), LangSet::EMPTY]
-                } else if state.contains(Lang::English) {
-                    [english, state.difference(english), LangSet::EMPTY]
-                } else {
-                    // Settled on other languages: those, then English; no others.
-                    [state, english, LangSet::EMPTY]
-                }
+            ReadIn::AnyOf(possible) if possible.contains(Lang::English) => {
+                // English first, then any one other reading the earlier moves allow.
+                [english, possible.difference(english), LangSet::EMPTY]
+            }
+            // Settled on other languages: those, and no others (not even English).
+            ReadIn::AnyOf(possible) => [possible, LangSet::EMPTY, LangSet::EMPTY],
+        }
+    }
+}
+
+/// The moves the languages `langs` read `token` as in `pos`, each with those of them that read
+/// it as that move and no other: how a token reads beside the reading [`Reader::read`] chose
+/// (for a reader of a whole game, which can look ahead). Empty for a token that is no move.
+pub fn readings_in(pos: &Chess, token: &str, langs: LangSet) -> Vec<(Move, LangSet)> {
+    let Ok(written) = Written::parse(token) else {
+        return Vec::new();
+    };
+    let Ok(readings) = interpretations(&written.what) else {
+        return Vec::new();
+    };
+    let legal = pos.legal_moves();
+    let mut out: Vec<(Move, LangSet)> = Vec::new();
+    for reading in &readings {
+        let in_langs = reading.langs.intersection(langs);
+        if in_langs.is_empty() {
+            continue;
+        }
+        // Each language has one reading: it reads the token as one move if that fits alone.
+        if let [m] = reading.target.fitting(&legal).as_slice() {
+            match out.iter_mut().find(|(seen, _)| seen == m) {
+                Some((_, by)) => *by = by.union(in_langs),
+                None => out.push((*m, in_langs)),
             }
         }
     }
+    out
 }
 
 /// Whether a token holds a Cyrillic capital (a piece letter written in Cyrillic).
@@ -217,13 +194,6 @@ fn has_cyrillic_capital(token: &str) -> bool {
     token
         .chars()
         .any(|c| ('\u{0400}'..='\u{042F}').contains(&c))
-}
-
-fn side_index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 /// The fast path: plain English SAN, read by shakmaty without allocating. Anything it does not
@@ -432,22 +402,49 @@ fn interpretations(written: &WrittenMove) -> Result<Vec<Interpretation>, SyntaxE
     Ok(readings)
 }
 
+/// Reads `written` in `pos`, its readings weighed in `tiers`; a token no tier reads is checked
+/// against the languages `beyond` them (those earlier moves ruled out), to say so.
 fn resolve(
     pos: &Chess,
     written: &Written,
     tiers: &[LangSet; 3],
+    beyond: LangSet,
     display: Lang,
 ) -> Result<ReadMove, ReadMoveError> {
     let legal = pos.legal_moves();
     let readings = interpretations(&written.what)?;
     let fitting: Vec<Vec<Move>> = readings.iter().map(|r| r.target.fitting(&legal)).collect();
+    let fitting_in = |tier: LangSet| -> Vec<usize> {
+        (0..readings.len())
+            .filter(|&i| !readings[i].langs.intersection(tier).is_empty() && !fitting[i].is_empty())
+            .collect()
+    };
+    // Name the readings in the notation the token was written in: numeric for numeric.
+    let list = |in_tier: &[usize], tier: LangSet| -> Vec<Reading> {
+        let numeric = matches!(written.what, WrittenMove::Numeric { .. });
+        let mut listed: Vec<Reading> = Vec::new();
+        for &i in in_tier {
+            for &m in &fitting[i] {
+                let langs = readings[i].langs.intersection(tier);
+                match listed.iter_mut().find(|r| r.m == m) {
+                    Some(r) => r.langs = r.langs.union(langs),
+                    None => listed.push(Reading {
+                        text: if numeric {
+                            Iccf::from_move(m).to_string()
+                        } else {
+                            san::write(pos, m, display)
+                        },
+                        m,
+                        langs,
+                    }),
+                }
+            }
+        }
+        listed
+    };
 
-    for tier in tiers.iter().filter(|t| !t.is_empty()) {
-        let in_tier: Vec<usize> = (0..readings.len())
-            .filter(|&i| {
-                !readings[i].langs.intersection(*tier).is_empty() && !fitting[i].is_empty()
-            })
-            .collect();
+    for &tier in tiers.iter().filter(|t| !t.is_empty()) {
+        let in_tier = fitting_in(tier);
         let Some(&first) = in_tier.first() else {
             continue;
         };
@@ -465,30 +462,21 @@ fn resolve(
                 langs,
             });
         }
-        let mut listed: Vec<Reading> = Vec::new();
-        // Name the readings in the notation the token was written in: numeric for numeric.
-        let numeric = matches!(written.what, WrittenMove::Numeric { .. });
-        for &i in &in_tier {
-            for m in &fitting[i] {
-                let text = if numeric {
-                    Iccf::from_move(*m).to_string()
-                } else {
-                    san::write(pos, *m, display)
-                };
-                let langs = readings[i].langs.intersection(*tier);
-                match listed.iter_mut().find(|r| r.text == text) {
-                    Some(r) => r.langs = r.langs.union(langs),
-                    None => listed.push(Reading { text, langs }),
-                }
-            }
-        }
         let promotion_missing = in_tier
             .iter()
             .any(|&i| fitting[i].iter().any(|m| m.is_promotion()))
             && readings.iter().all(|r| r.target.promotion.is_none());
         return Err(ReadMoveError::Ambiguous(AmbiguousMove {
-            readings: listed,
+            readings: list(&in_tier, tier),
             promotion_missing,
+        }));
+    }
+
+    let elsewhere = fitting_in(beyond);
+    if !elsewhere.is_empty() {
+        return Err(ReadMoveError::OutOfLanguages(OutOfLanguages {
+            had: LangSet::ALL.difference(beyond),
+            readings: list(&elsewhere, beyond),
         }));
     }
 
@@ -541,6 +529,7 @@ pub(super) fn resolve_coordinates<P: Position>(
                 .iter()
                 .map(|m| Reading {
                     text: Iccf::from_move(*m).to_string(),
+                    m: *m,
                     langs: LangSet::ALL,
                 })
                 .collect(),

@@ -34,10 +34,11 @@ impl State {
         {
             return self.refuse(asked, game_id, refusal.into()).await;
         }
-        let m = match game.check_move(color, &line.text, line.number, lang) {
+        let (m, langs) = match game.check_move(color, &line.text, line.number, lang) {
             Ok(read) => {
                 draw_offer |= read.draw_offer;
-                read.ply
+                let langs = game.narrowed_langs(color, lang, &read);
+                (read.ply, langs)
             }
             Err(refusal) => {
                 moves_counted(asked.channel, "refused");
@@ -60,6 +61,12 @@ impl State {
             false,
         );
         record.entry.key.clone_from(&asked.key);
+        if let Some(langs) = langs {
+            // The player's letters settle further: kept with the game, and in the record so
+            // that a restart reads their next move the same way.
+            after.set_langs(color, langs);
+            record.entry.langs = Some(langs);
+        }
         let mut records = vec![record];
         if let Some(answer) = after.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at

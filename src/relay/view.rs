@@ -15,7 +15,7 @@ use shakmaty::Color;
 use crate::game::clock::TimeControl;
 use crate::game::{EndReason, Game, Kind, board};
 use crate::journal::replay::JournaledGame;
-use crate::notation::{Lang, Notation};
+use crate::notation::{Lang, LangSet, Notation, ReadIn};
 
 use super::asked::Asked;
 use super::facts::GameFacts;
@@ -71,6 +71,8 @@ pub struct GameView {
     pub started: Option<Timestamp>,
     /// The opponent's last message in this game.
     pub opponent_message: Option<String>,
+    /// The languages the viewer's moves in this game fit so far (see [`Game::langs`]).
+    pub langs: LangSet,
 }
 
 impl GameView {
@@ -80,12 +82,14 @@ impl GameView {
     }
 
     /// Whether `text` reads as more than one legal move on the position shown (in `lang`,
-    /// then any language): why a move was refused, for front ends that name that case.
+    /// then English; without it, in the languages the viewer's earlier moves fit): why a move
+    /// was refused, for front ends that name that case.
     pub fn is_ambiguous(&self, text: &str, lang: Option<Lang>) -> bool {
         let Ok(pos) = board(self.kind, Some(&self.fen)) else {
             return false;
         };
-        pos.read(text, lang).is_err_and(|e| e.is_ambiguous())
+        pos.read_in(text, ReadIn::new(lang, self.langs))
+            .is_err_and(|e| e.is_ambiguous())
     }
 }
 
@@ -229,6 +233,7 @@ impl State {
                 .as_deref()
                 .map(|m| crate::command::text::scrub(m, crate::command::MAX_MESSAGE_CHARS))
                 .filter(|m| !m.is_empty()),
+            langs: game.langs(color),
         })
     }
 }

@@ -15,6 +15,7 @@ mod events;
 mod fuzz_corpus;
 mod hostile;
 mod init;
+mod languages;
 mod layers;
 mod link;
 mod memory;

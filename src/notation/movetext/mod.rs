@@ -36,7 +36,6 @@
 //! assert_eq!(numeric.0, ["5254", "5755", "7163", "2836", "6125", "1716"]);
 //! ```
 
-use std::fmt;
 use std::io::{self, Read};
 
 use shakmaty::fen::Fen;
@@ -44,12 +43,16 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::Lang;
 
+mod error;
+mod fork;
+mod game;
 mod lexer;
 
-use super::number::{MoveNumber, split_move_number};
-use super::reader::{ReadMoveError, Reader};
+use super::reader::Reader;
 use super::result::Score;
-use super::written::{Marks, Written};
+use super::written::Marks;
+pub use error::{GameError, GameErrorKind, Stop, Undecided};
+use game::Game;
 pub(crate) use lexer::{Lexer, Token};
 
 /// The longest token read; longer ones are skipped and reported.
@@ -120,81 +123,6 @@ pub struct GameEnd<'a> {
     /// The position after the last move read.
     pub last: &'a Chess,
 }
-
-/// A game that could not be read to its end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameError {
-    /// 1 for the first game of the input.
-    pub game: u64,
-    /// The input line the bad token is on.
-    pub line: u64,
-    pub number: u32,
-    pub color: Color,
-    /// The token as written (cut to [`MAX_WORD_BYTES`], control characters escaped).
-    pub token: String,
-    pub kind: GameErrorKind,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GameErrorKind {
-    Move(ReadMoveError),
-    WrongMoveNumber { written: u32, black: bool },
-    BadFen(String),
-    BadTag,
-    TooLong,
-    TooManyMoves,
-    MarksWithoutMove,
-    UnterminatedComment,
-    UnclosedVariation,
-    Unexpected,
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = match self.color {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        write!(
-            f,
-            "game {} (line {}), move {} ({side})",
-            self.game, self.line, self.number
-        )?;
-        if !self.token.is_empty() {
-            write!(f, " {:?}", self.token)?;
-        }
-        f.write_str(": ")?;
-        match &self.kind {
-            GameErrorKind::Move(e) => write!(f, "{e}"),
-            GameErrorKind::WrongMoveNumber { written, black } => {
-                let dots = if *black { "..." } else { "." };
-                write!(
-                    f,
-                    "the move number {written}{dots} is written, but this is move {} for {side}",
-                    self.number
-                )
-            }
-            GameErrorKind::BadFen(e) => write!(f, "bad start position: {e}"),
-            GameErrorKind::TooLong => write!(f, "not a move: longer than {MAX_WORD_BYTES} bytes"),
-            GameErrorKind::MarksWithoutMove => write!(f, "a mark with no move before it"),
-            GameErrorKind::BadTag => write!(f, "a malformed tag pair (write [Name \"value\"])"),
-            GameErrorKind::TooManyMoves => write!(
-                f,
-                "more than {MAX_PLIES} half-moves: no chess game is that long"
-            ),
-            GameErrorKind::UnterminatedComment => {
-                write!(f, "a comment opened with {{ is never closed")
-            }
-            GameErrorKind::UnclosedVariation => {
-                write!(f, "a variation opened here is never closed")
-            }
-            GameErrorKind::Unexpected => write!(f, "unexpected here"),
-        }
-    }
-}
-
-impl std::error::Error for GameError {}
 
 /// Counts of what a whole input held.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -333,6 +261,7 @@ impl<R: Read> MovetextReader<R> {
         if !game.started {
             game.start(visitor, start, self.lexer.line)?;
         }
+        game.settle(visitor)?;
         self.games += 1;
         visitor.end_game(&GameEnd {
             index: game.index,
@@ -354,218 +283,6 @@ impl<R: Read> MovetextReader<R> {
 pub struct GameOutcome {
     pub plies: u32,
     pub failed: bool,
-}
-
-/// One game being read.
-struct Game {
-    index: u64,
-    tags: Vec<(String, String)>,
-    /// A blank line followed the tags: the next tag begins another game.
-    tags_closed: bool,
-    started: bool,
-    reader: Reader,
-    pos: Chess,
-    plies: u32,
-    depth: u32,
-    /// Where the outermost open variation began.
-    variation_line: u64,
-    error: Option<GameError>,
-    result: Option<&'static str>,
-    continues: bool,
-    /// The last word was a move number (`12.`), so a `...` after it is a placeholder.
-    after_number: bool,
-}
-
-impl Game {
-    fn new(index: u64, reader: Reader) -> Game {
-        Game {
-            index,
-            tags: Vec::new(),
-            tags_closed: false,
-            started: false,
-            reader,
-            pos: Chess::default(),
-            plies: 0,
-            depth: 0,
-            variation_line: 0,
-            error: None,
-            result: None,
-            continues: false,
-            after_number: false,
-        }
-    }
-
-    fn has_content(&self) -> bool {
-        self.started || !self.tags.is_empty()
-    }
-
-    /// Still reading moves: no error, no "and so on".
-    fn reading(&self) -> bool {
-        self.error.is_none() && !self.continues
-    }
-
-    /// Sets up the start position once the tags are complete and tells the visitor.
-    fn start<V: Visitor>(
-        &mut self,
-        visitor: &mut V,
-        default_start: Option<&Fen>,
-        line: u64,
-    ) -> io::Result<()> {
-        if self.started {
-            return Ok(());
-        }
-        self.started = true;
-        let fen_tag = self
-            .tags
-            .iter()
-            .find(|(name, _)| name == "FEN")
-            .map(|(_, v)| v.clone());
-        let mut start_fen = None;
-        match fen_tag {
-            Some(text) => match parse_position(&text) {
-                Ok(pos) => {
-                    self.pos = pos;
-                    start_fen = Some(text);
-                }
-                Err(e) => self.fail(String::new(), GameErrorKind::BadFen(e), line),
-            },
-            None => {
-                if let Some(fen) = default_start {
-                    match fen.clone().into_position(CastlingMode::Standard) {
-                        Ok(pos) => {
-                            self.pos = pos;
-                            start_fen = Some(fen.to_string());
-                        }
-                        Err(e) => {
-                            self.fail(String::new(), GameErrorKind::BadFen(e.to_string()), line)
-                        }
-                    }
-                }
-            }
-        }
-        visitor.begin_game(&GameStart {
-            index: self.index,
-            tags: &self.tags,
-            start: &self.pos,
-            start_fen: start_fen.as_deref(),
-        })
-    }
-
-    /// Records the game's first error; later ones follow from it and are not reported.
-    fn fail(&mut self, token: String, kind: GameErrorKind, line: u64) {
-        if self.error.is_some() {
-            return;
-        }
-        self.error = Some(GameError {
-            game: self.index,
-            line,
-            number: self.pos.fullmoves().get(),
-            color: self.pos.turn(),
-            token,
-            kind,
-        });
-    }
-
-    fn marks<V: Visitor>(
-        &mut self,
-        visitor: &mut V,
-        marks: Marks,
-        token: &str,
-        line: u64,
-    ) -> io::Result<()> {
-        if !self.reading() {
-            return Ok(());
-        }
-        if self.plies == 0 {
-            self.fail(printable(token), GameErrorKind::MarksWithoutMove, line);
-            return Ok(());
-        }
-        visitor.on_marks(&marks)
-    }
-
-    fn word<V: Visitor>(&mut self, visitor: &mut V, word: &str, line: u64) -> io::Result<()> {
-        let after_number = std::mem::take(&mut self.after_number);
-        let (number, rest) = split_move_number(word);
-        let mut word = if let Some(MoveNumber {
-            number: written,
-            black,
-        }) = number
-        {
-            let expected = self.pos.fullmoves().get();
-            if written != expected || (black && self.pos.turn() == Color::White) {
-                self.fail(
-                    printable(word),
-                    GameErrorKind::WrongMoveNumber { written, black },
-                    line,
-                );
-                return Ok(());
-            }
-            if rest.is_empty() {
-                self.after_number = true;
-                return Ok(());
-            }
-            rest
-        } else {
-            word
-        };
-        if let Some(after_dots) = word.strip_prefix("...").or_else(|| word.strip_prefix('…')) {
-            if after_dots.is_empty() {
-                if !after_number {
-                    // `17.a5 ...`: the text goes on without its moves ("and so on").
-                    self.continues = true;
-                }
-                return Ok(()); // `12. ... Nf6`: the placeholder for White's move
-            }
-            if Written::parse(after_dots).is_err() {
-                self.continues = true; // `...і т.д.`
-                return Ok(());
-            }
-            // `1. ...e5`, `...e5`: Black's move.
-            if self.pos.turn() == Color::White {
-                let written = self.pos.fullmoves().get();
-                self.fail(
-                    printable(word),
-                    GameErrorKind::WrongMoveNumber {
-                        written,
-                        black: true,
-                    },
-                    line,
-                );
-                return Ok(());
-            }
-            word = after_dots;
-        }
-        if may_be_marks(word)
-            && let Some(marks) = Marks::parse(word)
-        {
-            return self.marks(visitor, marks, word, line);
-        }
-        if self.plies >= MAX_PLIES {
-            self.fail(printable(word), GameErrorKind::TooManyMoves, line);
-            return Ok(());
-        }
-        match self.reader.read(&self.pos, word) {
-            Ok(read) => {
-                visitor.on_move(&MoveEvent {
-                    token: word,
-                    before: &self.pos,
-                    m: read.m,
-                    marks: &read.marks,
-                })?;
-                self.pos.play_unchecked(read.m);
-                self.plies += 1;
-            }
-            Err(e) => self.fail(printable(word), GameErrorKind::Move(e), line),
-        }
-        Ok(())
-    }
-}
-
-/// A cheap test that keeps [`Marks::parse`] off the hot path of ordinary moves.
-fn may_be_marks(word: &str) -> bool {
-    word.starts_with(['+', '#', '!', '?', '(', '‡', '='])
-        || ((word.starts_with('e') || word.starts_with('е'))
-            && !word.contains(|c: char| c.is_ascii_digit()))
 }
 
 /// A position from a FEN, standard chess.
