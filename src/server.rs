@@ -19,7 +19,7 @@ use crate::auth::Verifier;
 use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
-use crate::transport::session;
+use crate::transport::context;
 use crate::transport::{admin, http, tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
@@ -183,7 +183,7 @@ pub async fn run(
         shutdown.clone(),
         &tracker,
     );
-    let ctx = Arc::new(session::Context::new(
+    let ctx = Arc::new(context::Context::new(
         config.clone(),
         relay,
         mailbox,

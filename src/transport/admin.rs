@@ -27,7 +27,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{UnixListener, UnixSocket, UnixStream};
 use tokio::sync::Semaphore;
 
-use super::session::{Context, Peer, Session};
+use super::context::{Context, Peer};
+use super::session::Session;
 use crate::relay::{Channel, Status};
 
 /// The socket's name in the data directory.

@@ -3,6 +3,7 @@
 //! nothing of chess.
 
 pub mod admin;
+pub mod context;
 pub mod email;
 pub mod http;
 pub mod line;

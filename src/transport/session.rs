@@ -15,8 +15,7 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures::stream::FuturesOrdered;
@@ -24,101 +23,15 @@ use futures::{FutureExt, SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Sleep;
 use tokio_util::codec::Framed;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
-use tokio_util::task::TaskTracker;
+use tokio_util::sync::WaitForCancellationFutureOwned;
 
+use super::context::{Context, Peer};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
-use crate::auth::Verifier;
-use crate::auth::gate::{LoginGate, Refusal};
+use crate::auth::gate::Refusal;
 use crate::command::Command;
-use crate::config::Config;
 use crate::limiter::CommandBudget;
-use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
-use crate::relay::{Mailbox, Message, Subscription};
-
-/// Who is at the other end of a session, for the login limit and the logs.
-#[derive(Clone, Debug)]
-pub struct Peer {
-    /// What failed logins are counted by: an IPv4 address, an IPv6 /64, a serial device.
-    pub key: String,
-    /// The transport, as journal entries name it: `tcp`, `serial`.
-    pub channel: Channel,
-    /// Where output passes through a slow line: the highest message id actually printed.
-    /// A bare `ACK` then acknowledges only what the person can have read.
-    pub printed: Option<Arc<AtomicI64>>,
-    /// Whether no one else can read the wire: TLS, or a connection from this machine. A
-    /// player may set their own secret (`SECRET`) only over such a wire; a plain TCP
-    /// connection from elsewhere and a serial line (which may be a radio modem) are not.
-    pub private_wire: bool,
-}
-
-/// What every session shares.
-pub struct Context {
-    pub config: Arc<Config>,
-    pub relay: Relay,
-    pub mailbox: Mailbox,
-    pub shutdown: CancellationToken,
-    pub tracker: TaskTracker,
-    /// Every transport's one login door: failed logins limited per address and per player,
-    /// right secrets remembered, the daemon's one Argon2 verifier behind them.
-    logins: LoginGate,
-}
-
-impl Context {
-    pub fn new(
-        config: Arc<Config>,
-        relay: Relay,
-        mailbox: Mailbox,
-        shutdown: CancellationToken,
-        tracker: TaskTracker,
-        verifier: Arc<Verifier>,
-    ) -> Context {
-        Context {
-            logins: LoginGate::new(verifier, config.limits.failed_logins_per_minute),
-            config,
-            relay,
-            mailbox,
-            shutdown,
-            tracker,
-        }
-    }
-
-    /// Logs `player` in with `secret` from `address` (a key from
-    /// [`crate::limiter::address_key`], or a serial device): `admin` is the arbiter, any other
-    /// name a player. Refusals are counted in `ccrelay_logins_refused_total`; nothing here
-    /// logs the secret.
-    pub async fn log_in(&self, address: &str, player: &str, secret: String) -> Result<(), Refusal> {
-        let hash = if player == "admin" {
-            self.config.admin_secret_hash.clone()
-        } else {
-            self.relay.roster().with(player, |p| p.secret_hash.clone())
-        };
-        let checked = self
-            .logins
-            .check(address, player, secret, hash.as_deref())
-            .await;
-        if let Err(refusal) = checked {
-            metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
-                .increment(1);
-        }
-        checked
-    }
-
-    /// [`Context::log_in`] for a player only: the name `admin` is refused like a wrong secret
-    /// (and counted as a failure), for the services where the arbiter has no login.
-    pub async fn log_in_player(
-        &self,
-        address: &str,
-        player: &str,
-        secret: String,
-    ) -> Result<(), Refusal> {
-        if player == "admin" || player.is_empty() {
-            // Checked against nothing, so it costs and counts as any wrong login does.
-            return self.log_in(address, "", secret).await;
-        }
-        self.log_in(address, player, secret).await
-    }
-}
+use crate::relay::{Message, Subscription};
+use crate::relay::{Reply, Said, Sender, Status};
 
 /// Who is logged in on a session.
 struct LoggedIn {

@@ -9,7 +9,8 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
-use super::session::{Context, Peer, Session};
+use super::context::{Context, Peer};
+use super::session::Session;
 use crate::config::TlsFiles;
 use crate::relay::Channel;
 

@@ -29,8 +29,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
+use super::context::{Context, Peer};
 use super::serial_port::open_with_backoff;
-use super::session::{Context, Peer, Session};
+use super::session::Session;
 use crate::backoff::Backoff;
 use crate::config::SerialConfig;
 use crate::relay::Channel;

@@ -39,7 +39,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
-use super::session::Context;
+use super::context::Context;
 use crate::config::{AddressSet, HttpConfig};
 use per_address::PerAddress;
 

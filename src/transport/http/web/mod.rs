@@ -38,7 +38,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 
-use super::super::session::Context;
+use super::super::context::Context;
 use crate::config::HttpConfig;
 use crate::notation::{Lang, Notation};
 use words::{Tongue, Words};

@@ -29,7 +29,7 @@ use crate::limiter::KeyedBudget;
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
 use crate::relay::{Channel, GameView, Relay, Reply, Said, Sender, Standing, Status};
-use crate::transport::session::Context;
+use crate::transport::context::Context;
 use soap::Call;
 
 /// The endpoint, as the clients' documentation spells it and in lower case.
