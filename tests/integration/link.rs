@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
 
-const SECRET: &str = "a shared secret of the two clubs";
+pub(crate) const SECRET: &str = "a shared secret of the two clubs";
 
 /// Faults per chunk of bytes the simulator passes (per mille).
 #[derive(Clone, Copy)]
@@ -168,10 +168,10 @@ impl TcpSimulator {
     }
 }
 
-struct Node {
-    dir: tempfile::TempDir,
-    config: PathBuf,
-    daemon: Daemon,
+pub(crate) struct Node {
+    pub(crate) dir: tempfile::TempDir,
+    pub(crate) config: PathBuf,
+    pub(crate) daemon: Daemon,
 }
 
 impl Node {
@@ -182,8 +182,26 @@ impl Node {
 }
 
 /// A node's config: its `local` players (secret = id + "-secret"), the `remote` ones across
-/// link `peer`, the games, and the link table.
+/// link `peer`, the games, and the link table (a short retransmission timeout for the fast
+/// lines of these tests, then `link`).
 fn node_config(
+    data: &Path,
+    local: &[&str],
+    remote: &[&str],
+    games: &[(&str, &str, &str)],
+    link: &str,
+) -> String {
+    node_config_with(
+        data,
+        local,
+        remote,
+        games,
+        &format!("retransmit_ms = 150\nwindow = 4\n{link}"),
+    )
+}
+
+/// [`node_config`] with the link table's settings after its id and secret all in `link`.
+pub(crate) fn node_config_with(
     data: &Path,
     local: &[&str],
     remote: &[&str],
@@ -213,7 +231,7 @@ fn node_config(
         ));
     }
     text.push_str(&format!(
-        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\nretransmit_ms = 150\nwindow = 4\n{link}"
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\n{link}"
     ));
     text
 }
@@ -266,7 +284,7 @@ fn export_text(config: &Path, game: &str) -> String {
 }
 
 /// A game's moves in a node's journal, in order: (player, ICCF).
-fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
+pub(crate) fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
     export_text(config, game)
         .lines()
         .filter_map(|l| {
@@ -280,7 +298,7 @@ fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
 }
 
 /// How many `rejected` entries a node's journal holds for a game.
-fn rejected_in(config: &Path, game: &str) -> usize {
+pub(crate) fn rejected_in(config: &Path, game: &str) -> usize {
     export_text(config, game)
         .lines()
         .filter(|l| l.split_whitespace().nth(4) == Some("rejected"))
@@ -288,14 +306,14 @@ fn rejected_in(config: &Path, game: &str) -> usize {
 }
 
 /// The match: three games between the clubs, players on both nodes, White on either side.
-const GAMES: [(&str, &str, &str); 3] = [
+pub(crate) const GAMES: [(&str, &str, &str); 3] = [
     ("m1", "anna", "boris"),
     ("m2", "vera", "anna"),
     ("m3", "anna", "vera"),
 ];
 
 /// Who is where: anna on node A; boris and vera on node B.
-fn local_of(player: &str) -> usize {
+pub(crate) fn local_of(player: &str) -> usize {
     if player == "anna" { 0 } else { 1 }
 }
 
@@ -998,7 +1016,7 @@ fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String, String)
 
 /// Waits until both nodes hold the same record of `game` (the node that does not keep it
 /// applies the record as it comes), and returns it.
-fn settled(nodes: &[Node], game: &str) -> (Vec<(String, String, String, String)>, String) {
+pub(crate) fn settled(nodes: &[Node], game: &str) -> (Vec<(String, String, String, String)>, String) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let a = record_of(&nodes[0].config, game);

@@ -13,6 +13,7 @@ mod errors;
 mod fuzz_corpus;
 mod init;
 mod link;
+mod link_slow;
 mod memory;
 mod packaging;
 mod peer;

@@ -58,6 +58,40 @@ pub struct Stats {
     pub bad_frames: u64,
     pub replays: u64,
     pub sessions: u64,
+    /// Bytes sent by kind: HELLOs and READYs (the handshake), first copies of DATA frames,
+    /// DATA frames sent again, and standalone ACKs (keepalives and NAKs included).
+    pub bytes: Bytes,
+}
+
+/// Bytes a session sent, by what they were for (`Stats::bytes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bytes {
+    pub handshake: u64,
+    pub data: u64,
+    pub resent: u64,
+    pub acks: u64,
+}
+
+impl Bytes {
+    pub fn total(&self) -> u64 {
+        self.handshake + self.data + self.resent + self.acks
+    }
+
+    pub fn add(&mut self, other: &Bytes) {
+        self.handshake += other.handshake;
+        self.data += other.data;
+        self.resent += other.resent;
+        self.acks += other.acks;
+    }
+}
+
+/// What a frame sent was for, for [`Bytes`].
+#[derive(Clone, Copy)]
+enum Sent {
+    Handshake,
+    Data,
+    Resent,
+    Ack,
 }
 
 /// What one received frame produced.
@@ -305,12 +339,20 @@ impl Session {
             fec: self.my_fec as u8,
         };
         let wire = seal_hello(&self.hello_key, &hello);
-        self.count(wire, now)
+        self.count(wire, now, Sent::Handshake)
     }
 
-    fn count(&mut self, wire: Vec<u8>, now: Instant) -> Vec<u8> {
+    fn count(&mut self, wire: Vec<u8>, now: Instant, sent: Sent) -> Vec<u8> {
         self.stats.frames_out += 1;
         self.stats.bytes_out += wire.len() as u64;
+        let n = wire.len() as u64;
+        let bytes = &mut self.stats.bytes;
+        match sent {
+            Sent::Handshake => bytes.handshake += n,
+            Sent::Data => bytes.data += n,
+            Sent::Resent => bytes.resent += n,
+            Sent::Ack => bytes.acks += n,
+        }
         self.last_tx = now;
         let secs = wire.len() as f64 / self.timing.bytes_per_second.max(1.0);
         self.wire_free = self.wire_free.max(now) + Duration::from_secs_f64(secs);
@@ -318,11 +360,11 @@ impl Session {
     }
 
     /// A frame under the session key (there is one whenever this is called).
-    fn sealed(&mut self, plain: &Plain, now: Instant) -> Vec<u8> {
+    fn sealed(&mut self, plain: &Plain, now: Instant, sent: Sent) -> Vec<u8> {
         let key = self.key.unwrap_or([0; 32]);
         self.tx_ctr += 1;
         let wire = seal_protected(&key, self.dir, self.tx_ctr, self.tag_len, self.fec, plain);
-        self.count(wire, now)
+        self.count(wire, now, sent)
     }
 
     fn ack(&mut self, ready: bool, now: Instant) -> Vec<u8> {
@@ -334,7 +376,8 @@ impl Session {
             ready,
             nak: std::mem::take(&mut self.nak),
         };
-        self.sealed(&plain, now)
+        let sent = if ready { Sent::Handshake } else { Sent::Ack };
+        self.sealed(&plain, now, sent)
     }
 
     /// Asks for a standalone ACK by `at` (or sooner, if one is due sooner).
@@ -522,7 +565,8 @@ impl Session {
                 message: due.message,
             };
             self.stats.data_out += 1;
-            let wire = self.sealed(&plain, now);
+            let sent = if due.again { Sent::Resent } else { Sent::Data };
+            let wire = self.sealed(&plain, now, sent);
             out.push(wire);
             self.send.sent(due.index, self.wire_free);
             if self.recv.sack() == 0 && !self.nak {
