@@ -1016,7 +1016,10 @@ fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String, String)
 
 /// Waits until both nodes hold the same record of `game` (the node that does not keep it
 /// applies the record as it comes), and returns it.
-pub(crate) fn settled(nodes: &[Node], game: &str) -> (Vec<(String, String, String, String)>, String) {
+pub(crate) fn settled(
+    nodes: &[Node],
+    game: &str,
+) -> (Vec<(String, String, String, String)>, String) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let a = record_of(&nodes[0].config, game);

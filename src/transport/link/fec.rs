@@ -16,6 +16,11 @@
 /// The most parity bytes a link may ask for (the handshake carries half of it in 3 bits).
 pub const MAX_FEC: usize = 14;
 
+/// The parity bytes a session without its own (`fec_bytes = 0`) puts on its frames while the
+/// line damages what arrives: one damaged byte a frame repaired, for two bytes, paid only on a
+/// noisy line. The receiver knows such a frame by trying it both ways (its tag tells which).
+pub const AUTO: usize = 2;
+
 /// Appends `n` parity bytes to `body` (nothing for 0). A body too long for one Reed–Solomon
 /// block (255 bytes with its parity) is left as it is; frames are far shorter.
 pub fn protect(body: &mut Vec<u8>, n: usize) {

@@ -39,8 +39,9 @@ pub const HELLO_TAG: usize = 8;
 const HELLO_LEN: usize = 3 + 2 * NONCE_LEN + HELLO_TAG;
 /// Random bytes each side contributes to a session key.
 pub const NONCE_LEN: usize = 16;
-/// The protocol version a HELLO names.
-pub const VERSION: u8 = 2;
+/// The protocol version a HELLO names. Version 3 added the compact game start
+/// ([`crate::transport::link::message::Start`]); its frames are version 2's.
+pub const VERSION: u8 = 3;
 /// Longest reason text a REFUSED carries.
 pub const MAX_REASON: usize = 64;
 /// Most squares a path move names (a draughts king's capture: its square and every landing).
@@ -148,7 +149,8 @@ pub fn cobs_decode(data: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Cuts a byte stream into encoded frames at zero bytes, never holding more than
-/// [`MAX_ENCODED`] bytes: an over-long run is dropped up to the next zero.
+/// [`MAX_ENCODED`] bytes and the most parity a frame carries: an over-long run is dropped up
+/// to the next zero.
 #[derive(Default)]
 pub struct Deframer {
     buf: Vec<u8>,
@@ -165,7 +167,7 @@ impl Deframer {
                 }
                 self.buf.clear();
                 self.overflow = false;
-            } else if self.buf.len() >= MAX_ENCODED {
+            } else if self.buf.len() >= MAX_ENCODED + super::fec::MAX_FEC {
                 self.overflow = true;
             } else if !self.overflow {
                 self.buf.push(b);
@@ -288,6 +290,8 @@ pub const HELLO_DIR: u8 = 0xFF;
 /// A decoded body not yet authenticated.
 pub struct Unverified {
     body: Vec<u8>,
+    /// Its error correction repaired damaged bytes.
+    repaired: bool,
 }
 
 impl Unverified {
@@ -303,8 +307,11 @@ impl Unverified {
             return Err(FrameError::TooLong);
         }
         let mut body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
+        let mut repaired = false;
         if fec > 0 && !(body.len() == HELLO_LEN && body.first() == Some(&HELLO)) {
-            body = super::fec::repair(&body, fec).ok_or(FrameError::Uncorrectable)?;
+            let fixed = super::fec::repair(&body, fec).ok_or(FrameError::Uncorrectable)?;
+            repaired = body.get(..fixed.len()) != Some(&fixed[..]);
+            body = fixed;
         }
         if body.len() > MAX_BODY {
             return Err(FrameError::TooLong);
@@ -322,7 +329,12 @@ impl Unverified {
         if body.len() < 2 + MIN_TAG {
             return Err(FrameError::TooShort(body.len()));
         }
-        Ok(Unverified { body })
+        Ok(Unverified { body, repaired })
+    }
+
+    /// Whether its error correction repaired damaged bytes (the line damages frames).
+    pub fn repaired(&self) -> bool {
+        self.repaired
     }
 
     pub fn kind(&self) -> u8 {
@@ -404,8 +416,13 @@ impl Unverified {
         if self.kind() != HELLO {
             return Err(FrameError::Payload("not a HELLO"));
         }
-        // The version first: a newer peer's HELLO may be shaped otherwise.
-        if self.body.get(1).is_some_and(|v| *v != VERSION) {
+        // The version first: another release's HELLO may be shaped otherwise. One shaped as
+        // this one's whose tag verifies is the peer's (version 2's is): named, so the
+        // operator learns why no session comes; anything else is noise.
+        if let Some(&version) = self.body.get(1).filter(|v| **v != VERSION) {
+            if self.body.len() == HELLO_LEN && self.check(key, HELLO_DIR, 0, HELLO_TAG).is_ok() {
+                return Err(FrameError::OldVersion(version));
+            }
             return Err(FrameError::Payload("unknown protocol version"));
         }
         if self.body.len() != HELLO_LEN {
@@ -573,6 +590,28 @@ mod tests {
         let e = Unverified::decode(&wire).err().expect("refused");
         assert_eq!(e, FrameError::OldVersion(1));
         assert!(e.to_string().contains("version 1"), "{e}");
+        // Version 2's HELLO: the same shape under the same key, another version byte.
+        let hello_wire = seal_hello(&key(), &hello);
+        let mut body = cobs_decode(&hello_wire[..hello_wire.len() - 1]).unwrap();
+        body[1] = 2;
+        let split = body.len() - HELLO_TAG;
+        let t = tag(&key(), HELLO_DIR, 0, &body[..split]);
+        body[split..].copy_from_slice(&t[..HELLO_TAG]);
+        let frame = Unverified::decode(&cobs_encode(&body)).unwrap();
+        let e = frame.open_hello(&key()).unwrap_err();
+        assert_eq!(e, FrameError::OldVersion(2));
+        assert!(
+            e.to_string()
+                .contains("version 2; this node speaks version 3"),
+            "{e}"
+        );
+        // Noise on the version byte of this version's HELLO is only noise.
+        body[1] = 7;
+        let frame = Unverified::decode(&cobs_encode(&body)).unwrap();
+        assert_eq!(
+            frame.open_hello(&key()),
+            Err(FrameError::Payload("unknown protocol version"))
+        );
         // Every other version 1 frame type is refused by type, never read.
         for t in [0x01, 0x02, 0x03, 0x10] {
             let wire = cobs_encode(&[t, 0, 1, 0, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9]);

@@ -64,11 +64,34 @@ pub struct Text {
     pub chunk: String,
 }
 
+/// A game's start in a few bytes, for the usual case: no position of its own, no leave
+/// carried in, and time rules that are one of the presets. Anything else goes as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Start {
+    /// The game's id: the other node has no game to match the code with yet.
+    pub id: String,
+    pub white: String,
+    pub black: String,
+    /// The game played: 0 chess, 1 Russian draughts.
+    pub game: u8,
+    /// Black's node keeps the record (White's otherwise).
+    pub authority_black: bool,
+    /// The time rules: 0 none written, 1 ICCF's (10 moves in 50 days, the default), 2 no clock.
+    pub rules: u8,
+    pub event: Option<String>,
+    pub round: Option<String>,
+}
+
+/// The most bytes a start's names take on the wire (each with its length byte): with the
+/// longest tag, its frame stays within the body limit.
+pub const MAX_START_NAMES: usize = 64;
+
 /// What an entry or an action is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
     Act(Act),
     Text(Text),
+    Start(Start),
 }
 
 /// What a DATA frame carries.
@@ -111,6 +134,7 @@ const K_RESIGN: u8 = 5;
 const K_REFUSED: u8 = 6;
 const K_PATH: u8 = 7;
 const K_TEXT: u8 = 8;
+const K_START: u8 = 9;
 /// Set in the kind of a proposal.
 const PROPOSAL: u8 = 0x10;
 const BLACK: u8 = 0x20;
@@ -118,6 +142,11 @@ const PATH_DRAW_OFFER: u8 = 1;
 const PATH_CAPTURE: u8 = 2;
 const TEXT_MORE: u8 = 1;
 const TEXT_FIRST: u8 = 8;
+const START_GAME: u8 = 0x03;
+const START_AUTHORITY_BLACK: u8 = 0x04;
+const START_RULES: u8 = 0x18;
+const START_EVENT: u8 = 0x20;
+const START_ROUND: u8 = 0x40;
 /// The longest piece of text in one message: with the longest tag, the frame stays under
 /// the body limit.
 pub const MAX_CHUNK: usize = 48;
@@ -207,6 +236,26 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
             p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
         }
         Body::Act(_) => {}
+        Body::Start(start) => {
+            let mut flags = (start.game & START_GAME) | ((start.rules << 3) & START_RULES);
+            if start.authority_black {
+                flags |= START_AUTHORITY_BLACK;
+            }
+            if start.event.is_some() {
+                flags |= START_EVENT;
+            }
+            if start.round.is_some() {
+                flags |= START_ROUND;
+            }
+            p.push(flags);
+            let names = [Some(&start.id), Some(&start.white), Some(&start.black)];
+            let extra = [start.event.as_ref(), start.round.as_ref()];
+            for name in names.into_iter().chain(extra).flatten() {
+                let name = cut(name, MAX_START_NAMES);
+                p.push(name.len() as u8);
+                p.extend_from_slice(name.as_bytes());
+            }
+        }
         Body::Text(t) => {
             let actor = match t.actor {
                 Actor::Side(Side::White) => 0,
@@ -284,6 +333,7 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
         K_ACCEPT => exact(Act::AcceptDraw),
         K_DECLINE => exact(Act::DeclineDraw),
         K_RESIGN => exact(Act::Resign),
+        K_START => read_start(rest).map(Body::Start),
         K_TEXT => {
             let [kind, flags, iccf_len, rest @ ..] = rest else {
                 return Err(FrameError::Payload("text header"));
@@ -322,6 +372,71 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
     }
 }
 
+/// A compact start's bytes after its kind: flags, then the id, the players, the event and the
+/// round as the flags say, each a length and UTF-8.
+fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
+    let Some((&flags, mut rest)) = rest.split_first() else {
+        return Err(FrameError::Payload("start length"));
+    };
+    let rules = (flags & START_RULES) >> 3;
+    if flags & 0x80 != 0 || flags & START_GAME > 1 || rules > 2 {
+        return Err(FrameError::Payload("start flags"));
+    }
+    if rest.len() > MAX_START_NAMES {
+        return Err(FrameError::Payload("start length"));
+    }
+    let mut name = |present: bool| -> Result<Option<String>, FrameError> {
+        if !present {
+            return Ok(None);
+        }
+        let Some((&len, after)) = rest.split_first() else {
+            return Err(FrameError::Payload("start length"));
+        };
+        let len = usize::from(len);
+        if len == 0 || after.len() < len {
+            return Err(FrameError::Payload("start length"));
+        }
+        let text = std::str::from_utf8(&after[..len])
+            .map_err(|_| FrameError::Payload("start not UTF-8"))?;
+        rest = &after[len..];
+        Ok(Some(text.to_owned()))
+    };
+    let id = name(true)?.unwrap_or_default();
+    let white = name(true)?.unwrap_or_default();
+    let black = name(true)?.unwrap_or_default();
+    let event = name(flags & START_EVENT != 0)?;
+    let round = name(flags & START_ROUND != 0)?;
+    if !rest.is_empty() {
+        return Err(FrameError::Payload("trailing bytes"));
+    }
+    Ok(Start {
+        id,
+        white,
+        black,
+        game: flags & START_GAME,
+        authority_black: flags & START_AUTHORITY_BLACK != 0,
+        rules,
+        event,
+        round,
+    })
+}
+
+impl Start {
+    /// Whether its names fit in one frame ([`MAX_START_NAMES`]), none of them empty.
+    pub fn fits(&self) -> bool {
+        let names = [Some(&self.id), Some(&self.white), Some(&self.black)];
+        let extra = [self.event.as_ref(), self.round.as_ref()];
+        let mut total = 0;
+        for name in names.into_iter().chain(extra).flatten() {
+            if name.is_empty() {
+                return false;
+            }
+            total += 1 + name.len();
+        }
+        total <= MAX_START_NAMES && self.game <= 1 && self.rules <= 2
+    }
+}
+
 impl Message {
     /// What a record entry or a proposal is; `None` for a refusal.
     pub fn body(&self) -> Option<&Body> {
@@ -337,6 +452,7 @@ impl Message {
         let kind_of = |body: &Body| match body {
             Body::Act(act) => act_kind(act),
             Body::Text(_) => K_TEXT,
+            Body::Start(_) => K_START,
         };
         match self {
             Message::Record {
@@ -361,7 +477,7 @@ impl Message {
             } => {
                 p.push(kind_of(body) | PROPOSAL | side_bit(side));
                 p.extend_from_slice(&game.to_be_bytes());
-                p.extend_from_slice(&number.to_be_bytes());
+                push_varint(&mut p, u64::from(*number));
                 push_varint(&mut p, *age);
                 push_body(&mut p, body);
             }
@@ -414,14 +530,14 @@ impl Message {
             });
         }
         if kind & PROPOSAL != 0 {
-            let [n0, n1, rest @ ..] = rest else {
-                return Err(FrameError::Payload("message too short"));
-            };
+            let (number, rest) = read_varint(rest)?;
+            let number =
+                u16::try_from(number).map_err(|_| FrameError::Payload("proposal number"))?;
             let (age, rest) = read_varint(rest)?;
             return Ok(Message::Proposal {
                 game,
                 side,
-                number: u16::from_be_bytes([*n0, *n1]),
+                number,
                 age,
                 body: read_body(kind & !PROPOSAL, rest)?,
             });

@@ -35,12 +35,12 @@
 
 use std::time::{Duration, Instant};
 
-use super::fec::MAX_FEC;
+use super::fec::{AUTO, MAX_FEC};
 use super::frame::{
     DEFAULT_TAG, FrameError, HELLO, Hello, MAX_TAG, MIN_TAG, NONCE_LEN, Plain, Unverified,
     derive_key, seal_hello, seal_protected,
 };
-use super::repeat::{Counter, RecvWindow, ReplayWindow, SendWindow};
+use super::repeat::{Arrival, Counter, RecvWindow, ReplayWindow, SendWindow};
 
 pub use super::repeat::MAX_WINDOW;
 pub use super::timing::Timing;
@@ -58,6 +58,15 @@ pub struct Stats {
     pub bad_frames: u64,
     pub replays: u64,
     pub sessions: u64,
+    /// Retransmission timeouts, resends after a NAK, and copies of messages this end held
+    /// already (the peer's needless resends, or resends after a lost acknowledgement).
+    pub timeouts: u64,
+    pub nak_resends: u64,
+    pub repeats_in: u64,
+    /// Frames whose error correction repaired damaged bytes.
+    pub repaired: u64,
+    /// TEMPORARY: standalone ACKs by why: ready, nak, gap, repeat, delivered, keepalive.
+    pub ack_why: [u64; 6],
     /// Bytes sent by kind: HELLOs and READYs (the handshake), first copies of DATA frames,
     /// DATA frames sent again, and standalone ACKs (keepalives and NAKs included).
     pub bytes: Bytes,
@@ -123,6 +132,12 @@ pub struct Session {
     /// The parity bytes this end asks for, and the session's (the larger of both ends').
     my_fec: usize,
     fec: usize,
+    /// How much of what arrives is damaged: a moving average over the units received (1 for
+    /// one damaged or repaired, 0 for one intact).
+    damage: f64,
+    /// Frames go with [`AUTO`] parity bytes while the line damages them, in a session without
+    /// parity of its own.
+    protect: bool,
     /// A simulation's nonces come from its seed, so that a run replays (never otherwise: a
     /// nonce must be unpredictable).
     #[cfg(test)]
@@ -131,6 +146,9 @@ pub struct Session {
     recv: RecvWindow,
     /// When a standalone ACK is due, if one is.
     ack_due: Option<Instant>,
+    /// When a frame last carried our acknowledgement (an ACK, or any DATA frame).
+    ack_sent: Option<Instant>,
+    ack_why: usize,
     /// A damaged frame arrived since the last ACK: the next one says so.
     nak: bool,
     /// Frames to send at the next poll (answers to a handshake).
@@ -185,11 +203,15 @@ impl Session {
             ack_ctr: 0,
             my_fec: 0,
             fec: 0,
+            damage: 0.0,
+            protect: false,
             #[cfg(test)]
             nonce_seed: None,
             send: SendWindow::new(window),
             recv: RecvWindow::default(),
             ack_due: None,
+            ack_sent: None,
+            ack_why: 0,
             nak: false,
             pending: Vec::new(),
             timing,
@@ -326,6 +348,7 @@ impl Session {
         self.send.reset();
         self.recv.reset();
         self.ack_due = None;
+        self.ack_sent = None;
         self.nak = false;
         self.pending.clear();
     }
@@ -363,12 +386,17 @@ impl Session {
     fn sealed(&mut self, plain: &Plain, now: Instant, sent: Sent) -> Vec<u8> {
         let key = self.key.unwrap_or([0; 32]);
         self.tx_ctr += 1;
-        let wire = seal_protected(&key, self.dir, self.tx_ctr, self.tag_len, self.fec, plain);
+        let fec = match (self.fec, self.protect) {
+            (0, true) => AUTO,
+            (fec, _) => fec,
+        };
+        let wire = seal_protected(&key, self.dir, self.tx_ctr, self.tag_len, fec, plain);
         self.count(wire, now, sent)
     }
 
     fn ack(&mut self, ready: bool, now: Instant) -> Vec<u8> {
         self.ack_due = None;
+        self.ack_sent = Some(now);
         self.stats.acks_out += 1;
         let plain = Plain::Ack {
             ack: self.recv.expected(),
@@ -382,6 +410,14 @@ impl Session {
 
     /// Asks for a standalone ACK by `at` (or sooner, if one is due sooner).
     fn ack_by(&mut self, at: Instant) {
+        self.ack_by_why(at, 0);
+    }
+
+    /// TEMPORARY: why the standalone ACK due was asked for.
+    fn ack_by_why(&mut self, at: Instant, why: usize) {
+        if self.ack_due.is_none_or(|due| at < due) {
+            self.ack_why = why;
+        }
         self.ack_due = Some(self.ack_due.map_or(at, |due| due.min(at)));
     }
 
@@ -389,7 +425,11 @@ impl Session {
     /// and nothing changed but the knowledge that the line carries bytes.
     pub fn on_frame(&mut self, encoded: &[u8], now: Instant) -> Result<Input, FrameError> {
         self.stats.frames_in += 1;
-        let result = self.on_frame_inner(encoded, now);
+        let mut repaired = false;
+        let result = self.on_frame_inner(encoded, now, &mut repaired);
+        self.stats.repaired += u64::from(repaired);
+        let damaged = repaired || result.as_ref().is_err_and(FrameError::is_damage);
+        self.note_damage(damaged);
         match &result {
             Err(FrameError::Replay { .. }) => {
                 self.stats.replays += 1;
@@ -399,11 +439,16 @@ impl Session {
                 self.stats.bad_frames += 1;
                 if e.is_damage() {
                     self.last_heard = now;
-                    if self.established {
-                        // Tell the peer at once: if that was its DATA frame, it resends now
-                        // rather than after its timeout.
+                    // Tell the peer at once: if that was its DATA frame, it resends now rather
+                    // than after its timeout. Bytes no longer than an ACK were not a DATA
+                    // frame (a lost ACK is made good by the next).
+                    let longest_ack = 4 + self.tag_len + self.fec.max(AUTO);
+                    if self.established
+                        && encoded.len() > longest_ack
+                        && super::timing::knob("NONAK").is_none()
+                    {
                         self.nak = true;
-                        self.ack_by(now);
+                        self.ack_by_why(now, 1);
                     }
                 }
             }
@@ -412,52 +457,37 @@ impl Session {
         result
     }
 
-    fn on_frame_inner(&mut self, encoded: &[u8], now: Instant) -> Result<Input, FrameError> {
-        let frame = Unverified::decode_protected(encoded, self.fec)?;
-        let mut input = Input::default();
-        if frame.kind() == HELLO {
-            let hello = frame.open_hello(&self.hello_key)?;
-            self.last_rx = now;
-            if hello.nonce == self.my_nonce {
-                return Err(FrameError::Payload("our own HELLO reflected"));
-            }
-            if self.peer_nonce != Some(hello.nonce) {
-                if self.key.is_some() {
-                    // The peer started again (or someone replays an old HELLO): this session
-                    // is over. A new nonce of ours keeps the next key fresh either way.
-                    self.my_nonce = self.next_nonce();
-                    self.drop_key();
-                }
-                self.peer_nonce = Some(hello.nonce);
-            }
-            if hello.echo == self.my_nonce {
-                if self.key.is_none() {
-                    self.derive(usize::from(hello.tag_len), usize::from(hello.fec));
-                }
-                let ready = self.ack(true, now);
-                self.pending.push(ready);
-            } else {
-                let hello = self.hello(now);
-                self.pending.push(hello);
-            }
-            return Ok(input);
-        }
+    /// Reads one encoded frame. In a session without parity of its own, a frame that does not
+    /// open as it is is tried again as one the peer put [`AUTO`] parity bytes on (`repaired`
+    /// says whether they mended it).
+    fn on_frame_inner(
+        &mut self,
+        encoded: &[u8],
+        now: Instant,
+        repaired: &mut bool,
+    ) -> Result<Input, FrameError> {
+        let frame = match Unverified::decode_protected(encoded, self.fec) {
+            Ok(frame) if frame.kind() == HELLO => return self.on_hello(&frame, now),
+            other => other,
+        };
         let Some(key) = self.key else {
-            return Err(FrameError::Payload("no session yet"));
+            return Err(frame.err().unwrap_or(FrameError::Payload("no session yet")));
         };
-        let from = 1 - self.dir;
-        let ctr = match self.rx.counter(frame.low_ctr()) {
-            Counter::Fresh(ctr) => ctr,
-            // Named a replay only if it is one: noise that happens to look old stays noise.
-            Counter::Seen(ctr) if frame.verifies(&key, from, ctr, self.tag_len) => {
-                return Err(FrameError::Replay {
-                    got: ctr,
-                    last: self.rx.newest(),
-                });
+        let (ctr, plain) = match frame.and_then(|f| self.open(&f, &key)) {
+            Ok(opened) => opened,
+            Err(e) if self.fec == 0 && e.is_damage() => {
+                let protected =
+                    Unverified::decode_protected(encoded, AUTO).map_err(|_| e.clone())?;
+                let opened = self.open(&protected, &key).map_err(|again| match again {
+                    FrameError::Replay { .. } => again,
+                    _ => e,
+                })?;
+                *repaired = protected.repaired();
+                opened
             }
-            Counter::Seen(_) | Counter::None => return Err(FrameError::BadTag),
+            Err(e) => return Err(e),
         };
-        let plain = frame.verify(&key, from, ctr, self.tag_len)?;
+        let mut input = Input::default();
         self.rx.accept(ctr);
         // Acknowledgements only ever move on: those of a frame the line delayed behind a
         // later one are stale, and their numbers (which wrap) could name what is not
@@ -494,12 +524,82 @@ impl Session {
                 if fresh_ack {
                     input.acked = self.send.on_ack(ack, 0, now);
                 }
-                if self.recv.on_data(seq, ctr, message) {
-                    self.ack_by(now);
+                match self.recv.on_data(seq, ctr, message) {
+                    Arrival::Next => {}
+                    // A gap: the peer learns at once what is held, and resends what is not.
+                    Arrival::Ahead => self.ack_by_why(now, 2),
+                    // Our acknowledgement did not reach the peer, or it sent again too soon:
+                    // at most one answer a round trip (the one on its way may do).
+                    Arrival::Repeat => {
+                        self.stats.repeats_in += 1;
+                        let round_trip = self.send.srtt().unwrap_or(self.timing.rto_min);
+                        let at = self.ack_sent.map_or(now, |at| (at + round_trip).max(now));
+                        self.ack_by_why(at, 3);
+                    }
                 }
             }
         }
         Ok(input)
+    }
+
+    /// A HELLO: the handshake's steps (docs/link.md, "Session").
+    fn on_hello(&mut self, frame: &Unverified, now: Instant) -> Result<Input, FrameError> {
+        let hello = frame.open_hello(&self.hello_key)?;
+        self.last_rx = now;
+        if hello.nonce == self.my_nonce {
+            return Err(FrameError::Payload("our own HELLO reflected"));
+        }
+        if self.peer_nonce != Some(hello.nonce) {
+            if self.key.is_some() {
+                tracing::debug!("a HELLO with a new nonce: the session is over");
+                // The peer started again (or someone replays an old HELLO): this session
+                // is over. A new nonce of ours keeps the next key fresh either way.
+                self.my_nonce = self.next_nonce();
+                self.drop_key();
+            }
+            self.peer_nonce = Some(hello.nonce);
+        }
+        if hello.echo == self.my_nonce {
+            if self.key.is_none() {
+                self.derive(usize::from(hello.tag_len), usize::from(hello.fec));
+            }
+            let ready = self.ack(true, now);
+            self.pending.push(ready);
+        } else {
+            let hello = self.hello(now);
+            self.pending.push(hello);
+        }
+        Ok(Input::default())
+    }
+
+    /// Checks a session frame's counter and tag: its full counter and what it says.
+    fn open(&self, frame: &Unverified, key: &[u8; 32]) -> Result<(u64, Plain), FrameError> {
+        let from = 1 - self.dir;
+        let ctr = match self.rx.counter(frame.low_ctr()) {
+            Counter::Fresh(ctr) => ctr,
+            // Named a replay only if it is one: noise that happens to look old stays noise.
+            Counter::Seen(ctr) if frame.verifies(key, from, ctr, self.tag_len) => {
+                return Err(FrameError::Replay {
+                    got: ctr,
+                    last: self.rx.newest(),
+                });
+            }
+            Counter::Seen(_) | Counter::None => return Err(FrameError::BadTag),
+        };
+        let plain = frame.verify(key, from, ctr, self.tag_len)?;
+        Ok((ctr, plain))
+    }
+
+    /// Counts a unit received, damaged or not, and decides whether frames go with parity.
+    fn note_damage(&mut self, damaged: bool) {
+        // About the last 30 units; on above 3% damaged, off again below 1%.
+        const GAIN: f64 = 1.0 / 32.0;
+        self.damage += (f64::from(u8::from(damaged)) - self.damage) * GAIN;
+        if self.damage > 0.03 {
+            self.protect = true;
+        } else if self.damage < 0.01 {
+            self.protect = false;
+        }
     }
 
     /// The next message to apply, in order; once applied, call [`Session::delivered`].
@@ -511,7 +611,7 @@ impl Session {
     /// acknowledge it, on the next DATA frame or in an ACK after the short delay.
     pub fn delivered(&mut self, now: Instant) {
         if self.recv.delivered() {
-            self.ack_by(now + self.timing.ack_delay);
+            self.ack_by_why(now + self.timing.ack_delay, 4);
         }
     }
 
@@ -555,7 +655,8 @@ impl Session {
             return out;
         }
         let mut timed_out = false;
-        for due in self.send.due(now, self.rto(), &mut timed_out) {
+        let rto = self.rto();
+        for due in self.send.due(now, rto, &mut timed_out) {
             if due.again {
                 self.stats.retransmissions += 1;
             }
@@ -569,22 +670,29 @@ impl Session {
             let wire = self.sealed(&plain, now, sent);
             out.push(wire);
             self.send.sent(due.index, self.wire_free);
+            self.ack_sent = Some(now);
             if self.recv.sack() == 0 && !self.nak {
                 // The acknowledgement rode on this frame.
                 self.ack_due = None;
             }
         }
-        if timed_out && now.duration_since(self.last_heard) > self.timing.keepalive * 2 {
-            // Not even the peer's keepalive came: the peer or the line is gone for a while.
-            // A lost frame on a line that otherwise carries is sent again as promptly as
-            // before.
-            self.send.back_off();
+        if timed_out {
+            self.stats.timeouts += 1;
+            if now.duration_since(self.last_heard) > self.timing.keepalive * 2 {
+                // Not even the peer's keepalive came: the peer or the line is gone for a
+                // while. A lost frame on a line that otherwise carries is sent again as
+                // promptly as before.
+                self.send.back_off();
+            }
         }
         self.stats.fast_retransmissions = self.send.fast;
+        self.stats.nak_resends = self.send.after_nak;
         if self.ack_due.is_some_and(|due| now >= due) {
+            self.stats.ack_why[self.ack_why] += 1;
             out.push(self.ack(false, now));
         }
         if out.is_empty() && now.duration_since(self.last_tx) >= self.timing.keepalive {
+            self.stats.ack_why[5] += 1;
             out.push(self.ack(false, now));
         }
         out

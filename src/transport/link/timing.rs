@@ -36,6 +36,8 @@ impl Timing {
         let rto = Duration::from_secs_f64(0.5 + frame * (window as f64 + 2.0));
         let ack_delay = Duration::from_millis(100);
         let rto_min = Duration::from_secs_f64(0.2 + 2.0 * frame) + ack_delay;
+        let rto_min = knob("RTOMIN").map_or(rto_min, Duration::from_millis);
+        let ack_delay = knob("ACKDELAY").map_or(ack_delay, Duration::from_millis);
         Timing {
             // A HELLO is 45 bytes: twice its time on the line, and no less than a second.
             hello: Duration::from_secs_f64((90.0 / bytes_per_second.max(1.0)).max(1.0)),
@@ -48,6 +50,20 @@ impl Timing {
             dead: rto * 20,
             bytes_per_second,
         }
+    }
+
+    /// Timers for a TCP connection, whose path's speed is not known: a LAN, or a radio modem or
+    /// a satellite hop behind the sockets' buffers. Taken as fast (10 kB/s) for the HELLO
+    /// period and the liveness timers; the retransmission timeout starts at a second (as
+    /// TCP's, RFC 6298), never goes below half a second (a frame's acknowledgement may wait
+    /// for a commit and for a DATA frame to ride on), and otherwise follows the round trip
+    /// measured, however long.
+    pub fn for_tcp(window: usize) -> Timing {
+        let mut timing = Timing::for_line(10_000.0, window);
+        timing.rto = Duration::from_secs(1);
+        timing.rto_min = knob("RTOMIN").map_or(Duration::from_millis(500), Duration::from_millis);
+        timing.rto_cap = timing.rto;
+        timing
     }
 
     /// Timers around a fixed retransmission timeout (the `retransmit_ms` setting): it is both
@@ -65,4 +81,12 @@ impl Timing {
             bytes_per_second,
         }
     }
+}
+
+/// EXPERIMENT KNOB (to be removed).
+pub fn knob(name: &str) -> Option<u64> {
+    std::env::var(format!("CCRELAY_X_{name}"))
+        .ok()?
+        .parse()
+        .ok()
 }

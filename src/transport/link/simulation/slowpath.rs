@@ -61,7 +61,10 @@ pub(super) const TWICE_BAD: Faults = Faults {
 
 /// Ply `i` of the long game in ICCF numeric (`d2d4` is `4244`).
 fn iccf(i: usize) -> String {
-    let uci = LONG_GAME.split_whitespace().nth(i).expect("a ply of the long game");
+    let uci = LONG_GAME
+        .split_whitespace()
+        .nth(i)
+        .expect("a ply of the long game");
     let b = uci.as_bytes();
     let square = |f: u8, r: u8| format!("{}{}", f - b'a' + 1, r - b'0');
     let mut s = format!("{}{}", square(b[0], b[1]), square(b[2], b[3]));
@@ -88,6 +91,15 @@ pub(super) struct PathRun {
     pub finished: bool,
     /// Simulated seconds the match took.
     pub seconds: f64,
+    /// Both nodes' counts together: sessions established, timeouts, resends after a gap and
+    /// after a NAK, copies of what the receiver held already.
+    pub sessions: u64,
+    pub timeouts: u64,
+    pub fast: u64,
+    pub nak_resends: u64,
+    pub repeats_in: u64,
+    pub ack_why: [u64; 6],
+    pub repaired: u64,
 }
 
 impl PathRun {
@@ -121,15 +133,24 @@ fn config(data: &std::path::Path, i: usize) -> Config {
     }
     // The address is never dialled: the simulation carries the link's frames itself.
     text.push_str(&format!(
-        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\ntransport = \"tcp\"\nconnect = \"127.0.0.1:9\"\n"
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\ntransport = \"tcp\"\nconnect = \"127.0.0.1:9\"\nfec_bytes = {}\n",
+        super::super::timing::knob("FEC").unwrap_or(0)
     ));
     Config::from_toml(&text, data).expect("slow path config")
 }
 
 /// Plays `plies` plies of each game over a path of `bytes_per_second` each way with `faults`.
-pub(super) async fn play(seed: u64, faults: Faults, bytes_per_second: f64, plies: usize) -> PathRun {
+pub(super) async fn play(
+    seed: u64,
+    faults: Faults,
+    bytes_per_second: f64,
+    plies: usize,
+) -> PathRun {
     let dir = scratch();
-    let configs = [config(&dir.path().join("a"), 0), config(&dir.path().join("b"), 1)];
+    let configs = [
+        config(&dir.path().join("a"), 0),
+        config(&dir.path().join("b"), 1),
+    ];
     let start = Instant::now();
     let clock: Timestamp = START.parse().expect("start");
     let mut nodes = [
@@ -187,6 +208,18 @@ pub(super) async fn play(seed: u64, faults: Faults, bytes_per_second: f64, plies
             );
             nodes[1 - from].receive(&bytes, now).await;
         }
+        if std::env::var_os("CCRELAY_PATH_TRACE").is_some() {
+            for (i, node) in nodes.iter().enumerate() {
+                let silent = node.link.session.silent_for(now);
+                if silent > Duration::from_secs(3) && (t.as_millis() % 1000) < 20 {
+                    println!(
+                        "{:.2} node {i} silent {silent:?}: {}",
+                        t.as_secs_f64(),
+                        node.link.session.describe()
+                    );
+                }
+            }
+        }
         for (i, node) in nodes.iter().enumerate() {
             if let Ok(games) = node.relay.watch(None, true).await {
                 for w in games {
@@ -219,7 +252,17 @@ pub(super) async fn play(seed: u64, faults: Faults, bytes_per_second: f64, plies
     }
     run.seconds = t.as_secs_f64();
     for node in &nodes {
-        run.bytes.add(&node.link.session.stats.bytes);
+        let stats = &node.link.session.stats;
+        run.bytes.add(&stats.bytes);
+        run.sessions += stats.sessions;
+        run.timeouts += stats.timeouts;
+        run.fast += stats.fast_retransmissions;
+        run.nak_resends += stats.nak_resends;
+        run.repeats_in += stats.repeats_in;
+        run.repaired += stats.repaired;
+        for (a, b) in run.ack_why.iter_mut().zip(stats.ack_why) {
+            *a += b;
+        }
     }
     if run.finished {
         for (id, _, _) in GAMES {
@@ -252,10 +295,17 @@ pub(super) async fn summary(
         if std::env::var_os("CCRELAY_PATH_VERBOSE").is_some() {
             let worst = run.waits.iter().copied().fold(0.0, f64::max);
             println!(
-                "  seed {seed}: {:.1} bytes a move, worst wait {worst:.1} s, {:.0} s, finished {}",
+                "  seed {seed}: {:.1} bytes a move, worst wait {worst:.1} s, {:.0} s, finished {}; sessions {}, timeouts {}, fast resends {} ({} after a NAK), copies received {}; acks (ready nak gap repeat delivered keepalive) {:?}; repaired {}",
                 run.per_move(),
                 run.seconds,
-                run.finished
+                run.finished,
+                run.sessions,
+                run.timeouts,
+                run.fast,
+                run.nak_resends,
+                run.repeats_in,
+                run.ack_why,
+                run.repaired,
             );
         }
         unfinished += usize::from(!run.finished);
@@ -301,10 +351,23 @@ fn env(name: &str, default: u64) -> u64 {
 /// twice that.
 #[tokio::test]
 async fn a_match_over_a_slow_tcp_path() {
+    if std::env::var_os("CCRELAY_SIM_DEBUG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::DEBUG)
+            .with_test_writer()
+            .try_init();
+    }
     let seeds = env("CCRELAY_PATH_SEEDS", 2);
     let plies = env("CCRELAY_PATH_PLIES", PLIES as u64) as usize;
     let (_, p99, unfinished, bytes) = summary("clean 300 B/s TCP", 1..2, CLEAN, 300.0, plies).await;
     println!("{p99} {unfinished} {bytes:?}");
     summary("bad 300 B/s TCP", 1..1 + seeds, BAD, 300.0, plies).await;
-    summary("twice as bad 300 B/s TCP", 1..1 + seeds, TWICE_BAD, 300.0, plies).await;
+    summary(
+        "twice as bad 300 B/s TCP",
+        1..1 + seeds,
+        TWICE_BAD,
+        300.0,
+        plies,
+    )
+    .await;
 }
