@@ -246,6 +246,12 @@ impl SendWindow {
         }
     }
 
+    /// Marks every frame sent and not held for sending again now (a test's resends).
+    #[cfg(test)]
+    pub fn resend_now(&mut self) {
+        self.resend_if(|_| true);
+    }
+
     /// Marks for sending now the sent, unheld frames whose last sending passes `lost`.
     fn resend_if(&mut self, lost: impl Fn(Instant) -> bool) {
         for o in self.queue.iter_mut().take(self.window) {
@@ -492,6 +498,57 @@ mod tests {
         }
         assert!(matches!(w.counter(301u64 as u8), Counter::Fresh(301)));
         assert!(matches!(w.counter(200), Counter::Seen(200)));
+    }
+
+    /// Regression: each frame had its own timer, and frames written together ran out
+    /// together: the whole window went again at each timeout.
+    #[test]
+    fn a_timeout_resends_the_oldest_frame_alone() {
+        let timing = Timing::for_tcp(4);
+        let start = Instant::now();
+        let mut w = SendWindow::new(4);
+        for n in 0..4u8 {
+            w.push(vec![n]);
+        }
+        let mut timed_out = false;
+        let first = w.due(start, w.rto(&timing), &mut timed_out);
+        assert_eq!(first.len(), 4);
+        for d in &first {
+            w.sent(d.index, start);
+        }
+        let later = start + w.rto(&timing) + Duration::from_millis(1);
+        let again = w.due(later, w.rto(&timing), &mut timed_out);
+        assert!(timed_out);
+        assert_eq!(again.iter().map(|d| d.index).collect::<Vec<_>>(), [0]);
+        w.sent(0, later);
+        // The peer takes the first: the timer starts again from now for the second.
+        assert_eq!(w.on_ack(1, 0, later + Duration::from_millis(300)), 1);
+        let mut timed_out = false;
+        let soon = later + Duration::from_millis(400);
+        assert!(w.due(soon, w.rto(&timing), &mut timed_out).is_empty());
+        assert!(!timed_out);
+    }
+
+    /// Regression: a TCP link's timeout was capped at half a second whatever round trip it
+    /// measured. It follows the round trip now: never below twice the smoothed one.
+    #[test]
+    fn the_timeout_follows_a_round_trip_longer_than_the_lines_ceiling() {
+        let timing = Timing::for_tcp(4);
+        let mut w = SendWindow::new(4);
+        let mut now = Instant::now();
+        for n in 0..20u8 {
+            w.push(vec![n]);
+            let mut timed_out = false;
+            for d in w.due(now, Duration::from_secs(60), &mut timed_out) {
+                w.sent(d.index, now);
+            }
+            now += Duration::from_secs(3);
+            assert_eq!(w.on_ack((n + 1) & SEQ_MASK, 0, now), 1);
+        }
+        let srtt = w.srtt().expect("measured");
+        assert!(srtt > Duration::from_millis(2900), "{srtt:?}");
+        assert!(w.rto(&timing) >= srtt, "{:?}", w.rto(&timing));
+        assert!(w.rto(&timing) > timing.rto_cap * 2);
     }
 
     #[test]

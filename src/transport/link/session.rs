@@ -65,8 +65,6 @@ pub struct Stats {
     pub repeats_in: u64,
     /// Frames whose error correction repaired damaged bytes.
     pub repaired: u64,
-    /// TEMPORARY: standalone ACKs by why: ready, nak, gap, repeat, delivered, keepalive.
-    pub ack_why: [u64; 6],
     /// Bytes sent by kind: HELLOs and READYs (the handshake), first copies of DATA frames,
     /// DATA frames sent again, and standalone ACKs (keepalives and NAKs included).
     pub bytes: Bytes,
@@ -148,7 +146,6 @@ pub struct Session {
     ack_due: Option<Instant>,
     /// When a frame last carried our acknowledgement (an ACK, or any DATA frame).
     ack_sent: Option<Instant>,
-    ack_why: usize,
     /// A damaged frame arrived since the last ACK: the next one says so.
     nak: bool,
     /// Frames to send at the next poll (answers to a handshake).
@@ -211,7 +208,6 @@ impl Session {
             recv: RecvWindow::default(),
             ack_due: None,
             ack_sent: None,
-            ack_why: 0,
             nak: false,
             pending: Vec::new(),
             timing,
@@ -410,14 +406,6 @@ impl Session {
 
     /// Asks for a standalone ACK by `at` (or sooner, if one is due sooner).
     fn ack_by(&mut self, at: Instant) {
-        self.ack_by_why(at, 0);
-    }
-
-    /// TEMPORARY: why the standalone ACK due was asked for.
-    fn ack_by_why(&mut self, at: Instant, why: usize) {
-        if self.ack_due.is_none_or(|due| at < due) {
-            self.ack_why = why;
-        }
         self.ack_due = Some(self.ack_due.map_or(at, |due| due.min(at)));
     }
 
@@ -443,12 +431,9 @@ impl Session {
                     // than after its timeout. Bytes no longer than an ACK were not a DATA
                     // frame (a lost ACK is made good by the next).
                     let longest_ack = 4 + self.tag_len + self.fec.max(AUTO);
-                    if self.established
-                        && encoded.len() > longest_ack
-                        && super::timing::knob("NONAK").is_none()
-                    {
+                    if self.established && encoded.len() > longest_ack {
                         self.nak = true;
-                        self.ack_by_why(now, 1);
+                        self.ack_by(now);
                     }
                 }
             }
@@ -527,14 +512,14 @@ impl Session {
                 match self.recv.on_data(seq, ctr, message) {
                     Arrival::Next => {}
                     // A gap: the peer learns at once what is held, and resends what is not.
-                    Arrival::Ahead => self.ack_by_why(now, 2),
+                    Arrival::Ahead => self.ack_by(now),
                     // Our acknowledgement did not reach the peer, or it sent again too soon:
                     // at most one answer a round trip (the one on its way may do).
                     Arrival::Repeat => {
                         self.stats.repeats_in += 1;
                         let round_trip = self.send.srtt().unwrap_or(self.timing.rto_min);
                         let at = self.ack_sent.map_or(now, |at| (at + round_trip).max(now));
-                        self.ack_by_why(at, 3);
+                        self.ack_by(at);
                     }
                 }
             }
@@ -611,7 +596,7 @@ impl Session {
     /// acknowledge it, on the next DATA frame or in an ACK after the short delay.
     pub fn delivered(&mut self, now: Instant) {
         if self.recv.delivered() {
-            self.ack_by_why(now + self.timing.ack_delay, 4);
+            self.ack_by(now + self.timing.ack_delay);
         }
     }
 
@@ -688,11 +673,9 @@ impl Session {
         self.stats.fast_retransmissions = self.send.fast;
         self.stats.nak_resends = self.send.after_nak;
         if self.ack_due.is_some_and(|due| now >= due) {
-            self.stats.ack_why[self.ack_why] += 1;
             out.push(self.ack(false, now));
         }
         if out.is_empty() && now.duration_since(self.last_tx) >= self.timing.keepalive {
-            self.stats.ack_why[5] += 1;
             out.push(self.ack(false, now));
         }
         out
@@ -1026,10 +1009,24 @@ mod tests {
     /// duplex), `moves[i]` sent by end `i`, on virtual time: (seconds taken, bytes each end
     /// sent).
     fn over_line(bytes_per_second: f64, moves: [u16; 2]) -> (f64, [u64; 2]) {
+        let timing = Timing::for_line(bytes_per_second, 4);
+        let (secs, stats) = over_path(bytes_per_second, timing, moves, move_message);
+        (secs, [stats[0].bytes_out, stats[1].bytes_out])
+    }
+
+    /// `moves[i]` messages made by `message` sent by end `i` over a path of
+    /// `bytes_per_second` each way, whose ends time it with `t`, on virtual time (what each
+    /// end writes waits its turn, as behind a serial line's or a socket's buffer): seconds
+    /// taken, and each end's counts.
+    fn over_path(
+        bytes_per_second: f64,
+        t: Timing,
+        moves: [u16; 2],
+        message: fn(u16) -> Vec<u8>,
+    ) -> (f64, [Stats; 2]) {
         let step = Duration::from_millis(5);
         let start = Instant::now();
         let mut now = start;
-        let t = Timing::for_line(bytes_per_second, 4);
         let mut ends = [
             Session::new(b"s", 4, t.clone(), now),
             Session::new(b"s", 4, t, now),
@@ -1049,7 +1046,7 @@ mod tests {
             );
             for i in 0..2 {
                 while pushed[i] < moves[i] && ends[i].has_room() {
-                    ends[i].push(move_message(pushed[i]));
+                    ends[i].push(message(pushed[i]));
                     pushed[i] += 1;
                 }
                 let was = ends[i].is_established();
@@ -1083,7 +1080,114 @@ mod tests {
             }
         }
         let secs = now.duration_since(start).as_secs_f64();
-        (secs, [ends[0].stats.bytes_out, ends[1].stats.bytes_out])
+        let [a, b] = ends;
+        (secs, [a.stats, b.stats])
+    }
+
+    /// A message as long as a piece of a game's start written as text (the longest the link
+    /// sends often).
+    fn long_message(n: u16) -> Vec<u8> {
+        let mut m = move_message(n);
+        m.resize(60, b'x');
+        m
+    }
+
+    /// Regression: a TCP link took its path for 10 kB/s and capped its timeout at half a
+    /// second, so on a path of 300 bytes a second, where a window of long frames waits
+    /// seconds in the buffers, every frame was sent again about every half second.
+    #[test]
+    fn a_clean_slow_path_behind_tcp_buffers_sees_no_resend() {
+        for (moves, message) in [
+            ([200, 0], move_message as fn(u16) -> Vec<u8>),
+            ([100, 100], long_message),
+        ] {
+            let (_, stats) = over_path(300.0, Timing::for_tcp(4), moves, message);
+            for s in &stats {
+                assert_eq!(
+                    (s.retransmissions, s.fast_retransmissions, s.bytes.resent),
+                    (0, 0, 0),
+                    "{moves:?}: {s:?}"
+                );
+            }
+        }
+    }
+
+    /// Copies of a message applied already (the peer did not hear our acknowledgement, or
+    /// sent again too soon) draw at most one ACK a round trip, not one each.
+    #[test]
+    fn repeats_draw_at_most_one_acknowledgement_a_round_trip() {
+        let mut p = Pair::new([b"s", b"s"]);
+        p.run(3, 2000);
+        p.expect_all(3);
+        // End 0 sends a message; end 1 applies it, and its acknowledgements are lost.
+        p.ends[0].push(b"0:3".to_vec());
+        let mut to_one = Vec::new();
+        for _ in 0..4 {
+            p.now += Duration::from_millis(20);
+            let now = p.now;
+            to_one.extend(p.ends[0].poll(now));
+        }
+        let deliver = |p: &mut Pair, frames: &[Vec<u8>]| {
+            let now = p.now;
+            let mut parts = Vec::new();
+            Deframer::default().push(&frames.concat(), |f| parts.push(f.to_vec()));
+            for f in parts {
+                let _ = p.ends[1].on_frame(&f, now);
+                while p.ends[1].take_message().is_some() {
+                    p.ends[1].delivered(now);
+                }
+            }
+        };
+        deliver(&mut p, &to_one);
+        p.now += Duration::from_millis(100);
+        let now = p.now;
+        assert!(!p.ends[1].poll(now).is_empty(), "the acknowledgement");
+        let acks = p.ends[1].stats.acks_out;
+        // End 0 sends it again four times within the round trip (new counters: not the
+        // line's duplicates); end 1 answers once at most.
+        for _ in 0..4 {
+            p.ends[0].send.resend_now();
+            p.now += Duration::from_millis(10);
+            let now = p.now;
+            let again = p.ends[0].poll(now);
+            assert!(!again.is_empty());
+            deliver(&mut p, &again);
+            let now = p.now;
+            let _ = p.ends[1].poll(now);
+        }
+        assert_eq!(p.ends[1].stats.repeats_in, 4);
+        assert!(
+            p.ends[1].stats.acks_out <= acks + 1,
+            "{:?}",
+            p.ends[1].stats
+        );
+    }
+
+    /// While frames arrive damaged, an end puts parity on its own (its peer tries a frame
+    /// both ways; the tag says which is right), and everything still arrives once, in order;
+    /// on a clean line no frame carries any.
+    #[test]
+    fn frames_carry_parity_while_the_line_damages_them_and_only_then() {
+        let mut clean = Pair::new([b"s", b"s"]);
+        clean.run(50, 5000);
+        clean.expect_all(50);
+        assert!(
+            clean
+                .ends
+                .iter()
+                .all(|e| !e.protect && e.stats.repaired == 0)
+        );
+        let mut noisy = Pair::new([b"s", b"s"]);
+        noisy.corrupt = 150;
+        noisy.run(200, 200_000);
+        noisy.expect_all(200);
+        assert!(
+            noisy.ends.iter().all(|e| e.protect),
+            "the line damages frames"
+        );
+        let repaired = noisy.ends[0].stats.repaired + noisy.ends[1].stats.repaired;
+        assert!(repaired > 10, "{repaired} frames repaired");
+        assert_eq!((noisy.ends[0].fec(), noisy.ends[1].fec()), (0, 0));
     }
 
     /// The README's line figures. Run with

@@ -36,8 +36,6 @@ impl Timing {
         let rto = Duration::from_secs_f64(0.5 + frame * (window as f64 + 2.0));
         let ack_delay = Duration::from_millis(100);
         let rto_min = Duration::from_secs_f64(0.2 + 2.0 * frame) + ack_delay;
-        let rto_min = knob("RTOMIN").map_or(rto_min, Duration::from_millis);
-        let ack_delay = knob("ACKDELAY").map_or(ack_delay, Duration::from_millis);
         Timing {
             // A HELLO is 45 bytes: twice its time on the line, and no less than a second.
             hello: Duration::from_secs_f64((90.0 / bytes_per_second.max(1.0)).max(1.0)),
@@ -61,7 +59,7 @@ impl Timing {
     pub fn for_tcp(window: usize) -> Timing {
         let mut timing = Timing::for_line(10_000.0, window);
         timing.rto = Duration::from_secs(1);
-        timing.rto_min = knob("RTOMIN").map_or(Duration::from_millis(500), Duration::from_millis);
+        timing.rto_min = Duration::from_millis(500);
         timing.rto_cap = timing.rto;
         timing
     }
@@ -81,12 +79,4 @@ impl Timing {
             bytes_per_second,
         }
     }
-}
-
-/// EXPERIMENT KNOB (to be removed).
-pub fn knob(name: &str) -> Option<u64> {
-    std::env::var(format!("CCRELAY_X_{name}"))
-        .ok()?
-        .parse()
-        .ok()
 }
