@@ -837,7 +837,8 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
     runtime.block_on(async {
         peer.until("the session", |p| p.session.is_established())
             .await;
-        // The record so far: the game's start (text, in pieces), then 1. e4.
+        // The record so far: the game's start (in one message: its players and the usual
+        // rules), then 1. e4.
         peer.until("1. e4 in the record", |p| {
             !moves_received(&p.received).is_empty()
         })
@@ -846,13 +847,15 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
         let start = peer.received.iter().find_map(|m| match m {
             Message::Record {
                 index: 0,
-                body: Body::Text(t),
+                body: Body::Start(start),
                 ..
-            } => Some(t.chunk.clone()),
+            } => Some(start.clone()),
             _ => None,
         });
         assert!(
-            start.is_some_and(|t| t.starts_with("h1\n{")),
+            start
+                .is_some_and(|s| (s.id.as_str(), s.white.as_str(), s.black.as_str())
+                    == ("h1", "boris", "hand")),
             "{:?}",
             peer.received
         );

@@ -5,7 +5,7 @@
 //! frame at the next zero. Protocol version 2 spends as few bytes as a slow line asks:
 //!
 //! ```text
-//! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8)
+//! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8) parity(2)
 //! ACK    head(1) ctr(1) [sack(1)]                          tag(T)
 //! DATA   head(1) ctr(1) seq|ack(1) message after its first byte  tag(T)
 //! ```
@@ -21,6 +21,8 @@
 //! Nothing here does I/O or keeps time: [`crate::transport::link::session`] does.
 
 use hmac::{KeyInit, Mac};
+
+use super::fec::AUTO;
 use sha2::Sha256;
 
 type HmacSha256 = hmac::Hmac<Sha256>;
@@ -281,7 +283,7 @@ pub fn seal_hello(key: &[u8; 32], hello: &Hello) -> Vec<u8> {
     body.push(hello.tag_len | (((hello.fec / 2).min(7)) << 5));
     body.extend_from_slice(&hello.nonce);
     body.extend_from_slice(&hello.echo);
-    finish(key, HELLO_DIR, 0, HELLO_TAG, 0, body)
+    finish(key, HELLO_DIR, 0, HELLO_TAG, AUTO, body)
 }
 
 /// The direction byte of HELLOs: no session direction.
@@ -307,10 +309,23 @@ impl Unverified {
             return Err(FrameError::TooLong);
         }
         let mut body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
+        // A HELLO carries its own parity, whatever the session's: the handshake's few frames
+        // are the ones a noisy line must not keep losing. One without (an earlier version's)
+        // is read as it is, so that it can be named.
+        if body.len() == HELLO_LEN + AUTO
+            && let Some((fixed, errors)) = super::fec::repair_counting(&body, AUTO)
+            && fixed.first() == Some(&HELLO)
+        {
+            return Ok(Unverified {
+                body: fixed,
+                repaired: errors > 0,
+            });
+        }
         let mut repaired = false;
         if fec > 0 && !(body.len() == HELLO_LEN && body.first() == Some(&HELLO)) {
-            let fixed = super::fec::repair(&body, fec).ok_or(FrameError::Uncorrectable)?;
-            repaired = body.get(..fixed.len()) != Some(&fixed[..]);
+            let (fixed, errors) =
+                super::fec::repair_counting(&body, fec).ok_or(FrameError::Uncorrectable)?;
+            repaired = errors > 0;
             body = fixed;
         }
         if body.len() > MAX_BODY {
@@ -580,9 +595,18 @@ mod tests {
         let frame = Unverified::decode(&wire[..wire.len() - 1]).unwrap();
         assert_eq!(frame.kind(), HELLO);
         assert_eq!(frame.open_hello(&key()), Ok(hello));
-        // A session with error correction reads HELLOs, which carry none, as they are.
+        // A session with error correction reads HELLOs, which carry their own, as they are.
         let frame = Unverified::decode_protected(&wire[..wire.len() - 1], 4).unwrap();
         assert_eq!(frame.open_hello(&key()), Ok(hello));
+        // A HELLO has two parity bytes of its own: one damaged byte is repaired.
+        assert_eq!(wire.len(), HELLO_LEN + AUTO + 2);
+        for i in [0, 5, 30, 44] {
+            let mut hit = cobs_decode(&wire[..wire.len() - 1]).unwrap();
+            hit[i] ^= 0x21;
+            let frame = Unverified::decode(&cobs_encode(&hit)).unwrap();
+            assert!(frame.repaired(), "byte {i}");
+            assert_eq!(frame.open_hello(&key()), Ok(hello), "byte {i}");
+        }
         // Version 1's HELLO: type 0x01, counter 0, ack 0, version 1, two nonces, 8-byte tag.
         let mut v1 = vec![0x01, 0, 0, 0, 1];
         v1.extend([0x55; 2 * NONCE_LEN + 8]);
@@ -590,9 +614,11 @@ mod tests {
         let e = Unverified::decode(&wire).err().expect("refused");
         assert_eq!(e, FrameError::OldVersion(1));
         assert!(e.to_string().contains("version 1"), "{e}");
-        // Version 2's HELLO: the same shape under the same key, another version byte.
+        // Version 2's HELLO: the same shape under the same key, another version byte, no
+        // parity.
         let hello_wire = seal_hello(&key(), &hello);
         let mut body = cobs_decode(&hello_wire[..hello_wire.len() - 1]).unwrap();
+        body.truncate(HELLO_LEN);
         body[1] = 2;
         let split = body.len() - HELLO_TAG;
         let t = tag(&key(), HELLO_DIR, 0, &body[..split]);

@@ -182,16 +182,20 @@ fn push_varint(p: &mut Vec<u8>, mut n: u64) {
     }
 }
 
-/// A varint at the start of `p`, and the rest; at most 9 bytes (63 bits).
+/// A varint at the start of `p`, and the rest; at most 9 bytes (63 bits), in its shortest
+/// form (so that a message has one encoding: a last byte of 0 after others is refused).
 fn read_varint(p: &[u8]) -> Result<(u64, &[u8]), FrameError> {
     let mut n = 0u64;
     for (i, &byte) in p.iter().enumerate().take(9) {
         n |= u64::from(byte & 0x7F) << (7 * i);
         if byte & 0x80 == 0 {
+            if byte == 0 && i > 0 {
+                break;
+            }
             return Ok((n, &p[i + 1..]));
         }
     }
-    Err(FrameError::Payload("time"))
+    Err(FrameError::Payload("number"))
 }
 
 fn act_kind(act: &Act) -> u8 {
@@ -656,7 +660,8 @@ mod tests {
 
     /// A move in the record costs 16 bytes and its time: one byte within two minutes of the
     /// entry before, two within four and a half hours, three within 24 days. A proposed move
-    /// carries its 16-bit number and its age in the outbox (one byte when fresh).
+    /// carries its number (one byte up to 127, two up to 16,383) and its age in the outbox
+    /// (one byte when fresh). A usual game's start is one frame.
     #[test]
     fn a_moves_frame_is_sixteen_bytes_and_its_time_with_the_default_tag() {
         for (delta, want) in [(0, 17), (127, 17), (128, 18), (16_383, 18), (2_000_000, 19)] {
@@ -669,14 +674,33 @@ mod tests {
             };
             assert_eq!(wire_len(&record), want, "delta {delta}");
         }
-        let proposal = Message::Proposal {
+        for (number, want) in [(0, 17), (127, 17), (300, 18), (u16::MAX, 19)] {
+            let proposal = Message::Proposal {
+                game: game_code("m1"),
+                side: Side::Black,
+                number,
+                age: 3,
+                body: e2e4(true),
+            };
+            assert_eq!(wire_len(&proposal), want, "number {number}");
+        }
+        let start = Message::Record {
             game: game_code("m1"),
-            side: Side::Black,
-            number: 300,
-            age: 3,
-            body: e2e4(true),
+            side: Side::White,
+            index: 0,
+            delta: 1_796_000_000,
+            body: Body::Start(Start {
+                id: "m1".to_owned(),
+                white: "anna".to_owned(),
+                black: "boris".to_owned(),
+                game: 0,
+                authority_black: false,
+                rules: 1,
+                event: None,
+                round: None,
+            }),
         };
-        assert_eq!(wire_len(&proposal), 18);
+        assert_eq!(wire_len(&start), 34);
     }
 
     #[test]
@@ -746,6 +770,22 @@ mod tests {
                 number: 9,
                 reason: "illegal move".to_owned(),
             },
+            Message::Record {
+                game: game_code("m1"),
+                side: Side::White,
+                index: 0,
+                delta: 1_796_000_000,
+                body: Body::Start(Start {
+                    id: "m1".to_owned(),
+                    white: "anna".to_owned(),
+                    black: "борис".to_owned(),
+                    game: 1,
+                    authority_black: true,
+                    rules: 2,
+                    event: Some("club-cup".to_owned()),
+                    round: None,
+                }),
+            },
         ];
         for m in msgs {
             assert_eq!(Message::decode(&m.encode()), Ok(m.clone()));
@@ -766,6 +806,15 @@ mod tests {
             &[1, 0, 0, 0, 0, 0, 0xE][..],
             // A draw offer with a trailing byte.
             &[2, 0, 0, 0, 0, 1][..],
+            // A time not in its shortest form (0 as two bytes): one message, one encoding.
+            &[2, 0, 0, 0, 0x80, 0x00][..],
+            // A start: unknown flags; a game kind none; a name running past the end; an
+            // empty name; bytes after the last name.
+            &[9, 0, 0, 0, 0, 0x80, 1, b'a', 1, b'b', 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x02, 1, b'a', 1, b'b', 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 5, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 0, 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 1, b'c', 7][..],
             // A time that never ends.
             &[
                 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,

@@ -118,8 +118,10 @@ mod tests {
 
     #[test]
     fn an_unusual_start_goes_as_text() {
-        let mut rules = Rules::default();
-        rules.leave_days_per_year = 30;
+        let rules = Rules {
+            leave_days_per_year: 30,
+            ..Rules::default()
+        };
         assert_eq!(compact("m1", &detail(Some(rules), None)), None);
         let mut d: GameStartDetail = serde_json::from_str(&detail(None, None)).unwrap();
         d.fen = Some("8/8/8/8/8/8/8/K6k w - - 0 1".to_owned());

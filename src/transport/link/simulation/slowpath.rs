@@ -89,8 +89,9 @@ pub(super) struct PathRun {
     pub bytes: Bytes,
     /// Whether every ply was played within [`GIVE_UP`].
     pub finished: bool,
-    /// Simulated seconds the match took.
+    /// Simulated seconds the match took, and until both nodes' sessions were first up.
     pub seconds: f64,
+    pub handshake: f64,
     /// Both nodes' counts together: sessions established, timeouts, resends after a gap and
     /// after a NAK, copies of what the receiver held already.
     pub sessions: u64,
@@ -191,6 +192,9 @@ pub(super) async fn play(
             break;
         }
         let now = start + t;
+        if run.handshake == 0.0 && nodes.iter().all(|n| n.link.session.is_established()) {
+            run.handshake = t.as_secs_f64();
+        }
         for (i, node) in nodes.iter_mut().enumerate() {
             let frames = node.frames_to_send(now).await;
             badline::send(&mut line[i], &mut rng, faults, frames, now);
@@ -299,8 +303,10 @@ pub(super) async fn summary(
         if std::env::var_os("CCRELAY_PATH_VERBOSE").is_some() {
             let worst = run.waits.iter().copied().fold(0.0, f64::max);
             println!(
-                "  seed {seed}: {:.1} bytes a move, worst wait {worst:.1} s, {:.0} s, finished {}; sessions {}, timeouts {}, fast resends {} ({} after a NAK), copies received {}; repaired {}",
+                "  seed {seed}: {:.1} bytes a move, worst wait {worst:.1} s (first moves {:.1?}), handshake {:.1} s, {:.0} s, finished {}; sessions {}, timeouts {}, fast resends {} ({} after a NAK), copies received {}; repaired {}",
                 run.per_move(),
+                &run.waits[..run.waits.len().min(GAMES.len())],
+                run.handshake,
                 run.seconds,
                 run.finished,
                 run.sessions,
