@@ -25,6 +25,7 @@ fn moves(n: usize) -> Vec<Record> {
                 outbox: vec![NewOutbox {
                     player: "p1".to_owned(),
                     body: NOTICE.to_owned(),
+                    sensitive: false,
                 }],
             }
         })

@@ -134,7 +134,7 @@ fn config_text(
     let players = players_for(games, per_player);
     let hash = crate::auth::hash_secret_cheap("bench")?;
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\nlogin_attempts_per_minute = 10000\ncommands_per_minute = 1000000\nidle_timeout_secs = 3600\n",
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\ncommands_per_minute = 1000000\nidle_timeout_secs = 3600\n",
         data_dir.display().to_string(),
         players + 16
     );

@@ -52,6 +52,28 @@ pub enum InitError {
 const PLAYERS: [(&str, &str); 2] = [("player1", "san"), ("player2", "san")];
 const GAME: &str = "game1";
 
+impl Club {
+    /// A netcat command line that reaches the daemon as written: netcat takes the host and
+    /// the port as two words (`nc 127.0.0.1 7878`), an IPv6 host bare (`nc ::1 7878`), and
+    /// cannot reach a wildcard address, so `0.0.0.0` and `::` become loopback.
+    pub fn netcat(&self) -> String {
+        match self.listen.parse::<std::net::SocketAddr>() {
+            Ok(addr) => {
+                let ip = match addr.ip() {
+                    ip if ip.is_unspecified() && ip.is_ipv4() => "127.0.0.1".to_owned(),
+                    ip if ip.is_unspecified() => "::1".to_owned(),
+                    ip => ip.to_string(),
+                };
+                format!("nc {ip} {}", addr.port())
+            }
+            Err(_) => match self.listen.rsplit_once(':') {
+                Some((host, port)) => format!("nc {host} {port}"),
+                None => format!("nc {}", self.listen),
+            },
+        }
+    }
+}
+
 /// Writes a new club's configuration into `dir` (made if missing), listening on `listen`.
 pub fn init(dir: &Path, listen: &str) -> Result<Club, InitError> {
     let config = dir.join("ccrelay.toml");
@@ -106,25 +128,8 @@ fn restrict(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// 120 random bits as 24 letters and digits in groups of four (`k7qm-...`): easy to read
-/// aloud and type, no look-alikes (no 0/o, 1/l), no character the protocol splits on.
 fn random_secret() -> Result<String, InitError> {
-    const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut bytes = [0u8; 15];
-    getrandom::fill(&mut bytes).map_err(|e| InitError::Random(e.to_string()))?;
-    let mut bits: u128 = 0;
-    for b in bytes {
-        bits = (bits << 8) | u128::from(b);
-    }
-    let mut out = String::new();
-    for i in 0..24 {
-        if i > 0 && i % 4 == 0 {
-            out.push('-');
-        }
-        let index = ((bits >> (5 * (23 - i))) & 31) as usize;
-        out.push(char::from(ALPHABET[index]));
-    }
-    Ok(out)
+    crate::auth::new_secret().map_err(InitError::Random)
 }
 
 /// The configuration file: every key a new club needs, commented.
@@ -170,6 +175,22 @@ fn config_text(listen: &str, hashes: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_netcat_line_names_host_and_port_apart() {
+        let club = |listen: &str| Club {
+            config: PathBuf::new(),
+            data_dir: PathBuf::new(),
+            secrets: Vec::new(),
+            game: Default::default(),
+            listen: listen.to_owned(),
+        };
+        assert_eq!(club("127.0.0.1:7878").netcat(), "nc 127.0.0.1 7878");
+        assert_eq!(club("[::1]:7878").netcat(), "nc ::1 7878");
+        assert_eq!(club("0.0.0.0:7878").netcat(), "nc 127.0.0.1 7878");
+        assert_eq!(club("[::]:7878").netcat(), "nc ::1 7878");
+        assert_eq!(club("localhost:7878").netcat(), "nc localhost 7878");
+    }
 
     #[test]
     fn secrets_are_24_characters_of_the_alphabet_in_groups_and_differ() {

@@ -16,6 +16,8 @@ pub mod command;
 pub mod config;
 pub mod convert;
 pub mod draughts;
+pub mod durable;
+pub mod event;
 pub mod game;
 pub mod init;
 pub mod journal;

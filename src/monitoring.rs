@@ -5,7 +5,8 @@
 //! | metric | what |
 //! |---|---|
 //! | `ccrelay_moves_total{channel, outcome}` | moves accepted or refused, by the channel they came by |
-//! | `ccrelay_logins_refused_total{reason}` | logins refused (wrong secret, too many attempts, busy) |
+//! | `ccrelay_logins_refused_total{reason}` | logins refused (wrong secret, too many failures, busy) |
+//! | `ccrelay_secret_checks_total` | Argon2id checks run (logins not remembered, email tokens) |
 //! | `ccrelay_sessions_open` | line-protocol sessions open (TCP, serial terminals) |
 //! | `ccrelay_journal_commit_seconds` | how long each group commit takes (a summary) |
 //! | `ccrelay_journal_commits_failed_total` | commits that failed (the daemon then stops) |

@@ -1,10 +1,13 @@
 //! The daemon: journal, relay and transports started together, stopped together.
 //!
 //! One [`CancellationToken`] is the shutdown signal every task selects on; a [`TaskTracker`]
-//! waits for the connections. On shutdown the listener stops accepting, sessions say `421` and
-//! close, replies waiting for a commit get it, and the journal is flushed before `run` returns.
+//! waits for the connections. On shutdown the listeners stop accepting, sessions say `421` and
+//! close, replies waiting for a commit get it, the admin socket's file is removed, and the
+//! journal is flushed before `run` returns (its lock held until then, so a daemon starting
+//! next cannot have bound a socket of its own there yet).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +20,7 @@ use crate::config::Config;
 use crate::journal::{Hub, Journal, JournalError};
 use crate::relay::{Mailbox, Relay};
 use crate::transport::session;
-use crate::transport::{http, tcp, terminal};
+use crate::transport::{admin, http, tcp, terminal};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -56,12 +59,14 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
 }
 
 /// Where the daemon listens, once it does.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct Listening {
     /// The line protocol.
     pub tcp: SocketAddr,
     /// The HTTP server (XFCC), if configured.
     pub http: Option<SocketAddr>,
+    /// The admin socket (`ccrelay admin`), in the data directory.
+    pub admin: PathBuf,
 }
 
 /// Runs until `shutdown` is cancelled; calls `ready` with the listening addresses once every
@@ -82,6 +87,7 @@ pub async fn run(
     // A descriptor per connection allowed, and some for the journal, mail and links.
     let wanted = (config.limits.max_connections
         + config.http.as_ref().map_or(0, |h| h.max_connections)
+        + admin::MAX_CONNECTIONS
         + 64) as u64;
     if let Err(why) = open_files.check(
         wanted,
@@ -123,6 +129,14 @@ pub async fn run(
         what: "listening address".to_owned(),
         source,
     })?;
+    // After the journal's lock is taken: no other daemon can be listening on this socket.
+    let admin_listener = admin::bind(&config.data_dir).map_err(|source| ServerError::Io {
+        what: format!(
+            "cannot listen on the admin socket {}",
+            admin::socket_path(&config.data_dir).display()
+        ),
+        source,
+    })?;
     let http_listener = match &config.http {
         Some(http) => Some(http::listen(http).map_err(|source| ServerError::Io {
             what: format!("cannot listen on {} (http)", http.listen),
@@ -131,7 +145,7 @@ pub async fn run(
         None => None,
     };
     let tracker = TaskTracker::new();
-    let mailbox = Mailbox::new(journal.clone(), hub, &config);
+    let mailbox = Mailbox::new(journal.clone(), hub, &config, relay.roster().clone());
     let watched = mailbox.clone();
     // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
     let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));
@@ -170,6 +184,9 @@ pub async fn run(
         verifier,
     ));
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    let admin_path = admin_listener.path().to_owned();
+    tracing::info!(path = %admin_path.display(), "admin socket listening");
+    tracker.spawn(admin::serve(admin_listener, ctx.clone()));
     for line in &config.terminals {
         tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
     }
@@ -205,6 +222,7 @@ pub async fn run(
     ready(Listening {
         tcp: addr,
         http: http_addr,
+        admin: admin_path,
     });
     let served = tcp::serve(listener, ctx, tls).await;
     tracker.close();

@@ -16,6 +16,9 @@ _ccrelay() {
             ",$1")
                 cmd="ccrelay"
                 ;;
+            ccrelay,admin)
+                cmd="ccrelay__subcmd__admin"
+                ;;
             ccrelay,bench)
                 cmd="ccrelay__subcmd__bench"
                 ;;
@@ -42,6 +45,9 @@ _ccrelay() {
                 ;;
             ccrelay,run)
                 cmd="ccrelay__subcmd__run"
+                ;;
+            ccrelay__subcmd__help,admin)
+                cmd="ccrelay__subcmd__help__subcmd__admin"
                 ;;
             ccrelay__subcmd__help,bench)
                 cmd="ccrelay__subcmd__help__subcmd__bench"
@@ -146,12 +152,30 @@ _ccrelay() {
 
     case "${cmd}" in
         ccrelay)
-            opts="-h -V --help --version run check-config hash-secret bench journal convert init generate help"
+            opts="-h -V --help --version run check-config hash-secret bench admin journal convert init generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__admin)
+            opts="-h --config --keep-going --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -274,8 +298,22 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help)
-            opts="run check-config hash-secret bench journal convert init generate help"
+            opts="run check-config hash-secret bench admin journal convert init generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__admin)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -566,7 +604,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__export)
-            opts="-h --config --game --format --unsigned --help"
+            opts="-h --config --game --event --format --unsigned --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +615,10 @@ _ccrelay() {
                     return 0
                     ;;
                 --game)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

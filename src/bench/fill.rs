@@ -173,6 +173,7 @@ fn start_record(id: &str, white: &str, black: &str) -> Result<Record, String> {
         fen: None,
         rules: Some(Rules::default()),
         round: None,
+        board: None,
         leave: Default::default(),
         authority: Default::default(),
     };

@@ -6,6 +6,7 @@ use jiff::SignedDuration;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use super::tokens::{Words, bad, missing};
 use super::{
     ClockSetting, Command, CommandError, CommandErrorKind, DeadAction, MoveLine, NumberedMove,
 };
@@ -32,80 +33,6 @@ pub fn bounded_text(text: &str) -> String {
         end -= 1;
     }
     format!("{}…", &text[..end])
-}
-
-fn missing(what: &str) -> CommandError {
-    CommandError::new(CommandErrorKind::Missing, format!("missing {what}"))
-}
-
-fn bad(message: String) -> CommandError {
-    CommandError::new(CommandErrorKind::BadValue, message)
-}
-
-/// The words of a line, with the rest of the line at hand for the commands that take free
-/// text (a message, an adjudication's reason, a FEN).
-struct Words<'a> {
-    line: &'a str,
-    words: Vec<&'a str>,
-    next: usize,
-    /// The game the context names (a mail's subject): commands then take no game word.
-    game: Option<&'a str>,
-}
-
-impl<'a> Words<'a> {
-    fn new(line: &'a str, game: Option<&'a str>) -> Words<'a> {
-        Words {
-            line,
-            words: line.split_whitespace().collect(),
-            next: 0,
-            game,
-        }
-    }
-
-    fn word(&mut self) -> Option<&'a str> {
-        let word = self.words.get(self.next).copied();
-        self.next += usize::from(word.is_some());
-        word
-    }
-
-    fn arg(&mut self, what: &str) -> Result<String, CommandError> {
-        self.word().map(str::to_owned).ok_or_else(|| missing(what))
-    }
-
-    fn game(&mut self) -> Result<String, CommandError> {
-        match self.game {
-            Some(game) => Ok(game.to_owned()),
-            None => self.arg("game id"),
-        }
-    }
-
-    /// The words not read yet.
-    fn rest(&mut self) -> &[&'a str] {
-        let rest = &self.words[self.next..];
-        self.next = self.words.len();
-        rest
-    }
-
-    /// The rest of the line as written (spacing kept), trimmed.
-    fn rest_text(&mut self) -> &'a str {
-        let Some(first) = self.words.get(self.next) else {
-            return "";
-        };
-        // Every word is a slice of the line: its offset is where the rest begins.
-        let at = first.as_ptr() as usize - self.line.as_ptr() as usize;
-        self.next = self.words.len();
-        self.line[at..].trim_end()
-    }
-
-    fn done(&mut self) -> Result<(), CommandError> {
-        match self.word() {
-            None => Ok(()),
-            Some(extra) => Err(CommandError::new(
-                CommandErrorKind::Unexpected,
-                format!("unexpected {extra:?}"),
-            )),
-        }
-    }
 }
 
 impl Command {
@@ -232,6 +159,11 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
                 _ => return Err(bad(format!("{entry:?} is not an entry number"))),
             }
         }
+        "PLAYER" | "ИГРОК" => super::registry::player(&mut w)?,
+        "PLAYERS" | "ИГРОКИ" => Command::Players,
+        "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
+        "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
+        "EVENTS" | "ТУРНИРЫ" => Command::Events,
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" => {
             let game = w.game()?;
             let text = message_text(w.rest_text())?;

@@ -26,7 +26,9 @@
 //! ```
 
 mod grammar;
+mod registry;
 mod render;
+mod tokens;
 
 use jiff::SignedDuration;
 use jiff::Timestamp;
@@ -38,6 +40,7 @@ use crate::notation::result::Score;
 use crate::notation::written::Marks;
 
 pub use grammar::{MAX_MESSAGE_CHARS, MAX_TEXT_BYTES, bounded_text};
+pub use registry::{EVENT_KEYS, MIN_SECRET_CHARS};
 
 /// A move as a player writes it in a command: `[number] move [marks...] [REPEAT move]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -73,6 +76,54 @@ pub enum ClockSetting {
     Advance(SignedDuration),
     /// An RFC 3339 time.
     At(Timestamp),
+}
+
+/// What the admin does with a player (`PLAYER ADD|SET|SECRET <id> ...`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayerAction {
+    /// Register a new player; the reply ends with their new secret.
+    Add,
+    /// Change a registered player's details.
+    Set,
+    /// Give the player a new secret (the old one stops working); the reply ends with it.
+    Secret,
+}
+
+/// A player's details as the admin writes them; each absent one is left as it is (or, for a
+/// new player, its default). Values are checked by the relay, as the configuration's are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerFields {
+    pub name: Option<String>,
+    /// `iccf`, `san`, `lan`, `uci`, `figurine`.
+    pub notation: Option<String>,
+    pub lang: Option<String>,
+    /// `tcp`, `email` or `xfcc`.
+    pub reach: Option<String>,
+    pub email: Option<String>,
+}
+
+/// What the admin does with an event (`EVENT NEW|ENTER|DRAW|START|WITHDRAW|SHOW <id> ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventAction {
+    /// Make an event paired by `system`, with the configuration's event keys
+    /// ([`EVENT_KEYS`]: `name`, `time_control`, ...) as written.
+    New {
+        system: crate::event::System,
+        keys: Vec<(String, String)>,
+    },
+    /// Enter players in order (their numbers, or a team's boards).
+    Enter {
+        team: Option<String>,
+        players: Vec<String>,
+    },
+    /// Draw the entrants' numbers by lot.
+    Draw,
+    /// Start every game.
+    Start,
+    /// Withdraw a player: their unfinished games are lost.
+    Withdraw { player: String, reason: String },
+    /// The entrants, the pairings by round and the standings.
+    Show,
 }
 
 /// Everything a player or the admin can ask of the relay.
@@ -151,6 +202,25 @@ pub enum Command {
         game: String,
         text: String,
     },
+    /// Admin: register or change a player.
+    Player {
+        id: String,
+        action: PlayerAction,
+        fields: PlayerFields,
+    },
+    /// Admin: every player, without secrets.
+    Players,
+    /// A player: a new secret of their own (refused where the wire is plain).
+    Secret {
+        secret: String,
+    },
+    /// Admin: make, fill, start or change an event.
+    Event {
+        id: String,
+        action: EventAction,
+    },
+    /// The events and how far each has gone.
+    Events,
     /// From a link: the other node refused the sender's action `number` in `game`. Never read
     /// from words: only a link says it.
     PeerRefused {
@@ -180,7 +250,12 @@ impl Command {
             | Command::Clock { .. }
             | Command::Dead { .. }
             | Command::Receipt { .. }
-            | Command::Create { .. } => None,
+            | Command::Create { .. }
+            | Command::Player { .. }
+            | Command::Players
+            | Command::Secret { .. }
+            | Command::Event { .. }
+            | Command::Events => None,
         }
     }
 }

@@ -3,7 +3,16 @@
 
 use std::fmt;
 
-use super::{ClockSetting, Command, DeadAction, MoveLine, NumberedMove};
+use super::{ClockSetting, Command, DeadAction, EventAction, MoveLine, NumberedMove, PlayerAction};
+
+/// A value as the grammar reads it back: one word as it is, several in double quotes.
+fn quoted(value: &str) -> String {
+    if value.contains(char::is_whitespace) || value.starts_with('"') {
+        format!("\"{value}\"")
+    } else {
+        value.to_owned()
+    }
+}
 use crate::notation::written::{CheckMark, Marks};
 
 fn write_marks(f: &mut fmt::Formatter<'_>, marks: &Marks) -> fmt::Result {
@@ -122,6 +131,55 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Message { game, text } => write!(f, "MSG {game} {text}"),
+            Command::Player { id, action, fields } => {
+                let verb = match action {
+                    PlayerAction::Add => "ADD",
+                    PlayerAction::Set => "SET",
+                    PlayerAction::Secret => "SECRET",
+                };
+                write!(f, "PLAYER {verb} {id}")?;
+                for (key, value) in [
+                    ("NAME", &fields.name),
+                    ("NOTATION", &fields.notation),
+                    ("LANG", &fields.lang),
+                    ("REACH", &fields.reach),
+                    ("EMAIL", &fields.email),
+                ] {
+                    if let Some(value) = value {
+                        write!(f, " {key} {}", quoted(value))?;
+                    }
+                }
+                Ok(())
+            }
+            Command::Players => f.write_str("PLAYERS"),
+            Command::Secret { secret } => write!(f, "SECRET {secret}"),
+            Command::Event { id, action } => match action {
+                EventAction::New { system, keys } => {
+                    write!(f, "EVENT NEW {id} SYSTEM {system}")?;
+                    for (key, value) in keys {
+                        let word = super::registry::word_of_key(key);
+                        write!(f, " {word} {}", quoted(value))?;
+                    }
+                    Ok(())
+                }
+                EventAction::Enter { team, players } => {
+                    write!(f, "EVENT ENTER {id}")?;
+                    if let Some(team) = team {
+                        write!(f, " TEAM {}", quoted(team))?;
+                    }
+                    for p in players {
+                        write!(f, " {p}")?;
+                    }
+                    Ok(())
+                }
+                EventAction::Draw => write!(f, "EVENT DRAW {id}"),
+                EventAction::Start => write!(f, "EVENT START {id}"),
+                EventAction::Withdraw { player, reason } => {
+                    write!(f, "EVENT WITHDRAW {id} {player} {reason}")
+                }
+                EventAction::Show => write!(f, "EVENT SHOW {id}"),
+            },
+            Command::Events => f.write_str("EVENTS"),
             Command::PeerRefused {
                 game,
                 number,

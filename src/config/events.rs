@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::check::{Checker, Field};
 use super::players::Player;
+pub use crate::event::{Event, Viewing};
 use crate::game::clock::{OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
 
@@ -40,35 +41,6 @@ pub(super) struct RawGame {
 }
 
 #[derive(Clone, Debug)]
-pub struct Event {
-    pub id: String,
-    pub name: String,
-    pub site: String,
-    /// The game its games play unless one names another (`game = "draughts-ru"`).
-    pub game: Kind,
-    /// The time rules of its games, fixed in each game's record when it starts.
-    pub rules: Rules,
-    /// What spectators may see of its games on the web pages.
-    pub view: Viewing,
-}
-
-/// What spectators may see of an event's games (ICCF's viewing rules). The arbiter, logged
-/// in, sees everything whatever the rule.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Viewing {
-    /// Every game, live.
-    #[default]
-    Public,
-    /// Games in progress without their last `n` plies (single moves of either side), so
-    /// that no spectator can help a player; a finished game whole.
-    Delay(u32),
-    /// Only finished games.
-    Finished,
-    /// Nothing: the event's games do not exist for spectators.
-    Private,
-}
-
-#[derive(Clone, Debug)]
 pub struct GameConfig {
     pub id: String,
     /// The game played: its own `game`, else its event's, else chess.
@@ -96,7 +68,7 @@ pub(super) fn check(c: &mut Checker, raw: Vec<RawEvent>) -> BTreeMap<String, Eve
     events
 }
 
-fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
+pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let key = |field: &str| format!("{prefix}.{field}");
     let id = c.id(&key("id"), e.id);
     let d = Rules::default();
@@ -158,6 +130,7 @@ fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     };
     Event {
         view,
+        system: None,
         name: e.name.unwrap_or_else(|| id.clone()),
         site: e.site.unwrap_or_else(|| "?".to_owned()),
         game,

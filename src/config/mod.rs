@@ -63,6 +63,7 @@ mod http;
 mod journal;
 mod links;
 mod players;
+pub mod registered;
 mod secret;
 mod serial;
 mod tcp;

@@ -115,7 +115,7 @@ pub(super) fn check(c: &mut Checker, raw: Vec<RawPlayer>) -> BTreeMap<String, Pl
     players
 }
 
-fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
+pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
     let key = |field: &str| format!("{prefix}.{field}");
     let id = c.id(&key("id"), p.id);
     let lang = match p.lang.as_deref().map(str::parse::<Lang>) {

@@ -24,9 +24,12 @@ pub(super) struct RawLimits {
     max_line_bytes: Option<i64>,
     idle_timeout_secs: Option<i64>,
     login_timeout_secs: Option<i64>,
-    login_attempts_per_minute: Option<i64>,
+    /// Called `login_attempts_per_minute` before failed logins alone were counted.
+    #[serde(alias = "login_attempts_per_minute")]
+    failed_logins_per_minute: Option<i64>,
     commands_per_minute: Option<i64>,
     push_queue: Option<i64>,
+    xfcc_fetches_per_minute: Option<i64>,
 }
 
 #[derive(Clone, Debug)]
@@ -48,11 +51,24 @@ pub struct Limits {
     pub max_line_bytes: usize,
     pub idle_timeout: Duration,
     pub login_timeout: Duration,
-    pub login_attempts_per_minute: u32,
+    /// Failed logins allowed per minute from one address (an IPv6 /64) and, separately, at
+    /// one player from anywhere; successful logins are not counted.
+    pub failed_logins_per_minute: u32,
     /// Commands one session may send per minute (a rejected move is journaled, so this also
     /// bounds how fast one player can grow the journal).
     pub commands_per_minute: u32,
     pub push_queue: usize,
+    /// XFCC `GetMyGames` calls one player may make per minute on average, after a burst of
+    /// [`Limits::xfcc_fetch_burst`] (a client set to poll every second is slowed, not a
+    /// player fetching as fast as they move).
+    pub xfcc_fetches_per_minute: u32,
+}
+
+impl Limits {
+    /// The fetches a player may make at once after a quiet spell: four minutes' worth.
+    pub fn xfcc_fetch_burst(&self) -> u32 {
+        self.xfcc_fetches_per_minute.saturating_mul(4)
+    }
 }
 
 impl Default for Limits {
@@ -62,9 +78,10 @@ impl Default for Limits {
             max_line_bytes: 1024,
             idle_timeout: Duration::from_secs(900),
             login_timeout: Duration::from_secs(30),
-            login_attempts_per_minute: 10,
+            failed_logins_per_minute: 10,
             commands_per_minute: 600,
             push_queue: 256,
+            xfcc_fetches_per_minute: 30,
         }
     }
 }
@@ -137,10 +154,10 @@ pub(super) fn check_limits(c: &mut Checker, raw: Option<RawLimits>) -> Limits {
             d.login_timeout.as_secs(),
             3_600,
         )),
-        login_attempts_per_minute: c.positive(
-            "limits.login_attempts_per_minute",
-            raw.login_attempts_per_minute,
-            u64::from(d.login_attempts_per_minute),
+        failed_logins_per_minute: c.positive(
+            "limits.failed_logins_per_minute",
+            raw.failed_logins_per_minute,
+            u64::from(d.failed_logins_per_minute),
             10_000,
         ) as u32,
         commands_per_minute: c.positive(
@@ -155,5 +172,11 @@ pub(super) fn check_limits(c: &mut Checker, raw: Option<RawLimits>) -> Limits {
             d.push_queue as u64,
             1_000_000,
         ) as usize,
+        xfcc_fetches_per_minute: c.positive(
+            "limits.xfcc_fetches_per_minute",
+            raw.xfcc_fetches_per_minute,
+            u64::from(d.xfcc_fetches_per_minute),
+            1_000_000,
+        ) as u32,
     }
 }

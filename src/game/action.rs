@@ -42,6 +42,9 @@ pub enum EndReason {
     NoMoves,
     /// A draw the rules impose by themselves (draughts' limits; the result's note names it).
     DrawRule,
+    /// The loser withdrew from the event: their unfinished games are lost without being
+    /// played out (the note gives the arbiter's reason).
+    Withdrawal,
 }
 
 impl EndReason {
@@ -50,6 +53,7 @@ impl EndReason {
         match self {
             EndReason::TimeForfeit | EndReason::Silence => "time forfeit",
             EndReason::Adjudication => "adjudication",
+            EndReason::Withdrawal => "abandoned",
             _ => "normal",
         }
     }
@@ -91,6 +95,7 @@ impl fmt::Display for GameResult {
             EndReason::Adjudication => "adjudicated",
             EndReason::NoMoves => "no legal move",
             EndReason::DrawRule => "draw by the rules",
+            EndReason::Withdrawal => "withdrawal",
         };
         match &self.note {
             Some(note) => write!(f, "{} ({reason}: {note})", self.pgn()),

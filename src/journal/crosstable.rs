@@ -1,185 +1,93 @@
-//! An event's crosstable from the journal: every player against every other, points,
-//! Sonneborn-Berger, and places (shared when both are equal). Like every export, it checks the
-//! whole hash chain first.
+//! An event's crosstable from the journal: every player against every other, points, and
+//! ICCF's tie-breaks in their order (Sonneborn-Berger, the most wins, the game between the
+//! players still tied: [`crate::event::standings`]), places shared only when all are equal;
+//! a match between two teams board by board with the total. Games lost by a withdrawal are
+//! marked `+` and `-`. Like every export, it checks the whole hash chain first.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use rusqlite::Connection;
 use shakmaty::Color;
 
-use super::export::{Names, rebuild};
-use super::{Entry, EntryKind, JournalError, store};
+use super::JournalError;
+use super::event_export::event_games;
+use super::export::{Names, Record};
+use super::registry::EventRecord;
+use crate::event::System;
+use crate::event::standings::match_score;
+pub use crate::event::standings::{Played, Row, halves, quarters, standings};
+use crate::game::EndReason;
 
-/// Points counted in halves, written `1½`.
-pub fn halves(points2: u32) -> String {
-    match (points2 / 2, points2 % 2) {
-        (0, 1) => "½".to_owned(),
-        (whole, 1) => format!("{whole}½"),
-        (whole, _) => whole.to_string(),
+/// A game as standings count it.
+pub(super) fn played(record: &Record) -> Played {
+    let result = record.game.result();
+    Played {
+        white: record.game.player(Color::White).to_owned(),
+        black: record.game.player(Color::Black).to_owned(),
+        result: result.map(|r| r.winner),
+        forfeit: result.is_some_and(|r| r.reason == EndReason::Withdrawal),
     }
 }
 
-/// Points counted in quarters, written `1¾`.
-pub fn quarters(points4: u32) -> String {
-    let frac = ["", "¼", "½", "¾"][(points4 % 4) as usize];
-    match points4 / 4 {
-        0 if !frac.is_empty() => frac.to_owned(),
-        whole => format!("{whole}{frac}"),
-    }
-}
-
-/// A game as a crosstable counts it.
-#[derive(Clone, Debug)]
-pub struct Played {
-    pub white: String,
-    pub black: String,
-    /// `None` in progress; `Some(None)` a draw; `Some(Some(colour))` won by that colour.
-    pub result: Option<Option<Color>>,
-}
-
-/// One player's line in a crosstable, in the order of places.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Row {
-    pub id: String,
-    /// Points counted in halves (see [`halves`]).
-    pub points2: u32,
-    /// Games finished.
-    pub games: u32,
-    /// Sonneborn-Berger, in quarter points (see [`quarters`]).
-    pub sb4: u32,
-    /// `1`, or `2-3` when shared.
-    pub place: String,
-    /// Against each opponent: their results, `1`, `½`, `0` or `*` (in progress).
-    pub against: BTreeMap<String, Vec<&'static str>>,
-}
-
-/// Every player of `games` against every other, points, Sonneborn-Berger, and places
-/// (shared when both are equal), best first.
-pub fn standings(games: &[Played]) -> Vec<Row> {
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    for game in games {
-        for color in [Color::White, Color::Black] {
-            let (me, opponent) = match color {
-                Color::White => (&game.white, &game.black),
-                Color::Black => (&game.black, &game.white),
-            };
-            let (mark, points2) = match game.result {
-                None => ("*", 0),
-                Some(None) => ("½", 1),
-                Some(Some(w)) if w == color => ("1", 2),
-                Some(Some(_)) => ("0", 0),
-            };
-            let row = rows.entry(me.clone()).or_insert_with(|| Row {
-                id: me.clone(),
-                points2: 0,
-                games: 0,
-                sb4: 0,
-                place: String::new(),
-                against: BTreeMap::new(),
-            });
-            row.points2 += points2;
-            if mark != "*" {
-                row.games += 1;
-            }
-            row.against.entry(opponent.clone()).or_default().push(mark);
-        }
-    }
-    // Sonneborn-Berger, in quarter points: each finished game's score times the opponent's
-    // total. It breaks ties; players equal on both share the place.
-    let points: BTreeMap<String, u32> =
-        rows.iter().map(|(id, r)| (id.clone(), r.points2)).collect();
-    for row in rows.values_mut() {
-        row.sb4 = row
-            .against
-            .iter()
-            .map(|(opponent, marks)| {
-                let theirs = points.get(opponent).copied().unwrap_or(0);
-                marks
-                    .iter()
-                    .map(|m| match *m {
-                        "1" => 2 * theirs,
-                        "½" => theirs,
-                        _ => 0,
-                    })
-                    .sum::<u32>()
-            })
-            .sum();
-    }
-    let mut order: Vec<Row> = rows.into_values().collect();
-    order.sort_by(|a, b| {
-        b.points2
-            .cmp(&a.points2)
-            .then(b.sb4.cmp(&a.sb4))
-            .then(a.id.cmp(&b.id))
-    });
-    let key = |r: &Row| (r.points2, r.sb4);
-    let places: Vec<String> = (0..order.len())
-        .map(|i| {
-            let first = (0..=i)
-                .rev()
-                .take_while(|&j| key(&order[j]) == key(&order[i]))
-                .last()
-                .unwrap_or(i);
-            let last = (i..order.len())
-                .take_while(|&j| key(&order[j]) == key(&order[i]))
-                .last()
-                .unwrap_or(i);
-            if first == last {
-                (i + 1).to_string()
-            } else {
-                format!("{}-{}", first + 1, last + 1)
-            }
-        })
-        .collect();
-    for (row, place) in order.iter_mut().zip(places) {
-        row.place = place;
-    }
-    order
-}
-
-/// The crosstable of an event: every player against every other, points, Sonneborn-Berger,
-/// and places (shared when both are equal).
+/// The crosstable of an event (see the module's documentation).
 pub fn crosstable(
     conn: &Connection,
     event_id: &str,
     names: &Names,
 ) -> Result<String, JournalError> {
-    super::replay::verify(conn)?;
-    let mut by_game: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
-    store::for_each_entry(conn, None, |e| {
-        // The relay's key entries belong to no game.
-        if !matches!(e.kind, EntryKind::SigningKey | EntryKind::KeyRotation) {
-            by_game.entry(e.game.clone()).or_default().push(e);
-        }
-        Ok(())
-    })?;
-    let mut games = Vec::new();
-    let mut played = Vec::new();
-    for (id, entries) in by_game {
-        let record = rebuild(&id, entries)?;
-        if record.detail.event.as_deref() != Some(event_id) {
-            continue;
-        }
-        played.push(Played {
-            white: record.game.player(Color::White).to_owned(),
-            black: record.game.player(Color::Black).to_owned(),
-            result: record.game.result().map(|r| r.winner),
-        });
-        games.push(record);
-    }
+    let replayed = super::replay::verify(conn)?;
+    let names = &names.with_registry(&replayed.registry);
+    let games = event_games(conn, event_id)?;
     if games.is_empty() {
         return Err(JournalError::Corrupt(format!(
             "no game of event {event_id:?} in the journal"
         )));
     }
-    let order = standings(&played);
+    let played: Vec<Played> = games.iter().map(played).collect();
     let (event, site) = names.events.get(event_id).map_or_else(
         || (event_id.to_owned(), "?".to_owned()),
         |e| (e.name.clone(), e.site.clone()),
     );
+    let registered = replayed.registry.events.get(event_id);
     let mut out = String::new();
     let _ = writeln!(out, "CROSSTABLE {event} ({site})\n");
+    if let Some(record) = registered.filter(|r| r.event.system == Some(System::Match)) {
+        write_match(&mut out, record, &played, names);
+    }
+    write_table(&mut out, &standings(&played), names);
+    if let Some(record) = registered
+        && !record.withdrawn.is_empty()
+    {
+        let _ = writeln!(out, "\nWithdrawn (unfinished games lost, marked + and -):");
+        for (player, reason) in &record.withdrawn {
+            let _ = writeln!(out, "  {}: {reason}", names.player(player));
+        }
+    }
+    let _ = writeln!(out, "\nGames:");
+    for record in &games {
+        let result = record
+            .game
+            .result()
+            .map_or_else(|| "* (in progress)".to_owned(), ToString::to_string);
+        let place = match (&record.detail.round, record.detail.board) {
+            (Some(round), Some(board)) => format!("round {round}, board {board}: "),
+            (Some(round), None) => format!("round {round}: "),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<16} {place}{} - {}  {result}, {} moves",
+            record.id,
+            names.player(&record.detail.white),
+            names.player(&record.detail.black),
+            record.moves.len()
+        );
+    }
+    Ok(out)
+}
+
+/// Place, player, a cell against each other player, then points and the tie-breaks.
+fn write_table(out: &mut String, order: &[Row], names: &Names) {
     let width = order
         .iter()
         .map(|s| names.player(&s.id).chars().count())
@@ -190,10 +98,10 @@ pub fn crosstable(
     for i in 0..order.len() {
         let _ = write!(out, " {:^5}", i + 1);
     }
-    let _ = writeln!(out, "  Points  Games  S-B");
-    for s in &order {
+    let _ = writeln!(out, "  Points  Games  S-B  Wins");
+    for s in order {
         let _ = write!(out, "{:>5}  {:<width$} ", s.place, names.player(&s.id));
-        for other in &order {
+        for other in order {
             let cell = if other.id == s.id {
                 "X".to_owned()
             } else {
@@ -205,26 +113,39 @@ pub fn crosstable(
         }
         let _ = writeln!(
             out,
-            "  {:>6}  {:>5}  {:>3}",
+            "  {:>6}  {:>5}  {:>3}  {:>4}",
             halves(s.points2),
             s.games,
-            quarters(s.sb4)
+            quarters(s.sb4),
+            s.wins
         );
     }
-    let _ = writeln!(out, "\nGames:");
-    for record in &games {
-        let result = record
-            .game
-            .result()
-            .map_or_else(|| "* (in progress)".to_owned(), ToString::to_string);
+}
+
+/// A match: each board's score and the total, the first team's first.
+fn write_match(out: &mut String, record: &EventRecord, played: &[Played], names: &Names) {
+    let [first, second] = record.teams.as_slice() else {
+        return;
+    };
+    let score = match_score(&first.players, &second.players, played);
+    let _ = writeln!(out, "MATCH {} - {}\n", first.name, second.name);
+    for (board, (a, b, finished)) in score.boards.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  {:<16} {} - {}  {result}, {} moves",
-            record.id,
-            names.player(&record.detail.white),
-            names.player(&record.detail.black),
-            record.moves.len()
+            "  board {}: {} {} - {} {}  ({finished} of 2 finished)",
+            board + 1,
+            names.player(&first.players[board]),
+            halves(*a),
+            halves(*b),
+            names.player(&second.players[board]),
         );
     }
-    Ok(out)
+    let _ = writeln!(
+        out,
+        "  total: {} {} - {} {}\n",
+        first.name,
+        halves(score.total.0),
+        halves(score.total.1),
+        second.name
+    );
 }

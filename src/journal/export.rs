@@ -1,6 +1,7 @@
 //! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
 //! correspondence tags, each move's date in a comment), as the ICCF numeric scoresheet, as a
-//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`].
+//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
+//! games and record in [`super::event_export`].
 //!
 //! Every export checks the whole hash chain first: a record is only official if the chain
 //! holds.
@@ -12,7 +13,6 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 use shakmaty::Color;
 
-pub use super::crosstable::crosstable;
 use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{TimeControl, days_hours};
@@ -72,6 +72,28 @@ impl Names {
             .get(id)
             .map_or_else(|| id.to_owned(), |p| p.name.clone())
     }
+
+    /// These names, with the players and events registered while the relay ran added where
+    /// the configuration does not name them.
+    pub fn with_registry(&self, registry: &super::registry::Registry) -> Names {
+        let mut names = self.clone();
+        for (id, p) in &registry.players {
+            names
+                .players
+                .entry(id.clone())
+                .or_insert_with(|| PlayerInfo {
+                    name: p.name.clone(),
+                    address: p.email.clone(),
+                });
+        }
+        for (id, e) in &registry.events {
+            names.events.entry(id.clone()).or_insert_with(|| EventInfo {
+                name: e.event.name.clone(),
+                site: e.event.site.clone(),
+            });
+        }
+        names
+    }
 }
 
 /// One move as recorded.
@@ -98,7 +120,7 @@ pub(super) struct Record {
     entries: Vec<Entry>,
 }
 
-fn corrupt(why: String) -> JournalError {
+pub(super) fn corrupt(why: String) -> JournalError {
     JournalError::Corrupt(why)
 }
 
@@ -192,7 +214,8 @@ pub fn export_reporting(
     names: &Names,
     progress: &mut dyn FnMut(u64),
 ) -> Result<String, JournalError> {
-    super::replay::verify_reporting(conn, progress)?;
+    let replayed = super::replay::verify_reporting(conn, progress)?;
+    let names = &names.with_registry(&replayed.registry);
     let record = read_game(conn, game_id)?;
     Ok(match format {
         ExportFormat::Pgn => pgn(&record, names),
@@ -209,7 +232,8 @@ pub fn pgn_shown(
     games: &[(String, Option<usize>)],
     names: &Names,
 ) -> Result<String, JournalError> {
-    super::replay::verify(conn)?;
+    let replayed = super::replay::verify(conn)?;
+    let names = &names.with_registry(&replayed.registry);
     let mut out = String::new();
     for (id, plies) in games {
         let mut entries: Vec<Entry> = Vec::new();
@@ -250,7 +274,7 @@ fn mode(record: &Record) -> &'static str {
     }
 }
 
-fn pgn(record: &Record, names: &Names) -> String {
+pub(super) fn pgn(record: &Record, names: &Names) -> String {
     let (event, site) = event_of(record, names);
     let result = record.game.result().map_or("*", |r| r.pgn());
     let white = names.player(&record.detail.white);
@@ -280,14 +304,18 @@ fn pgn(record: &Record, names: &Names) -> String {
         .game
         .result()
         .map_or("unterminated", |r| r.reason.termination());
-    let mut extra = vec![
-        ("GameId", record.id.as_str()),
+    let board = record.detail.board.map(|b| b.to_string());
+    let mut extra = vec![("GameId", record.id.as_str())];
+    if let Some(board) = &board {
+        extra.push(("Board", board.as_str()));
+    }
+    extra.extend([
         ("TimeControl", time_control.as_str()),
         ("WhiteNA", white_na.as_str()),
         ("BlackNA", black_na.as_str()),
         ("Mode", mode(record)),
         ("Termination", termination),
-    ];
+    ]);
     let kind = record.game.kind();
     if let Some(game_type) = kind.game_type() {
         extra.push(("GameType", game_type));

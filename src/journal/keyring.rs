@@ -57,7 +57,7 @@ pub fn for_journal(path: &Path, keys: &KeyHistory) -> Result<Key, JournalError> 
     if pending.exists() {
         let key = Key::read(&pending)?;
         if key.public() == current {
-            std::fs::rename(&pending, path)
+            crate::durable::rename(&pending, path)
                 .map_err(|e| JournalError::Key(format!("{}: {e}", path.display())))?;
             key.write_public(path)?;
             tracing::info!(public_key = %current, "finished a key rotation cut short");
@@ -154,7 +154,7 @@ pub fn rotate(conn: &Connection, path: &Path, old: &Key) -> Result<(Key, i64), J
         };
         serde_json::to_string(&detail).unwrap_or_default()
     })?;
-    std::fs::rename(&pending, path)
+    crate::durable::rename(&pending, path)
         .map_err(|e| JournalError::Key(format!("{}: {e}", path.display())))?;
     new.write_public(path)?;
     // The `.pub` of the pending file is not needed.

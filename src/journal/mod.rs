@@ -20,11 +20,13 @@
 //! ```
 
 pub mod crosstable;
+pub mod event_export;
 pub mod export;
 mod head;
 pub mod keyring;
 pub mod peer;
 pub mod receipt;
+pub mod registry;
 pub mod replay;
 pub mod sealed;
 pub mod signing;
@@ -69,11 +71,28 @@ pub enum EntryKind {
     /// that node; it is in the game only once that node's record comes back with it. Its
     /// text is the action as a command; it changes no game.
     Proposal,
+    /// A player registered while the relay runs ([`registry::PlayerRecord`]); no game.
+    PlayerAdd,
+    /// A registered player's details changed ([`registry::PlayerRecord`], whole); no game.
+    PlayerSet,
+    /// A player's secret changed (its hash is kept apart, never in the record); no game.
+    PlayerSecret,
+    /// An event made while the relay runs ([`crate::event::Event`]); no game.
+    EventNew,
+    /// Players entered in an event, in their order ([`registry::EnterDetail`]).
+    EventEnter,
+    /// The entrants' numbers drawn by lot, with the seed ([`registry::DrawDetail`]).
+    EventDraw,
+    /// An event's games all started: its `game_start` entries follow in the same commit.
+    EventStart,
+    /// A player withdrawn from an event ([`registry::WithdrawDetail`]): their unfinished
+    /// games' results follow in the same commit.
+    EventWithdraw,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 18] = [
+    const NAMES: [(EntryKind, &'static str); 26] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -92,6 +111,14 @@ impl EntryKind {
         (EntryKind::SigningKey, "signing_key"),
         (EntryKind::KeyRotation, "key_rotation"),
         (EntryKind::Proposal, "proposal"),
+        (EntryKind::PlayerAdd, "player_add"),
+        (EntryKind::PlayerSet, "player_set"),
+        (EntryKind::PlayerSecret, "player_secret"),
+        (EntryKind::EventNew, "event_new"),
+        (EntryKind::EventEnter, "event_enter"),
+        (EntryKind::EventDraw, "event_draw"),
+        (EntryKind::EventStart, "event_start"),
+        (EntryKind::EventWithdraw, "event_withdraw"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -123,6 +150,29 @@ impl EntryKind {
     /// Part of a game's official record ([`EntryKind::RECORD`]).
     pub fn is_record(self) -> bool {
         Self::RECORD.contains(&self)
+    }
+
+    /// Belongs to no game: the relay's signing keys, and the players and events registered
+    /// while it runs (their entries have an empty game).
+    pub fn is_gameless(self) -> bool {
+        matches!(
+            self,
+            EntryKind::SigningKey
+                | EntryKind::KeyRotation
+                | EntryKind::PlayerAdd
+                | EntryKind::PlayerSet
+                | EntryKind::PlayerSecret
+                | EntryKind::EventNew
+                | EntryKind::EventEnter
+                | EntryKind::EventDraw
+                | EntryKind::EventStart
+                | EntryKind::EventWithdraw
+        )
+    }
+
+    /// A player's or an event's registration ([`registry`]).
+    pub fn is_registry(self) -> bool {
+        self.is_gameless() && !matches!(self, EntryKind::SigningKey | EntryKind::KeyRotation)
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {
@@ -172,6 +222,9 @@ pub struct NewEntry {
     /// Message-ID, hashed): stored with the entry in the same transaction, so a message seen
     /// again after a crash is recognised ([`Journal::seen`]). Not part of the hash chain.
     pub key: Option<String>,
+    /// A player's new secret hash (player, Argon2id PHC string), kept with the entry in the
+    /// same transaction but apart from the record: never chained, exported or shown.
+    pub credential: Option<(String, String)>,
 }
 
 impl NewEntry {
@@ -187,6 +240,7 @@ impl NewEntry {
             san: None,
             detail: String::new(),
             key: None,
+            credential: None,
         }
     }
 }
@@ -218,6 +272,8 @@ pub struct OutboxItem {
 pub struct NewOutbox {
     pub player: String,
     pub body: String,
+    /// Holds a secret (a welcome mail's): removed from the outbox once delivered.
+    pub sensitive: bool,
 }
 
 /// An entry and the messages it sends.
@@ -357,6 +413,7 @@ impl Journal {
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         let mut replayed = replay(&conn)?;
+        replayed.credentials = replay::Credentials(store::credentials(&conn)?);
         let key_path: PathBuf = signing::key_path(data_dir, key_file);
         let key = keyring::for_journal(&key_path, &replayed.keys)?;
         if replayed.keys.current().is_none() {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use super::registry::Registry;
 use super::signing::KeyHistory;
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::clock::{Leave, Overdue, Rules};
@@ -35,6 +36,9 @@ pub struct GameStartDetail {
     /// Round, for the records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<String>,
+    /// Board within the round, for an event's games paired by the relay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
     /// Leave each player (White, Black) had announced when the game started and that was not
     /// over yet: it covers this game too.
     #[serde(default, skip_serializing_if = "no_leave")]
@@ -84,6 +88,9 @@ pub struct AdjudicationDetail {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     pub reason: String,
+    /// Decided because the loser withdrew from the event (the game was not played out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawal: bool,
 }
 
 /// An entry's time.
@@ -154,6 +161,22 @@ pub struct Replayed {
     pub keys: KeyHistory,
     /// Signed heads checked (by [`verify`] only; replay at start does not check them).
     pub signatures: u64,
+    /// Players and events registered while the relay ran.
+    pub registry: Registry,
+    /// Secret hashes set while the relay ran, by player (read by the daemon at start only;
+    /// never printed).
+    pub credentials: Credentials,
+}
+
+/// Players' secret hashes set while the relay ran (`PLAYER ADD`, `PLAYER SECRET`, `SECRET`),
+/// kept outside the record. Its `Debug` says how many, never what.
+#[derive(Clone, Default)]
+pub struct Credentials(pub BTreeMap<String, String>);
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Credentials({} hashes)", self.0.len())
+    }
 }
 
 /// What an entry does to its game, and by whom: `None` for entries that change no game (a
@@ -173,7 +196,15 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | EntryKind::Message
         | EntryKind::SigningKey
         | EntryKind::KeyRotation
-        | EntryKind::Proposal => {
+        | EntryKind::Proposal
+        | EntryKind::PlayerAdd
+        | EntryKind::PlayerSet
+        | EntryKind::PlayerSecret
+        | EntryKind::EventNew
+        | EntryKind::EventEnter
+        | EntryKind::EventDraw
+        | EntryKind::EventStart
+        | EntryKind::EventWithdraw => {
             return Ok(None);
         }
         EntryKind::DrawOffer => Action::OfferDraw,
@@ -227,7 +258,12 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
                 .map_err(|err| corrupt(format!("adjudication: {err}")))?;
             let winner = GameResult::winner_from_pgn(&detail.result)
                 .ok_or_else(|| corrupt(format!("adjudication result {:?}", detail.result)))?;
-            let mut result = GameResult::new(winner, EndReason::Adjudication);
+            let reason = if detail.withdrawal {
+                EndReason::Withdrawal
+            } else {
+                EndReason::Adjudication
+            };
+            let mut result = GameResult::new(winner, reason);
             result.note = Some(detail.reason);
             // The arbiter is no side: the colour is only a placeholder.
             return Ok(Some((game.turn(), Action::Adjudicate(result))));
@@ -285,6 +321,9 @@ pub fn replay_reporting(
         }
         let at = time_of(&e)?;
         out.last_time = out.last_time.max(Some(at));
+        if e.kind.is_registry() {
+            return out.registry.apply(&e).map_err(corrupt);
+        }
         if e.kind == EntryKind::GameStart {
             let detail: GameStartDetail = serde_json::from_str(&e.detail)
                 .map_err(|err| corrupt(format!("game start detail: {err}")))?;

@@ -111,7 +111,8 @@ impl Key {
     }
 
     /// Writes the key to `path` (which must not exist) and its public half to
-    /// [`public_path`]: a temporary file, created with mode 0600, synced, then renamed.
+    /// [`public_path`]: a temporary file, created with mode 0600, synced, renamed, and the
+    /// folder synced (a power cut must not take back a key the chain is about to name).
     pub fn write_new(&self, path: &Path) -> Result<(), JournalError> {
         let io = |e: std::io::Error| JournalError::Key(format!("{}: {e}", path.display()));
         if path.exists() {
@@ -128,18 +129,16 @@ impl Key {
         file.sync_all().map_err(io)?;
         drop(file);
         std::fs::rename(&tmp, path).map_err(io)?;
-        sync_dir(path);
+        crate::durable::sync_parent(path).map_err(io)?;
         self.write_public(path)
     }
 
-    /// Writes the public key beside the key file (replacing what was there).
+    /// Writes the public key beside the key file (replacing what was there), durably: the
+    /// file a federation fetches must not fall back to an older key after a power cut.
     pub fn write_public(&self, key_path: &Path) -> Result<(), JournalError> {
         let public = public_path(key_path);
-        let io = |e: std::io::Error| JournalError::Key(format!("{}: {e}", public.display()));
-        let tmp = sibling(&public, ".tmp");
-        std::fs::write(&tmp, format!("{}\n", self.public())).map_err(io)?;
-        std::fs::rename(&tmp, &public).map_err(io)?;
-        Ok(())
+        crate::durable::replace(&public, format!("{}\n", self.public()).as_bytes())
+            .map_err(|e| JournalError::Key(format!("{}: {e}", public.display())))
     }
 }
 
@@ -181,19 +180,6 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
         .write(true)
         .create_new(true)
         .open(path)
-}
-
-/// Makes a rename durable: syncs the folder that holds `path` (best effort).
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent()
-        && let Ok(d) = std::fs::File::open(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        })
-    {
-        let _ = d.sync_all();
-    }
 }
 
 /// What a head signature covers: the entry number and the chain hash after it.

@@ -38,6 +38,10 @@ CREATE TABLE IF NOT EXISTS inbound_keys (
     key TEXT PRIMARY KEY,
     seq INTEGER NOT NULL REFERENCES entries(seq)
 );
+CREATE TABLE IF NOT EXISTS credentials (
+    player TEXT PRIMARY KEY,
+    hash   TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS signatures (
     seq       INTEGER PRIMARY KEY,
     hash      BLOB NOT NULL,
@@ -50,9 +54,10 @@ CREATE TABLE IF NOT EXISTS signatures (
 pub const FILE_NAME: &str = "journal.sqlite3";
 
 /// Opens (creating if needed) the journal with WAL and `synchronous=FULL`: a commit that
-/// returns is on disk.
+/// returns is on disk. The data directory, when made here, is synced into its parent: SQLite
+/// syncs the folder it creates the journal in, not the folders above.
 pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
-    std::fs::create_dir_all(data_dir)
+    crate::durable::create_dir_all(data_dir)
         .map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
     let conn = Connection::open(data_dir.join(FILE_NAME))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -60,7 +65,35 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
+    // Journals from before welcome mails have no column for a row that holds a secret.
+    let has_sensitive: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('outbox') WHERE name = 'sensitive'")?
+        .exists([])?;
+    if !has_sensitive {
+        conn.execute_batch("ALTER TABLE outbox ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0")?;
+    }
+    // So that an acknowledgement finds the few such rows without reading the outbox.
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS outbox_sensitive ON outbox(player, id) WHERE sensitive = 1",
+    )?;
     Ok(conn)
+}
+
+/// Every player's secret hash registered while the relay ran (not those of the
+/// configuration), by player.
+pub fn credentials(
+    conn: &Connection,
+) -> Result<std::collections::BTreeMap<String, String>, JournalError> {
+    // A read-only journal from before credentials has no such table: no credentials.
+    let exists: bool = conn
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credentials'")?
+        .exists([])?;
+    if !exists {
+        return Ok(Default::default());
+    }
+    let mut stmt = conn.prepare("SELECT player, hash FROM credentials")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Opens an existing journal for reading only.
@@ -129,6 +162,7 @@ pub fn insert_entry(
     new: NewEntry,
 ) -> Result<Entry, JournalError> {
     let key = new.key;
+    let credential = new.credential;
     let mut entry = Entry {
         seq,
         time: new.time.to_string(),
@@ -164,6 +198,10 @@ pub fn insert_entry(
         conn.prepare_cached("INSERT OR IGNORE INTO inbound_keys (key, seq) VALUES (?1, ?2)")?
             .execute(params![key, entry.seq])?;
     }
+    if let Some((player, hash)) = credential {
+        conn.prepare_cached("INSERT OR REPLACE INTO credentials (player, hash) VALUES (?1, ?2)")?
+            .execute(params![player, hash])?;
+    }
     Ok(entry)
 }
 
@@ -173,18 +211,27 @@ pub fn insert_outbox(
     game: &str,
     seq: i64,
     body: &str,
+    sensitive: bool,
 ) -> Result<i64, JournalError> {
-    conn.prepare_cached("INSERT INTO outbox (player, game, seq, body) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![player, game, seq, body])?;
+    conn.prepare_cached(
+        "INSERT INTO outbox (player, game, seq, body, sensitive) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![player, game, seq, body, sensitive])?;
     Ok(conn.last_insert_rowid())
 }
 
 /// Marks `player`'s outbox messages up to and including `upto` delivered; returns how many.
 pub fn mark_delivered(conn: &Connection, player: &str, upto: i64) -> Result<usize, JournalError> {
     let now = jiff::Timestamp::now().to_string();
-    Ok(conn
+    let marked = conn
         .prepare_cached("UPDATE outbox SET delivered_at = ?1 WHERE player = ?2 AND id <= ?3 AND delivered_at IS NULL")?
-        .execute(params![now, player, upto])?)
+        .execute(params![now, player, upto])?;
+    // A delivered message that held a secret is not kept.
+    conn.prepare_cached(
+        "DELETE FROM outbox WHERE player = ?1 AND id <= ?2 AND sensitive = 1 AND delivered_at IS NOT NULL",
+    )?
+    .execute(params![player, upto])?;
+    Ok(marked)
 }
 
 /// `player`'s undelivered messages after `after`, oldest first, at most `limit`.

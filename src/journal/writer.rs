@@ -163,8 +163,14 @@ fn run_batch(
                     *seq = entry.seq;
                     *prev = entry.hash;
                     for out in record.outbox {
-                        let id =
-                            store::insert_outbox(&tx, &out.player, &game, entry.seq, &out.body)?;
+                        let id = store::insert_outbox(
+                            &tx,
+                            &out.player,
+                            &game,
+                            entry.seq,
+                            &out.body,
+                            out.sensitive,
+                        )?;
                         items.push(OutboxItem {
                             id,
                             player: out.player,

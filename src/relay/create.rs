@@ -32,7 +32,7 @@ impl State {
         &mut self,
         sender: &Sender,
         game_id: String,
-        mut detail: GameStartDetail,
+        detail: GameStartDetail,
     ) -> Pending {
         if !sender.admin {
             return Pending::Now(Reply::new(
@@ -40,14 +40,42 @@ impl State {
                 "only the admin creates games",
             ));
         }
-        if !valid_id(&game_id) {
-            return Pending::Now(Reply::new(
+        let (white, black) = (detail.white.clone(), detail.black.clone());
+        let (record, game) = match self.prepare_start(sender, &game_id, detail) {
+            Ok(prepared) => prepared,
+            Err(reply) => return Pending::Now(reply),
+        };
+        match self.enqueue(vec![record]).await {
+            Ok(committed) => {
+                self.games.insert(game_id.clone(), Box::new(game));
+                Pending::AfterCommit(
+                    committed,
+                    Reply::new(
+                        Status::Done,
+                        format!("created {game_id}: {white} (White) - {black} (Black)"),
+                    ),
+                )
+            }
+            Err(reply) => Pending::Now(reply),
+        }
+    }
+
+    /// Checks a game's start and makes its `game_start` record (telling each player) and the
+    /// game as it starts, changing nothing; `detail` without rules: they come from its event.
+    pub(super) fn prepare_start(
+        &self,
+        sender: &Sender,
+        game_id: &str,
+        mut detail: GameStartDetail,
+    ) -> Result<(Record, crate::game::Game), Reply> {
+        if !valid_id(game_id) {
+            return Err(Reply::new(
                 Status::BadCommand,
                 format!("{game_id:?} is not a game id (letters, digits, '-', '_', '.')"),
             ));
         }
-        if self.games.contains_key(&game_id) {
-            return Pending::Now(Reply::new(
+        if self.games.contains_key(game_id) {
+            return Err(Reply::new(
                 Status::Refused,
                 format!("game {game_id} exists already"),
             ));
@@ -55,14 +83,14 @@ impl State {
         let (white, black) = (detail.white.clone(), detail.black.clone());
         for player in [&white, &black] {
             if !self.players.contains_key(player) {
-                return Pending::Now(Reply::new(
+                return Err(Reply::new(
                     Status::NotFound,
                     format!("no player {player:?}"),
                 ));
             }
         }
         if white == black {
-            return Pending::Now(Reply::new(
+            return Err(Reply::new(
                 Status::BadCommand,
                 "a player cannot play themself",
             ));
@@ -70,7 +98,7 @@ impl State {
         if let Some(super::role::Role::Replica { remote }) =
             self.role_of(&white, &black, detail.authority)
         {
-            return Pending::Now(Reply::new(
+            return Err(Reply::new(
                 Status::Refused,
                 format!(
                     "game {game_id} would be kept by the node of {remote}, across the link: create it there"
@@ -82,7 +110,7 @@ impl State {
             Some(id) => match self.events.get(id) {
                 Some(event) => event.rules.clone(),
                 None => {
-                    return Pending::Now(Reply::new(Status::NotFound, format!("no event {id:?}")));
+                    return Err(Reply::new(Status::NotFound, format!("no event {id:?}")));
                 }
             },
         };
@@ -96,15 +124,11 @@ impl State {
                 .collect()
         };
         detail.leave = [current(&white), current(&black)];
-        let game = match detail.game(&game_id, self.now) {
-            Ok(game) => game,
-            Err(e) => return Pending::Now(Reply::new(Status::BadCommand, format!("bad FEN: {e}"))),
-        };
-        let mut entry = self.said_entry(sender, &game_id, EntryKind::GameStart);
-        entry.detail = match journal::detail(&detail) {
-            Ok(detail) => detail,
-            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
-        };
+        let game = detail
+            .game(game_id, self.now)
+            .map_err(|e| Reply::new(Status::BadCommand, format!("bad FEN: {e}")))?;
+        let mut entry = self.said_entry(sender, game_id, EntryKind::GameStart);
+        entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
         let outbox = [
             (&white, Color::White, &black),
             (&black, Color::Black, &white),
@@ -112,25 +136,13 @@ impl State {
         .into_iter()
         .map(|(player, color, opponent)| {
             let notice = Notice::GameStarted {
-                game: game_id.clone(),
+                game: game_id.to_owned(),
                 side: color.into(),
                 opponent: opponent.clone(),
             };
             notice_for(player, &notice)
         })
         .collect();
-        match self.enqueue(vec![Record { entry, outbox }]).await {
-            Ok(committed) => {
-                self.games.insert(game_id.clone(), Box::new(game));
-                Pending::AfterCommit(
-                    committed,
-                    Reply::new(
-                        Status::Done,
-                        format!("created {game_id}: {white} (White) - {black} (Black)"),
-                    ),
-                )
-            }
-            Err(reply) => Pending::Now(reply),
-        }
+        Ok((Record { entry, outbox }, game))
     }
 }

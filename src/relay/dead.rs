@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Reply, Sender, Status};
 use crate::command::DeadAction;
+use crate::durable::{create_dir_all, sync_dir};
 
 /// Letters listed by `DEAD` at most (the oldest first); the count says how many there are.
 pub const LISTED: usize = 50;
@@ -153,10 +154,6 @@ pub struct DeadLetters {
     dir: PathBuf,
 }
 
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::File::open(dir)?.sync_all()
-}
-
 impl DeadLetters {
     /// The store under `data_dir`; its folders are made when first written.
     pub fn new(data_dir: &Path) -> DeadLetters {
@@ -175,13 +172,13 @@ impl DeadLetters {
             return Err(DeadError::NotFound(letter.id.clone()));
         }
         let (tmp, parked) = (self.dir.join("tmp"), self.dir.join("parked"));
-        std::fs::create_dir_all(&tmp)?;
-        std::fs::create_dir_all(&parked)?;
+        // Made durable too: a letter synced into a folder a power cut takes away is lost.
+        create_dir_all(&tmp)?;
+        create_dir_all(&parked)?;
         let staged = tmp.join(&letter.id);
         std::fs::write(&staged, letter.encode())?;
         std::fs::File::open(&staged)?.sync_all()?;
-        std::fs::rename(&staged, parked.join(&letter.id))?;
-        sync_dir(&parked)?;
+        crate::durable::rename(&staged, &parked.join(&letter.id))?;
         let retry = self.path(State::Retry, &letter.id);
         if retry.exists() {
             std::fs::remove_file(&retry)?;
@@ -244,9 +241,9 @@ impl DeadLetters {
     pub fn retry(&self, id: &str) -> Result<DeadLetter, DeadError> {
         let letter = self.find(State::Parked, id)?;
         let retry = self.dir.join("retry");
-        std::fs::create_dir_all(&retry)?;
-        std::fs::rename(self.path(State::Parked, id), retry.join(id))?;
-        sync_dir(&retry)?;
+        create_dir_all(&retry)?;
+        // Both folders synced: a cut must not leave the letter parked and waiting at once.
+        crate::durable::rename(&self.path(State::Parked, id), &retry.join(id))?;
         Ok(letter)
     }
 

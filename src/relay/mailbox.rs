@@ -5,7 +5,6 @@
 //! journal, so they know nothing of storage; the link's read-only view of the journal lives
 //! here, not in the link.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -18,10 +17,10 @@ use crate::journal::export::{EventInfo, Names, PlayerInfo};
 use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
 
-use super::Channel;
 use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
 use super::notice::{Notice, Side};
 use super::render::{self, Reader};
+use super::{Channel, Roster};
 
 /// The record could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -56,7 +55,8 @@ impl From<OutboxItem> for Message {
 pub struct Mailbox {
     journal: Journal,
     hub: Arc<Hub>,
-    readers: Arc<HashMap<String, Reader>>,
+    /// The players, for how each reads.
+    roster: Roster,
     data_dir: PathBuf,
     /// The names the exports for the web pages use: without the players' addresses.
     names: Arc<Names>,
@@ -140,22 +140,12 @@ pub struct GamePlayers {
 }
 
 impl Mailbox {
-    pub fn new(journal: Journal, hub: Arc<Hub>, config: &Config) -> Mailbox {
-        let readers = config
-            .players
-            .values()
-            .map(|p| {
-                let reader = Reader {
-                    notation: p.notation,
-                    lang: p.lang,
-                };
-                (p.id.clone(), reader)
-            })
-            .collect();
+    /// The transports' door to the record; `roster` is the relay's ([`super::Relay::roster`]).
+    pub fn new(journal: Journal, hub: Arc<Hub>, config: &Config, roster: Roster) -> Mailbox {
         Mailbox {
             journal,
             hub,
-            readers: Arc::new(readers),
+            roster,
             data_dir: config.data_dir.clone(),
             names: Arc::new(names(config, false)),
             view: Arc::new(Mutex::new(None)),
@@ -165,10 +155,7 @@ impl Mailbox {
 
     /// How many items wait in the outbox, by the transport their player is reached by
     /// (`tcp`, `email`, `xfcc`, `link`): the outbox depth an operator watches.
-    pub async fn outbox_depth(
-        &self,
-        config: &Config,
-    ) -> Result<Vec<(&'static str, i64)>, MailboxError> {
+    pub async fn outbox_depth(&self) -> Result<Vec<(&'static str, i64)>, MailboxError> {
         let rows = self.read(|v| v.waiting_by_player()).await?;
         let mut depth: std::collections::BTreeMap<&'static str, i64> =
             ["tcp", "email", "xfcc", "link"]
@@ -176,7 +163,7 @@ impl Mailbox {
                 .map(|t| (t, 0))
                 .collect();
         for (player, n) in rows {
-            let transport = match config.players.get(&player).map(|p| &p.reach) {
+            let transport = match self.roster.with(&player, |p| p.reach.clone()) {
                 Some(crate::config::Reach::Tcp) => "tcp",
                 Some(crate::config::Reach::Email) => "email",
                 Some(crate::config::Reach::Xfcc) => "xfcc",
@@ -206,7 +193,12 @@ impl Mailbox {
 
     /// How `player` reads: notation and language (ICCF numeric for the administrator).
     pub fn reader(&self, player: &str) -> Reader {
-        self.readers.get(player).copied().unwrap_or_default()
+        self.roster
+            .with(player, |p| Reader {
+                notation: p.notation,
+                lang: p.lang,
+            })
+            .unwrap_or_default()
     }
 
     /// Whether the journal still commits: an empty write answered within `within`. The one

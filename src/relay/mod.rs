@@ -13,24 +13,30 @@
 
 mod create;
 pub mod dead;
+mod events;
 mod facts;
 pub mod mailbox;
 pub mod notice;
 mod peers;
 mod play;
+mod players;
 pub mod render;
 mod replica;
 mod reply;
 mod role;
+mod roster;
 mod rules;
 mod state;
 mod timing;
 mod view;
 mod watch;
 
+pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
-pub use crate::journal::crosstable::{Row, halves, quarters};
+/// What a journal entry records, and a move entry's mark of a draw offer: a link carries the
+/// record entry by entry ([`LinkItem::kind`]), so it names them, through here.
+pub use crate::journal::{EntryKind, replay::DRAW_OFFER};
 pub use mailbox::{
     Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message, Rejected, Subscription,
     names,
@@ -39,6 +45,7 @@ pub use notice::Notice;
 pub use peers::{proposal_key, refusal_key};
 pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
+pub use roster::{Players, Roster};
 pub use view::{GameView, Standing, san_movetext};
 pub use watch::{Watched, crosstable};
 
@@ -77,7 +84,9 @@ impl Pending {
             Pending::Now(reply) => reply,
             Pending::AfterCommit(committed, mut reply) => match committed.await {
                 Ok(Ok(entries)) => {
-                    reply.receipt = entries.last().map(|e| Short::of(e.seq, &e.hash));
+                    if !reply.ends_with_secret {
+                        reply.receipt = entries.last().map(|e| Short::of(e.seq, &e.hash));
+                    }
                     reply
                 }
                 Ok(Err(e)) => Reply::not_recorded(&e),
@@ -117,6 +126,7 @@ pub struct Relay {
     /// Mail refused for good, for the admin's `DEAD` (answered here: no game is involved).
     dead: dead::DeadLetters,
     changes: broadcast::Sender<String>,
+    roster: Roster,
 }
 
 /// How many game changes a slow listener may fall behind before it is told it lagged (and
@@ -161,6 +171,8 @@ impl Relay {
         if matches!(clock, Clock::Manual(_)) {
             tracing::warn!("manual clock: time moves only by the admin's CLOCK command");
         }
+        let (players, events) = known(config, &replayed);
+        let roster = Roster::new(players.clone());
         let facts = view::facts_of(&replayed.games);
         let ledgers = replayed
             .games
@@ -175,12 +187,14 @@ impl Relay {
                 .map(|(id, g)| (id, Box::new(g.game)))
                 .collect(),
             ledgers,
-            players: config.players.clone(),
-            anyone_across_link: config
-                .players
+            anyone_across_link: players
                 .values()
                 .any(|p| matches!(p.reach, crate::config::Reach::Link(_))),
-            events: config.events.clone(),
+            players,
+            events,
+            roster: roster.clone(),
+            registry: replayed.registry,
+            can_mail: config.email.is_some(),
             journal,
             // Whole seconds, even after a journal written before times were.
             now: state::whole_seconds(
@@ -211,6 +225,7 @@ impl Relay {
                 fen: g.fen.clone(),
                 rules: None,
                 round: g.round.clone(),
+                board: None,
                 leave: Default::default(),
                 authority: g.authority,
             };
@@ -311,7 +326,14 @@ impl Relay {
             tx,
             dead: dead::DeadLetters::new(&config.data_dir),
             changes,
+            roster,
         })
+    }
+
+    /// The players, as every transport sees them (registrations while the relay runs
+    /// included).
+    pub fn roster(&self) -> &Roster {
+        &self.roster
     }
 
     /// A feed of the ids of games that changed (a move, a draw offer, a result...), sent as
@@ -435,6 +457,69 @@ impl Relay {
             Err(reply)
         }
     }
+}
+
+/// The players and events the relay starts with: the configuration's, then those the
+/// journal registered while it ran (a configuration's player or event wins over a registered
+/// one of the same id, and the log says so); a secret changed while the relay ran replaces the
+/// configuration's.
+fn known(
+    config: &Config,
+    replayed: &Replayed,
+) -> (
+    std::sync::Arc<Players>,
+    std::collections::BTreeMap<String, crate::event::Event>,
+) {
+    let mut players = config.players.clone();
+    let mut events = config.events.clone();
+    let credentials = &replayed.credentials.0;
+    for (id, record) in &replayed.registry.players {
+        if config.players.contains_key(id) {
+            tracing::warn!(player = %id, "a player of the configuration was also registered while the relay ran; the configuration's entry is used");
+            continue;
+        }
+        let Some(hash) = credentials.get(id) else {
+            tracing::error!(player = %id, "a registered player has no secret hash in the journal; they cannot log in");
+            continue;
+        };
+        let mut keys: Vec<(&str, &str)> = vec![
+            ("name", &record.name),
+            ("notation", &record.notation),
+            ("reach", &record.reach),
+        ];
+        if let Some(lang) = &record.lang {
+            keys.push(("lang", lang));
+        }
+        if let Some(email) = &record.email {
+            keys.push(("email", email));
+        }
+        match crate::config::registered::player_from_keys(id, &keys, hash) {
+            Ok(player) => {
+                std::sync::Arc::make_mut(&mut players).insert(id.clone(), player);
+            }
+            Err(e) => {
+                tracing::error!(player = %id, error = %e, "a registered player no longer reads; left out")
+            }
+        }
+    }
+    for (id, hash) in credentials {
+        if let Some(player) = config.players.get(id)
+            && player.secret_hash != *hash
+        {
+            tracing::warn!(player = %id, "this player's secret was changed while the relay ran: the configuration's secret_hash is not used");
+            if let Some(p) = std::sync::Arc::make_mut(&mut players).get_mut(id) {
+                p.secret_hash = hash.clone();
+            }
+        }
+    }
+    for (id, record) in &replayed.registry.events {
+        if events.contains_key(id) {
+            tracing::warn!(event = %id, "an event of the configuration was also made while the relay ran; the configuration's is used");
+            continue;
+        }
+        events.insert(id.clone(), record.event.clone());
+    }
+    (players, events)
 }
 
 /// A command as a transport received it.

@@ -294,6 +294,29 @@ pub enum Notice {
         game: String,
         number: u32,
     },
+    /// The reader was registered while the relay runs: how to play, with their secret (the
+    /// outbox row is removed once it is delivered: [`Notice::holds_secret`]).
+    Welcome {
+        player: String,
+        name: String,
+        secret: String,
+        /// The notation moves are written to them in, as the configuration names it.
+        notation: String,
+    },
+    /// An event's games have all started: the reader's games in it. A line-protocol reader
+    /// is also told of each game apart ([`Notice::GameStarted`]); a mail lists them at once.
+    EventStarted {
+        event: String,
+        name: String,
+        games: Vec<EventGame>,
+    },
+    /// `player` withdrew from the event; their unfinished games are lost (their results
+    /// follow).
+    Withdrawn {
+        event: String,
+        player: String,
+        reason: String,
+    },
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
     Legacy {
@@ -301,7 +324,22 @@ pub enum Notice {
     },
 }
 
+/// One of the reader's games in an event that started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventGame {
+    pub game: String,
+    pub side: Side,
+    pub opponent: String,
+    pub round: u32,
+    pub board: u32,
+}
+
 impl Notice {
+    /// Whether the item holds a secret: its outbox row must not outlive its delivery.
+    pub fn holds_secret(&self) -> bool {
+        matches!(self, Notice::Welcome { .. })
+    }
+
     /// The stored form: JSON, or the text itself for a legacy item.
     pub fn to_body(&self) -> String {
         match self {

@@ -371,8 +371,97 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
         ),
         Notice::Message { game, from, text } => ("MSG", game, format!(" from {from}: {text}")),
         Notice::Recorded { game, what } => ("RECORDED", game, format!(" {what}")),
+        Notice::Welcome {
+            player,
+            name,
+            notation,
+            ..
+        } => (
+            "WELCOME",
+            player,
+            format!(" {name}: you are registered; moves are written to you in {notation}"),
+        ),
+        Notice::EventStarted { event, name, games } => {
+            let list: Vec<String> = games
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} ({} against {})",
+                        g.game,
+                        ColorName(g.side.into()),
+                        g.opponent
+                    )
+                })
+                .collect();
+            (
+                "EVENT",
+                event,
+                format!(
+                    " {name} started: your {} game(s): {}",
+                    games.len(),
+                    list.join(", ")
+                ),
+            )
+        }
+        Notice::Withdrawn {
+            event,
+            player,
+            reason,
+        } => (
+            "WITHDRAWN",
+            event,
+            format!(" {player} withdrew ({reason}): their unfinished games are lost"),
+        ),
         Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
+}
+
+/// What a mail adds below a registration's or an event's line: for a welcome, how to play
+/// by mail (the key, where to write, a first move); for an event's start, the reader's
+/// games one a line. `None` for other items. `relay` is the relay's mail address.
+pub fn mail_details(notice: &Notice, relay: &str, lang: Option<Lang>) -> Option<String> {
+    let ru = lang == Some(Lang::Russian);
+    match notice {
+        Notice::Welcome { secret, .. } if ru => Some(format!(
+            "Ваш ключ: {secret}\n\
+             Храните его в тайне: он доказывает, что письмо от вас.\n\n\
+             Чтобы сделать ход, напишите на {relay}: в теме — номер партии и key:{secret},\n\
+             в тексте — ход на отдельной строке в любой записи (12. Кf3, 7163, g1-f3).\n\
+             Или ответьте на последнее письмо о партии.\n"
+        )),
+        Notice::Welcome { secret, .. } => Some(format!(
+            "Your key: {secret}\n\
+             Keep it to yourself: it proves a mail is yours.\n\n\
+             To move, write to {relay} with the game id and key:{secret} in the subject\n\
+             and the move on a line of its own, in any notation (12. Nf3, 7163, g1-f3);\n\
+             or reply to the relay's last mail about the game.\n"
+        )),
+        Notice::EventStarted { games, .. } => {
+            let mut text = String::new();
+            for g in games {
+                let side = if ru {
+                    side_ru(g.side).to_owned()
+                } else {
+                    ColorName(g.side.into()).to_string()
+                };
+                let _ = if ru {
+                    writeln!(
+                        text,
+                        "тур {}, доска {}: партия {}, вы играете {side} против {}",
+                        g.round, g.board, g.game, g.opponent
+                    )
+                } else {
+                    writeln!(
+                        text,
+                        "round {}, board {}: game {}, you play {side} against {}",
+                        g.round, g.board, g.game, g.opponent
+                    )
+                };
+            }
+            Some(text)
+        }
+        _ => None,
+    }
 }
 
 /// An outbox item as `reader` reads it, on one line of the line protocol:
@@ -481,6 +570,15 @@ fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
         }
         Notice::Message { from, text, .. } => format!("сообщение от {from}: {text}"),
         Notice::Recorded { what, .. } => format!("записано в партию: {what}"),
+        Notice::Welcome { name, notation, .. } => {
+            format!("{name}: вы зарегистрированы; ходы вам пишутся в записи {notation}")
+        }
+        Notice::EventStarted { name, games, .. } => {
+            format!("турнир {name} начался: ваших партий {}", games.len())
+        }
+        Notice::Withdrawn { player, reason, .. } => {
+            format!("{player} выбыл ({reason}): его неоконченные партии засчитаны поражениями")
+        }
         Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
 }

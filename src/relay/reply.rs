@@ -120,6 +120,9 @@ pub struct Reply {
     pub status: Status,
     pub text: String,
     pub receipt: Option<Short>,
+    /// The reply ends with a word a script takes as it is (a new secret): no short receipt
+    /// is written after it, though its entry is in the record like any other.
+    pub ends_with_secret: bool,
 }
 
 impl Reply {
@@ -128,6 +131,15 @@ impl Reply {
             status,
             text: text.into(),
             receipt: None,
+            ends_with_secret: false,
+        }
+    }
+
+    /// A reply whose last word is a new secret (see [`Reply::ends_with_secret`]).
+    pub fn with_secret(status: Status, text: impl Into<String>) -> Reply {
+        Reply {
+            ends_with_secret: true,
+            ..Reply::new(status, text)
         }
     }
 
@@ -150,6 +162,8 @@ pub enum Channel {
     Email,
     Link,
     Http,
+    /// The admin socket: the arbiter's `ccrelay admin` on the daemon's own machine.
+    Admin,
     /// The configuration's games, started at start-up.
     Config,
     /// The correspondence clock: time-outs, reminders.
@@ -167,6 +181,7 @@ impl Channel {
             Channel::Email => "email",
             Channel::Link => "link",
             Channel::Http => "http",
+            Channel::Admin => "admin",
             Channel::Config => "config",
             Channel::Clock => "clock",
             Channel::Conditional => "conditional",

@@ -295,6 +295,7 @@ impl State {
         entry.detail = match detail(&AdjudicationDetail {
             result: decided.pgn().to_owned(),
             reason: reason.to_owned(),
+            withdrawal: false,
         }) {
             Ok(detail) => detail,
             Err(e) => return Pending::Now(Reply::not_recorded(&e)),

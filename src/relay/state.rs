@@ -59,6 +59,12 @@ pub(super) struct State {
     pub(super) age: Option<jiff::SignedDuration>,
     /// How far each game's record and proposals have gone, for the links.
     pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
+    /// The players as every transport sees them (published on each change to `players`).
+    pub(super) roster: super::Roster,
+    /// The players and events registered while the relay runs, as the record holds them.
+    pub(super) registry: crate::journal::registry::Registry,
+    /// Whether the relay sends mail (an `[email]` section): a player can be reached by mail.
+    pub(super) can_mail: bool,
 }
 
 /// The outbox row telling `player` of `notice`.
@@ -66,6 +72,7 @@ pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
     NewOutbox {
         player: player.to_owned(),
         body: notice.to_body(),
+        sensitive: notice.holds_secret(),
     }
 }
 
@@ -240,6 +247,7 @@ impl State {
                     fen,
                     rules: None,
                     round,
+                    board: None,
                     leave: Default::default(),
                     authority: Default::default(),
                 };
@@ -274,6 +282,13 @@ impl State {
                 number,
                 reason,
             } => self.peer_refused(sender, &game, number, &reason).await,
+            Command::Player { id, action, fields } => {
+                self.player(sender, &id, action, &fields).await
+            }
+            Command::Players => self.after_commit(self.list_players(sender)).await,
+            Command::Secret { secret } => self.own_secret(sender, &secret).await,
+            Command::Event { id, action } => self.event(sender, &id, action).await,
+            Command::Events => self.after_commit(self.list_events(sender)).await,
         }
     }
 

@@ -57,8 +57,8 @@ async fn relay() -> Fixture {
         .await
         .expect("relay");
     Fixture {
+        mailbox: Mailbox::new(journal, hub, &config, relay.roster().clone()),
         relay,
-        mailbox: Mailbox::new(journal, hub, &config),
         dir,
     }
 }

@@ -14,9 +14,9 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::config::Viewing;
+use crate::event::standings::{Played, Row, standings};
 use crate::game::clock::TimeControl;
 use crate::game::{Kind, Ply};
-use crate::journal::crosstable::{Played, Row, standings};
 
 use super::state::State;
 use super::view::Standing;
@@ -84,6 +84,13 @@ pub fn crosstable(games: &[Watched]) -> Vec<Row> {
                 Standing::Over { winner, .. } => Some(*winner),
                 _ => None,
             },
+            forfeit: matches!(
+                &g.standing,
+                Standing::Over {
+                    reason: crate::game::EndReason::Withdrawal,
+                    ..
+                }
+            ),
         })
         .collect();
     standings(&played)

@@ -233,6 +233,15 @@ ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
 RECEIPT <entry>                        the signed receipt for a journal entry (r<entry>:...)
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 DEAD [RETRY <id>|DROP <id>]            mail refused for good (admin)
+SECRET <new secret>                    your own secret (over TLS or from the relay's machine)
+EVENTS                                 the events (yours; all for the admin)
+EVENT SHOW <event>                     entrants, pairings by round, standings
+PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc] [EMAIL <a>]   (admin)
+PLAYER SECRET <id>                     a new secret for a player (admin)
+PLAYERS                                every player, no secrets (admin)
+EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
+EVENT ENTER <event> [TEAM \"<team>\"] <player>...   EVENT DRAW|START <event>   (admin)
+EVENT WITHDRAW <event> <player> <reason>                    (admin)
 QUIT";
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! authenticated sender and relay replies and outbox messages back into bytes. Transports know
 //! nothing of chess.
 
+pub mod admin;
 pub mod email;
 pub mod http;
 pub mod line;

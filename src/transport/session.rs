@@ -17,7 +17,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::stream::FuturesOrdered;
 use futures::{FutureExt, SinkExt, StreamExt};
@@ -28,22 +28,28 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tokio_util::task::TaskTracker;
 
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
-use crate::auth::{Busy, Verifier};
+use crate::auth::Verifier;
+use crate::auth::gate::{LoginGate, Refusal};
+use crate::command::Command;
 use crate::config::Config;
-use crate::limiter::{CommandBudget, KeyedLimiter};
+use crate::limiter::CommandBudget;
 use crate::relay::{Channel, Relay, Reply, Said, Sender, Status};
 use crate::relay::{Mailbox, Message, Subscription};
 
 /// Who is at the other end of a session, for the login limit and the logs.
 #[derive(Clone, Debug)]
 pub struct Peer {
-    /// What login attempts are counted by: an IP address, a serial device.
+    /// What failed logins are counted by: an IPv4 address, an IPv6 /64, a serial device.
     pub key: String,
     /// The transport, as journal entries name it: `tcp`, `serial`.
     pub channel: Channel,
     /// Where output passes through a slow line: the highest message id actually printed.
     /// A bare `ACK` then acknowledges only what the person can have read.
     pub printed: Option<Arc<AtomicI64>>,
+    /// Whether no one else can read the wire: TLS, or a connection from this machine. A
+    /// player may set their own secret (`SECRET`) only over such a wire; a plain TCP
+    /// connection from elsewhere and a serial line (which may be a radio modem) are not.
+    pub private_wire: bool,
 }
 
 /// What every session shares.
@@ -53,10 +59,9 @@ pub struct Context {
     pub mailbox: Mailbox,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
-    logins: KeyedLimiter,
-    /// The daemon's one secret checker (shared with email): a crowd of logins queues for its
-    /// few Argon2 slots rather than exhaust memory.
-    verifier: Arc<Verifier>,
+    /// Every transport's one login door: failed logins limited per address and per player,
+    /// right secrets remembered, the daemon's one Argon2 verifier behind them.
+    logins: LoginGate,
 }
 
 impl Context {
@@ -69,12 +74,7 @@ impl Context {
         verifier: Arc<Verifier>,
     ) -> Context {
         Context {
-            logins: KeyedLimiter::new(
-                config.limits.login_attempts_per_minute,
-                Duration::from_secs(60),
-                MAX_LOGIN_KEYS,
-            ),
-            verifier,
+            logins: LoginGate::new(verifier, config.limits.failed_logins_per_minute),
             config,
             relay,
             mailbox,
@@ -82,64 +82,50 @@ impl Context {
             tracker,
         }
     }
-}
 
-impl Context {
-    /// Counts a login attempt from `key` (an address, a line); false when it is over
-    /// `limits.login_attempts_per_minute`. Every transport's logins share this count.
-    pub fn login_attempt(&self, key: &str) -> bool {
-        self.logins.attempt(key)
+    /// Logs `player` in with `secret` from `address` (a key from
+    /// [`crate::limiter::address_key`], or a serial device): `admin` is the arbiter, any other
+    /// name a player. Refusals are counted in `ccrelay_logins_refused_total`; nothing here
+    /// logs the secret.
+    pub async fn log_in(&self, address: &str, player: &str, secret: String) -> Result<(), Refusal> {
+        let hash = if player == "admin" {
+            self.config.admin_secret_hash.clone()
+        } else {
+            self.relay.roster().with(player, |p| p.secret_hash.clone())
+        };
+        let checked = self
+            .logins
+            .check(address, player, secret, hash.as_deref())
+            .await;
+        if let Err(refusal) = checked {
+            metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
+                .increment(1);
+        }
+        checked
     }
 
-    /// Whether `secret` is `player`'s (never the admin's), checked under the same limit on
-    /// checks at once as the line protocol's logins, and in the same time for an unknown
-    /// player as for a known one.
-    pub async fn verify_player(&self, player: &str, secret: String) -> bool {
-        let hash = self
-            .config
-            .players
-            .get(player)
-            .map(|p| p.secret_hash.clone());
-        self.check_secret(hash, secret)
-            .await
-            .unwrap_or_else(|busy| {
-                tracing::warn!(%player, "login refused: {busy}");
-                false
-            })
-    }
-
-    /// Whether `secret` is the administrator's (the arbiter's web login), under the same
-    /// limit on checks at once; false when the configuration has no admin secret.
-    pub async fn verify_admin(&self, secret: String) -> bool {
-        let hash = self.config.admin_secret_hash.clone();
-        self.check_secret(hash, secret)
-            .await
-            .unwrap_or_else(|busy| {
-                tracing::warn!("admin login refused: {busy}");
-                false
-            })
-    }
-
-    /// Checks `secret` against `hash`; with no hash (an unknown name) against a dummy, so the
-    /// time taken does not tell which names exist.
-    async fn check_secret(&self, hash: Option<String>, secret: String) -> Result<bool, Busy> {
-        let hash_for_check = hash.as_deref().unwrap_or_else(|| dummy_hash());
-        let ok = self
-            .verifier
-            .verify(secret, hash_for_check, VERIFY_WAIT)
-            .await?;
-        Ok(ok && hash.is_some())
+    /// [`Context::log_in`] for a player only: the name `admin` is refused like a wrong secret
+    /// (and counted as a failure), for the services where the arbiter has no login.
+    pub async fn log_in_player(
+        &self,
+        address: &str,
+        player: &str,
+        secret: String,
+    ) -> Result<(), Refusal> {
+        if player == "admin" || player.is_empty() {
+            // Checked against nothing, so it costs and counts as any wrong login does.
+            return self.log_in(address, "", secret).await;
+        }
+        self.log_in(address, player, secret).await
     }
 }
-
-/// Addresses (or lines) whose login attempts are counted: the table's bound.
-const MAX_LOGIN_KEYS: usize = 65_536;
 
 /// Who is logged in on a session.
 struct LoggedIn {
     sender: Sender,
-    hub_id: u64,
-    pushes: Subscription,
+    /// Their new messages, as the journal commits them; `None` on a session that is sent
+    /// none (the admin socket's: see [`Session::administrator`]).
+    pushes: Option<Subscription>,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
@@ -192,6 +178,26 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
+    /// A session on the admin socket (`transport::admin`): logged in as the administrator
+    /// from the start, since the socket's mode and its peer's uid are the authentication. It
+    /// carries commands only: no messages are pushed to it, so the admin's messages wait in
+    /// the outbox for a session that shows them (a `LOGIN admin` over TCP), and a bare `ACK`
+    /// here acknowledges nothing.
+    pub fn administrator(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
+        let channel = peer.channel;
+        let mut session = Session::new(stream, peer, ctx);
+        session.login = Some(LoggedIn {
+            sender: Sender {
+                player: "admin".to_owned(),
+                admin: true,
+                channel,
+            },
+            pushes: None,
+            last_sent: 0,
+        });
+        session
+    }
+
     /// Writes `line` and everything gathered before it now. Every write has a deadline: a
     /// client that stops reading cannot hold a connection (and its slot under
     /// `max_connections`) by never draining its socket.
@@ -239,18 +245,24 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
     /// Greets, serves until the peer leaves, times out or the daemon stops.
     pub async fn run(mut self) -> io::Result<()> {
-        self.send(format!(
-            "200 ccrelay {} ready; LOGIN <player> <secret>, HELP",
-            env!("CARGO_PKG_VERSION")
-        ))
-        .await?;
+        let version = env!("CARGO_PKG_VERSION");
+        let greeting = match &self.login {
+            None => format!("200 ccrelay {version} ready; LOGIN <player> <secret>, HELP"),
+            Some(login) => format!(
+                "200 ccrelay {version} ready; logged in as {} on the admin socket, HELP",
+                login.sender.player
+            ),
+        };
+        self.send(greeting).await?;
         metrics::gauge!("ccrelay_sessions_open").increment(1.0);
         let result = self.serve().await;
         metrics::gauge!("ccrelay_sessions_open").decrement(1.0);
-        if let Some(login) = self.login.take() {
+        if let Some(login) = self.login.take()
+            && let Some(pushes) = login.pushes
+        {
             self.ctx
                 .mailbox
-                .unsubscribe(&login.sender.player, login.hub_id);
+                .unsubscribe(&login.sender.player, pushes.id);
         }
         result
     }
@@ -352,8 +364,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let answering = !self.answers.is_empty();
         let reading = self.answers.len() < IN_FLIGHT;
         let pushes = async {
-            match self.login.as_mut() {
-                Some(login) => login.pushes.recv().await,
+            match self.login.as_mut().and_then(|l| l.pushes.as_mut()) {
+                Some(pushes) => pushes.recv().await,
                 None => std::future::pending().await,
             }
         };
@@ -422,6 +434,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .await?;
                     return Ok(true);
                 };
+                if matches!(command, Command::Secret { .. }) && !self.peer.private_wire {
+                    self.reply(Reply::new(
+                        Status::Forbidden,
+                        "SECRET only over TLS or from the relay's own machine: this wire is plain",
+                    ))
+                    .await?;
+                    return Ok(true);
+                }
                 let said = Said::new(command).text(text);
                 let answer = self.ctx.relay.submit_said(login.sender.clone(), said).await;
                 self.answers.push_back(Box::pin(answer));
@@ -436,63 +456,34 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 .write_reply(&Reply::new(Status::BadCommand, "already logged in"))
                 .await;
         }
-        if !self.ctx.logins.attempt(&self.peer.key) {
-            tracing::warn!(peer = %self.peer.key, %player, "login refused: too many attempts");
-            metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
+        if let Err(refusal) = self.ctx.log_in(&self.peer.key, &player, secret).await {
+            tracing::warn!(peer = %self.peer.key, player = ?player, "{refusal}");
+            let status = match refusal {
+                Refusal::Wrong => Status::LoginRefused,
+                Refusal::TooMany | Refusal::Busy(_) => Status::TooMany,
+            };
             return self
-                .write_reply(&Reply::new(
-                    Status::TooMany,
-                    "too many login attempts; wait a minute",
-                ))
+                .write_reply(&Reply::new(status, refusal.to_string()))
                 .await;
         }
         let config = &self.ctx.config;
-        let (hash, admin, notation) = if player == "admin" {
-            (config.admin_secret_hash.clone(), true, None)
+        let (admin, notation) = if player == "admin" {
+            (true, None)
         } else {
-            let p = config.players.get(&player);
-            (
-                p.map(|p| p.secret_hash.clone()),
-                false,
-                p.map(|p| p.notation),
-            )
+            (false, self.ctx.relay.roster().with(&player, |p| p.notation))
         };
-        let checked = self.ctx.check_secret(hash, secret).await;
-        let ok = match checked {
-            Ok(ok) => ok,
-            Err(busy) => {
-                tracing::warn!(peer = %self.peer.key, %player, "login refused: verifier busy");
-                metrics::counter!("ccrelay_logins_refused_total", "reason" => "busy").increment(1);
-                return self
-                    .write_reply(&Reply::new(Status::TooMany, busy.to_string()))
-                    .await;
-            }
-        };
-        if !ok {
-            tracing::warn!(peer = %self.peer.key, %player, "login refused: wrong player or secret");
-            metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret")
-                .increment(1);
-            return self
-                .write_reply(&Reply::new(
-                    Status::LoginRefused,
-                    "login refused: wrong player or secret",
-                ))
-                .await;
-        }
         tracing::info!(peer = %self.peer.key, %player, "logged in");
-        let subscription = self
+        let pushes = self
             .ctx
             .mailbox
             .subscribe(&player, config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription);
         self.login = Some(LoggedIn {
             sender: Sender {
                 player: player.clone(),
                 admin,
                 channel: self.peer.channel,
             },
-            hub_id,
-            pushes,
+            pushes: Some(pushes),
             last_sent: 0,
         });
         let greeting = match notation {
@@ -554,28 +545,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         let Some(login) = self.login.as_mut() else {
             return Ok(());
         };
-        let subscription = self
-            .ctx
-            .mailbox
-            .subscribe(&login.sender.player, self.ctx.config.limits.push_queue);
-        let (hub_id, pushes) = (subscription.id, subscription);
-        login.hub_id = hub_id;
-        login.pushes = pushes;
+        login.pushes = Some(
+            self.ctx
+                .mailbox
+                .subscribe(&login.sender.player, self.ctx.config.limits.push_queue),
+        );
         self.send_waiting().await
     }
 }
-
-/// A hash of a random secret at the default cost, to spend the same time on unknown players.
-fn dummy_hash() -> &'static str {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY.get_or_init(|| {
-        let secret = format!("{:?}{:?}", Instant::now(), std::thread::current().id());
-        crate::auth::hash_secret(&secret).unwrap_or_default()
-    })
-}
-
-/// How long a login waits for a free secret check before it is told to try again.
-const VERIFY_WAIT: Duration = Duration::from_secs(10);
 
 /// How long one write to a client may take.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);

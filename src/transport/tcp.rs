@@ -81,9 +81,10 @@ async fn connection(
 ) -> io::Result<()> {
     stream.set_nodelay(true)?;
     let peer = Peer {
-        key: addr.ip().to_string(),
+        key: crate::limiter::address_key(addr.ip()),
         channel: Channel::Tcp,
         printed: None,
+        private_wire: tls.is_some() || addr.ip().is_loopback(),
     };
     match tls {
         None => Session::new(stream, peer, &ctx).run().await,

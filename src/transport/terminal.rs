@@ -84,6 +84,7 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
                 key: key.clone(),
                 channel: Channel::Serial,
                 printed: Some(printed.clone()),
+                private_wire: false,
             };
             let session = {
                 let ctx = ctx.clone();

@@ -1,7 +1,8 @@
 //! Every flood at once, while two players finish a game: connections up to and beyond
 //! `limits.max_connections` held open without a word, sessions that never read what they are
 //! sent, lines far over `limits.max_line_bytes`, wrong logins from a hundred addresses (each
-//! a full-cost Argon2id check until the address is over its limit), and a Maildir filling
+//! a full-cost Argon2id check until the address, or Alice's name, is over its limit on
+//! failures), and a Maildir filling
 //! with refused mail from ever new senders. Alice and Boris, logged in before it starts, play
 //! on over TCP: each move must be answered, and reach the opponent, within 2 s. The daemon's
 //! peak resident memory (VmHWM) must stay under a bound, and the journal must hold no more
@@ -53,7 +54,7 @@ fn attack_config(dir: &Path, maildir: &Path) -> String {
     format!(
         "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n\
          [limits]\nmax_connections = {MAX_CONNECTIONS}\nmax_line_bytes = 1024\nlogin_timeout_secs = 3\n\
-         login_attempts_per_minute = 2\npush_queue = 8\n\
+         failed_logins_per_minute = 2\npush_queue = 8\n\
          [admin]\nsecret_hash = {:?}\n\
          [email]\naddress = \"relay@ccrelay.test\"\npoll_interval_secs = 1\nmaildir = {:?}\n\
          rejected_journaled_per_sender_per_hour = {REJECTED_PER_SENDER}\nrejected_journaled_per_hour = {REJECTED_PER_HOUR}\n\
@@ -155,7 +156,14 @@ async fn wrong_logins(source: Ipv4Addr, addr: SocketAddr, stop: Arc<AtomicBool>,
             let mut rd = BufReader::new(rd);
             let mut line = String::new();
             rd.read_line(&mut line).await?;
-            wr.write_all(format!("LOGIN alice wrong-{n}\r\n").as_bytes())
+            // Every other guess at Alice (stopped by the limit per player after a few), the
+            // rest at names never tried before (stopped only by the limit per address).
+            let name = if n.is_multiple_of(2) {
+                "alice".to_owned()
+            } else {
+                format!("guest{}-{n}", source.octets()[3])
+            };
+            wr.write_all(format!("LOGIN {name} wrong-{n}\r\n").as_bytes())
                 .await?;
             line.clear();
             rd.read_line(&mut line).await?;

@@ -51,12 +51,7 @@ pub const ADMIN_SECRET: &str = "admin-secret";
 
 /// A config for `players` and `games` (id, white, black), cheap hashes, port 0.
 pub fn config_text(data_dir: &Path, players: &[Player], games: &[(&str, &str, &str)]) -> String {
-    config_text_with(
-        data_dir,
-        players,
-        games,
-        "login_attempts_per_minute = 1000\nmax_line_bytes = 200\n",
-    )
+    config_text_with(data_dir, players, games, "max_line_bytes = 200\n")
 }
 
 /// The same with other `[limits]`.
@@ -118,9 +113,14 @@ impl Daemon {
     /// The same with `CCRELAY_LOG` set to `level` (a flood test does not want a warning per
     /// refused login).
     pub fn start_logging(config: &Path, level: &str) -> Daemon {
-        let mut child = ccrelay()
-            .args(["run", "--config"])
-            .arg(config)
+        let mut run = ccrelay();
+        run.args(["run", "--config"]).arg(config);
+        Daemon::start_command(run, level)
+    }
+
+    /// A daemon started by `command` (`ccrelay run ...`, or a shell that ends by running it).
+    pub fn start_command(mut command: Command, level: &str) -> Daemon {
+        let mut child = command
             .env("CCRELAY_LOG", level)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -794,7 +794,7 @@ fn daemon_with_limits(games: &[(&str, &str, &str)], limits: &str) -> (tempfile::
 
 #[test]
 fn logins_are_rate_limited_and_idle_connections_closed() {
-    let limits = "login_attempts_per_minute = 3\nidle_timeout_secs = 1\nlogin_timeout_secs = 1\n";
+    let limits = "failed_logins_per_minute = 3\nidle_timeout_secs = 1\nlogin_timeout_secs = 1\n";
     let (_dir, daemon) = daemon_with_limits(&[], limits);
     let mut c = daemon.connect();
     assert_eq!(c.call("LOGIN alice nope").0, 430);
@@ -803,7 +803,7 @@ fn logins_are_rate_limited_and_idle_connections_closed() {
     let (code, text) = c.call(&format!("LOGIN alice {}", ALICE.secret));
     assert_eq!(
         code, 429,
-        "the fourth attempt in a minute is refused even with the right secret: {text}"
+        "after three failures in a minute the address is refused even the right secret: {text}"
     );
     // No login in time: closed.
     let mut slow = daemon.connect();

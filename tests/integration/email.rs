@@ -87,7 +87,7 @@ pub(crate) fn send(to: &str, raw: &[u8]) {
 pub(crate) struct Got {
     pub(crate) subject: String,
     pub(crate) text: String,
-    message_id: String,
+    pub(crate) message_id: String,
     raw: String,
 }
 
@@ -342,7 +342,7 @@ fn setup_with(
         ),
     };
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n\
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n\
          [email]\naddress = \"{relay}@{DOMAIN}\"\npoll_interval_secs = 1\nretry_max_secs = 2\nmax_message_bytes = 262144\n{inbound}\
          [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"starttls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\ntimeout_secs = 10\n",
         dir.path().join("data").display().to_string(),
@@ -1056,4 +1056,137 @@ fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     assert_eq!(crate::daemon::moves_in(&mut b, game), 1);
     drop(daemon);
     crate::daemon::assert_journal_verifies(&s.config);
+}
+
+/// A player registered by the arbiter with `REACH email` is mailed a welcome with their key,
+/// which is then in no journal entry and gone from the outbox once sent; an event's start is
+/// one mail listing their games; and the key works for a move.
+#[test]
+fn a_player_registered_for_mail_is_welcomed_and_told_of_an_events_games_in_one_mail() {
+    let _turn = lock();
+    require_mail_servers();
+    let s = setup(
+        &[],
+        &[crate::daemon::ALICE, crate::daemon::BORIS],
+        &[],
+        None,
+    );
+    let daemon = Daemon::start(&s.config);
+    let mut admin = daemon.connect();
+    assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let user = unique("carol");
+    let address = format!("{user}@{DOMAIN}");
+    let (code, text) = admin.call(&format!(
+        "PLAYER ADD carol NAME \"Carol Ames\" NOTATION san REACH email EMAIL {address}"
+    ));
+    assert_eq!(code, 250, "{text}");
+    let key = text.split_whitespace().last().expect("the key").to_owned();
+    let mut inbox = Reader::new(&user);
+    let welcome = inbox.wait("welcome");
+    assert!(
+        welcome.text.contains(&format!("Your key: {key}")),
+        "{}",
+        welcome.text
+    );
+    assert!(
+        welcome.text.contains(&s.relay_address()),
+        "{}",
+        welcome.text
+    );
+    assert!(
+        welcome.subject.contains("Carol Ames"),
+        "{}",
+        welcome.subject
+    );
+    // The key is in no entry, and its outbox row went with the delivery.
+    assert!(journal_texts(&s.config).iter().all(|t| !t.contains(&key)));
+    let db = s.config.parent().unwrap().join("data/journal.sqlite3");
+    let held = || -> i64 {
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("journal")
+            .query_row(
+                "SELECT COUNT(*) FROM outbox WHERE instr(body, ?1) > 0",
+                [&key],
+                |r| r.get(0),
+            )
+            .expect("count")
+    };
+    let start = Instant::now();
+    while held() > 0 && start.elapsed() < TIMEOUT {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(held(), 0, "the welcome's row is removed once sent");
+
+    // Alice, Boris, Carol: by the tables for four with a bye, Carol meets Boris in round 1
+    // (Black), sits out round 2, and has White against Alice in round 3.
+    for line in [
+        "EVENT NEW spring SYSTEM round-robin NAME Spring",
+        "EVENT ENTER spring alice boris carol",
+        "EVENT START spring",
+    ] {
+        let (code, text) = admin.call(line);
+        assert_eq!(code, 250, "{line}: {text}");
+    }
+    let listing = inbox.wait("Spring started");
+    assert_eq!(
+        listing.text.matches(", you play ").count(),
+        2,
+        "{}",
+        listing.text
+    );
+    assert!(
+        listing
+            .text
+            .contains("round 3, board 1: game spring-r3b1, you play White against alice"),
+        "{}",
+        listing.text
+    );
+    let mut alice = daemon.login(&crate::daemon::ALICE);
+    push_with(&mut alice, "GAME spring-r3b1");
+    let relay = s.relay_address();
+    send(
+        &relay,
+        &plain(
+            &address,
+            &relay,
+            &format!("spring-r3b1 key:{key}"),
+            "1. e4",
+            "",
+        ),
+    );
+    assert_push(
+        &mut alice,
+        "MOVE spring-r3b1",
+        "MOVE spring-r3b1 1. e4 (5254) by carol",
+    );
+}
+
+/// docs/events.md's worked example, pasted into an admin session as written: every line is
+/// done, the mail player is welcomed, and the event starts with six games.
+#[test]
+fn the_worked_example_of_docs_events_runs_as_written() {
+    let _turn = lock();
+    require_mail_servers();
+    let s = setup(&[], &[], &[], None);
+    let daemon = Daemon::start(&s.config);
+    let mut admin = daemon.connect();
+    assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/events.md"))
+        .expect("docs/events.md");
+    let example = doc
+        .split("```\n")
+        .nth(1)
+        .expect("the first code block is the example");
+    let lines: Vec<&str> = example.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 8, "{example}");
+    let mut last = String::new();
+    for line in lines {
+        let (code, text) = admin.call(line);
+        assert_eq!(code, 250, "{line}: {text}");
+        last = text;
+    }
+    assert!(
+        last.starts_with("event club26 started: 6 game(s) in 3 round(s)"),
+        "{last}"
+    );
 }

@@ -83,3 +83,94 @@ fn init_then_run_then_play_with_the_printed_secrets() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
     assert_eq!(std::fs::read_to_string(&config).unwrap(), written);
 }
+
+/// Regression: `init` printed `nc 127.0.0.1:7878`, which netcat does not take. The two command
+/// lines it prints (`start:` and `play:`) are run here exactly as written, through the shell,
+/// with the printed secret in place of the word SECRET.
+#[test]
+fn the_commands_init_prints_work_as_written() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let club = dir.path().join("club");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let out = ccrelay()
+        .args(["init", "--listen", &format!("127.0.0.1:{port}")])
+        .arg(&club)
+        .output()
+        .expect("ccrelay init");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    let printed = |label: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(label))
+            .unwrap_or_else(|| panic!("no {label:?} line in {stdout}"))
+            .trim()
+            .to_owned()
+    };
+    let start = printed("start:");
+    let play = printed("play:");
+    let secret = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("player1"))
+        .expect("player1's secret")
+        .trim()
+        .to_owned();
+
+    // `start:` as written, with the built binary on PATH as the package installs it.
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_ccrelay"))
+        .parent()
+        .expect("binary folder")
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut daemon = Command::new("sh")
+        .args(["-c", &format!("exec {start}")])
+        .env("PATH", &path)
+        .env("CCRELAY_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run the start line");
+    let mut line = String::new();
+    BufReader::new(daemon.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the listening line");
+    assert!(
+        line.contains(&format!("127.0.0.1:{port}")),
+        "`{start}` printed {line:?}"
+    );
+
+    // `play:` is `nc HOST PORT   then   LOGIN player1 SECRET   and   MOVE game1 e4`.
+    let (netcat, rest) = play.split_once("   then   ").expect("play line shape");
+    let (login, moved) = rest.split_once("   and   ").expect("play line shape");
+    assert_eq!(netcat, format!("nc 127.0.0.1 {port}"));
+    let mut nc = Command::new("sh")
+        .args(["-c", &format!("exec timeout 30 {netcat}")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("netcat (Debian's netcat-openbsd; tests/run installs it)");
+    let mut input = nc.stdin.take().expect("stdin");
+    writeln!(input, "{}", login.replace("SECRET", &secret)).expect("write");
+    writeln!(input, "{moved}").expect("write");
+    writeln!(input, "QUIT").expect("write");
+    drop(input);
+    let said = nc.wait_with_output().expect("netcat ran");
+    let said = String::from_utf8_lossy(&said.stdout);
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+    let codes: Vec<&str> = said
+        .lines()
+        .filter(|l| !l.starts_with('*'))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(codes, ["200", "230", "250", "221"], "{said}");
+}

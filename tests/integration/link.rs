@@ -210,7 +210,7 @@ pub(crate) fn node_config_with(
 ) -> String {
     let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nlogin_attempts_per_minute = 1000\n[admin]\nsecret_hash = {:?}\n",
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n",
         data.display().to_string(),
         hash(ADMIN_SECRET)
     );
@@ -452,7 +452,7 @@ impl Match {
     }
 }
 
-/// What the line carried, for the README: bytes per relayed move including handshakes,
+/// What the line carried, for docs/link.md: bytes per relayed move including handshakes,
 /// acknowledgements, keepalives, retransmissions and the damage.
 fn report(what: &str, plies: usize, c: &Counts) {
     let moves = plies * GAMES.len();

@@ -1,5 +1,6 @@
 //! One integration test binary, a module per area.
 
+mod admin;
 mod attack;
 mod cli;
 mod daemon;
@@ -10,13 +11,17 @@ mod email;
 mod email_fixtures;
 mod email_hostile;
 mod errors;
+mod events;
 mod fuzz_corpus;
 mod init;
+mod layers;
 mod link;
 mod link_slow;
 mod memory;
 mod packaging;
 mod peer;
+mod powercut;
+mod readme;
 mod receipts;
 mod regressions;
 mod roundtrip;

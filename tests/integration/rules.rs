@@ -20,7 +20,7 @@ fn setup(rules: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
     let extra = format!(
-        "login_attempts_per_minute = 1000\n[clock]\nmode = \"manual\"\nstart = \"{START}\"\n\
+        "[clock]\nmode = \"manual\"\nstart = \"{START}\"\n\
          [[events]]\nid = \"ev\"\nname = \"Rules test\"\nsite = \"ccrelay\"\n{rules}\n"
     );
     let text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS], &[], &extra);
@@ -474,15 +474,15 @@ with open(sys.argv[1], encoding="utf-8") as f:
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
-    // Alice: won m1, drew m2, m3 in progress: 1½ from 2 games, first.
+    // Alice: won m1, drew m2, m3 in progress: 1½ from 2 games, one win, first.
     assert_eq!(
         row("alice"),
-        ["1", "alice", "X", "1½*", "1½", "2", "¾"],
+        ["1", "alice", "X", "1½*", "1½", "2", "¾", "1"],
         "{table}"
     );
     assert_eq!(
         row("boris"),
-        ["2", "boris", "0½*", "X", "½", "2", "¾"],
+        ["2", "boris", "0½*", "X", "½", "2", "¾", "0"],
         "{table}"
     );
 }

@@ -86,7 +86,7 @@ fn serve(terminal: &Terminal, game: &str, kind: &str) -> (tempfile::TempDir, Dae
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
     let extra = format!(
-        "login_attempts_per_minute = 1000\n[[terminals]]\ndevice = {:?}\nbaud = 9600\nexclusive = false\n",
+        "[[terminals]]\ndevice = {:?}\nbaud = 9600\nexclusive = false\n",
         terminal.path
     );
     let text = config_text_with(

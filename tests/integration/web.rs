@@ -91,12 +91,7 @@ black = "carol"
 pub fn start(http_extra: &str) -> (tempfile::TempDir, PathBuf, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
-    let mut text = config_text_with(
-        &dir.path().join("data"),
-        &[ALICE, BORIS, CAROL],
-        &[],
-        "login_attempts_per_minute = 1000\n",
-    );
+    let mut text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS, CAROL], &[], "");
     text.push_str(EVENTS);
     text.push_str(&format!("[http]\nlisten = \"127.0.0.1:0\"\n{http_extra}"));
     std::fs::write(&config, text).expect("write config");

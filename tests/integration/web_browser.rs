@@ -6,7 +6,7 @@
 //! logs in through the page's form.
 //!
 //! With `CCRELAY_SCREENSHOTS=1` the test also writes docs/screenshots/game.png and
-//! crosstable.png (what README shows); without it, it only checks that the browser takes them.
+//! crosstable.png (what docs/web.md shows); without it, it only checks that the browser takes them.
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::Path;
@@ -289,7 +289,7 @@ async fn scenario(c: &Client, http: SocketAddr, daemon: &crate::daemon::Daemon) 
     );
 }
 
-/// The pictures README shows: a game page and a crosstable.
+/// The pictures docs/web.md shows: a game page and a crosstable.
 async fn screenshots(c: &Client, http: SocketAddr, daemon: &crate::daemon::Daemon) {
     let base = format!("http://{http}");
     let mut alice = daemon.login(&ALICE);

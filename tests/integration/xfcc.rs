@@ -45,11 +45,6 @@ pub fn start_edited(
 ) -> (tempfile::TempDir, PathBuf, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
-    let limits = if limits.is_empty() {
-        "login_attempts_per_minute = 1000\n"
-    } else {
-        limits
-    };
     let mut text = config_text_with(&dir.path().join("data"), players, games, limits);
     text.push_str(&format!(
         "[http]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = 8192\nheader_timeout_secs = 2\nrequest_timeout_secs = 3\n{http_extra}"
@@ -659,7 +654,7 @@ fn xfcc_and_tcp_logins_share_one_limit_per_address() {
     let (_dir, _config, daemon) = start(
         &[ALICE, BORIS],
         &[("g1", "alice", "boris")],
-        "login_attempts_per_minute = 3\n",
+        "failed_logins_per_minute = 3\n",
         "",
     );
     let alice = Xfcc {
@@ -677,6 +672,140 @@ fn xfcc_and_tcp_logins_share_one_limit_per_address() {
     let mut tcp = daemon.connect();
     let (code, _) = tcp.call("LOGIN alice alice-secret");
     assert_eq!(code, 429);
+}
+
+/// Argon2 checks the daemon has run, from `/metrics`.
+fn secret_checks(http: SocketAddr) -> f64 {
+    let r = raw(
+        http,
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+        .lines()
+        .find_map(|l| l.strip_prefix("ccrelay_secret_checks_total "))
+        .map_or(0.0, |v| v.trim().parse().expect("a number"))
+}
+
+/// Regression: every XFCC call counted as a login attempt against the per-address limit, so
+/// two players at one address were refused `AuthenticationFailed` from their fourth move on,
+/// with every secret right. With the shipped limits, a whole game at the client's full speed
+/// (a fetch before every move, as Scid does) now passes, a right secret costs Argon2 once,
+/// and wrong ones are still stopped.
+#[test]
+fn two_xfcc_players_at_one_address_play_a_whole_game_with_the_shipped_limits() {
+    let (_dir, config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.expect("http");
+    let alice = Xfcc {
+        addr: http,
+        player: &ALICE,
+    };
+    let boris = Xfcc {
+        addr: http,
+        player: &BORIS,
+    };
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    let moves = long_game();
+    for (i, (pos, m)) in moves.iter().enumerate() {
+        let san = SanPlus::from_move(pos.clone(), *m).to_string();
+        let player = if pos.turn().is_white() {
+            &alice
+        } else {
+            &boris
+        };
+        assert_eq!(field(&player.game("g1"), "myTurn").as_deref(), Some("true"));
+        assert_eq!(
+            player.play("g1", pos.fullmoves().get(), &san),
+            "Success",
+            "ply {i} {san}"
+        );
+        calls += 2;
+    }
+    let elapsed = started.elapsed();
+    assert_eq!(field(&alice.game("g1"), "moves").unwrap(), movetext(&moves));
+    eprintln!(
+        "{calls} calls in {:.1} s ({:.0} a minute)",
+        elapsed.as_secs_f64(),
+        f64::from(calls) * 60.0 / elapsed.as_secs_f64()
+    );
+    let checks = secret_checks(http);
+    assert!(
+        checks <= 2.0,
+        "a right secret is checked by Argon2 once, then remembered: {checks} checks"
+    );
+
+    // A wrong password from the same address fails at once, ten times over.
+    for i in 0..10 {
+        let before = secret_checks(http);
+        assert_eq!(
+            alice.make_a_move_as("wrong", "g1", &MoveArgs::default()),
+            "AuthenticationFailed",
+            "wrong password {i}"
+        );
+        assert_eq!(secret_checks(http), before + 1.0, "checked by Argon2");
+    }
+    // The eleventh in the minute is refused without running Argon2.
+    let before = secret_checks(http);
+    let asked = std::time::Instant::now();
+    assert_eq!(
+        alice.make_a_move_as("wrong", "g1", &MoveArgs::default()),
+        "AuthenticationFailed"
+    );
+    eprintln!(
+        "the eleventh wrong password refused in {:?}",
+        asked.elapsed()
+    );
+    assert_eq!(secret_checks(http), before, "no Argon2 run past the limit");
+    drop(daemon);
+    assert_journal_verifies(&config);
+}
+
+/// A client set to fetch its games without pause gets `ServerError` with the reason once its
+/// budget is spent (`limits.xfcc_fetches_per_minute`, after a burst of four minutes' worth);
+/// the other player is not slowed.
+#[test]
+fn a_client_fetching_without_pause_is_answered_server_error_and_others_are_not() {
+    let (_dir, _config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.expect("http");
+    let fetch = |player: &Player| {
+        post(
+            http,
+            "/xfccbasic.asmx",
+            envelope(
+                "GetMyGames",
+                &[("username", player.id), ("password", player.secret)],
+            )
+            .as_bytes(),
+        )
+    };
+    let burst = 4 * 30;
+    for i in 0..burst {
+        let r = fetch(&ALICE);
+        assert_eq!(r.status, 200, "fetch {i}: {}", r.body);
+    }
+    let r = fetch(&ALICE);
+    assert_eq!(r.status, 500, "{}", r.body);
+    assert!(
+        r.body.contains("ServerError: too many GetMyGames calls"),
+        "{}",
+        r.body
+    );
+    assert_eq!(fetch(&BORIS).status, 200, "boris has his own budget");
+    let boris = Xfcc {
+        addr: http,
+        player: &BORIS,
+    };
+    let alice = Xfcc {
+        addr: http,
+        player: &ALICE,
+    };
+    assert_eq!(
+        alice.play("g1", 1, "e4"),
+        "Success",
+        "moves are not fetches"
+    );
+    assert_eq!(boris.play("g1", 1, "e5"), "Success");
 }
 
 #[test]

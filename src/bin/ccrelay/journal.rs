@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
-use ccrelay::journal::export::{ExportFormat, Names, crosstable, export_reporting};
+use ccrelay::journal::crosstable::crosstable;
+use ccrelay::journal::event_export::{event_text, export_event};
+use ccrelay::journal::export::{ExportFormat, Names, export_reporting};
 use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, store};
@@ -28,13 +30,18 @@ pub enum JournalCommand {
         #[arg(long, value_name = "FILE")]
         receipt: Option<PathBuf>,
     },
-    /// Write a game's official record, signed (its last line names the chain head it was
-    /// made from and signs it with the text).
+    /// Write a game's official record, or every game of an event as PGN, signed (its last
+    /// line names the chain head it was made from and signs it with the text).
     Export {
         #[arg(long, default_value = "config/ccrelay.toml")]
         config: PathBuf,
+        /// The game.
+        #[arg(long, required_unless_present = "event", conflicts_with = "event")]
+        game: Option<String>,
+        /// An event: every game as PGN, by round and board, or (`--format text`) its record:
+        /// who registered, entered, started and withdrew whom, when.
         #[arg(long)]
-        game: String,
+        event: Option<String>,
         /// pgn, iccf (the numeric scoresheet), report (readable) or text (every entry).
         #[arg(long, default_value = "pgn")]
         format: ExportFormat,
@@ -84,9 +91,20 @@ pub fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
         JournalCommand::Export {
             config,
             game,
+            event,
             format,
             unsigned,
-        } => export(&config, &game, format, unsigned),
+        } => {
+            let what = match (game, event) {
+                (Some(game), _) => Exported::Game(game),
+                (None, Some(event)) if matches!(format, ExportFormat::Pgn | ExportFormat::Text) => {
+                    Exported::Event(event)
+                }
+                (None, Some(_)) => bail!("an event is exported as pgn or text"),
+                (None, None) => bail!("say --game ID or --event ID"),
+            };
+            export(&config, &what, format, unsigned)
+        }
         JournalCommand::VerifyExport { file, key } => verify_export(&file, &key),
         JournalCommand::Key { config } => {
             let config = load_config(&config)?;
@@ -177,9 +195,15 @@ fn verify(config: &Path, receipts: Option<&Path>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `journal export` writes: one game, or every game of an event.
+enum Exported {
+    Game(String),
+    Event(String),
+}
+
 fn export(
     config: &Path,
-    game: &str,
+    what: &Exported,
     format: ExportFormat,
     unsigned: bool,
 ) -> anyhow::Result<ExitCode> {
@@ -187,12 +211,18 @@ fn export(
     let conn = store::open_read_only(&config.data_dir)?;
     conn.execute_batch("BEGIN")?;
     let bar = progress_bar(journal_size(&conn), "entries verified");
-    let text = export_reporting(&conn, game, format, &names(&config), &mut |n| {
-        bar.set_position(n)
-    });
+    let names = names(&config);
+    let mut progress = |n| bar.set_position(n);
+    let text = match what {
+        Exported::Game(game) => export_reporting(&conn, game, format, &names, &mut progress),
+        Exported::Event(event) if format == ExportFormat::Text => {
+            event_text(&conn, event, &names, &mut progress)
+        }
+        Exported::Event(event) => export_event(&conn, event, &names, &mut progress),
+    };
     bar.finish_and_clear();
     let mut text = text?;
-    if format == ExportFormat::Report {
+    if let (ExportFormat::Report, Exported::Game(game)) = (format, what) {
         dead_letters_section(&config.data_dir, game, &mut text);
     }
     let (seq, hash) = store::tail(&conn)?;

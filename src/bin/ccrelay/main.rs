@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 use shakmaty::fen::Fen;
 use tokio_util::sync::CancellationToken;
 
+mod admin;
 mod journal;
 mod progress;
 
@@ -72,6 +73,14 @@ enum Command {
         #[arg(long, value_name = "ADDR", conflicts_with_all = ["data_dir", "fill"])]
         connect: Option<std::net::SocketAddr>,
     },
+    /// Run the administrator's words against the running daemon, on its machine.
+    ///
+    /// Through the admin socket in the daemon's data directory (mode 0600: the daemon's user
+    /// and root only), no secret needed. Prints each reply without its status code. Exits 0
+    /// when done, 1 when refused, 2 when the daemon cannot be reached, is stopping, or did not
+    /// record the command. Under the systemd unit (a dynamic user) run it as root: `sudo
+    /// ccrelay admin --config /etc/ccrelay/ccrelay.toml GAMES`.
+    Admin(admin::AdminArgs),
     /// The official record.
     Journal {
         #[command(subcommand)]
@@ -215,6 +224,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Journal { command } => journal_command(command),
+        Command::Admin(args) => admin::admin_command(args),
         Command::Init { dir, listen } => init_command(&dir, &listen),
         Command::Generate { what, dir } => generate_command(what, &dir),
         Command::Bench {
@@ -449,8 +459,8 @@ fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
     println!("game {game}: {white} (White) against {black} (Black)");
     println!("start:  ccrelay run --config {}", club.config.display());
     println!(
-        "play:   nc {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
-        club.listen
+        "play:   {}   then   LOGIN {white} SECRET   and   MOVE {game} e4",
+        club.netcat()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -188,7 +188,8 @@ impl Inbound {
             Err(e) => return Outcome::Retry(format!("journal: {e}")),
         };
         // A From header is a claim; what proves it comes next.
-        let Some(player) = auth::player_by_address(&self.config.players, &mail.from) else {
+        let players = self.relay.roster().snapshot();
+        let Some(player) = auth::player_by_address(&players, &mail.from) else {
             let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
             if seen.is_some() {
                 return Outcome::Done;

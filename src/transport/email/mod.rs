@@ -17,6 +17,7 @@ pub mod outbound;
 pub mod smtp;
 pub mod spool;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -26,6 +27,55 @@ use crate::auth::Verifier;
 use crate::config::{Config, Reach, TlsMode};
 use crate::notation::Lang;
 use crate::relay::{Mailbox, Relay};
+
+/// One delivery task per player reached by mail: those of the roster at start, and those
+/// registered or changed while the relay runs (a changed address or language restarts the
+/// player's task; a player no longer reached by mail has theirs stopped).
+async fn deliver_to_every_player(out: outbound::Outbound, tracker: TaskTracker) {
+    let roster = out.relay.roster().clone();
+    let mut changes = roster.changes();
+    let mut running: HashMap<String, ((String, bool), CancellationToken)> = HashMap::new();
+    let refresh = |ids: Vec<String>, running: &mut HashMap<_, _>| {
+        let players = roster.snapshot();
+        for id in ids {
+            let wanted = players
+                .get(&id)
+                .filter(|p| p.reach == Reach::Email)
+                .and_then(|p| {
+                    let address = p.email.as_ref()?.address.clone();
+                    Some((address, p.lang == Some(Lang::Russian)))
+                });
+            let current: Option<&((String, bool), CancellationToken)> = running.get(&id);
+            if current.map(|(how, _)| how) == wanted.as_ref() {
+                continue;
+            }
+            if let Some((_, stop)) = running.remove(&id) {
+                stop.cancel();
+            }
+            if let Some((address, ru)) = wanted {
+                let stop = out.shutdown.child_token();
+                let mut task = out.clone();
+                task.shutdown = stop.clone();
+                tracker.spawn(task.deliver_outbox(id.clone(), address.clone(), ru));
+                running.insert(id, ((address, ru), stop));
+            }
+        }
+    };
+    refresh(roster.snapshot().keys().cloned().collect(), &mut running);
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Ok(id) => refresh(vec![id], &mut running),
+                // Fell behind: look at everyone again.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    refresh(roster.snapshot().keys().cloned().collect(), &mut running);
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            },
+            () = out.shutdown.cancelled() => return,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmailError {
@@ -69,16 +119,7 @@ pub fn start(
         shutdown: shutdown.clone(),
     };
     tracker.spawn(out.clone().deliver_spool());
-    for player in config.players.values() {
-        if player.reach != Reach::Email {
-            continue;
-        }
-        let Some(address) = player.email.as_ref().map(|e| e.address.clone()) else {
-            continue;
-        };
-        let ru = player.lang == Some(Lang::Russian);
-        tracker.spawn(out.clone().deliver_outbox(player.id.clone(), address, ru));
-    }
+    tracker.spawn(deliver_to_every_player(out.clone(), tracker.clone()));
     let inbound = inbound::Inbound::new(config.clone(), relay, mailbox, spool, verifier);
     if let Some(imap) = email.imap.clone() {
         tracker.spawn(imap::run(

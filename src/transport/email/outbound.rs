@@ -222,6 +222,20 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
     let game = &item.game;
     let line = push.line.replace(['\r', '\n'], " ");
     let summary = push.summary.replace(['\r', '\n'], " ");
+    // An item of no game (a welcome, an event's start) is a thread of its own.
+    if game.is_empty() {
+        let subject: String = format!("[ccrelay] {summary}").chars().take(200).collect();
+        let id = format!("<ccrelay.o{}@{}>", item.id, email.domain);
+        let b = builder(email, to, &subject)?;
+        let mut body = format!("{line}\n\n");
+        if let Some(view) = push.view {
+            body.push_str(view);
+            body.push('\n');
+        }
+        body.push_str(&receipt_line(&item.receipt));
+        body.push_str(&footer(push.lang_ru));
+        return finish(b, id, to, body);
+    }
     let subject: String = format!("[ccrelay] {game}: {summary}")
         .chars()
         .take(200)
@@ -356,10 +370,20 @@ impl Outbound {
             let idle = page.is_empty();
             let mut stuck = false;
             for item in page {
-                // A move is shown as of that move; anything else with the game as it is.
+                // A move is shown as of that move; a welcome or an event's start with what it
+                // tells; anything else with the game as it is.
+                let lang = lang_ru.then_some(crate::notation::Lang::Russian);
                 let view = match self.mailbox.as_of(&item).await {
                     Some(view) => Some(view),
-                    None => self.show(&player, &item.game).await,
+                    None => match crate::relay::render::mail_details(
+                        &item.notice,
+                        &self.email.address,
+                        lang,
+                    ) {
+                        Some(details) => Some(details),
+                        None if item.game.is_empty() => None,
+                        None => self.show(&player, &item.game).await,
+                    },
                 };
                 let (line, summary) = (self.mailbox.render(&item), self.mailbox.summary(&item));
                 let push = PushMail {

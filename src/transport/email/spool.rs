@@ -3,10 +3,12 @@
 //! made by the transport, so it waits here: one file per mail, written to `tmp/`, synced,
 //! then renamed into `new/` (Maildir's way), and deleted only after the SMTP server took it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::Notify;
+
+use crate::durable::{create_dir_all, sync_dir};
 
 #[derive(Clone)]
 pub struct Spool {
@@ -22,14 +24,11 @@ pub struct Spooled {
     pub bytes: Vec<u8>,
 }
 
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::File::open(dir)?.sync_all()
-}
-
 impl Spool {
     pub fn open(dir: PathBuf) -> std::io::Result<Spool> {
-        std::fs::create_dir_all(dir.join("tmp"))?;
-        std::fs::create_dir_all(dir.join("new"))?;
+        // Made durable: a reply synced into a folder a power cut takes away is lost.
+        create_dir_all(&dir.join("tmp"))?;
+        create_dir_all(&dir.join("new"))?;
         Ok(Spool {
             dir,
             wake: Arc::new(Notify::new()),

@@ -76,7 +76,7 @@ async fn healthz(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) 
 /// `/metrics`: the relay's counters in Prometheus' text format, with the outbox's depth by
 /// transport read from the record as it is scraped.
 async fn metrics(axum::extract::State(ctx): axum::extract::State<Arc<Context>>) -> Response {
-    match ctx.mailbox.outbox_depth(&ctx.config).await {
+    match ctx.mailbox.outbox_depth().await {
         Ok(depth) => {
             for (transport, n) in depth {
                 metrics::gauge!("ccrelay_outbox_waiting", "transport" => transport).set(n as f64);

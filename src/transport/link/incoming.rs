@@ -10,9 +10,9 @@ use super::message::{
 };
 use super::{LinkError, LinkTask, RELAY_TIMEOUT};
 use crate::command::{Command, MoveLine};
-use crate::journal::EntryKind;
-use crate::journal::replay::DRAW_OFFER;
 use crate::notation::written::Marks;
+use crate::relay::DRAW_OFFER;
+use crate::relay::EntryKind;
 use crate::relay::{
     Actor as RecordActor, Channel, Replicated, Said, Sender, Status, proposal_key, refusal_key,
 };

@@ -155,10 +155,10 @@ const MAX_TEXT_ICCF: usize = 16;
 
 /// The entry kinds a record entry written as text may have: their place in this list, from 1,
 /// is their code on the wire.
-const TEXT_KINDS: [crate::journal::EntryKind; 11] = crate::journal::EntryKind::RECORD;
+const TEXT_KINDS: [crate::relay::EntryKind; 11] = crate::relay::EntryKind::RECORD;
 
 /// The wire code of a record entry's kind (from 1); `None` for a kind no record holds.
-pub fn entry_kind_code(kind: crate::journal::EntryKind) -> Option<u8> {
+pub fn entry_kind_code(kind: crate::relay::EntryKind) -> Option<u8> {
     TEXT_KINDS
         .iter()
         .position(|k| *k == kind)
@@ -166,7 +166,7 @@ pub fn entry_kind_code(kind: crate::journal::EntryKind) -> Option<u8> {
 }
 
 /// The record entry kind a wire code names.
-pub fn entry_kind_of(code: u8) -> Option<crate::journal::EntryKind> {
+pub fn entry_kind_of(code: u8) -> Option<crate::relay::EntryKind> {
     TEXT_KINDS.get(usize::from(code).checked_sub(1)?).copied()
 }
 
@@ -794,7 +794,7 @@ mod tests {
         for kind in TEXT_KINDS {
             assert_eq!(entry_kind_of(entry_kind_code(kind).unwrap()), Some(kind));
         }
-        assert_eq!(entry_kind_code(crate::journal::EntryKind::Rejected), None);
+        assert_eq!(entry_kind_code(crate::relay::EntryKind::Rejected), None);
     }
 
     #[test]

@@ -12,8 +12,8 @@ use super::message::{
 };
 use super::{LinkError, LinkTask};
 use crate::command::Command;
-use crate::journal::EntryKind;
-use crate::journal::replay::DRAW_OFFER;
+use crate::relay::DRAW_OFFER;
+use crate::relay::EntryKind;
 use crate::relay::{GamePlayers, LinkItem, Notice};
 
 /// A move's compact form: ICCF squares for chess, the squares' numbers for a game of numbered

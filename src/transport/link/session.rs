@@ -1194,7 +1194,7 @@ mod tests {
         assert_eq!((noisy.ends[0].fec(), noisy.ends[1].fec()), (0, 0));
     }
 
-    /// The README's line figures. Run with
+    /// The line figures of docs/performance.md and docs/link.md. Run with
     /// `cargo test --lib link::session::tests::throughput_at_300_baud -- --nocapture`.
     #[test]
     fn throughput_at_300_baud() {

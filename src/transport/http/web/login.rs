@@ -1,5 +1,5 @@
-//! The arbiter's login: the admin secret, checked by the daemon's one verifier under the
-//! shared login limit (per address, with every other transport's logins), opens a session
+//! The arbiter's login: the admin secret, checked at every transport's one login door (failed
+//! logins limited per address and per name, with every other transport's), opens a session
 //! held in memory and named by a random token in an `HttpOnly`, `SameSite=Strict` cookie
 //! (`Secure` when the server speaks TLS). The arbiter then sees every game whole, private
 //! ones included. Sessions end after [`SESSION`], at logout, or when the daemon stops; at
@@ -19,6 +19,7 @@ use serde::Deserialize;
 use super::super::PeerAddr;
 use super::words::Tongue;
 use super::{Web, cookie, layout};
+use crate::auth::gate::Refusal;
 
 /// How long an arbiter's session lasts.
 const SESSION: Duration = Duration::from_secs(12 * 3600);
@@ -126,16 +127,17 @@ pub async fn submit(
     Form(login): Form<Login>,
 ) -> Response {
     let tongue = tongue(&headers);
-    let peer = peer.map_or_else(|| "unknown".to_owned(), |p| p.0.0.ip().to_string());
-    if !web.ctx.login_attempt(&peer) {
-        tracing::warn!(%peer, "web arbiter login refused: too many attempts");
-        metrics::counter!("ccrelay_logins_refused_total", "reason" => "too many").increment(1);
-        return login_page(tongue, StatusCode::TOO_MANY_REQUESTS, true, false);
-    }
-    if !web.ctx.verify_admin(login.secret).await {
-        tracing::warn!(%peer, "web arbiter login refused: wrong secret");
-        metrics::counter!("ccrelay_logins_refused_total", "reason" => "wrong secret").increment(1);
-        return login_page(tongue, StatusCode::FORBIDDEN, true, false);
+    let peer = peer.map_or_else(
+        || "unknown".to_owned(),
+        |p| crate::limiter::address_key(p.0.0.ip()),
+    );
+    if let Err(refusal) = web.ctx.log_in(&peer, "admin", login.secret).await {
+        tracing::warn!(%peer, "web arbiter {refusal}");
+        let status = match refusal {
+            Refusal::Wrong => StatusCode::FORBIDDEN,
+            Refusal::TooMany | Refusal::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
+        };
+        return login_page(tongue, status, true, false);
     }
     let Some(token) = web.arbiters.open() else {
         return login_page(tongue, StatusCode::SERVICE_UNAVAILABLE, true, false);

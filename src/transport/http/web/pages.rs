@@ -198,6 +198,12 @@ pub async fn event(
         .collect();
     let rows = crosstable(&games);
     let refs: Vec<&Watched> = games.iter().collect();
+    // The pairings by round (a round's number as a number, so that 10 comes after 9).
+    let mut rounds: BTreeMap<Option<u32>, Vec<&Watched>> = BTreeMap::new();
+    for g in &games {
+        let round = g.round.as_deref().and_then(|r| r.parse().ok());
+        rounds.entry(round).or_default().push(g);
+    }
     let body = html! {
         main #main {
             h1 { (name) }
@@ -212,7 +218,7 @@ pub async fn event(
                 thead { tr {
                     th.num { (w.place) } th { (w.player) }
                     @for i in 1..=rows.len() { th.num { (i) } }
-                    th.num { (w.points) } th.num { (w.played) } th.num { (w.sb) }
+                    th.num { (w.points) } th.num { (w.played) } th.num { (w.sb) } th.num { (w.wins) }
                 } }
                 tbody {
                     @for row in &rows {
@@ -229,8 +235,21 @@ pub async fn event(
                             td.num.points { (crate::relay::halves(row.points2)) }
                             td.num { (row.games) }
                             td.num.sb { (crate::relay::quarters(row.sb4)) }
+                            td.num.wins { (row.wins) }
                         }
                     }
+                }
+            }
+            @if rounds.len() > 1 || rounds.keys().any(Option::is_some) {
+                h2 { (w.pairings) }
+                @for (round, games) in &rounds {
+                    h3 { (w.round) " " (round.map_or_else(|| "-".to_owned(), |r| r.to_string())) }
+                    ul.pairings { @for g in games {
+                        li {
+                            a href={ "/games/" (g.id) } { (g.white) " – " (g.black) }
+                            " " (result_of(g))
+                        }
+                    } }
                 }
             }
             h2 { (w.games) }
@@ -244,6 +263,18 @@ pub async fn event(
         StatusCode::OK,
         layout::page(v.tongue, &name, Some(&live), body),
     )
+}
+
+/// A game's result as PGN writes it, `*` while it goes on.
+fn result_of(g: &Watched) -> &'static str {
+    match &g.standing {
+        crate::relay::Standing::Over { winner, .. } => match winner {
+            Some(shakmaty::Color::White) => "1-0",
+            Some(shakmaty::Color::Black) => "0-1",
+            None => "½-½",
+        },
+        _ => "*",
+    }
 }
 
 /// `name` with only letters, digits, `-`, `_` and `.`: safe in a header.

@@ -92,6 +92,8 @@ pub struct Words {
     pub points: &'static str,
     pub played: &'static str,
     pub sb: &'static str,
+    pub wins: &'static str,
+    pub pairings: &'static str,
     pub round: &'static str,
     pub site: &'static str,
     pub started: &'static str,
@@ -148,6 +150,8 @@ impl Words {
             (EndReason::NoMoves, false) => "нет ходов",
             (EndReason::DrawRule, true) => "draw by rule",
             (EndReason::DrawRule, false) => "ничья по правилам",
+            (EndReason::Withdrawal, true) => "withdrawal",
+            (EndReason::Withdrawal, false) => "выбытие из турнира",
         }
     }
 }
@@ -192,6 +196,8 @@ static EN: Words = Words {
     points: "Points",
     played: "Games",
     sb: "S-B",
+    wins: "Wins",
+    pairings: "Pairings by round",
     round: "Round",
     site: "Site",
     started: "Started",
@@ -252,6 +258,8 @@ static RU: Words = Words {
     points: "Очки",
     played: "Партий",
     sb: "Коэф. Бергера",
+    wins: "Побед",
+    pairings: "Пары по турам",
     round: "Тур",
     site: "Место проведения",
     started: "Начата",

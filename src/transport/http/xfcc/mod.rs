@@ -3,8 +3,9 @@
 //! `GET /xfccbasic.asmx?wsdl` serves the service description (docs/xfcc.md).
 //!
 //! The operation is the body's element, never the `SOAPAction` header (Scid sends none). The
-//! username is the player id and the password the player's secret, checked like a line
-//! protocol login and counted in the same per-address limit. A player here asks for the
+//! username is the player id and the password the player's secret, checked at the one login
+//! door every transport shares (only failures count; a right secret is remembered for a few
+//! minutes, so a call costs Argon2 only now and then). A player here asks for the
 //! opponent's moves: nothing is pushed.
 
 pub mod soap;
@@ -23,6 +24,7 @@ use shakmaty::Color;
 use super::PeerAddr;
 use crate::command::{Command, MoveLine, NumberedMove};
 use crate::game::{Claim, EndReason, Kind};
+use crate::limiter::KeyedBudget;
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
 use crate::relay::{Channel, GameView, Relay, Reply, Said, Sender, Standing, Status};
@@ -37,7 +39,15 @@ struct Xfcc {
     ctx: Arc<Context>,
     /// Whether the server speaks TLS: the WSDL's endpoint address says `https`.
     tls: bool,
+    /// `GetMyGames` per player (`limits.xfcc_fetches_per_minute`, with a burst).
+    fetches: Arc<KeyedBudget>,
+    /// `MakeAMove` per player, as a line-protocol session's commands
+    /// (`limits.commands_per_minute`).
+    moves: Arc<KeyedBudget>,
 }
+
+/// Players whose call budgets are held at once, at most (the keys are players who logged in).
+const MAX_BUDGETS: usize = 65_536;
 
 /// XFCC's routes, bodies limited to `max_body` bytes.
 pub fn routes(ctx: Arc<Context>, max_body: usize, tls: bool) -> Router {
@@ -45,8 +55,24 @@ pub fn routes(ctx: Arc<Context>, max_body: usize, tls: bool) -> Router {
     for path in PATHS {
         router = router.route(path, get(describe).post(call));
     }
+    let limits = &ctx.config.limits;
+    let fetches = Arc::new(KeyedBudget::new(
+        limits.xfcc_fetches_per_minute,
+        limits.xfcc_fetch_burst(),
+        MAX_BUDGETS,
+    ));
+    let moves = Arc::new(KeyedBudget::new(
+        limits.commands_per_minute,
+        limits.commands_per_minute,
+        MAX_BUDGETS,
+    ));
     router
-        .with_state(Xfcc { ctx, tls })
+        .with_state(Xfcc {
+            ctx,
+            tls,
+            fetches,
+            moves,
+        })
         .layer(DefaultBodyLimit::max(max_body))
 }
 
@@ -90,7 +116,10 @@ async fn call(
     peer: Option<axum::Extension<PeerAddr>>,
     body: Bytes,
 ) -> Response {
-    let peer = peer.map_or_else(|| "unknown".to_owned(), |p| p.0.0.ip().to_string());
+    let peer = peer.map_or_else(
+        || "unknown".to_owned(),
+        |p| crate::limiter::address_key(p.0.0.ip()),
+    );
     let call = match soap::read(&body) {
         Ok(call) => call,
         Err(e) => {
@@ -117,20 +146,21 @@ async fn call(
     }
 }
 
-/// The player the call's username and password name, if the password is theirs and the
-/// address is within its login limit. Failures are logged without the password.
+/// The player the call's username and password name, if the password is theirs and neither
+/// the address nor the player is over the limit on failed logins. XFCC sends the password with
+/// every call: a right one is remembered for a few minutes, so a call costs Argon2 only now
+/// and then, and only failures count against the limit. Failures are logged without the
+/// password.
 async fn authenticate(x: &Xfcc, peer: &str, call: &Call) -> Option<String> {
     let player = call.field("username").unwrap_or("").trim().to_owned();
     let secret = call.field("password").unwrap_or("").to_owned();
-    if !x.ctx.login_attempt(peer) {
-        tracing::warn!(%peer, %player, "XFCC login refused: too many attempts");
-        return None;
+    match x.ctx.log_in_player(peer, &player, secret).await {
+        Ok(()) => Some(player),
+        Err(refusal) => {
+            tracing::warn!(%peer, player = ?player, "XFCC {refusal}");
+            None
+        }
     }
-    if player.is_empty() || !x.ctx.verify_player(&player, secret).await {
-        tracing::warn!(%peer, %player, "XFCC login refused: wrong player or secret");
-        return None;
-    }
-    Some(player)
 }
 
 async fn get_my_games(x: &Xfcc, peer: &str, call: &Call) -> Response {
@@ -140,6 +170,19 @@ async fn get_my_games(x: &Xfcc, peer: &str, call: &Call) -> Response {
             soap::fault(true, "AuthenticationFailed"),
         );
     };
+    if !x.fetches.spend(&player) {
+        let per_minute = x.ctx.config.limits.xfcc_fetches_per_minute;
+        return xml(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            soap::fault(
+                false,
+                &format!(
+                    "ServerError: too many GetMyGames calls; at most {per_minute} a minute \
+                     after a burst (set the client to fetch less often)"
+                ),
+            ),
+        );
+    }
     match chess_games_of(&x.ctx.relay, &player).await {
         Ok(views) => {
             let games: String = views.iter().map(game_xml).collect();
@@ -168,8 +211,8 @@ pub fn result_name(standing: &Standing) -> &'static str {
             (EndReason::Adjudication, Some(Color::White)) => "WhiteWinAdjudicated",
             (EndReason::Adjudication, Some(Color::Black)) => "BlackWinAdjudicated",
             (EndReason::Adjudication, None) => "DrawAdjudicated",
-            (EndReason::Silence, Some(Color::White)) => "BlackDefaulted",
-            (EndReason::Silence, Some(Color::Black)) => "WhiteDefaulted",
+            (EndReason::Silence | EndReason::Withdrawal, Some(Color::White)) => "BlackDefaulted",
+            (EndReason::Silence | EndReason::Withdrawal, Some(Color::Black)) => "WhiteDefaulted",
             (_, Some(Color::White)) => "WhiteWins",
             (_, Some(Color::Black)) => "BlackWins",
             (_, None) => "Draw",
@@ -324,6 +367,10 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let Some(player) = authenticate(x, peer, call).await else {
         return MoveResult::AuthenticationFailed;
     };
+    if !x.moves.spend(&player) {
+        tracing::warn!(player = ?player, "XFCC MakeAMove refused: over the commands a minute");
+        return MoveResult::ServerError;
+    }
     let Some(request) = MoveRequest::read(call) else {
         return MoveResult::InvalidMove;
     };
@@ -412,7 +459,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let said = Said::new(command).message(request.message.clone());
     let reply = relay.call_said(sender, said).await;
     let result = outcome(&view, reply);
-    let lang = x.ctx.config.players.get(&player).and_then(|p| p.lang);
+    let lang = x.ctx.relay.roster().with(&player, |p| p.lang).flatten();
     match &request.my_move {
         Some(text) if result == MoveResult::InvalidMove && view.is_ambiguous(text, lang) => {
             MoveResult::MoveIsAmbiguous

@@ -72,14 +72,14 @@ impl Node {
             config.links[0].clone(),
             remote,
             relay.clone(),
-            Mailbox::new(journal.clone(), hub.clone(), config),
+            Mailbox::new(journal.clone(), hub.clone(), config, relay.roster().clone()),
             CancellationToken::new(),
             now,
         );
         let node = Node {
             config: config.clone(),
+            mailbox: Mailbox::new(journal, hub, config, relay.roster().clone()),
             relay,
-            mailbox: Mailbox::new(journal, hub, config),
             link,
             deframer: Deframer::default(),
         };

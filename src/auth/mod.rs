@@ -1,11 +1,13 @@
 //! Player secrets: stored only as Argon2id hashes (PHC strings), checked in constant time.
 //! Secrets are never logged; `ccrelay hash-secret` makes the hashes the configuration holds.
 //!
-//! Every check the daemon makes (a TCP or serial login, an email token) goes through one
-//! [`Verifier`]: one limit on checks running at once for the whole daemon, and a fixed pool of
-//! Argon2 memory, one buffer per permit, reused from check to check. A default-cost check
-//! fills 19 MiB; allocated afresh each time, a flood of wrong logins left the allocator holding
-//! hundreds of megabytes it never returned. With the pool, at most `limit` buffers ever exist.
+//! Every login (TCP, serial, XFCC, web) passes one [`gate::LoginGate`]: failed logins limited
+//! per address and per player, right secrets remembered for a few minutes. Every Argon2 check
+//! the daemon makes (a login, an email token) goes through one [`Verifier`]: one limit on
+//! checks running at once for the whole daemon, and a fixed pool of Argon2 memory, one buffer
+//! per permit, reused from check to check. A default-cost check fills 19 MiB; allocated afresh
+//! each time, a flood of wrong logins left the allocator holding hundreds of megabytes it
+//! never returned. With the pool, at most `limit` buffers ever exist.
 //!
 //! ```
 //! let hash = ccrelay::auth::hash_secret("correct horse").unwrap();
@@ -13,6 +15,10 @@
 //! assert!(!ccrelay::auth::verify_secret("wrong", &hash));
 //! ```
 
+pub mod gate;
+pub mod remembered;
+
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,6 +27,30 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use subtle::ConstantTimeEq;
 use tokio::sync::Semaphore;
+
+/// A new secret: 120 random bits as 24 letters and digits in groups of four (`k7qm-...`),
+/// easy to read aloud and type, no look-alikes (no 0/o, 1/l), no character the protocol
+/// splits on, in lower case (a mail key survives servers that lower-case plus addresses).
+/// What `ccrelay init` and `PLAYER ADD` give out; an error only if the system has no
+/// randomness to give.
+pub fn new_secret() -> Result<String, String> {
+    const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 15];
+    getrandom::fill(&mut bytes).map_err(|e| e.to_string())?;
+    let mut bits: u128 = 0;
+    for b in bytes {
+        bits = (bits << 8) | u128::from(b);
+    }
+    let mut out = String::with_capacity(29);
+    for i in 0..24 {
+        if i > 0 && i % 4 == 0 {
+            out.push('-');
+        }
+        let index = ((bits >> (5 * (23 - i))) & 31) as usize;
+        out.push(char::from(ALPHABET[index]));
+    }
+    Ok(out)
+}
 
 /// Hashes a secret with Argon2id's default (interactive-login) cost.
 pub fn hash_secret(secret: &str) -> Result<String, String> {
@@ -115,6 +145,8 @@ pub struct Verifier {
     /// is the operator's choice, not a client's.
     memory: Arc<Mutex<Vec<Vec<Block>>>>,
     limit: usize,
+    /// Argon2 runs so far (also counted in `ccrelay_secret_checks_total`).
+    runs: AtomicU64,
 }
 
 impl Verifier {
@@ -128,6 +160,7 @@ impl Verifier {
             permits: Arc::new(Semaphore::new(limit)),
             memory: Arc::new(Mutex::new(Vec::with_capacity(limit))),
             limit,
+            runs: AtomicU64::new(0),
         }
     }
 
@@ -152,6 +185,8 @@ impl Verifier {
             Ok(Ok(permit)) => permit,
             Ok(Err(_)) | Err(_) => return Err(Busy),
         };
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        metrics::counter!("ccrelay_secret_checks_total").increment(1);
         let pool = self.memory.clone();
         let checked = tokio::task::spawn_blocking(move || {
             let _permit = permit;
@@ -175,6 +210,11 @@ impl Verifier {
     /// Whether `secret` matches `hash`; see [`Verifier::verify_any`].
     pub async fn verify(&self, secret: String, hash: &str, wait: Duration) -> Result<bool, Busy> {
         self.verify_any(vec![secret], hash, wait).await
+    }
+
+    /// Argon2 checks this verifier has run (each check of one or several secrets is one).
+    pub fn checks_run(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
     }
 
     /// Argon2 buffers allocated so far (never more than the limit).

@@ -1,0 +1,315 @@
+//! Players and events registered while the relay runs, as facts of the record: who was
+//! registered or entered, when and by whom (the entry's time, player and channel), replayed
+//! at every start like the games. Their entries belong to no game (an empty game id).
+//!
+//! No secret and no hash is ever in these entries: a player's secret hash travels with the
+//! entry that sets it ([`super::NewEntry::credential`]) into a table of its own, outside the
+//! chain, and exports never read that table.
+//!
+//! ```
+//! use ccrelay::journal::registry::{PlayerRecord, Registry};
+//! let record = PlayerRecord {
+//!     id: "carol".into(),
+//!     name: "Carol Ames".into(),
+//!     notation: "san".into(),
+//!     lang: None,
+//!     reach: "tcp".into(),
+//!     email: None,
+//! };
+//! let json = serde_json::to_string(&record).unwrap();
+//! assert!(!json.contains("hash") && !json.contains("secret"));
+//! let mut registry = Registry::default();
+//! registry.add_player(record).unwrap();
+//! assert!(registry.players.contains_key("carol"));
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Entry, EntryKind};
+use crate::event::Event;
+
+/// A registered player, as the record shows them: no secret, no hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub id: String,
+    pub name: String,
+    /// As the configuration names it: `iccf`, `san`, `lan`, `uci`, `figurine`.
+    pub notation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// `tcp`, `email` or `xfcc`.
+    pub reach: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+}
+
+/// A `player_secret` entry's detail: whose secret changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretDetail {
+    pub player: String,
+}
+
+/// An `event_enter` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnterDetail {
+    pub event: String,
+    /// The team, in a match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+    /// In their order: their numbers in the tables, or their boards.
+    pub players: Vec<String>,
+}
+
+/// An `event_draw` entry's detail: the seed and the order it drew.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawDetail {
+    pub event: String,
+    /// Hex: anyone can repeat the draw with it ([`crate::event::draw`]).
+    pub seed: String,
+    /// The entrants (a match: the teams) in the order drawn.
+    pub order: Vec<String>,
+}
+
+/// An `event_start` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartDetail {
+    pub event: String,
+    /// The games started with it (their `game_start` entries follow).
+    pub games: usize,
+}
+
+/// An `event_withdraw` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawDetail {
+    pub event: String,
+    pub player: String,
+    pub reason: String,
+}
+
+/// A team of a match, its players in board order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Team {
+    pub name: String,
+    pub players: Vec<String>,
+}
+
+/// An event made while the relay runs, and what has happened to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRecord {
+    pub event: Event,
+    /// A round robin's entrants in their numbers' order (drawn, if drawn).
+    pub entrants: Vec<String>,
+    /// A match's two teams (drawn: in the order drawn).
+    pub teams: Vec<Team>,
+    /// The draw by lot, if the relay made one.
+    pub draw: Option<DrawDetail>,
+    pub started: bool,
+    /// Players withdrawn, with the reason, in order.
+    pub withdrawn: Vec<(String, String)>,
+}
+
+impl EventRecord {
+    pub fn new(event: Event) -> EventRecord {
+        EventRecord {
+            event,
+            entrants: Vec::new(),
+            teams: Vec::new(),
+            draw: None,
+            started: false,
+            withdrawn: Vec::new(),
+        }
+    }
+
+    /// Everyone entered, in place order: a round robin's entrants, or a match's first team
+    /// then its second, each in board order.
+    pub fn places(&self) -> Vec<String> {
+        if self.teams.is_empty() {
+            self.entrants.clone()
+        } else {
+            self.teams
+                .iter()
+                .flat_map(|t| t.players.iter().cloned())
+                .collect()
+        }
+    }
+
+    /// How many entrants (a round robin: one number; a match: each team's).
+    pub fn sizes(&self) -> Vec<usize> {
+        if self.teams.is_empty() {
+            vec![self.entrants.len()]
+        } else {
+            self.teams.iter().map(|t| t.players.len()).collect()
+        }
+    }
+
+    /// Whether `player` is entered.
+    pub fn has(&self, player: &str) -> bool {
+        self.entrants.iter().any(|p| p == player)
+            || self
+                .teams
+                .iter()
+                .any(|t| t.players.iter().any(|p| p == player))
+    }
+
+    /// Enters `players` (in a match, into `team`, made if new).
+    pub fn enter(&mut self, team: Option<&str>, players: &[String]) {
+        match team {
+            None => self.entrants.extend(players.iter().cloned()),
+            Some(name) => match self.teams.iter_mut().find(|t| t.name == name) {
+                Some(t) => t.players.extend(players.iter().cloned()),
+                None => self.teams.push(Team {
+                    name: name.to_owned(),
+                    players: players.to_vec(),
+                }),
+            },
+        }
+    }
+
+    /// Whether `player` has withdrawn (after the start).
+    pub fn has_withdrawn(&self, player: &str) -> bool {
+        self.withdrawn.iter().any(|(p, _)| p == player)
+    }
+
+    /// Withdraws `player`: before the start they are no longer entered (their number goes);
+    /// after it they are listed as withdrawn (their unfinished games' results are entries of
+    /// their own).
+    pub fn withdraw(&mut self, player: &str, reason: &str) -> Result<(), String> {
+        if !self.has(player) || self.has_withdrawn(player) {
+            return Err(format!("{player} is not entered in {}", self.event.id));
+        }
+        if self.started {
+            self.withdrawn.push((player.to_owned(), reason.to_owned()));
+        } else {
+            self.entrants.retain(|p| p != player);
+            for team in &mut self.teams {
+                team.players.retain(|p| p != player);
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the entrants (a match: the teams) in the drawn order.
+    pub fn apply_draw(&mut self, draw: DrawDetail) -> Result<(), String> {
+        if self.teams.is_empty() {
+            let mut drawn = draw.order.clone();
+            let mut had = self.entrants.clone();
+            drawn.sort();
+            had.sort();
+            if drawn != had {
+                return Err("the draw's order is not the entrants".to_owned());
+            }
+            self.entrants = draw.order.clone();
+        } else {
+            let mut teams = Vec::new();
+            for name in &draw.order {
+                let team = self
+                    .teams
+                    .iter()
+                    .find(|t| &t.name == name)
+                    .ok_or_else(|| format!("the draw names no team {name:?}"))?;
+                teams.push(team.clone());
+            }
+            if teams.len() != self.teams.len() {
+                return Err("the draw's order is not the teams".to_owned());
+            }
+            self.teams = teams;
+        }
+        self.draw = Some(draw);
+        Ok(())
+    }
+}
+
+/// Everything registered while the relay ran, as replayed.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    pub players: BTreeMap<String, PlayerRecord>,
+    pub events: BTreeMap<String, EventRecord>,
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(e: &Entry) -> Result<T, String> {
+    serde_json::from_str(&e.detail).map_err(|err| format!("{} detail: {err}", e.kind.as_str()))
+}
+
+impl Registry {
+    pub fn add_player(&mut self, record: PlayerRecord) -> Result<(), String> {
+        if self.players.contains_key(&record.id) {
+            return Err(format!("player {} registered twice", record.id));
+        }
+        self.players.insert(record.id.clone(), record);
+        Ok(())
+    }
+
+    /// Applies a registry entry ([`EntryKind::is_registry`]); an error says why the record
+    /// could not have been written by the relay.
+    pub fn apply(&mut self, e: &Entry) -> Result<(), String> {
+        match e.kind {
+            EntryKind::PlayerAdd => self.add_player(parse(e)?),
+            EntryKind::PlayerSet => {
+                let record: PlayerRecord = parse(e)?;
+                match self.players.get_mut(&record.id) {
+                    Some(p) => {
+                        *p = record;
+                        Ok(())
+                    }
+                    None => Err(format!("player {} changed before registered", record.id)),
+                }
+            }
+            // The secret itself is not in the record; the player may be one of the
+            // configuration's, which the record does not know.
+            EntryKind::PlayerSecret => parse::<SecretDetail>(e).map(|_| ()),
+            EntryKind::EventNew => {
+                let event: Event = parse(e)?;
+                if self.events.contains_key(&event.id) {
+                    return Err(format!("event {} made twice", event.id));
+                }
+                self.events
+                    .insert(event.id.clone(), EventRecord::new(event));
+                Ok(())
+            }
+            EntryKind::EventEnter => {
+                let d: EnterDetail = parse(e)?;
+                let event = self.started_or_not(&d.event, false)?;
+                event.enter(d.team.as_deref(), &d.players);
+                Ok(())
+            }
+            EntryKind::EventDraw => {
+                let d: DrawDetail = parse(e)?;
+                let event = self.started_or_not(&d.event, false)?;
+                event.apply_draw(d)
+            }
+            EntryKind::EventStart => {
+                let d: StartDetail = parse(e)?;
+                let event = self.started_or_not(&d.event, false)?;
+                event.started = true;
+                Ok(())
+            }
+            EntryKind::EventWithdraw => {
+                let d: WithdrawDetail = parse(e)?;
+                let event = self
+                    .events
+                    .get_mut(&d.event)
+                    .ok_or_else(|| format!("no event {}", d.event))?;
+                event.withdraw(&d.player, &d.reason)
+            }
+            other => Err(format!("{} is no registry entry", other.as_str())),
+        }
+    }
+
+    /// The event, which must (`started`) or must not have started.
+    fn started_or_not(&mut self, id: &str, started: bool) -> Result<&mut EventRecord, String> {
+        let event = self
+            .events
+            .get_mut(id)
+            .ok_or_else(|| format!("no event {id}"))?;
+        if event.started != started {
+            return Err(if started {
+                format!("event {id} has not started")
+            } else {
+                format!("event {id} has started already")
+            });
+        }
+        Ok(event)
+    }
+}

@@ -1,0 +1,621 @@
+//! Events while the relay runs: `EVENT NEW`, `ENTER`, `DRAW`, `START`, `WITHDRAW`, `SHOW` and
+//! `EVENTS`. Every change is a journal entry (replayed at start); `EVENT START` journals the
+//! event's start and every game's start in one commit, paired by [`crate::event`]'s tables,
+//! and tells each player of their games on their own channel: a push per game over the line
+//! protocol, one mail listing them all by email. A refusal changes nothing and says why.
+
+use std::collections::BTreeMap;
+
+use shakmaty::Color;
+
+use crate::command::EventAction;
+use crate::config::registered::event_from_keys;
+use crate::config::{Reach, valid_id};
+use crate::event::{self, System, standings};
+use crate::game::{Action, EndReason, GameResult};
+use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
+use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
+use crate::journal::{self, EntryKind, NewOutbox, Record};
+
+use super::notice::{EventGame, Notice};
+use super::state::{State, notice_for};
+use super::{Pending, Reply, Sender, Status};
+
+/// The longest event id: its games' ids (`<event>-r12b3`) must stay within an id's 64.
+const MAX_EVENT_ID: usize = 48;
+
+fn refused(status: Status, text: impl Into<String>) -> Reply {
+    Reply::new(status, text)
+}
+
+impl State {
+    /// `EVENT <verb> <id> ...`.
+    pub(super) async fn event(
+        &mut self,
+        sender: &Sender,
+        id: &str,
+        action: EventAction,
+    ) -> Pending {
+        if !sender.admin && !matches!(action, EventAction::Show) {
+            return Pending::Now(refused(
+                Status::Forbidden,
+                "only the arbiter (admin) makes and runs events",
+            ));
+        }
+        let done = match action {
+            EventAction::New { system, keys } => self.new_event(sender, id, system, &keys).await,
+            EventAction::Enter { team, players } => {
+                self.enter(sender, id, team.as_deref(), &players).await
+            }
+            EventAction::Draw => self.draw(sender, id).await,
+            EventAction::Start => self.start_event(sender, id).await,
+            EventAction::Withdraw { player, reason } => {
+                self.withdraw(sender, id, &player, &reason).await
+            }
+            EventAction::Show => self.show_event(sender, id).map(Pending::Now),
+        };
+        done.unwrap_or_else(Pending::Now)
+    }
+
+    /// The event made here (not in the configuration), or why not.
+    fn registered(&self, id: &str) -> Result<&EventRecord, Reply> {
+        match self.registry.events.get(id) {
+            Some(record) => Ok(record),
+            None if self.events.contains_key(id) => Err(refused(
+                Status::Refused,
+                format!("event {id} is in the configuration: its games are listed there"),
+            )),
+            None => Err(refused(Status::NotFound, format!("no event {id:?}"))),
+        }
+    }
+
+    /// The event made here, not started yet.
+    fn open_event(&self, id: &str) -> Result<&EventRecord, Reply> {
+        let record = self.registered(id)?;
+        if record.started {
+            return Err(refused(
+                Status::Refused,
+                format!("event {id} has started: its entrants are fixed"),
+            ));
+        }
+        Ok(record)
+    }
+
+    async fn journal_one(
+        &mut self,
+        sender: &Sender,
+        kind: EntryKind,
+        detail: &impl serde::Serialize,
+        outbox: Vec<NewOutbox>,
+    ) -> Result<journal::Committed, Reply> {
+        let mut entry = self.said_entry(sender, "", kind);
+        entry.detail = journal::detail(detail).map_err(|e| Reply::not_recorded(&e))?;
+        self.enqueue(vec![Record { entry, outbox }]).await
+    }
+
+    async fn new_event(
+        &mut self,
+        sender: &Sender,
+        id: &str,
+        system: System,
+        keys: &[(String, String)],
+    ) -> Result<Pending, Reply> {
+        if !valid_id(id) || id.len() > MAX_EVENT_ID {
+            return Err(refused(
+                Status::BadCommand,
+                format!(
+                    "{id:?} is not an event id (letters, digits, '-', '_'; at most {MAX_EVENT_ID})"
+                ),
+            ));
+        }
+        if self.events.contains_key(id) {
+            return Err(refused(
+                Status::Refused,
+                format!("event {id} exists already"),
+            ));
+        }
+        let keys: Vec<(&str, &str)> = keys.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let mut event =
+            event_from_keys(id, &keys).map_err(|e| refused(Status::BadCommand, e.to_string()))?;
+        event.system = Some(system);
+        let committed = self
+            .journal_one(sender, EntryKind::EventNew, &event, Vec::new())
+            .await?;
+        let reply = format!(
+            "event {id} made: {} ({system}, {}); enter players with EVENT ENTER {id}{} <player>...",
+            event.name,
+            event.rules.time_control,
+            if system.has_teams() {
+                " TEAM <name>"
+            } else {
+                ""
+            }
+        );
+        self.events.insert(id.to_owned(), event.clone());
+        self.registry
+            .events
+            .insert(id.to_owned(), EventRecord::new(event));
+        Ok(Pending::AfterCommit(
+            committed,
+            Reply::new(Status::Done, reply),
+        ))
+    }
+
+    async fn enter(
+        &mut self,
+        sender: &Sender,
+        id: &str,
+        team: Option<&str>,
+        players: &[String],
+    ) -> Result<Pending, Reply> {
+        let record = self.open_event(id)?;
+        let system = record.event.system.unwrap_or(System::RoundRobin);
+        match (system.has_teams(), team) {
+            (true, None) => {
+                return Err(refused(
+                    Status::BadCommand,
+                    format!(
+                        "a match's players are entered by team: EVENT ENTER {id} TEAM <name> <player>..."
+                    ),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(refused(
+                    Status::BadCommand,
+                    format!("event {id} is a {system}: it has no teams"),
+                ));
+            }
+            (true, Some(name))
+                if record.teams.len() >= 2 && !record.teams.iter().any(|t| t.name == name) =>
+            {
+                return Err(refused(
+                    Status::Refused,
+                    format!("match {id} has its two teams already"),
+                ));
+            }
+            _ => {}
+        }
+        for (i, player) in players.iter().enumerate() {
+            if players[..i].contains(player) {
+                return Err(refused(
+                    Status::BadCommand,
+                    format!("{player} is named twice"),
+                ));
+            }
+            let Some(p) = self.players.get(player) else {
+                return Err(refused(Status::NotFound, format!("no player {player:?}")));
+            };
+            if let Reach::Link(_) = p.reach {
+                return Err(refused(
+                    Status::BadCommand,
+                    format!("{player} plays across a link: their node runs their events"),
+                ));
+            }
+            if record.has(player) {
+                return Err(refused(
+                    Status::Refused,
+                    format!("{player} is entered in {id} already"),
+                ));
+            }
+        }
+        let detail = EnterDetail {
+            event: id.to_owned(),
+            team: team.map(str::to_owned),
+            players: players.to_vec(),
+        };
+        let committed = self
+            .journal_one(sender, EntryKind::EventEnter, &detail, Vec::new())
+            .await?;
+        let record = self
+            .registry
+            .events
+            .get_mut(id)
+            .expect("checked above; the relay is the only writer");
+        record.enter(team, players);
+        let numbered = numbered(record, team);
+        let reply = match team {
+            Some(team) => format!("entered in {id}, team {team}: {numbered}"),
+            None => format!("entered in {id}: {numbered}"),
+        };
+        Ok(Pending::AfterCommit(
+            committed,
+            Reply::new(Status::Done, reply),
+        ))
+    }
+
+    async fn draw(&mut self, sender: &Sender, id: &str) -> Result<Pending, Reply> {
+        let record = self.open_event(id)?;
+        let drawn: Vec<String> = if record.teams.is_empty() {
+            record.entrants.clone()
+        } else {
+            record.teams.iter().map(|t| t.name.clone()).collect()
+        };
+        if drawn.len() < 2 {
+            return Err(refused(
+                Status::BadMove,
+                format!("event {id} has nothing to draw yet: enter its players first"),
+            ));
+        }
+        let mut seed = [0u8; 32];
+        getrandom::fill(&mut seed).map_err(|e| {
+            refused(
+                Status::NotRecorded,
+                format!("not recorded: no random source: {e}"),
+            )
+        })?;
+        let detail = DrawDetail {
+            event: id.to_owned(),
+            seed: hex::encode(seed),
+            order: event::draw::shuffle(&drawn, &seed),
+        };
+        let committed = self
+            .journal_one(sender, EntryKind::EventDraw, &detail, Vec::new())
+            .await?;
+        let reply = format!(
+            "drawn with seed {}: {}",
+            detail.seed,
+            detail
+                .order
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{} {p}", i + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if let Some(record) = self.registry.events.get_mut(id) {
+            record
+                .apply_draw(detail)
+                .map_err(|e| refused(Status::NotRecorded, e))?;
+        }
+        Ok(Pending::AfterCommit(
+            committed,
+            Reply::new(Status::Done, reply),
+        ))
+    }
+
+    async fn start_event(&mut self, sender: &Sender, id: &str) -> Result<Pending, Reply> {
+        let record = self.open_event(id)?;
+        let event = record.event.clone();
+        let system = event.system.unwrap_or(System::RoundRobin);
+        let sizes = record.sizes();
+        if let Some(why) = system.unpairable(&sizes) {
+            return Err(refused(Status::BadMove, why));
+        }
+        let places = record.places();
+        let pairings = system.pairings(&sizes);
+        let mut starts = Vec::with_capacity(pairings.len());
+        let mut games = Vec::with_capacity(pairings.len());
+        // What each player reached by mail is told in one mail.
+        let mut by_mail: BTreeMap<String, Vec<EventGame>> = BTreeMap::new();
+        for p in &pairings {
+            let game_id = event::game_id(id, p);
+            let (white, black) = (places[p.white].clone(), places[p.black].clone());
+            let detail = GameStartDetail {
+                kind: event.game,
+                white: white.clone(),
+                black: black.clone(),
+                event: Some(id.to_owned()),
+                fen: None,
+                rules: None,
+                round: Some(p.round.to_string()),
+                board: Some(p.board),
+                leave: Default::default(),
+                authority: Default::default(),
+            };
+            let (mut record, game) = self.prepare_start(sender, &game_id, detail)?;
+            record.outbox.retain(|row| {
+                self.players
+                    .get(&row.player)
+                    .is_none_or(|p| p.reach != Reach::Email)
+            });
+            for (player, side, opponent) in [
+                (&white, Color::White, &black),
+                (&black, Color::Black, &white),
+            ] {
+                if self
+                    .players
+                    .get(player)
+                    .is_some_and(|p| p.reach == Reach::Email)
+                {
+                    by_mail.entry(player.clone()).or_default().push(EventGame {
+                        game: game_id.clone(),
+                        side: side.into(),
+                        opponent: opponent.clone(),
+                        round: p.round,
+                        board: p.board,
+                    });
+                }
+            }
+            starts.push(record);
+            games.push((game_id, p.round, game));
+        }
+        let mut entry = self.said_entry(sender, "", EntryKind::EventStart);
+        entry.detail = journal::detail(&StartDetail {
+            event: id.to_owned(),
+            games: starts.len(),
+        })
+        .map_err(|e| Reply::not_recorded(&e))?;
+        let outbox = by_mail
+            .into_iter()
+            .map(|(player, games)| {
+                let notice = Notice::EventStarted {
+                    event: id.to_owned(),
+                    name: event.name.clone(),
+                    games,
+                };
+                notice_for(&player, &notice)
+            })
+            .collect();
+        let mut records = vec![Record { entry, outbox }];
+        records.extend(starts);
+        let committed = self.enqueue(records).await?;
+        let rounds = games.iter().map(|(_, r, _)| *r).max().unwrap_or(0);
+        let mut lines = vec![format!(
+            "event {id} started: {} game(s) in {rounds} round(s)",
+            games.len()
+        )];
+        for (game_id, round, game) in games {
+            lines.push(format!(
+                "round {round}: {game_id} {} - {}",
+                game.white, game.black
+            ));
+            self.games.insert(game_id.clone(), Box::new(game));
+            self.note_start(&game_id, Some(id.to_owned()), Some(round.to_string()));
+        }
+        if let Some(record) = self.registry.events.get_mut(id) {
+            record.started = true;
+        }
+        Ok(Pending::AfterCommit(
+            committed,
+            Reply::new(Status::Done, lines.join("\n")),
+        ))
+    }
+
+    async fn withdraw(
+        &mut self,
+        sender: &Sender,
+        id: &str,
+        player: &str,
+        reason: &str,
+    ) -> Result<Pending, Reply> {
+        let record = self.registered(id)?;
+        if !record.has(player) || record.has_withdrawn(player) {
+            return Err(refused(
+                Status::NotFound,
+                format!("{player} is not entered in {id}"),
+            ));
+        }
+        let started = record.started;
+        let detail = WithdrawDetail {
+            event: id.to_owned(),
+            player: player.to_owned(),
+            reason: reason.to_owned(),
+        };
+        // The player's unfinished games in the event, each lost.
+        let mut afters = Vec::new();
+        let mut records = Vec::new();
+        let mut told = vec![player.to_owned()];
+        if started {
+            let mut ids: Vec<&String> = self
+                .facts
+                .iter()
+                .filter(|(_, f)| f.event.as_deref() == Some(id))
+                .map(|(g, _)| g)
+                .collect();
+            ids.sort();
+            for game_id in ids {
+                let Some(game) = self.games.get(game_id) else {
+                    continue;
+                };
+                let Some(color) = game.side_of(player) else {
+                    continue;
+                };
+                if game.result().is_some() {
+                    continue;
+                }
+                let mut lost = GameResult::new(Some(!color), EndReason::Withdrawal);
+                lost.note = Some(reason.to_owned());
+                let action = Action::Adjudicate(lost.clone());
+                game.check(game.turn(), &action, self.now)
+                    .map_err(|e| refused(Status::Refused, format!("{game_id}: {e}")))?;
+                let mut after = crate::game::Game::clone(game);
+                after.apply_by(game.turn(), &action, self.now);
+                let mut entry = self.said_entry(sender, game_id, EntryKind::Adjudication);
+                entry.detail = journal::detail(&AdjudicationDetail {
+                    result: lost.pgn().to_owned(),
+                    reason: reason.to_owned(),
+                    withdrawal: true,
+                })
+                .map_err(|e| Reply::not_recorded(&e))?;
+                records.push(Record {
+                    entry,
+                    outbox: Vec::new(),
+                });
+                let opponent = game.player(!color).to_owned();
+                if !told.contains(&opponent) {
+                    told.push(opponent);
+                }
+                afters.push(after);
+            }
+        }
+        let notice = Notice::Withdrawn {
+            event: id.to_owned(),
+            player: player.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let mut entry = self.said_entry(sender, "", EntryKind::EventWithdraw);
+        entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
+        let outbox = told.iter().map(|p| notice_for(p, &notice)).collect();
+        records.insert(0, Record { entry, outbox });
+        let lost = afters.len();
+        let reply = if started {
+            format!("{player} withdrawn from {id}: {lost} unfinished game(s) lost")
+        } else {
+            format!("{player} withdrawn from {id} before its start: no longer entered")
+        };
+        let pending = self.commit_many(sender, afters, records, reply).await;
+        if let Pending::AfterCommit(..) = &pending
+            && let Some(record) = self.registry.events.get_mut(id)
+        {
+            let _ = record.withdraw(player, reason);
+        }
+        Ok(pending)
+    }
+
+    /// `EVENT SHOW <id>`: the entrants, the games by round and the standings; for the admin
+    /// and the event's own players.
+    fn show_event(&self, sender: &Sender, id: &str) -> Result<Reply, Reply> {
+        let Some(event) = self.events.get(id) else {
+            return Err(refused(Status::NotFound, format!("no event {id:?}")));
+        };
+        let record = self.registry.events.get(id);
+        let mut games: Vec<(&String, &super::facts::GameFacts)> = self
+            .facts
+            .iter()
+            .filter(|(_, f)| f.event.as_deref() == Some(id))
+            .collect();
+        let plays = |p: &str| {
+            games
+                .iter()
+                .any(|(g, _)| self.games.get(*g).is_some_and(|g| g.side_of(p).is_some()))
+        };
+        if !sender.admin && !record.is_some_and(|r| r.has(&sender.player)) && !plays(&sender.player)
+        {
+            return Err(refused(
+                Status::Forbidden,
+                format!("you do not play in event {id}"),
+            ));
+        }
+        let round = |f: &super::facts::GameFacts| {
+            f.round
+                .as_deref()
+                .and_then(|r| r.parse::<u32>().ok())
+                .unwrap_or(u32::MAX)
+        };
+        games.sort_by(|a, b| (round(a.1), a.0).cmp(&(round(b.1), b.0)));
+        let system = event
+            .system
+            .map_or("games listed in the configuration", System::as_str);
+        let state = match record {
+            Some(r) if r.started => "started",
+            Some(_) => "not started",
+            None => "from the configuration",
+        };
+        let mut lines = vec![format!(
+            "event {id}: {} ({system}, {}), {state}",
+            event.name, event.rules.time_control
+        )];
+        if let Some(r) = record {
+            if r.teams.is_empty() {
+                lines.push(format!("entrants: {}", numbered(r, None)));
+            }
+            for team in &r.teams {
+                lines.push(format!(
+                    "team {}: {}",
+                    team.name,
+                    numbered(r, Some(&team.name))
+                ));
+            }
+            if let Some(draw) = &r.draw {
+                lines.push(format!("drawn with seed {}", draw.seed));
+            }
+            for (player, reason) in &r.withdrawn {
+                lines.push(format!("withdrawn: {player} ({reason})"));
+            }
+        }
+        let mut played = Vec::new();
+        for (game_id, facts) in &games {
+            let Some(game) = self.games.get(*game_id) else {
+                continue;
+            };
+            let result = game.result();
+            lines.push(format!(
+                "round {}: {game_id} {} - {} {}",
+                facts.round.as_deref().unwrap_or("-"),
+                game.white,
+                game.black,
+                result.map_or("*", GameResult::pgn)
+            ));
+            played.push(standings::Played {
+                white: game.white.clone(),
+                black: game.black.clone(),
+                result: result.map(|r| r.winner),
+                forfeit: result.is_some_and(|r| r.reason == EndReason::Withdrawal),
+            });
+        }
+        if let Some(r) = record.filter(|r| r.teams.len() == 2) {
+            let score = standings::match_score(&r.teams[0].players, &r.teams[1].players, &played);
+            for (board, (a, b, _)) in score.boards.iter().enumerate() {
+                lines.push(format!(
+                    "board {}: {} {} - {} {}",
+                    board + 1,
+                    r.teams[0].players[board],
+                    standings::halves(*a),
+                    standings::halves(*b),
+                    r.teams[1].players[board]
+                ));
+            }
+            lines.push(format!(
+                "match: {} {} - {} {}",
+                r.teams[0].name,
+                standings::halves(score.total.0),
+                standings::halves(score.total.1),
+                r.teams[1].name
+            ));
+        }
+        for row in standings::standings(&played) {
+            lines.push(format!(
+                "{:>5} {} {} points, S-B {}, {} win(s)",
+                row.place,
+                row.id,
+                standings::halves(row.points2),
+                standings::quarters(row.sb4),
+                row.wins
+            ));
+        }
+        Ok(Reply::new(Status::Done, lines.join("\n")))
+    }
+
+    /// `EVENTS`: every event and how far it has gone.
+    pub(super) fn list_events(&self, sender: &Sender) -> Reply {
+        let mut lines = vec![format!("{} event(s)", self.events.len())];
+        for (id, event) in &self.events {
+            let record = self.registry.events.get(id);
+            if !sender.admin && !record.is_some_and(|r| r.has(&sender.player)) {
+                continue;
+            }
+            let how = match (event.system, record) {
+                (Some(system), Some(r)) => format!(
+                    "{system}, {} entered, {}",
+                    r.places().len(),
+                    if r.started { "started" } else { "not started" }
+                ),
+                _ => "from the configuration".to_owned(),
+            };
+            lines.push(format!("{id} \"{}\" {how}", event.name));
+        }
+        if !sender.admin {
+            lines[0] = format!("{} event(s)", lines.len() - 1);
+        }
+        Reply::new(Status::Done, lines.join("\n"))
+    }
+}
+
+/// An event's entrants (or a team's players) with their numbers: `1 alice, 2 boris`.
+fn numbered(record: &EventRecord, team: Option<&str>) -> String {
+    let players: Vec<&String> = match team {
+        Some(name) => record
+            .teams
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| t.players.iter())
+            .collect(),
+        None => record.entrants.iter().collect(),
+    };
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{} {p}", i + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
