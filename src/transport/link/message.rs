@@ -80,6 +80,8 @@ pub struct Start {
     pub rules: u8,
     pub event: Option<String>,
     pub round: Option<String>,
+    /// The board within the round, for an event's games the relay paired.
+    pub board: Option<u32>,
 }
 
 /// The most bytes a start's names take on the wire (each with its length byte): with the
@@ -147,6 +149,7 @@ const START_AUTHORITY_BLACK: u8 = 0x04;
 const START_RULES: u8 = 0x18;
 const START_EVENT: u8 = 0x20;
 const START_ROUND: u8 = 0x40;
+const START_BOARD: u8 = 0x80;
 /// The longest piece of text in one message: with the longest tag, the frame stays under
 /// the body limit.
 pub const MAX_CHUNK: usize = 48;
@@ -251,6 +254,9 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
             if start.round.is_some() {
                 flags |= START_ROUND;
             }
+            if start.board.is_some() {
+                flags |= START_BOARD;
+            }
             p.push(flags);
             let names = [Some(&start.id), Some(&start.white), Some(&start.black)];
             let extra = [start.event.as_ref(), start.round.as_ref()];
@@ -258,6 +264,9 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
                 let name = cut(name, MAX_START_NAMES);
                 p.push(name.len() as u8);
                 p.extend_from_slice(name.as_bytes());
+            }
+            if let Some(board) = start.board {
+                push_varint(p, u64::from(board));
             }
         }
         Body::Text(t) => {
@@ -383,10 +392,11 @@ fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
         return Err(FrameError::Payload("start length"));
     };
     let rules = (flags & START_RULES) >> 3;
-    if flags & 0x80 != 0 || flags & START_GAME > 1 || rules > 2 {
+    if flags & START_GAME > 1 || rules > 2 {
         return Err(FrameError::Payload("start flags"));
     }
-    if rest.len() > MAX_START_NAMES {
+    // The names, and a board's varint (a u32: at most 5 bytes).
+    if rest.len() > MAX_START_NAMES + 5 {
         return Err(FrameError::Payload("start length"));
     }
     let mut name = |present: bool| -> Result<Option<String>, FrameError> {
@@ -410,6 +420,13 @@ fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
     let black = name(true)?.unwrap_or_default();
     let event = name(flags & START_EVENT != 0)?;
     let round = name(flags & START_ROUND != 0)?;
+    let board = if flags & START_BOARD != 0 {
+        let (n, after) = read_varint(rest)?;
+        rest = after;
+        Some(u32::try_from(n).map_err(|_| FrameError::Payload("start board"))?)
+    } else {
+        None
+    };
     if !rest.is_empty() {
         return Err(FrameError::Payload("trailing bytes"));
     }
@@ -422,6 +439,7 @@ fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
         rules,
         event,
         round,
+        board,
     })
 }
 
@@ -698,6 +716,7 @@ mod tests {
                 rules: 1,
                 event: None,
                 round: None,
+                board: None,
             }),
         };
         assert_eq!(wire_len(&start), 34);
@@ -783,7 +802,8 @@ mod tests {
                     authority_black: true,
                     rules: 2,
                     event: Some("club-cup".to_owned()),
-                    round: None,
+                    round: Some("3".to_owned()),
+                    board: Some(300),
                 }),
             },
         ];
@@ -808,9 +828,9 @@ mod tests {
             &[2, 0, 0, 0, 0, 1][..],
             // A time not in its shortest form (0 as two bytes): one message, one encoding.
             &[2, 0, 0, 0, 0x80, 0x00][..],
-            // A start: unknown flags; a game kind none; a name running past the end; an
+            // A start: a board that runs past the end; a game kind none; a name running past the end; an
             // empty name; bytes after the last name.
-            &[9, 0, 0, 0, 0, 0x80, 1, b'a', 1, b'b', 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x80, 1, b'a', 1, b'b', 1, b'c', 0x81][..],
             &[9, 0, 0, 0, 0, 0x02, 1, b'a', 1, b'b', 1, b'c'][..],
             &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 5, b'c'][..],
             &[9, 0, 0, 0, 0, 0x00, 1, b'a', 0, 1, b'c'][..],

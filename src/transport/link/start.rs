@@ -1,5 +1,5 @@
 //! A game's start on the wire in a few bytes (docs/link.md, "Messages"): its id, its players,
-//! what is played, whose node keeps it, its time rules as a preset, its event and round. The
+//! what is played, whose node keeps it, its time rules as a preset, its event, round and board. The
 //! record's entry holds the start as JSON; the compact form is used only when the other node,
 //! writing the JSON back from it, gets the very same text, so both records stay equal byte for
 //! byte. A start with its own position, leave carried in, or rules that are no preset goes as
@@ -9,7 +9,7 @@ use super::message::Start;
 use crate::game::Authority;
 use crate::game::Kind;
 use crate::game::clock::Rules;
-use crate::journal::replay::GameStartDetail;
+use crate::relay::GameStartDetail;
 
 /// The presets a start's rules travel as: none written, ICCF's (the default), no clock.
 fn rules_code(rules: Option<&Rules>) -> Option<u8> {
@@ -53,6 +53,7 @@ pub(super) fn compact(id: &str, detail: &str) -> Option<Start> {
         rules: rules_code(d.rules.as_ref())?,
         event: d.event,
         round: d.round,
+        board: d.board,
     };
     // Only if the other node writes back exactly this detail.
     (start.fits() && detail_of(&start).as_deref() == Some(detail)).then_some(start)
@@ -73,6 +74,7 @@ pub(super) fn detail_of(start: &Start) -> Option<String> {
         fen: None,
         rules: rules_of(start.rules)?,
         round: start.round.clone(),
+        board: start.board,
         leave: Default::default(),
         authority: if start.authority_black {
             Authority::Black
@@ -80,7 +82,8 @@ pub(super) fn detail_of(start: &Start) -> Option<String> {
             Authority::White
         },
     };
-    crate::journal::detail(&detail).ok()
+    // As the journal writes a detail (serde_json's compact text), so byte for byte the same.
+    serde_json::to_string(&detail).ok()
 }
 
 #[cfg(test)]
@@ -88,6 +91,10 @@ mod tests {
     use super::*;
 
     fn detail(rules: Option<Rules>, event: Option<&str>) -> String {
+        detail_on(rules, event, None)
+    }
+
+    fn detail_on(rules: Option<Rules>, event: Option<&str>, board: Option<u32>) -> String {
         crate::journal::detail(&GameStartDetail {
             kind: Kind::Chess,
             white: "anna".to_owned(),
@@ -95,7 +102,8 @@ mod tests {
             event: event.map(str::to_owned),
             fen: None,
             rules,
-            round: None,
+            round: event.map(|_| "2".to_owned()),
+            board,
             leave: Default::default(),
             authority: Authority::Black,
         })
@@ -114,6 +122,11 @@ mod tests {
             assert_eq!(detail_of(&start).as_deref(), Some(text.as_str()));
             assert!(start.authority_black);
         }
+        // An event's game the relay paired, with its board: compact too, in one frame.
+        let text = detail_on(Some(Rules::default()), Some("club-cup"), Some(7));
+        let start = compact("m1", &text).expect("compact");
+        assert_eq!(start.board, Some(7));
+        assert_eq!(detail_of(&start).as_deref(), Some(text.as_str()));
     }
 
     #[test]
