@@ -2,7 +2,8 @@
 //!
 //! A frame is a short body, COBS-encoded so that it holds no zero byte, followed by one zero
 //! byte that ends it. A receiver that joins mid-stream, or loses bytes to noise, finds the next
-//! frame at the next zero. Protocol version 2 spends as few bytes as a slow line asks:
+//! frame at the next zero. Protocol version 3 (version 2's frames) spends as few bytes as a
+//! slow line asks:
 //!
 //! ```text
 //! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8) parity(2)
