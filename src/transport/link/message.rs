@@ -84,8 +84,8 @@ pub struct Start {
     pub board: Option<u32>,
 }
 
-/// The most bytes a start's names take on the wire (each with its length byte): with the
-/// longest tag, its frame stays within the body limit.
+/// The most bytes a start's names take on the wire (each with its length byte), its board
+/// included: with the longest tag, its frame stays within the body limit.
 pub const MAX_START_NAMES: usize = 64;
 
 /// What an entry or an action is.
@@ -395,8 +395,8 @@ fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
     if flags & START_GAME > 1 || rules > 2 {
         return Err(FrameError::Payload("start flags"));
     }
-    // The names, and a board's varint (a u32: at most 5 bytes).
-    if rest.len() > MAX_START_NAMES + 5 {
+    // The names and a board's varint.
+    if rest.len() > MAX_START_NAMES {
         return Err(FrameError::Payload("start length"));
     }
     let mut name = |present: bool| -> Result<Option<String>, FrameError> {
@@ -444,7 +444,7 @@ fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
 }
 
 impl Start {
-    /// Whether its names fit in one frame ([`MAX_START_NAMES`]), none of them empty.
+    /// Whether its names and board fit in one frame ([`MAX_START_NAMES`]), no name empty.
     pub fn fits(&self) -> bool {
         let names = [Some(&self.id), Some(&self.white), Some(&self.black)];
         let extra = [self.event.as_ref(), self.round.as_ref()];
@@ -454,6 +454,11 @@ impl Start {
                 return false;
             }
             total += 1 + name.len();
+        }
+        if let Some(board) = self.board {
+            let mut varint = Vec::new();
+            push_varint(&mut varint, u64::from(board));
+            total += varint.len();
         }
         total <= MAX_START_NAMES && self.game <= 1 && self.rules <= 2
     }

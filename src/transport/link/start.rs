@@ -147,5 +147,14 @@ mod tests {
         let long = "x".repeat(40);
         let text = detail(None, Some(&long));
         assert_eq!(compact(&long, &text), None);
+        // Names that fit alone, and not with the board's bytes: the frame would pass the body
+        // limit with the longest tag.
+        let (id, event) = ("i".repeat(20), "e".repeat(28));
+        let names = 5 + id.len() + "anna".len() + "boris".len() + event.len() + 1;
+        assert_eq!(names, 63);
+        let text = detail_on(None, Some(&event), None);
+        assert!(compact(&id, &text).is_some());
+        let text = detail_on(None, Some(&event), Some(300));
+        assert_eq!(compact(&id, &text), None);
     }
 }
