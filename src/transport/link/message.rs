@@ -4,6 +4,8 @@
 //! [`crate::transport::link::frame`].
 
 use super::frame::{FrameError, MAX_PATH, MAX_REASON};
+pub use super::start::{MAX_START_NAMES, Start};
+use super::varint;
 use crate::notation::Iccf;
 
 /// Which side of a game acts.
@@ -64,30 +66,6 @@ pub struct Text {
     pub chunk: String,
 }
 
-/// A game's start in a few bytes, for the usual case: no position of its own, no leave
-/// carried in, and time rules that are one of the presets. Anything else goes as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Start {
-    /// The game's id: the other node has no game to match the code with yet.
-    pub id: String,
-    pub white: String,
-    pub black: String,
-    /// The game played: 0 chess, 1 Russian draughts.
-    pub game: u8,
-    /// Black's node keeps the record (White's otherwise).
-    pub authority_black: bool,
-    /// The time rules: 0 none written, 1 ICCF's (10 moves in 50 days, the default), 2 no clock.
-    pub rules: u8,
-    pub event: Option<String>,
-    pub round: Option<String>,
-    /// The board within the round, for an event's games the relay paired.
-    pub board: Option<u32>,
-}
-
-/// The most bytes a start's names take on the wire (each with its length byte), its board
-/// included: with the longest tag, its frame stays within the body limit.
-pub const MAX_START_NAMES: usize = 64;
-
 /// What an entry or an action is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
@@ -144,12 +122,6 @@ const PATH_DRAW_OFFER: u8 = 1;
 const PATH_CAPTURE: u8 = 2;
 const TEXT_MORE: u8 = 1;
 const TEXT_FIRST: u8 = 8;
-const START_GAME: u8 = 0x03;
-const START_AUTHORITY_BLACK: u8 = 0x04;
-const START_RULES: u8 = 0x18;
-const START_EVENT: u8 = 0x20;
-const START_ROUND: u8 = 0x40;
-const START_BOARD: u8 = 0x80;
 /// The longest piece of text in one message: with the longest tag, the frame stays under
 /// the body limit.
 pub const MAX_CHUNK: usize = 48;
@@ -171,34 +143,6 @@ pub fn entry_kind_code(kind: crate::relay::EntryKind) -> Option<u8> {
 /// The record entry kind a wire code names.
 pub fn entry_kind_of(code: u8) -> Option<crate::relay::EntryKind> {
     TEXT_KINDS.get(usize::from(code).checked_sub(1)?).copied()
-}
-
-fn push_varint(p: &mut Vec<u8>, mut n: u64) {
-    loop {
-        let byte = (n & 0x7F) as u8;
-        n >>= 7;
-        if n == 0 {
-            p.push(byte);
-            return;
-        }
-        p.push(byte | 0x80);
-    }
-}
-
-/// A varint at the start of `p`, and the rest; at most 9 bytes (63 bits), in its shortest
-/// form (so that a message has one encoding: a last byte of 0 after others is refused).
-fn read_varint(p: &[u8]) -> Result<(u64, &[u8]), FrameError> {
-    let mut n = 0u64;
-    for (i, &byte) in p.iter().enumerate().take(9) {
-        n |= u64::from(byte & 0x7F) << (7 * i);
-        if byte & 0x80 == 0 {
-            if byte == 0 && i > 0 {
-                break;
-            }
-            return Ok((n, &p[i + 1..]));
-        }
-    }
-    Err(FrameError::Payload("number"))
 }
 
 fn act_kind(act: &Act) -> u8 {
@@ -243,32 +187,7 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
             p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
         }
         Body::Act(_) => {}
-        Body::Start(start) => {
-            let mut flags = (start.game & START_GAME) | ((start.rules << 3) & START_RULES);
-            if start.authority_black {
-                flags |= START_AUTHORITY_BLACK;
-            }
-            if start.event.is_some() {
-                flags |= START_EVENT;
-            }
-            if start.round.is_some() {
-                flags |= START_ROUND;
-            }
-            if start.board.is_some() {
-                flags |= START_BOARD;
-            }
-            p.push(flags);
-            let names = [Some(&start.id), Some(&start.white), Some(&start.black)];
-            let extra = [start.event.as_ref(), start.round.as_ref()];
-            for name in names.into_iter().chain(extra).flatten() {
-                let name = cut(name, MAX_START_NAMES);
-                p.push(name.len() as u8);
-                p.extend_from_slice(name.as_bytes());
-            }
-            if let Some(board) = start.board {
-                push_varint(p, u64::from(board));
-            }
-        }
+        Body::Start(start) => start.write(p),
         Body::Text(t) => {
             let actor = match t.actor {
                 Actor::Side(Side::White) => 0,
@@ -346,7 +265,7 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
         K_ACCEPT => exact(Act::AcceptDraw),
         K_DECLINE => exact(Act::DeclineDraw),
         K_RESIGN => exact(Act::Resign),
-        K_START => read_start(rest).map(Body::Start),
+        K_START => Start::read(rest).map(Body::Start),
         K_TEXT => {
             let [kind, flags, iccf_len, rest @ ..] = rest else {
                 return Err(FrameError::Payload("text header"));
@@ -385,85 +304,6 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
     }
 }
 
-/// A compact start's bytes after its kind: flags, then the id, the players, the event and the
-/// round as the flags say, each a length and UTF-8.
-fn read_start(rest: &[u8]) -> Result<Start, FrameError> {
-    let Some((&flags, mut rest)) = rest.split_first() else {
-        return Err(FrameError::Payload("start length"));
-    };
-    let rules = (flags & START_RULES) >> 3;
-    if flags & START_GAME > 1 || rules > 2 {
-        return Err(FrameError::Payload("start flags"));
-    }
-    // The names and a board's varint.
-    if rest.len() > MAX_START_NAMES {
-        return Err(FrameError::Payload("start length"));
-    }
-    let mut name = |present: bool| -> Result<Option<String>, FrameError> {
-        if !present {
-            return Ok(None);
-        }
-        let Some((&len, after)) = rest.split_first() else {
-            return Err(FrameError::Payload("start length"));
-        };
-        let len = usize::from(len);
-        if len == 0 || after.len() < len {
-            return Err(FrameError::Payload("start length"));
-        }
-        let text = std::str::from_utf8(&after[..len])
-            .map_err(|_| FrameError::Payload("start not UTF-8"))?;
-        rest = &after[len..];
-        Ok(Some(text.to_owned()))
-    };
-    let id = name(true)?.unwrap_or_default();
-    let white = name(true)?.unwrap_or_default();
-    let black = name(true)?.unwrap_or_default();
-    let event = name(flags & START_EVENT != 0)?;
-    let round = name(flags & START_ROUND != 0)?;
-    let board = if flags & START_BOARD != 0 {
-        let (n, after) = read_varint(rest)?;
-        rest = after;
-        Some(u32::try_from(n).map_err(|_| FrameError::Payload("start board"))?)
-    } else {
-        None
-    };
-    if !rest.is_empty() {
-        return Err(FrameError::Payload("trailing bytes"));
-    }
-    Ok(Start {
-        id,
-        white,
-        black,
-        game: flags & START_GAME,
-        authority_black: flags & START_AUTHORITY_BLACK != 0,
-        rules,
-        event,
-        round,
-        board,
-    })
-}
-
-impl Start {
-    /// Whether its names and board fit in one frame ([`MAX_START_NAMES`]), no name empty.
-    pub fn fits(&self) -> bool {
-        let names = [Some(&self.id), Some(&self.white), Some(&self.black)];
-        let extra = [self.event.as_ref(), self.round.as_ref()];
-        let mut total = 0;
-        for name in names.into_iter().chain(extra).flatten() {
-            if name.is_empty() {
-                return false;
-            }
-            total += 1 + name.len();
-        }
-        if let Some(board) = self.board {
-            let mut varint = Vec::new();
-            push_varint(&mut varint, u64::from(board));
-            total += varint.len();
-        }
-        total <= MAX_START_NAMES && self.game <= 1 && self.rules <= 2
-    }
-}
-
 impl Message {
     /// What a record entry or a proposal is; `None` for a refusal.
     pub fn body(&self) -> Option<&Body> {
@@ -492,7 +332,7 @@ impl Message {
                 p.push(kind_of(body) | side_bit(side));
                 p.extend_from_slice(&game.to_be_bytes());
                 p.push(*index);
-                push_varint(&mut p, *delta);
+                varint::push(&mut p, *delta);
                 push_body(&mut p, body);
             }
             Message::Proposal {
@@ -504,8 +344,8 @@ impl Message {
             } => {
                 p.push(kind_of(body) | PROPOSAL | side_bit(side));
                 p.extend_from_slice(&game.to_be_bytes());
-                push_varint(&mut p, u64::from(*number));
-                push_varint(&mut p, *age);
+                varint::push(&mut p, u64::from(*number));
+                varint::push(&mut p, *age);
                 push_body(&mut p, body);
             }
             Message::Refused {
@@ -557,10 +397,10 @@ impl Message {
             });
         }
         if kind & PROPOSAL != 0 {
-            let (number, rest) = read_varint(rest)?;
+            let (number, rest) = varint::read(rest)?;
             let number =
                 u16::try_from(number).map_err(|_| FrameError::Payload("proposal number"))?;
-            let (age, rest) = read_varint(rest)?;
+            let (age, rest) = varint::read(rest)?;
             return Ok(Message::Proposal {
                 game,
                 side,
@@ -572,7 +412,7 @@ impl Message {
         let [index, rest @ ..] = rest else {
             return Err(FrameError::Payload("message too short"));
         };
-        let (delta, rest) = read_varint(rest)?;
+        let (delta, rest) = varint::read(rest)?;
         Ok(Message::Record {
             game,
             side,
@@ -833,8 +673,8 @@ mod tests {
             &[2, 0, 0, 0, 0, 1][..],
             // A time not in its shortest form (0 as two bytes): one message, one encoding.
             &[2, 0, 0, 0, 0x80, 0x00][..],
-            // A start: a board that runs past the end; a game kind none; a name running past the end; an
-            // empty name; bytes after the last name.
+            // A start: a board that runs past the end; a game kind none; a name running past
+            // the end; an empty name; bytes after the last name.
             &[9, 0, 0, 0, 0, 0x80, 1, b'a', 1, b'b', 1, b'c', 0x81][..],
             &[9, 0, 0, 0, 0, 0x02, 1, b'a', 1, b'b', 1, b'c'][..],
             &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 5, b'c'][..],

@@ -30,6 +30,7 @@ pub mod session;
 mod simulation;
 mod start;
 mod timing;
+mod varint;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
