@@ -77,6 +77,19 @@ impl Subscription {
     pub async fn recv(&mut self) -> Option<Message> {
         self.feed.recv().await.map(Message::from)
     }
+
+    /// Takes the items waiting, without waiting for any: how many there were, or `None` once
+    /// the feed is closed. For a reader that only needs to know that something came.
+    pub fn take_waiting(&mut self) -> Option<usize> {
+        let mut n = 0;
+        loop {
+            match self.feed.try_recv() {
+                Ok(_) => n += 1,
+                Err(tokio::sync::mpsc::error::TryRecvError::Empty) => return Some(n),
+                Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => return None,
+            }
+        }
+    }
 }
 
 /// What a message handled before (by its idempotency key) did.

@@ -35,6 +35,9 @@ mod watch;
 pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
+/// A game start's detail as its record entry holds it: a link sends a usual start in a few
+/// bytes and writes the detail back from them, so it names its fields, through here.
+pub use crate::journal::replay::GameStartDetail;
 /// What a journal entry records, and a move entry's mark of a draw offer: a link carries the
 /// record entry by entry ([`LinkItem::kind`]), so it names them, through here.
 pub use crate::journal::{EntryKind, replay::DRAW_OFFER};
@@ -56,7 +59,6 @@ use tokio_util::sync::CancellationToken;
 
 use crate::command::{Command, DeadAction, bounded_text};
 use crate::config::Config;
-use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, Journal, JournalError, ReceiptAnswer, Replayed, Short};
 use asked::Asked;
 use state::{Clock, State};

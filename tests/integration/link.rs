@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
 
-const SECRET: &str = "a shared secret of the two clubs";
+pub(crate) const SECRET: &str = "a shared secret of the two clubs";
 
 /// Faults per chunk of bytes the simulator passes (per mille).
 #[derive(Clone, Copy)]
@@ -168,10 +168,10 @@ impl TcpSimulator {
     }
 }
 
-struct Node {
-    dir: tempfile::TempDir,
-    config: PathBuf,
-    daemon: Daemon,
+pub(crate) struct Node {
+    pub(crate) dir: tempfile::TempDir,
+    pub(crate) config: PathBuf,
+    pub(crate) daemon: Daemon,
 }
 
 impl Node {
@@ -182,8 +182,26 @@ impl Node {
 }
 
 /// A node's config: its `local` players (secret = id + "-secret"), the `remote` ones across
-/// link `peer`, the games, and the link table.
+/// link `peer`, the games, and the link table (a short retransmission timeout for the fast
+/// lines of these tests, then `link`).
 fn node_config(
+    data: &Path,
+    local: &[&str],
+    remote: &[&str],
+    games: &[(&str, &str, &str)],
+    link: &str,
+) -> String {
+    node_config_with(
+        data,
+        local,
+        remote,
+        games,
+        &format!("retransmit_ms = 150\nwindow = 4\n{link}"),
+    )
+}
+
+/// [`node_config`] with the link table's settings after its id and secret all in `link`.
+pub(crate) fn node_config_with(
     data: &Path,
     local: &[&str],
     remote: &[&str],
@@ -213,7 +231,7 @@ fn node_config(
         ));
     }
     text.push_str(&format!(
-        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\nretransmit_ms = 150\nwindow = 4\n{link}"
+        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\n{link}"
     ));
     text
 }
@@ -266,7 +284,7 @@ fn export_text(config: &Path, game: &str) -> String {
 }
 
 /// A game's moves in a node's journal, in order: (player, ICCF).
-fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
+pub(crate) fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
     export_text(config, game)
         .lines()
         .filter_map(|l| {
@@ -280,7 +298,7 @@ fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
 }
 
 /// How many `rejected` entries a node's journal holds for a game.
-fn rejected_in(config: &Path, game: &str) -> usize {
+pub(crate) fn rejected_in(config: &Path, game: &str) -> usize {
     export_text(config, game)
         .lines()
         .filter(|l| l.split_whitespace().nth(4) == Some("rejected"))
@@ -288,14 +306,14 @@ fn rejected_in(config: &Path, game: &str) -> usize {
 }
 
 /// The match: three games between the clubs, players on both nodes, White on either side.
-const GAMES: [(&str, &str, &str); 3] = [
+pub(crate) const GAMES: [(&str, &str, &str); 3] = [
     ("m1", "anna", "boris"),
     ("m2", "vera", "anna"),
     ("m3", "anna", "vera"),
 ];
 
 /// Who is where: anna on node A; boris and vera on node B.
-fn local_of(player: &str) -> usize {
+pub(crate) fn local_of(player: &str) -> usize {
     if player == "anna" { 0 } else { 1 }
 }
 
@@ -819,7 +837,8 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
     runtime.block_on(async {
         peer.until("the session", |p| p.session.is_established())
             .await;
-        // The record so far: the game's start (text, in pieces), then 1. e4.
+        // The record so far: the game's start (in one message: its players and the usual
+        // rules), then 1. e4.
         peer.until("1. e4 in the record", |p| {
             !moves_received(&p.received).is_empty()
         })
@@ -828,13 +847,15 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
         let start = peer.received.iter().find_map(|m| match m {
             Message::Record {
                 index: 0,
-                body: Body::Text(t),
+                body: Body::Start(start),
                 ..
-            } => Some(t.chunk.clone()),
+            } => Some(start.clone()),
             _ => None,
         });
         assert!(
-            start.is_some_and(|t| t.starts_with("h1\n{")),
+            start
+                .is_some_and(|s| (s.id.as_str(), s.white.as_str(), s.black.as_str())
+                    == ("h1", "boris", "hand")),
             "{:?}",
             peer.received
         );
@@ -998,7 +1019,10 @@ fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String, String)
 
 /// Waits until both nodes hold the same record of `game` (the node that does not keep it
 /// applies the record as it comes), and returns it.
-fn settled(nodes: &[Node], game: &str) -> (Vec<(String, String, String, String)>, String) {
+pub(crate) fn settled(
+    nodes: &[Node],
+    game: &str,
+) -> (Vec<(String, String, String, String)>, String) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let a = record_of(&nodes[0].config, game);

@@ -18,6 +18,7 @@ mod init;
 mod languages;
 mod layers;
 mod link;
+mod link_slow;
 mod memory;
 mod packaging;
 mod peer;

@@ -1,6 +1,7 @@
-//! The link between nodes (protocol version 2): the deframer and frame decoder over a raw
+//! The link between nodes (protocol version 3): the deframer and frame decoder over a raw
 //! byte stream, and the messages and sealed frames round-tripped.
 
+use ccrelay::transport::link::fec::MAX_FEC;
 use ccrelay::transport::link::frame::{
     self, DEFAULT_TAG, Deframer, FrameError, Hello, MAX_BODY, MAX_ENCODED, MAX_TAG, MIN_TAG, Plain,
     Unverified,
@@ -10,8 +11,9 @@ use ccrelay::transport::link::message::{self, Act, Body, Message};
 const KEY: [u8; 32] = [7; 32];
 
 /// A raw stream, cut into chunks of a size the first byte picks: no panic; every frame the
-/// deframer gives is short and zero-free; COBS round-trips; every frame is tried as a HELLO
-/// and as a session frame, and a forged one never verifies.
+/// deframer gives is short (a body, and the most parity a frame carries) and zero-free; COBS
+/// round-trips; every frame is tried as a HELLO and as a session frame, and a forged one never
+/// verifies.
 pub fn stream(data: &[u8]) {
     let chunk = 1 + usize::from(data.first().copied().unwrap_or(0) % 32);
     let mut deframer = Deframer::default();
@@ -21,7 +23,7 @@ pub fn stream(data: &[u8]) {
     }
     for f in &frames {
         assert!(
-            !f.is_empty() && f.len() <= MAX_ENCODED,
+            !f.is_empty() && f.len() <= MAX_ENCODED + MAX_FEC,
             "frame of {}",
             f.len()
         );

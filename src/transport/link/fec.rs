@@ -16,6 +16,11 @@
 /// The most parity bytes a link may ask for (the handshake carries half of it in 3 bits).
 pub const MAX_FEC: usize = 14;
 
+/// The parity bytes a session without its own (`fec_bytes = 0`) puts on its frames while the
+/// line damages what arrives: one damaged byte a frame repaired, for two bytes, paid only on a
+/// noisy line. The receiver knows such a frame by trying it both ways (its tag tells which).
+pub const AUTO: usize = 2;
+
 /// Appends `n` parity bytes to `body` (nothing for 0). A body too long for one Reed–Solomon
 /// block (255 bytes with its parity) is left as it is; frames are far shorter.
 pub fn protect(body: &mut Vec<u8>, n: usize) {
@@ -29,16 +34,21 @@ pub fn protect(body: &mut Vec<u8>, n: usize) {
 /// The body without its `n` parity bytes, repaired if at most `n / 2` bytes were damaged;
 /// `None` if it cannot be.
 pub fn repair(protected: &[u8], n: usize) -> Option<Vec<u8>> {
+    repair_counting(protected, n).map(|(body, _)| body)
+}
+
+/// [`repair`], and how many bytes (parity included) it repaired.
+pub fn repair_counting(protected: &[u8], n: usize) -> Option<(Vec<u8>, usize)> {
     if n == 0 {
-        return Some(protected.to_vec());
+        return Some((protected.to_vec(), 0));
     }
     if protected.len() <= n || protected.len() > 255 {
         return None;
     }
-    let fixed = reed_solomon::Decoder::new(n)
-        .correct(protected, None)
+    let (fixed, errors) = reed_solomon::Decoder::new(n)
+        .correct_err_count(protected, None)
         .ok()?;
-    Some(fixed.data().to_vec())
+    Some((fixed.data().to_vec(), errors))
 }
 
 #[cfg(test)]

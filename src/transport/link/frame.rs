@@ -2,10 +2,11 @@
 //!
 //! A frame is a short body, COBS-encoded so that it holds no zero byte, followed by one zero
 //! byte that ends it. A receiver that joins mid-stream, or loses bytes to noise, finds the next
-//! frame at the next zero. Protocol version 2 spends as few bytes as a slow line asks:
+//! frame at the next zero. Protocol version 3 (version 2's frames) spends as few bytes as a
+//! slow line asks:
 //!
 //! ```text
-//! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8)
+//! HELLO  head(1) version(1) fec|tag_len(1) nonce(16) echo(16)  tag(8) parity(2)
 //! ACK    head(1) ctr(1) [sack(1)]                          tag(T)
 //! DATA   head(1) ctr(1) seq|ack(1) message after its first byte  tag(T)
 //! ```
@@ -21,6 +22,8 @@
 //! Nothing here does I/O or keeps time: [`crate::transport::link::session`] does.
 
 use hmac::{KeyInit, Mac};
+
+use super::fec::AUTO;
 use sha2::Sha256;
 
 type HmacSha256 = hmac::Hmac<Sha256>;
@@ -39,8 +42,9 @@ pub const HELLO_TAG: usize = 8;
 const HELLO_LEN: usize = 3 + 2 * NONCE_LEN + HELLO_TAG;
 /// Random bytes each side contributes to a session key.
 pub const NONCE_LEN: usize = 16;
-/// The protocol version a HELLO names.
-pub const VERSION: u8 = 2;
+/// The protocol version a HELLO names. Version 3 added the compact game start
+/// ([`crate::transport::link::message::Start`]); its frames are version 2's.
+pub const VERSION: u8 = 3;
 /// Longest reason text a REFUSED carries.
 pub const MAX_REASON: usize = 64;
 /// Most squares a path move names (a draughts king's capture: its square and every landing).
@@ -148,7 +152,8 @@ pub fn cobs_decode(data: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Cuts a byte stream into encoded frames at zero bytes, never holding more than
-/// [`MAX_ENCODED`] bytes: an over-long run is dropped up to the next zero.
+/// [`MAX_ENCODED`] bytes and the most parity a frame carries: an over-long run is dropped up
+/// to the next zero.
 #[derive(Default)]
 pub struct Deframer {
     buf: Vec<u8>,
@@ -165,7 +170,7 @@ impl Deframer {
                 }
                 self.buf.clear();
                 self.overflow = false;
-            } else if self.buf.len() >= MAX_ENCODED {
+            } else if self.buf.len() >= MAX_ENCODED + super::fec::MAX_FEC {
                 self.overflow = true;
             } else if !self.overflow {
                 self.buf.push(b);
@@ -279,7 +284,7 @@ pub fn seal_hello(key: &[u8; 32], hello: &Hello) -> Vec<u8> {
     body.push(hello.tag_len | (((hello.fec / 2).min(7)) << 5));
     body.extend_from_slice(&hello.nonce);
     body.extend_from_slice(&hello.echo);
-    finish(key, HELLO_DIR, 0, HELLO_TAG, 0, body)
+    finish(key, HELLO_DIR, 0, HELLO_TAG, AUTO, body)
 }
 
 /// The direction byte of HELLOs: no session direction.
@@ -288,6 +293,8 @@ pub const HELLO_DIR: u8 = 0xFF;
 /// A decoded body not yet authenticated.
 pub struct Unverified {
     body: Vec<u8>,
+    /// Its error correction repaired damaged bytes.
+    repaired: bool,
 }
 
 impl Unverified {
@@ -303,8 +310,24 @@ impl Unverified {
             return Err(FrameError::TooLong);
         }
         let mut body = cobs_decode(encoded).ok_or(FrameError::Encoding)?;
+        // A HELLO carries its own parity, whatever the session's: the handshake's few frames
+        // are the ones a noisy line must not keep losing. One without (an earlier version's)
+        // is read as it is, so that it can be named.
+        if body.len() == HELLO_LEN + AUTO
+            && let Some((fixed, errors)) = super::fec::repair_counting(&body, AUTO)
+            && fixed.first() == Some(&HELLO)
+        {
+            return Ok(Unverified {
+                body: fixed,
+                repaired: errors > 0,
+            });
+        }
+        let mut repaired = false;
         if fec > 0 && !(body.len() == HELLO_LEN && body.first() == Some(&HELLO)) {
-            body = super::fec::repair(&body, fec).ok_or(FrameError::Uncorrectable)?;
+            let (fixed, errors) =
+                super::fec::repair_counting(&body, fec).ok_or(FrameError::Uncorrectable)?;
+            repaired = errors > 0;
+            body = fixed;
         }
         if body.len() > MAX_BODY {
             return Err(FrameError::TooLong);
@@ -322,7 +345,12 @@ impl Unverified {
         if body.len() < 2 + MIN_TAG {
             return Err(FrameError::TooShort(body.len()));
         }
-        Ok(Unverified { body })
+        Ok(Unverified { body, repaired })
+    }
+
+    /// Whether its error correction repaired damaged bytes (the line damages frames).
+    pub fn repaired(&self) -> bool {
+        self.repaired
     }
 
     pub fn kind(&self) -> u8 {
@@ -404,8 +432,13 @@ impl Unverified {
         if self.kind() != HELLO {
             return Err(FrameError::Payload("not a HELLO"));
         }
-        // The version first: a newer peer's HELLO may be shaped otherwise.
-        if self.body.get(1).is_some_and(|v| *v != VERSION) {
+        // The version first: another release's HELLO may be shaped otherwise. One shaped as
+        // this one's whose tag verifies is the peer's (version 2's is): named, so the
+        // operator learns why no session comes; anything else is noise.
+        if let Some(&version) = self.body.get(1).filter(|v| **v != VERSION) {
+            if self.body.len() == HELLO_LEN && self.check(key, HELLO_DIR, 0, HELLO_TAG).is_ok() {
+                return Err(FrameError::OldVersion(version));
+            }
             return Err(FrameError::Payload("unknown protocol version"));
         }
         if self.body.len() != HELLO_LEN {
@@ -563,9 +596,18 @@ mod tests {
         let frame = Unverified::decode(&wire[..wire.len() - 1]).unwrap();
         assert_eq!(frame.kind(), HELLO);
         assert_eq!(frame.open_hello(&key()), Ok(hello));
-        // A session with error correction reads HELLOs, which carry none, as they are.
+        // A session with error correction reads HELLOs, which carry their own, as they are.
         let frame = Unverified::decode_protected(&wire[..wire.len() - 1], 4).unwrap();
         assert_eq!(frame.open_hello(&key()), Ok(hello));
+        // A HELLO has two parity bytes of its own: one damaged byte is repaired.
+        assert_eq!(wire.len(), HELLO_LEN + AUTO + 2);
+        for i in [0, 5, 30, 44] {
+            let mut hit = cobs_decode(&wire[..wire.len() - 1]).unwrap();
+            hit[i] ^= 0x21;
+            let frame = Unverified::decode(&cobs_encode(&hit)).unwrap();
+            assert!(frame.repaired(), "byte {i}");
+            assert_eq!(frame.open_hello(&key()), Ok(hello), "byte {i}");
+        }
         // Version 1's HELLO: type 0x01, counter 0, ack 0, version 1, two nonces, 8-byte tag.
         let mut v1 = vec![0x01, 0, 0, 0, 1];
         v1.extend([0x55; 2 * NONCE_LEN + 8]);
@@ -573,6 +615,30 @@ mod tests {
         let e = Unverified::decode(&wire).err().expect("refused");
         assert_eq!(e, FrameError::OldVersion(1));
         assert!(e.to_string().contains("version 1"), "{e}");
+        // Version 2's HELLO: the same shape under the same key, another version byte, no
+        // parity.
+        let hello_wire = seal_hello(&key(), &hello);
+        let mut body = cobs_decode(&hello_wire[..hello_wire.len() - 1]).unwrap();
+        body.truncate(HELLO_LEN);
+        body[1] = 2;
+        let split = body.len() - HELLO_TAG;
+        let t = tag(&key(), HELLO_DIR, 0, &body[..split]);
+        body[split..].copy_from_slice(&t[..HELLO_TAG]);
+        let frame = Unverified::decode(&cobs_encode(&body)).unwrap();
+        let e = frame.open_hello(&key()).unwrap_err();
+        assert_eq!(e, FrameError::OldVersion(2));
+        assert!(
+            e.to_string()
+                .contains("version 2; this node speaks version 3"),
+            "{e}"
+        );
+        // Noise on the version byte of this version's HELLO is only noise.
+        body[1] = 7;
+        let frame = Unverified::decode(&cobs_encode(&body)).unwrap();
+        assert_eq!(
+            frame.open_hello(&key()),
+            Err(FrameError::Payload("unknown protocol version"))
+        );
         // Every other version 1 frame type is refused by type, never read.
         for t in [0x01, 0x02, 0x03, 0x10] {
             let wire = cobs_encode(&[t, 0, 1, 0, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9]);

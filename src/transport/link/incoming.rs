@@ -161,6 +161,15 @@ impl LinkTask {
                 (kind, t.actor, iccf, text)
             }
             (Body::Text(_), None) => return Ok(()),
+            (Body::Start(start), _) => {
+                let Some(detail) = super::start::detail_of(start) else {
+                    tracing::warn!(link = %self.config.id, "a game start this node cannot read; not applied");
+                    return Ok(());
+                };
+                // Its game's id first, as a start written as text has it.
+                let detail = format!("{}\n{detail}", start.id);
+                (EntryKind::GameStart, Actor::Arbiter, None, detail)
+            }
         };
         // A game's start names its game; anything else names one this node has.
         let (game, detail) = if kind == EntryKind::GameStart {
@@ -230,6 +239,15 @@ impl LinkTask {
         let actor = match &body {
             Body::Text(t) => t.actor,
             Body::Act(_) => Actor::Side(side),
+            Body::Start(_) => {
+                self.refuse(
+                    code,
+                    side,
+                    number,
+                    "a game's start is not proposed".to_owned(),
+                );
+                return Ok(());
+            }
         };
         let sender = match actor {
             Actor::Side(side) => {
@@ -304,7 +322,7 @@ impl LinkTask {
                     return Ok(());
                 }
             },
-            (Body::Text(_), None) => return Ok(()),
+            (Body::Text(_), None) | (Body::Start(_), _) => return Ok(()),
         };
         let key = proposal_key(&game.id, side_char(actor), u32::from(number));
         let age = jiff::SignedDuration::from_secs(i64::try_from(age).unwrap_or(i64::MAX / 2));

@@ -4,6 +4,8 @@
 //! [`crate::transport::link::frame`].
 
 use super::frame::{FrameError, MAX_PATH, MAX_REASON};
+pub use super::start::{MAX_START_NAMES, Start};
+use super::varint;
 use crate::notation::Iccf;
 
 /// Which side of a game acts.
@@ -69,6 +71,7 @@ pub struct Text {
 pub enum Body {
     Act(Act),
     Text(Text),
+    Start(Start),
 }
 
 /// What a DATA frame carries.
@@ -111,6 +114,7 @@ const K_RESIGN: u8 = 5;
 const K_REFUSED: u8 = 6;
 const K_PATH: u8 = 7;
 const K_TEXT: u8 = 8;
+const K_START: u8 = 9;
 /// Set in the kind of a proposal.
 const PROPOSAL: u8 = 0x10;
 const BLACK: u8 = 0x20;
@@ -139,30 +143,6 @@ pub fn entry_kind_code(kind: crate::relay::EntryKind) -> Option<u8> {
 /// The record entry kind a wire code names.
 pub fn entry_kind_of(code: u8) -> Option<crate::relay::EntryKind> {
     TEXT_KINDS.get(usize::from(code).checked_sub(1)?).copied()
-}
-
-fn push_varint(p: &mut Vec<u8>, mut n: u64) {
-    loop {
-        let byte = (n & 0x7F) as u8;
-        n >>= 7;
-        if n == 0 {
-            p.push(byte);
-            return;
-        }
-        p.push(byte | 0x80);
-    }
-}
-
-/// A varint at the start of `p`, and the rest; at most 9 bytes (63 bits).
-fn read_varint(p: &[u8]) -> Result<(u64, &[u8]), FrameError> {
-    let mut n = 0u64;
-    for (i, &byte) in p.iter().enumerate().take(9) {
-        n |= u64::from(byte & 0x7F) << (7 * i);
-        if byte & 0x80 == 0 {
-            return Ok((n, &p[i + 1..]));
-        }
-    }
-    Err(FrameError::Payload("time"))
 }
 
 fn act_kind(act: &Act) -> u8 {
@@ -207,6 +187,7 @@ fn push_body(p: &mut Vec<u8>, body: &Body) {
             p.extend_from_slice(&squares[..usize::from(*len).min(MAX_PATH)]);
         }
         Body::Act(_) => {}
+        Body::Start(start) => start.write(p),
         Body::Text(t) => {
             let actor = match t.actor {
                 Actor::Side(Side::White) => 0,
@@ -284,6 +265,7 @@ fn read_body(kind: u8, rest: &[u8]) -> Result<Body, FrameError> {
         K_ACCEPT => exact(Act::AcceptDraw),
         K_DECLINE => exact(Act::DeclineDraw),
         K_RESIGN => exact(Act::Resign),
+        K_START => Start::read(rest).map(Body::Start),
         K_TEXT => {
             let [kind, flags, iccf_len, rest @ ..] = rest else {
                 return Err(FrameError::Payload("text header"));
@@ -337,6 +319,7 @@ impl Message {
         let kind_of = |body: &Body| match body {
             Body::Act(act) => act_kind(act),
             Body::Text(_) => K_TEXT,
+            Body::Start(_) => K_START,
         };
         match self {
             Message::Record {
@@ -349,7 +332,7 @@ impl Message {
                 p.push(kind_of(body) | side_bit(side));
                 p.extend_from_slice(&game.to_be_bytes());
                 p.push(*index);
-                push_varint(&mut p, *delta);
+                varint::push(&mut p, *delta);
                 push_body(&mut p, body);
             }
             Message::Proposal {
@@ -361,8 +344,8 @@ impl Message {
             } => {
                 p.push(kind_of(body) | PROPOSAL | side_bit(side));
                 p.extend_from_slice(&game.to_be_bytes());
-                p.extend_from_slice(&number.to_be_bytes());
-                push_varint(&mut p, *age);
+                varint::push(&mut p, u64::from(*number));
+                varint::push(&mut p, *age);
                 push_body(&mut p, body);
             }
             Message::Refused {
@@ -414,14 +397,14 @@ impl Message {
             });
         }
         if kind & PROPOSAL != 0 {
-            let [n0, n1, rest @ ..] = rest else {
-                return Err(FrameError::Payload("message too short"));
-            };
-            let (age, rest) = read_varint(rest)?;
+            let (number, rest) = varint::read(rest)?;
+            let number =
+                u16::try_from(number).map_err(|_| FrameError::Payload("proposal number"))?;
+            let (age, rest) = varint::read(rest)?;
             return Ok(Message::Proposal {
                 game,
                 side,
-                number: u16::from_be_bytes([*n0, *n1]),
+                number,
                 age,
                 body: read_body(kind & !PROPOSAL, rest)?,
             });
@@ -429,7 +412,7 @@ impl Message {
         let [index, rest @ ..] = rest else {
             return Err(FrameError::Payload("message too short"));
         };
-        let (delta, rest) = read_varint(rest)?;
+        let (delta, rest) = varint::read(rest)?;
         Ok(Message::Record {
             game,
             side,
@@ -540,7 +523,8 @@ mod tests {
 
     /// A move in the record costs 16 bytes and its time: one byte within two minutes of the
     /// entry before, two within four and a half hours, three within 24 days. A proposed move
-    /// carries its 16-bit number and its age in the outbox (one byte when fresh).
+    /// carries its number (one byte up to 127, two up to 16,383) and its age in the outbox
+    /// (one byte when fresh). A usual game's start is one frame.
     #[test]
     fn a_moves_frame_is_sixteen_bytes_and_its_time_with_the_default_tag() {
         for (delta, want) in [(0, 17), (127, 17), (128, 18), (16_383, 18), (2_000_000, 19)] {
@@ -553,14 +537,34 @@ mod tests {
             };
             assert_eq!(wire_len(&record), want, "delta {delta}");
         }
-        let proposal = Message::Proposal {
+        for (number, want) in [(0, 17), (127, 17), (300, 18), (u16::MAX, 19)] {
+            let proposal = Message::Proposal {
+                game: game_code("m1"),
+                side: Side::Black,
+                number,
+                age: 3,
+                body: e2e4(true),
+            };
+            assert_eq!(wire_len(&proposal), want, "number {number}");
+        }
+        let start = Message::Record {
             game: game_code("m1"),
-            side: Side::Black,
-            number: 300,
-            age: 3,
-            body: e2e4(true),
+            side: Side::White,
+            index: 0,
+            delta: 1_796_000_000,
+            body: Body::Start(Start {
+                id: "m1".to_owned(),
+                white: "anna".to_owned(),
+                black: "boris".to_owned(),
+                game: 0,
+                authority_black: false,
+                rules: 1,
+                event: None,
+                round: None,
+                board: None,
+            }),
         };
-        assert_eq!(wire_len(&proposal), 18);
+        assert_eq!(wire_len(&start), 34);
     }
 
     #[test]
@@ -630,6 +634,23 @@ mod tests {
                 number: 9,
                 reason: "illegal move".to_owned(),
             },
+            Message::Record {
+                game: game_code("m1"),
+                side: Side::White,
+                index: 0,
+                delta: 1_796_000_000,
+                body: Body::Start(Start {
+                    id: "m1".to_owned(),
+                    white: "anna".to_owned(),
+                    black: "борис".to_owned(),
+                    game: 1,
+                    authority_black: true,
+                    rules: 2,
+                    event: Some("club-cup".to_owned()),
+                    round: Some("3".to_owned()),
+                    board: Some(300),
+                }),
+            },
         ];
         for m in msgs {
             assert_eq!(Message::decode(&m.encode()), Ok(m.clone()));
@@ -650,6 +671,15 @@ mod tests {
             &[1, 0, 0, 0, 0, 0, 0xE][..],
             // A draw offer with a trailing byte.
             &[2, 0, 0, 0, 0, 1][..],
+            // A time not in its shortest form (0 as two bytes): one message, one encoding.
+            &[2, 0, 0, 0, 0x80, 0x00][..],
+            // A start: a board that runs past the end; a game kind none; a name running past
+            // the end; an empty name; bytes after the last name.
+            &[9, 0, 0, 0, 0, 0x80, 1, b'a', 1, b'b', 1, b'c', 0x81][..],
+            &[9, 0, 0, 0, 0, 0x02, 1, b'a', 1, b'b', 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 5, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 0, 1, b'c'][..],
+            &[9, 0, 0, 0, 0, 0x00, 1, b'a', 1, b'b', 1, b'c', 7][..],
             // A time that never ends.
             &[
                 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,

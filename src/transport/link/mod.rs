@@ -28,7 +28,9 @@ mod repeat;
 pub mod session;
 #[cfg(test)]
 mod simulation;
+mod start;
 mod timing;
+mod varint;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -44,12 +46,15 @@ use self::message::{Message, game_code};
 use self::session::{Session, Timing};
 use crate::backoff::Backoff;
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
-use crate::relay::{GamePlayers, Mailbox, MailboxError, Relay};
+use crate::relay::{GamePlayers, Mailbox, MailboxError, Relay, Subscription};
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
-/// How often the outbox is read for new messages for the remote players.
+/// How often the outbox is read for new messages for the remote players when nothing said
+/// there is one (the remote players' feeds, and applying what the peer sent, do).
 const POLL: Duration = Duration::from_millis(200);
+/// Items a remote player's feed holds before the hub closes it (it is then opened again).
+const FEED: usize = 64;
 /// The timer step.
 const TICK: Duration = Duration::from_millis(50);
 /// A frame not written in this long means the line is stuck: start it again.
@@ -120,6 +125,9 @@ struct LinkTask {
     games: HashMap<u16, GamePlayers>,
     games_read: Option<Instant>,
     session: Session,
+    /// The remote players' feeds of new outbox items: a wake-up, so that an item goes at once
+    /// rather than at the next poll (and its frame can carry the acknowledgement due).
+    feeds: Vec<(String, Subscription)>,
     /// The highest outbox id read.
     after: i64,
     last_poll: Option<Instant>,
@@ -150,17 +158,21 @@ impl LinkTask {
         shutdown: CancellationToken,
         now: Instant,
     ) -> LinkTask {
-        let bytes_per_second = match &config.transport {
-            LinkTransport::Serial(s) => s.bytes_per_second(),
-            _ => 10_000.0,
-        };
-        let timing = match config.retransmit {
-            Some(rto) => Timing::fixed(rto, bytes_per_second),
-            None => Timing::for_line(bytes_per_second, config.window),
+        let timing = match (&config.transport, config.retransmit) {
+            (LinkTransport::Serial(s), Some(rto)) => Timing::fixed(rto, s.bytes_per_second()),
+            (_, Some(rto)) => Timing::fixed(rto, 10_000.0),
+            (LinkTransport::Serial(s), None) => {
+                Timing::for_line(s.bytes_per_second(), config.window)
+            }
+            (_, None) => Timing::for_tcp(config.window),
         };
         let session = Session::new(&config.secret.0, config.window, timing, now)
             .with_tag_len(config.tag_bytes)
             .with_fec(config.fec_bytes);
+        let feeds = remote
+            .iter()
+            .map(|p| (p.clone(), mailbox.subscribe(p, FEED)))
+            .collect();
         LinkTask {
             config,
             remote,
@@ -170,6 +182,7 @@ impl LinkTask {
             games: HashMap::new(),
             games_read: None,
             session,
+            feeds,
             after: 0,
             last_poll: None,
             open: BTreeMap::new(),
@@ -322,6 +335,9 @@ impl LinkTask {
             self.settle_outbox().await?;
         }
         while let Some(bytes) = self.session.take_message() {
+            // What the peer sent may have an answer (the record of its proposal, a refusal):
+            // read the outbox at once, so that it goes with the acknowledgement.
+            self.last_poll = None;
             match Message::decode(&bytes) {
                 Ok(message) => {
                     tracing::debug!(link = %self.config.id, ?message, "from the peer");
@@ -407,9 +423,20 @@ impl LinkTask {
 
     /// Reads new outbox rows for the remote players into the send queue.
     async fn refill(&mut self) -> Result<(), LinkError> {
-        let due = self
-            .last_poll
-            .is_none_or(|at| self.now.duration_since(at) >= POLL);
+        let mut news = false;
+        for (player, feed) in &mut self.feeds {
+            match feed.take_waiting() {
+                Some(n) => news |= n > 0,
+                None => {
+                    news = true;
+                    *feed = self.mailbox.subscribe(player, FEED);
+                }
+            }
+        }
+        let due = news
+            || self
+                .last_poll
+                .is_none_or(|at| self.now.duration_since(at) >= POLL);
         if !due || self.open.len() >= READ_MAX || self.remote.is_empty() {
             return Ok(());
         }

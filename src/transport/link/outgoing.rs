@@ -2,7 +2,7 @@
 //! what the link is to send (docs/link.md, "One record"): where this node keeps a game's
 //! record, each entry of it and each refusal of that player's proposals; where the other node
 //! keeps it, each proposal of this node's player. A compact form where there is one (a move,
-//! a draw offer, an answer, a resignation), text in pieces for the rest.
+//! a draw offer, an answer, a resignation, a usual game's start), text in pieces for the rest.
 
 use jiff::Timestamp;
 
@@ -126,8 +126,12 @@ impl LinkTask {
                     EntryKind::Resign => Some(Act::Resign),
                     _ => None,
                 };
-                let bodies = match (compact, actor) {
-                    (Some(act), Actor::Side(_)) => vec![Body::Act(act)],
+                let start = (row.kind == EntryKind::GameStart)
+                    .then(|| super::start::compact(&row.game, &row.detail))
+                    .flatten();
+                let bodies = match (compact, actor, start) {
+                    (_, _, Some(start)) => vec![Body::Start(start)],
+                    (Some(act), Actor::Side(_), None) => vec![Body::Act(act)],
                     _ => {
                         let Some(kind) = entry_kind_code(row.kind) else {
                             return Ok(Vec::new());

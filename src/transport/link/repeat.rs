@@ -29,6 +29,11 @@ struct Outgoing {
 }
 
 /// The sending side: queued messages, oldest first, the first `window` of them in flight.
+///
+/// One retransmission timer runs, for the oldest frame the peer has not acknowledged (as
+/// TCP's does, RFC 6298): it starts when that frame can have left, and starts again whenever
+/// the peer acknowledges something, so frames queued behind others on a slow path are not
+/// timed from when they were written. When it runs out, that oldest frame alone goes again.
 pub struct SendWindow {
     queue: VecDeque<Outgoing>,
     /// The sequence number of `queue[0]`.
@@ -36,10 +41,15 @@ pub struct SendWindow {
     window: usize,
     srtt: Option<Duration>,
     rttvar: Duration,
-    /// The backoff factor: doubles on a timeout while the peer is silent.
+    /// The backoff factor: doubles on each timeout, and is 1 again once a frame sent once is
+    /// acknowledged (Karn's algorithm: until then, no round trip says the timeout was right).
     backoff: u32,
+    /// When the retransmission timer started, if frames are out.
+    timer: Option<Instant>,
     /// Frames marked to go again at once (after a gap or a NAK), in all.
     pub fast: u64,
+    /// Of those, after a NAK.
+    pub after_nak: u64,
 }
 
 /// A frame [`SendWindow::due`] says to send: its queue index, sequence number, message, and
@@ -60,7 +70,9 @@ impl SendWindow {
             srtt: None,
             rttvar: Duration::ZERO,
             backoff: 1,
+            timer: None,
             fast: 0,
+            after_nak: 0,
         }
     }
 
@@ -91,6 +103,7 @@ impl SendWindow {
     pub fn reset(&mut self) {
         self.base = 0;
         self.backoff = 1;
+        self.timer = None;
         for o in &mut self.queue {
             o.sent_at = None;
             o.tries = 0;
@@ -98,12 +111,18 @@ impl SendWindow {
         }
     }
 
-    /// The retransmission timeout now: from the measured round trip, within the line's floor
-    /// and ceiling, with backoff.
+    /// The smoothed round trip, once measured.
+    pub fn srtt(&self) -> Option<Duration> {
+        self.srtt
+    }
+
+    /// The retransmission timeout now: from the measured round trip (SRTT + 4 RTTVAR), not
+    /// below the line's floor, and not above the line's ceiling unless the round trip itself
+    /// is longer: never below twice the smoothed round trip. With backoff.
     pub fn rto(&self, timing: &Timing) -> Duration {
         let base = match self.srtt {
             Some(srtt) => (srtt + self.rttvar * 4)
-                .min(timing.rto_cap)
+                .min(timing.rto_cap.max(srtt * 2))
                 .max(timing.rto_min),
             None => timing.rto,
         };
@@ -111,23 +130,24 @@ impl SendWindow {
     }
 
     /// The frames to send now: those never sent in this session, those marked to go again,
-    /// and those whose timeout ran out (`timed_out` is set if any did). Each is then
-    /// [`SendWindow::sent`].
-    pub fn due(&self, now: Instant, rto: Duration, timed_out: &mut bool) -> Vec<Due> {
+    /// and, when the timer ran out (`timed_out` is then set), the oldest frame not
+    /// acknowledged. Each is then [`SendWindow::sent`].
+    pub fn due(&mut self, now: Instant, rto: Duration, timed_out: &mut bool) -> Vec<Due> {
+        if self
+            .timer
+            .is_some_and(|at| now >= at && now.duration_since(at) >= rto)
+        {
+            self.timer = None;
+            if let Some(oldest) = self.queue.iter_mut().take(self.window).find(|o| !o.held)
+                && oldest.sent_at.is_some()
+            {
+                oldest.sent_at = None;
+                *timed_out = true;
+            }
+        }
         let mut out = Vec::new();
         for (i, o) in self.queue.iter().enumerate().take(self.window) {
-            if o.held {
-                continue;
-            }
-            let due = match o.sent_at {
-                None => true,
-                Some(at) => {
-                    let late = now.duration_since(at) >= rto;
-                    *timed_out |= late;
-                    late
-                }
-            };
-            if due {
+            if !o.held && o.sent_at.is_none() {
                 out.push(Due {
                     index: i,
                     seq: self.base.wrapping_add(i as u8) & SEQ_MASK,
@@ -139,15 +159,19 @@ impl SendWindow {
         out
     }
 
-    /// Frame `index` was sent; its last byte leaves the line at `gone`.
+    /// Frame `index` was sent; its last byte leaves the line at `gone`. The timer starts then
+    /// if it is not running.
     pub fn sent(&mut self, index: usize, gone: Instant) {
         if let Some(o) = self.queue.get_mut(index) {
             o.sent_at = Some(gone);
             o.tries += 1;
         }
+        if self.timer.is_none() {
+            self.timer = Some(gone);
+        }
     }
 
-    /// A timeout ran out while the peer was silent: wait longer next time.
+    /// The timer ran out: wait longer next time, until a round trip is measured again.
     pub fn back_off(&mut self) {
         self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
     }
@@ -174,9 +198,19 @@ impl SendWindow {
             self.queue.drain(..n);
             if let Some(rtt) = sample {
                 self.measured(rtt);
+                self.backoff = 1;
             }
             self.base = self.base.wrapping_add(n as u8) & SEQ_MASK;
-            self.backoff = 1;
+            // The peer is taking what we send: time the oldest frame left from now (or from
+            // when it can have left, if later).
+            self.timer = self
+                .queue
+                .iter()
+                .take(self.window)
+                .filter(|o| !o.held)
+                .filter_map(|o| o.sent_at)
+                .min()
+                .map(|at| at.max(now));
         }
         if sack != 0 {
             let mut newest_held: Option<Instant> = None;
@@ -198,11 +232,24 @@ impl SendWindow {
         n
     }
 
-    /// The peer received a damaged frame: what of ours is not acknowledged and was sent long
-    /// enough ago to have arrived was probably it.
+    /// The peer received a damaged frame: the oldest of ours not acknowledged that was sent
+    /// long enough ago to have arrived was probably it, and goes again (one frame: the next
+    /// NAK, if it was another, sends the next).
     pub fn on_nak(&mut self, now: Instant, timing: &Timing) {
         let guard = self.srtt.unwrap_or(timing.rto_min) / 2;
-        self.resend_if(|at| now.duration_since(at) >= guard);
+        if let Some(o) = self.queue.iter_mut().take(self.window).find(|o| {
+            !o.held && o.tries > 0 && o.sent_at.is_some_and(|at| now.duration_since(at) >= guard)
+        }) {
+            o.sent_at = None;
+            self.fast += 1;
+            self.after_nak += 1;
+        }
+    }
+
+    /// Marks every frame sent and not held for sending again now (a test's resends).
+    #[cfg(test)]
+    pub fn resend_now(&mut self) {
+        self.resend_if(|_| true);
     }
 
     /// Marks for sending now the sent, unheld frames whose last sending passes `lost`.
@@ -251,6 +298,18 @@ impl SendWindow {
     }
 }
 
+/// What a DATA frame that arrived was to the receiving side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// The next message (or a copy of the one being applied).
+    Next,
+    /// A message after a gap, held: the sender should hear at once (a frame was lost).
+    Ahead,
+    /// A copy of a message applied or held already: the sender did not hear our
+    /// acknowledgement, or sent again too soon.
+    Repeat,
+}
+
 /// The receiving side: the next sequence number expected, and messages held from it on.
 #[derive(Default)]
 pub struct RecvWindow {
@@ -286,8 +345,8 @@ impl RecvWindow {
         bits
     }
 
-    /// A DATA frame (counter `ctr`) arrived; `true` if the sender should hear from us at once
-    /// (a gap, or a repeat of what we already applied: our acknowledgement was lost).
+    /// A DATA frame (counter `ctr`) arrived: the next message, one ahead of a gap (held), or
+    /// a repeat of one applied or held already.
     ///
     /// Sequence numbers wrap at 16, and a line that delays a frame can deliver a copy of a
     /// message applied long ago whose number now looks like one ahead. The counter tells
@@ -295,19 +354,28 @@ impl RecvWindow {
     /// every frame of `n` comes after every frame of `n - 8` (any window of at most 8), while
     /// a stale copy of `n - 16` came before them. A frame older than the one that brought
     /// `n - 8` is that stale copy.
-    pub fn on_data(&mut self, seq: u8, ctr: u64, message: Vec<u8>) -> bool {
+    pub fn on_data(&mut self, seq: u8, ctr: u64, message: Vec<u8>) -> Arrival {
         let d = usize::from(seq.wrapping_sub(self.expected) & SEQ_MASK);
         let eight_before = usize::from(seq.wrapping_sub(MAX_WINDOW as u8) & SEQ_MASK);
         if self.applied_ctr[eight_before].is_some_and(|c| ctr < c) {
-            return true;
+            return Arrival::Repeat;
         }
         let Some(slot) = self.held.get_mut(d) else {
-            return true;
+            return Arrival::Repeat;
         };
-        if slot.is_none() {
-            *slot = Some((ctr, message));
+        match (slot.is_some(), d) {
+            (_, 0) => {
+                if slot.is_none() {
+                    *slot = Some((ctr, message));
+                }
+                Arrival::Next
+            }
+            (true, _) => Arrival::Repeat,
+            (false, _) => {
+                *slot = Some((ctr, message));
+                Arrival::Ahead
+            }
         }
-        d > 0
     }
 
     /// The next message to apply, in order, once.
@@ -432,23 +500,71 @@ mod tests {
         assert!(matches!(w.counter(200), Counter::Seen(200)));
     }
 
+    /// Regression: each frame had its own timer, and frames written together ran out
+    /// together: the whole window went again at each timeout.
+    #[test]
+    fn a_timeout_resends_the_oldest_frame_alone() {
+        let timing = Timing::for_tcp(4);
+        let start = Instant::now();
+        let mut w = SendWindow::new(4);
+        for n in 0..4u8 {
+            w.push(vec![n]);
+        }
+        let mut timed_out = false;
+        let first = w.due(start, w.rto(&timing), &mut timed_out);
+        assert_eq!(first.len(), 4);
+        for d in &first {
+            w.sent(d.index, start);
+        }
+        let later = start + w.rto(&timing) + Duration::from_millis(1);
+        let again = w.due(later, w.rto(&timing), &mut timed_out);
+        assert!(timed_out);
+        assert_eq!(again.iter().map(|d| d.index).collect::<Vec<_>>(), [0]);
+        w.sent(0, later);
+        // The peer takes the first: the timer starts again from now for the second.
+        assert_eq!(w.on_ack(1, 0, later + Duration::from_millis(300)), 1);
+        let mut timed_out = false;
+        let soon = later + Duration::from_millis(400);
+        assert!(w.due(soon, w.rto(&timing), &mut timed_out).is_empty());
+        assert!(!timed_out);
+    }
+
+    /// Regression: a TCP link's timeout was capped at half a second whatever round trip it
+    /// measured. It follows the round trip now: never below twice the smoothed one.
+    #[test]
+    fn the_timeout_follows_a_round_trip_longer_than_the_lines_ceiling() {
+        let timing = Timing::for_tcp(4);
+        let mut w = SendWindow::new(4);
+        let mut now = Instant::now();
+        for n in 0..20u8 {
+            w.push(vec![n]);
+            let mut timed_out = false;
+            for d in w.due(now, Duration::from_secs(60), &mut timed_out) {
+                w.sent(d.index, now);
+            }
+            now += Duration::from_secs(3);
+            assert_eq!(w.on_ack((n + 1) & SEQ_MASK, 0, now), 1);
+        }
+        let srtt = w.srtt().expect("measured");
+        assert!(srtt > Duration::from_millis(2900), "{srtt:?}");
+        assert!(w.rto(&timing) >= srtt, "{:?}", w.rto(&timing));
+        assert!(w.rto(&timing) > timing.rto_cap * 2);
+    }
+
     #[test]
     fn the_receive_window_holds_what_comes_after_a_gap() {
         let mut r = RecvWindow::default();
-        assert!(r.on_data(1, 2, b"b".to_vec()), "a gap is reported at once");
+        assert_eq!(r.on_data(1, 2, b"b".to_vec()), Arrival::Ahead, "a gap");
         assert_eq!(r.sack(), 0b1);
         assert_eq!(r.take(), None);
-        assert!(!r.on_data(0, 1, b"a".to_vec()));
+        assert_eq!(r.on_data(0, 1, b"a".to_vec()), Arrival::Next);
         assert_eq!(r.take().as_deref(), Some(&b"a"[..]));
         assert_eq!(r.take(), None, "once until applied");
         assert!(r.delivered());
         assert_eq!(r.take().as_deref(), Some(&b"b"[..]));
         assert!(r.delivered());
         assert_eq!(r.expected(), 2);
-        assert!(
-            r.on_data(0, 3, b"a".to_vec()),
-            "a repeat is answered at once"
-        );
+        assert_eq!(r.on_data(0, 3, b"a".to_vec()), Arrival::Repeat);
         assert_eq!(r.take(), None);
     }
 
@@ -460,17 +576,17 @@ mod tests {
         let mut r = RecvWindow::default();
         // Messages 0..16, each in frame 10 + n.
         for n in 0..16u8 {
-            assert!(!r.on_data(n, 10 + u64::from(n), vec![n]));
+            assert_eq!(r.on_data(n, 10 + u64::from(n), vec![n]), Arrival::Next);
             assert_eq!(r.take(), Some(vec![n]));
             assert!(r.delivered());
         }
         assert_eq!(r.expected(), 0, "the numbers wrapped");
         // The delayed copy of message 0 (frame 10): number 0 again, but older than the frame
         // that brought message 8.
-        assert!(r.on_data(0, 10, vec![0]), "answered as a repeat");
+        assert_eq!(r.on_data(0, 10, vec![0]), Arrival::Repeat);
         assert_eq!(r.take(), None);
         // Message 16 itself, numbered 0, in a frame after all those.
-        assert!(!r.on_data(0, 40, vec![16]));
+        assert_eq!(r.on_data(0, 40, vec![16]), Arrival::Next);
         assert_eq!(r.take(), Some(vec![16]));
     }
 }

@@ -50,6 +50,20 @@ impl Timing {
         }
     }
 
+    /// Timers for a TCP connection, whose path's speed is not known: a LAN, or a radio modem or
+    /// a satellite hop behind the sockets' buffers. Taken as fast (10 kB/s) for the HELLO
+    /// period and the liveness timers; the retransmission timeout starts at a second (as
+    /// TCP's, RFC 6298), never goes below half a second (a frame's acknowledgement may wait
+    /// for a commit and for a DATA frame to ride on), and otherwise follows the round trip
+    /// measured, however long.
+    pub fn for_tcp(window: usize) -> Timing {
+        let mut timing = Timing::for_line(10_000.0, window);
+        timing.rto = Duration::from_secs(1);
+        timing.rto_min = Duration::from_millis(500);
+        timing.rto_cap = timing.rto;
+        timing
+    }
+
     /// Timers around a fixed retransmission timeout (the `retransmit_ms` setting): it is both
     /// the first timeout and the floor.
     pub fn fixed(rto: Duration, bytes_per_second: f64) -> Timing {

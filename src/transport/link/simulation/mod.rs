@@ -19,6 +19,7 @@
 
 mod check;
 mod node;
+mod slowpath;
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -133,6 +133,7 @@ impl Node {
     /// What the link task does when its line fails: opens it again, with a new session (whose
     /// start drops any text half received, as every session's does).
     fn line_lost(&mut self, now: Instant) {
+        tracing::debug!(silent = ?self.link.session.silent_for(now), "line lost; a new session");
         self.link.session.restart(now);
         self.deframer = Deframer::default();
     }
