@@ -120,10 +120,15 @@ impl Daemon {
 
     /// A daemon started by `command` (`ccrelay run ...`, or a shell that ends by running it).
     pub fn start_command(mut command: Command, level: &str) -> Daemon {
+        command.env("CCRELAY_LOG", level).stderr(Stdio::inherit());
+        Daemon::spawn(command)
+    }
+
+    /// A daemon started by `command` as it is set up (its environment, its standard error),
+    /// once it says where it listens.
+    pub fn spawn(mut command: Command) -> Daemon {
         let mut child = command
-            .env("CCRELAY_LOG", level)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("start ccrelay run");
         let stdout = child.stdout.take().expect("stdout");

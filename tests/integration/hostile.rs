@@ -6,7 +6,7 @@
 //! umask. (XFCC's message and existence answers are in `xfcc.rs`; HTTP's limits, headers and
 //! metrics in `web_security.rs`; the manual clock's restart in `rules.rs`.)
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -15,32 +15,6 @@ use crate::daemon::{
     ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text, config_text_with, ok,
 };
 use crate::support::ccrelay;
-
-/// Starts `ccrelay run` as `command` does (a shell that sets a umask first, a piped stderr),
-/// and reads its listening line.
-fn spawn(mut command: Command) -> Daemon {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start ccrelay");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("read the listening line");
-    let words: Vec<&str> = line
-        .trim()
-        .strip_prefix("ccrelay listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .split(' ')
-        .collect();
-    let addr = words[0].parse().expect("address");
-    let http = match words.get(1..) {
-        Some(["http", http]) => Some(http.parse().expect("http address")),
-        _ => None,
-    };
-    Daemon { child, addr, http }
-}
 
 #[test]
 fn hostile_text_over_tcp_is_refused_with_its_reason_and_nothing_is_sent() {
@@ -134,7 +108,7 @@ fn hostile_names_reach_the_log_escaped_and_cut() {
         .arg(&config)
         .env("CCRELAY_LOG", "info")
         .stderr(Stdio::piped());
-    let mut daemon = spawn(command);
+    let mut daemon = Daemon::spawn(command);
     let forged = "1999-01-01T00:00:00.000000Z  INFO ccrelay: logged in peer=127.0.0.1 player=admin";
     // A LOGIN name (one word: the line protocol splits at spaces and line ends) with escape
     // codes that erase the terminal's line and draw another.
@@ -291,7 +265,7 @@ fn the_data_directory_is_private_whatever_the_umask() {
         .arg(env!("CARGO_BIN_EXE_ccrelay"))
         .arg(&config)
         .env("CCRELAY_LOG", "warn");
-    let mut daemon = spawn(command);
+    let mut daemon = Daemon::spawn(command);
     let mut alice = daemon.login(&ALICE);
     ok(&mut alice, "MOVE g1 e4");
     ok(&mut alice, "MSG g1 a private word");

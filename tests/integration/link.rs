@@ -125,41 +125,10 @@ struct TcpSimulator {
 
 impl TcpSimulator {
     fn start(faults: Faults) -> TcpSimulator {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
         let counts = Arc::new(Counts::default());
-        let (la, lb) = runtime.block_on(async {
-            (
-                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-            )
-        });
-        let ports = (
-            la.local_addr().unwrap().port(),
-            lb.local_addr().unwrap().port(),
-        );
         let c = counts.clone();
-        runtime.spawn(async move {
-            let mut round = 0u64;
-            loop {
-                let (Ok((a, _)), Ok((b, _))) = tokio::join!(la.accept(), lb.accept()) else {
-                    return;
-                };
-                round += 1;
-                let (ar, aw) = a.into_split();
-                let (br, bw) = b.into_split();
-                let one = pump(ar, bw, faults, round * 2, c.clone());
-                let two = pump(br, aw, faults, round * 2 + 1, c.clone());
-                // When either direction ends, both connections close with this scope.
-                tokio::select! {
-                    () = one => {}
-                    () = two => {}
-                }
-            }
-        });
+        let (ports, runtime) =
+            crate::support::middle(move |from, to, n| pump(from, to, faults, n, c.clone()));
         TcpSimulator {
             ports,
             counts,

@@ -201,39 +201,10 @@ struct SlowPath {
 
 impl SlowPath {
     fn start(faults: PathFaults, seed: u64) -> SlowPath {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
         let tally = Arc::new(Tally::default());
-        let (la, lb) = runtime.block_on(async {
-            (
-                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-                tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
-            )
-        });
-        let ports = (
-            la.local_addr().unwrap().port(),
-            lb.local_addr().unwrap().port(),
-        );
         let t = tally.clone();
-        runtime.spawn(async move {
-            let mut round = 0u64;
-            loop {
-                let (Ok((a, _)), Ok((b, _))) = tokio::join!(la.accept(), lb.accept()) else {
-                    return;
-                };
-                round += 1;
-                let (ar, aw) = a.into_split();
-                let (br, bw) = b.into_split();
-                let one = direction(ar, bw, faults, seed ^ (round * 2), t.clone());
-                let two = direction(br, aw, faults, seed ^ (round * 2 + 1), t.clone());
-                tokio::select! {
-                    () = one => {}
-                    () = two => {}
-                }
-            }
+        let (ports, runtime) = crate::support::middle(move |from, to, n| {
+            direction(from, to, faults, seed ^ n, t.clone())
         });
         SlowPath {
             ports,

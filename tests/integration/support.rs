@@ -112,3 +112,51 @@ pub fn tls_client_trusting(cert_der: &[u8]) -> rustls::ClientConfig {
     .with_root_certificates(roots)
     .with_no_client_auth()
 }
+
+/// A man in the middle of two linked nodes: two loopback ports, one for each node to connect
+/// to; each pair of connections accepted (the n-th on both ports) is joined by `pump`, called
+/// once a direction with `2n` (first port to second) and `2n + 1` (back), until either
+/// direction ends and both connections close. Returns the ports and the runtime serving them:
+/// dropping it closes everything.
+pub fn middle<P, F>(pump: P) -> ((u16, u16), tokio::runtime::Runtime)
+where
+    P: Fn(tokio::net::tcp::OwnedReadHalf, tokio::net::tcp::OwnedWriteHalf, u64) -> F
+        + Send
+        + 'static,
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (la, lb) = runtime.block_on(async {
+        (
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        )
+    });
+    let ports = (
+        la.local_addr().unwrap().port(),
+        lb.local_addr().unwrap().port(),
+    );
+    runtime.spawn(async move {
+        let mut round = 0u64;
+        loop {
+            let (Ok((a, _)), Ok((b, _))) = tokio::join!(la.accept(), lb.accept()) else {
+                return;
+            };
+            round += 1;
+            let (ar, aw) = a.into_split();
+            let (br, bw) = b.into_split();
+            let one = pump(ar, bw, round * 2);
+            let two = pump(br, aw, round * 2 + 1);
+            // When either direction ends, both connections close with this scope.
+            tokio::select! {
+                () = one => {}
+                () = two => {}
+            }
+        }
+    });
+    (ports, runtime)
+}

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::daemon::ADMIN_SECRET;
 use crate::web::{arbiter_cookie, get, get_with, start};
-use crate::xfcc::Response;
+use crate::xfcc::{Response, parse_response};
 
 /// A connection to `addr` from the loopback address `source`.
 pub fn connect_from(source: Ipv4Addr, addr: SocketAddr) -> TcpStream {
@@ -44,26 +44,7 @@ pub fn get_from(source: Ipv4Addr, addr: SocketAddr, path: &str, headers: &str) -
     .expect("write");
     let mut bytes = Vec::new();
     let _ = stream.read_to_end(&mut bytes);
-    parse(&bytes)
-}
-
-fn parse(bytes: &[u8]) -> Response {
-    let text = String::from_utf8_lossy(bytes);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status line in {text:?}"));
-    Response {
-        status,
-        headers: lines
-            .filter_map(|l| l.split_once(':'))
-            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-            .collect(),
-        body: body.to_owned(),
-    }
+    parse_response(&bytes)
 }
 
 fn header<'a>(r: &'a Response, name: &str) -> Option<&'a str> {

@@ -78,7 +78,8 @@ pub fn raw(addr: SocketAddr, request: &[u8]) -> Response {
     parse_response(&bytes)
 }
 
-fn parse_response(bytes: &[u8]) -> Response {
+/// A whole HTTP/1.1 response as read from the wire.
+pub fn parse_response(bytes: &[u8]) -> Response {
     let text = String::from_utf8_lossy(bytes);
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let mut lines = head.split("\r\n");
