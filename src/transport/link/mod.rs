@@ -29,6 +29,7 @@ pub mod session;
 #[cfg(test)]
 mod simulation;
 mod start;
+mod stats;
 mod timing;
 mod varint;
 
