@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use crate::catalog::{Arg, Key, Tongue};
 use crate::command::text;
-use crate::game::clock::DaysHours;
+use crate::game::clock::{DaysHours, Overdue};
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
@@ -434,47 +435,35 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     })
 }
 
-/// What a mail adds below a registration's or an event's line: for a welcome, how to play
-/// by mail (the key, where to write, a first move); for an event's start, the reader's
-/// games one a line. `None` for other items. `relay` is the relay's mail address.
+/// What a mail adds below a registration's or an event's line, in the reader's language
+/// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
+/// move); for an event's start, the reader's games one a line. `None` for other items.
+/// `relay` is the relay's mail address.
 pub fn mail_details(notice: &Notice, relay: &str, lang: Option<Lang>) -> Option<String> {
-    let ru = lang == Some(Lang::Russian);
+    let tongue = Tongue::of(lang);
     match notice {
-        Notice::Welcome { secret, .. } if ru => Some(format!(
-            "Ваш ключ: {secret}\n\
-             Храните его в тайне: он доказывает, что письмо от вас.\n\n\
-             Чтобы сделать ход, напишите на {relay}: в теме — номер партии и key:{secret},\n\
-             в тексте — ход на отдельной строке в любой записи (12. Кf3, 7163, g1-f3).\n\
-             Или ответьте на последнее письмо о партии.\n"
-        )),
-        Notice::Welcome { secret, .. } => Some(format!(
-            "Your key: {secret}\n\
-             Keep it to yourself: it proves a mail is yours.\n\n\
-             To move, write to {relay} with the game id and key:{secret} in the subject\n\
-             and the move on a line of its own, in any notation (12. Nf3, 7163, g1-f3);\n\
-             or reply to the relay's last mail about the game.\n"
-        )),
+        Notice::Welcome { secret, .. } => {
+            let mut text = tongue.say(
+                Key::MailWelcome,
+                &[("secret", secret.into()), ("relay", relay.into())],
+            );
+            text.push('\n');
+            Some(text)
+        }
         Notice::EventStarted { games, .. } => {
             let mut text = String::new();
             for g in games {
-                let side = if ru {
-                    side_ru(g.side).to_owned()
-                } else {
-                    ColorName(g.side.into()).to_string()
-                };
-                let _ = if ru {
-                    writeln!(
-                        text,
-                        "тур {}, доска {}: партия {}, вы играете {side} против {}",
-                        g.round, g.board, g.game, g.opponent
-                    )
-                } else {
-                    writeln!(
-                        text,
-                        "round {}, board {}: game {}, you play {side} against {}",
-                        g.round, g.board, g.game, g.opponent
-                    )
-                };
+                text.push_str(&tongue.say(
+                    Key::MailEventGame,
+                    &[
+                        ("round", g.round.into()),
+                        ("board", g.board.into()),
+                        ("game", (&g.game).into()),
+                        ("side", side_arg(g.side)),
+                        ("opponent", (&g.opponent).into()),
+                    ],
+                ));
+                text.push('\n');
             }
             Some(text)
         }
@@ -493,115 +482,187 @@ pub fn notice(notice: &Notice, reader: &Reader) -> String {
 }
 
 /// A short summary of an item, without its game (a mail's subject names the game first), in
-/// the reader's language: `move 12... Nf6 (7866) by boris`, `ход 12... Кg8—f6 (7866), boris`.
+/// the reader's language, from the catalog: `move 12... Nf6 (7866) by boris`,
+/// `ход 12... Кg8—f6 (7866), boris`. English says what the protocol's line says.
 pub fn summary(notice: &Notice, reader: &Reader) -> String {
-    if reader.lang == Some(Lang::Russian)
-        && let Some(text) = summary_ru(notice, reader)
-    {
-        return text;
-    }
-    match (parts(notice, reader), notice) {
-        (Some((verb, _, rest)), _) => {
-            let rest = rest.trim_start_matches(':').trim_start();
-            format!("{} {rest}", verb.to_lowercase())
-        }
-        (None, Notice::Legacy { text }) => text.clone(),
-        (None, _) => String::new(),
-    }
-}
-
-fn side_ru(side: Side) -> &'static str {
-    match side {
-        Side::White => "белыми",
-        Side::Black => "чёрными",
-    }
-}
-
-/// [`summary`] in Russian; `None` for a legacy item (its text is what it is).
-fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
-    Some(match notice {
-        Notice::GameStarted { side, opponent, .. } => {
-            format!(
-                "партия началась: вы играете {} против {opponent}",
-                side_ru(*side)
+    let tongue = Tongue::of(reader.lang);
+    let say = |key, args: &[(&str, Arg<'_>)]| tongue.say(key, args);
+    match notice {
+        Notice::GameStarted { side, opponent, .. } => say(
+            Key::SummaryGameStarted,
+            &[("side", side_arg(*side)), ("opponent", opponent.into())],
+        ),
+        Notice::Move(m) => {
+            let mv = numbered(&m.mv, reader);
+            let clocks = m
+                .clocks
+                .as_ref()
+                .map(|c| format!("; {}", clocks(c)))
+                .unwrap_or_default();
+            say(
+                Key::SummaryMove,
+                &[
+                    ("move", (&mv).into()),
+                    ("mover", (&m.mover).into()),
+                    ("offer", yes(m.draw_offer)),
+                    ("clocks", (&clocks).into()),
+                    ("cancels", yes(m.cancels_line)),
+                ],
             )
         }
-        Notice::Move(m) => {
-            let mut text = format!("ход {}, {}", numbered(&m.mv, reader), m.mover);
-            if m.draw_offer {
-                text.push_str(", предложена ничья");
-            }
-            if m.cancels_line {
-                text.push_str("; ваша условная линия отменена");
-            }
-            text
-        }
-        Notice::LinePlayed { mv, left, .. } => format!(
-            "из вашей условной линии сыграно {}; осталось пар: {left}",
-            numbered(mv, reader)
+        Notice::LinePlayed { mv, left, .. } => say(
+            Key::SummaryLinePlayed,
+            &[
+                ("move", (&numbered(mv, reader)).into()),
+                ("left", (*left).into()),
+            ],
         ),
-        Notice::Draw { by, act, .. } => match act {
-            DrawAct::Offered => format!("{by} предлагает ничью"),
-            DrawAct::Accepted => format!("{by} принимает ничью"),
-            DrawAct::Declined => format!("{by} отклоняет ничью"),
-        },
-        Notice::Resigned { by, .. } => format!("{by} сдаётся"),
-        Notice::Claim { by, claim, mv, .. } => {
-            let rule = if claim == "fifty" {
-                "правило 50 ходов"
-            } else {
-                "троекратное повторение"
+        Notice::Draw { by, side, act, .. } => {
+            let act = match act {
+                DrawAct::Offered => "offered",
+                DrawAct::Accepted => "accepted",
+                DrawAct::Declined => "declined",
             };
-            let mut text = format!("{by} требует ничью ({rule})");
-            if let Some(mv) = mv {
-                text.push_str(&format!(" ходом {}", numbered(mv, reader)));
-            }
-            text
+            say(
+                Key::SummaryDraw,
+                &[
+                    ("act", act.into()),
+                    ("by", by.into()),
+                    ("side", side_arg(*side)),
+                ],
+            )
         }
-        Notice::Leave { by, leave, .. } => format!(
-            "{by} в отпуске с {} по {} (дней: {}), его часы стоят",
-            leave.first,
-            leave.last(),
-            leave.days
+        Notice::Resigned { by, side, .. } => say(
+            Key::SummaryResigned,
+            &[("by", by.into()), ("side", side_arg(*side))],
+        ),
+        Notice::Claim {
+            by,
+            side,
+            claim,
+            mv,
+            ..
+        } => {
+            let args = [
+                ("by", by.into()),
+                ("side", side_arg(*side)),
+                ("claim", claim.into()),
+            ];
+            match mv {
+                None => say(Key::SummaryClaim, &args),
+                Some(mv) => {
+                    let mv = numbered(mv, reader);
+                    let [a, b, c] = args;
+                    say(Key::SummaryClaimWith, &[a, b, c, ("move", (&mv).into())])
+                }
+            }
+        }
+        Notice::Leave {
+            by, side, leave, ..
+        } => say(
+            Key::SummaryLeave,
+            &[
+                ("by", by.into()),
+                ("side", side_arg(*side)),
+                ("first", (&leave.first.to_string()).into()),
+                ("last", (&leave.last().to_string()).into()),
+                ("days", leave.days.into()),
+            ],
         ),
         Notice::TimeUp {
             player,
+            side,
             overdue,
             forfeit,
+            clocks,
             ..
         } => {
-            let why = match overdue {
-                crate::game::clock::Overdue::TimeControl => "время истекло",
-                crate::game::clock::Overdue::Silence => "превышен срок молчания",
+            let overdue = match overdue {
+                Overdue::TimeControl => "time-control",
+                Overdue::Silence => "silence",
             };
-            let verdict = if *forfeit {
-                "поражение"
-            } else {
-                "решает судья"
-            };
-            format!("{player}: {why}, {verdict}")
-        }
-        Notice::Reminder { days, .. } => format!("ваш ход ждёт уже {days} дн."),
-        Notice::Result { pgn, .. } => format!("партия окончена: {pgn}"),
-        Notice::Refused { number, reason, .. } => {
-            format!(
-                "другой узел отклонил ваше действие {number}: {}",
-                shown(reason)
+            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            say(
+                Key::SummaryTimeUp,
+                &[
+                    ("player", player.into()),
+                    ("side", side_arg(*side)),
+                    ("overdue", overdue.into()),
+                    ("forfeit", yes(*forfeit)),
+                    ("clocks", (&clocks).into()),
+                ],
             )
         }
-        Notice::Message { from, text, .. } => format!("сообщение от {from}: {}", shown(text)),
-        Notice::Recorded { what, .. } => format!("записано в партию: {what}"),
-        Notice::Welcome { name, notation, .. } => {
-            format!("{name}: вы зарегистрированы; ходы вам пишутся в записи {notation}")
+        Notice::Reminder { days, clocks, .. } => {
+            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            say(
+                Key::SummaryReminder,
+                &[("days", (*days).into()), ("clocks", (&clocks).into())],
+            )
         }
+        Notice::Result { pgn, text, .. } => say(
+            Key::SummaryResult,
+            &[("pgn", pgn.into()), ("text", (&shown(text)).into())],
+        ),
+        Notice::Refused { number, reason, .. } => say(
+            Key::SummaryRefused,
+            &[
+                ("number", (*number).into()),
+                ("reason", (&shown(reason)).into()),
+            ],
+        ),
+        Notice::Message { from, text, .. } => say(
+            Key::SummaryMessage,
+            &[("from", from.into()), ("text", (&shown(text)).into())],
+        ),
+        Notice::Recorded { what, .. } => say(Key::SummaryRecorded, &[("what", what.into())]),
+        Notice::Welcome { name, notation, .. } => say(
+            Key::SummaryWelcome,
+            &[("name", name.into()), ("notation", notation.into())],
+        ),
         Notice::EventStarted { name, games, .. } => {
-            format!("турнир {name} начался: ваших партий {}", games.len())
+            let list: Vec<String> = games
+                .iter()
+                .map(|g| {
+                    say(
+                        Key::SummaryEventGame,
+                        &[
+                            ("game", (&g.game).into()),
+                            ("side", side_arg(g.side)),
+                            ("opponent", (&g.opponent).into()),
+                        ],
+                    )
+                })
+                .collect();
+            say(
+                Key::SummaryEventStarted,
+                &[
+                    ("name", name.into()),
+                    ("count", games.len().into()),
+                    ("games", (&list.join(", ")).into()),
+                ],
+            )
         }
-        Notice::Withdrawn { player, reason, .. } => {
-            format!("{player} выбыл ({reason}): его неоконченные партии засчитаны поражениями")
-        }
-        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
+        Notice::Withdrawn { player, reason, .. } => say(
+            Key::SummaryWithdrawn,
+            &[("player", player.into()), ("reason", reason.into())],
+        ),
+        Notice::Legacy { text } => text.clone(),
+        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
+    }
+}
+
+/// A side as the catalog's selectors name it.
+fn side_arg(side: Side) -> Arg<'static> {
+    Arg::Text(match side {
+        Side::White => "white",
+        Side::Black => "black",
     })
+}
+
+/// A flag as the catalog's selectors name it.
+fn yes(flag: bool) -> Arg<'static> {
+    Arg::Text(if flag { "yes" } else { "no" })
 }
 
 /// The game as it stood right after a move, for a reader who may read it much later: players,
