@@ -402,6 +402,12 @@ fn ukrainian_by_the_switch_by_a_cookie_and_by_accept_language() {
             .iter()
             .any(|(n, v)| n == "set-cookie" && v.starts_with("lang=uk"))
     );
+    assert!(
+        page.body
+            .contains("<option value=\"uk\" selected>Українська</option>"),
+        "the game's language choice: {}",
+        page.body
+    );
     // Every page offers the switch beside English and Russian.
     let index = get(http, "/");
     assert!(index.body.contains("href=\"?lang=uk\""), "{}", index.body);
