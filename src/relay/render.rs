@@ -1,15 +1,15 @@
 //! Every text a person reads from the relay: game lines, the game view, and each outbox item
-//! ([`Notice`]) as its reader reads it. Transports render items through here (by way of
-//! [`super::Mailbox::render`]) when they deliver them; nothing else formats what happened.
+//! ([`Notice`]) as its reader reads it on the line protocol. Transports render items through
+//! here (by way of [`super::Mailbox::render`]) when they deliver them; a mail's own words
+//! (its summary, what it adds) are `super::summary`'s, from the catalog.
 
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use crate::catalog::{Arg, Key, Tongue};
 use crate::command::text;
-use crate::game::clock::{DaysHours, Overdue};
+use crate::game::clock::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
@@ -23,7 +23,7 @@ const SHOWN_CHARS: usize = 1000;
 /// A person's text as a reader is shown it: checked texts as they are; any other made fit by
 /// [`text::scrub`], so no text on record, however old or wherever from, reaches a terminal
 /// or a mail raw.
-fn shown(said: &str) -> String {
+pub(super) fn shown(said: &str) -> String {
     text::scrub(said, SHOWN_CHARS)
 }
 
@@ -229,7 +229,7 @@ fn dots(side: Side) -> &'static str {
 
 /// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
 /// `12... Nf6 (7866)`, `12... 7866`.
-fn numbered(mv: &MoveData, reader: &Reader) -> String {
+pub(super) fn numbered(mv: &MoveData, reader: &Reader) -> String {
     let text = mv.decode().map_or_else(
         || mv.iccf.clone(),
         |(pos, m)| pos.write(&m, reader.notation),
@@ -435,42 +435,6 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     })
 }
 
-/// What a mail adds below a registration's or an event's line, in the reader's language
-/// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
-/// move); for an event's start, the reader's games one a line. `None` for other items.
-/// `relay` is the relay's mail address.
-pub fn mail_details(notice: &Notice, relay: &str, lang: Option<Lang>) -> Option<String> {
-    let tongue = Tongue::of(lang);
-    match notice {
-        Notice::Welcome { secret, .. } => {
-            let mut text = tongue.say(
-                Key::MailWelcome,
-                &[("secret", secret.into()), ("relay", relay.into())],
-            );
-            text.push('\n');
-            Some(text)
-        }
-        Notice::EventStarted { games, .. } => {
-            let mut text = String::new();
-            for g in games {
-                text.push_str(&tongue.say(
-                    Key::MailEventGame,
-                    &[
-                        ("round", g.round.into()),
-                        ("board", g.board.into()),
-                        ("game", (&g.game).into()),
-                        ("side", side_arg(g.side)),
-                        ("opponent", (&g.opponent).into()),
-                    ],
-                ));
-                text.push('\n');
-            }
-            Some(text)
-        }
-        _ => None,
-    }
-}
-
 /// An outbox item as `reader` reads it, on one line of the line protocol:
 /// `MOVE g1 12... Nf6 (7866) by boris; clock: ...`.
 pub fn notice(notice: &Notice, reader: &Reader) -> String {
@@ -479,190 +443,6 @@ pub fn notice(notice: &Notice, reader: &Reader) -> String {
         (None, Notice::Legacy { text }) => text.clone(),
         (None, _) => String::new(),
     }
-}
-
-/// A short summary of an item, without its game (a mail's subject names the game first), in
-/// the reader's language, from the catalog: `move 12... Nf6 (7866) by boris`,
-/// `ход 12... Кg8—f6 (7866), boris`. English says what the protocol's line says.
-pub fn summary(notice: &Notice, reader: &Reader) -> String {
-    let tongue = Tongue::of(reader.lang);
-    let say = |key, args: &[(&str, Arg<'_>)]| tongue.say(key, args);
-    match notice {
-        Notice::GameStarted { side, opponent, .. } => say(
-            Key::SummaryGameStarted,
-            &[("side", side_arg(*side)), ("opponent", opponent.into())],
-        ),
-        Notice::Move(m) => {
-            let mv = numbered(&m.mv, reader);
-            let clocks = m
-                .clocks
-                .as_ref()
-                .map(|c| format!("; {}", clocks(c)))
-                .unwrap_or_default();
-            say(
-                Key::SummaryMove,
-                &[
-                    ("move", (&mv).into()),
-                    ("mover", (&m.mover).into()),
-                    ("offer", yes(m.draw_offer)),
-                    ("clocks", (&clocks).into()),
-                    ("cancels", yes(m.cancels_line)),
-                ],
-            )
-        }
-        Notice::LinePlayed { mv, left, .. } => say(
-            Key::SummaryLinePlayed,
-            &[
-                ("move", (&numbered(mv, reader)).into()),
-                ("left", (*left).into()),
-            ],
-        ),
-        Notice::Draw { by, side, act, .. } => {
-            let act = match act {
-                DrawAct::Offered => "offered",
-                DrawAct::Accepted => "accepted",
-                DrawAct::Declined => "declined",
-            };
-            say(
-                Key::SummaryDraw,
-                &[
-                    ("act", act.into()),
-                    ("by", by.into()),
-                    ("side", side_arg(*side)),
-                ],
-            )
-        }
-        Notice::Resigned { by, side, .. } => say(
-            Key::SummaryResigned,
-            &[("by", by.into()), ("side", side_arg(*side))],
-        ),
-        Notice::Claim {
-            by,
-            side,
-            claim,
-            mv,
-            ..
-        } => {
-            let args = [
-                ("by", by.into()),
-                ("side", side_arg(*side)),
-                ("claim", claim.into()),
-            ];
-            match mv {
-                None => say(Key::SummaryClaim, &args),
-                Some(mv) => {
-                    let mv = numbered(mv, reader);
-                    let [a, b, c] = args;
-                    say(Key::SummaryClaimWith, &[a, b, c, ("move", (&mv).into())])
-                }
-            }
-        }
-        Notice::Leave {
-            by, side, leave, ..
-        } => say(
-            Key::SummaryLeave,
-            &[
-                ("by", by.into()),
-                ("side", side_arg(*side)),
-                ("first", (&leave.first.to_string()).into()),
-                ("last", (&leave.last().to_string()).into()),
-                ("days", leave.days.into()),
-            ],
-        ),
-        Notice::TimeUp {
-            player,
-            side,
-            overdue,
-            forfeit,
-            clocks,
-            ..
-        } => {
-            let overdue = match overdue {
-                Overdue::TimeControl => "time-control",
-                Overdue::Silence => "silence",
-            };
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
-            say(
-                Key::SummaryTimeUp,
-                &[
-                    ("player", player.into()),
-                    ("side", side_arg(*side)),
-                    ("overdue", overdue.into()),
-                    ("forfeit", yes(*forfeit)),
-                    ("clocks", (&clocks).into()),
-                ],
-            )
-        }
-        Notice::Reminder { days, clocks, .. } => {
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
-            say(
-                Key::SummaryReminder,
-                &[("days", (*days).into()), ("clocks", (&clocks).into())],
-            )
-        }
-        Notice::Result { pgn, text, .. } => say(
-            Key::SummaryResult,
-            &[("pgn", pgn.into()), ("text", (&shown(text)).into())],
-        ),
-        Notice::Refused { number, reason, .. } => say(
-            Key::SummaryRefused,
-            &[
-                ("number", (*number).into()),
-                ("reason", (&shown(reason)).into()),
-            ],
-        ),
-        Notice::Message { from, text, .. } => say(
-            Key::SummaryMessage,
-            &[("from", from.into()), ("text", (&shown(text)).into())],
-        ),
-        Notice::Recorded { what, .. } => say(Key::SummaryRecorded, &[("what", what.into())]),
-        Notice::Welcome { name, notation, .. } => say(
-            Key::SummaryWelcome,
-            &[("name", name.into()), ("notation", notation.into())],
-        ),
-        Notice::EventStarted { name, games, .. } => {
-            let list: Vec<String> = games
-                .iter()
-                .map(|g| {
-                    say(
-                        Key::SummaryEventGame,
-                        &[
-                            ("game", (&g.game).into()),
-                            ("side", side_arg(g.side)),
-                            ("opponent", (&g.opponent).into()),
-                        ],
-                    )
-                })
-                .collect();
-            say(
-                Key::SummaryEventStarted,
-                &[
-                    ("name", name.into()),
-                    ("count", games.len().into()),
-                    ("games", (&list.join(", ")).into()),
-                ],
-            )
-        }
-        Notice::Withdrawn { player, reason, .. } => say(
-            Key::SummaryWithdrawn,
-            &[("player", player.into()), ("reason", reason.into())],
-        ),
-        Notice::Legacy { text } => text.clone(),
-        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
-    }
-}
-
-/// A side as the catalog's selectors name it.
-fn side_arg(side: Side) -> Arg<'static> {
-    Arg::Text(match side {
-        Side::White => "white",
-        Side::Black => "black",
-    })
-}
-
-/// A flag as the catalog's selectors name it.
-fn yes(flag: bool) -> Arg<'static> {
-    Arg::Text(if flag { "yes" } else { "no" })
 }
 
 /// The game as it stood right after a move, for a reader who may read it much later: players,
@@ -724,6 +504,7 @@ mod tests {
     use crate::game::clock::{Leave, Overdue, Rules};
     use crate::game::{Kind, replay};
     use crate::relay::notice::MoveData;
+    use crate::relay::summary::{mail_details, summary};
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 

@@ -371,7 +371,7 @@ impl Outbound {
                 // tells; anything else with the game as it is.
                 let view = match self.mailbox.as_of(&item).await {
                     Some(view) => Some(view),
-                    None => match crate::relay::render::mail_details(
+                    None => match crate::relay::summary::mail_details(
                         &item.notice,
                         &self.email.address,
                         lang,
