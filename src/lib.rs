@@ -12,6 +12,7 @@
 pub mod auth;
 pub mod backoff;
 pub mod bench;
+pub mod catalog;
 pub mod command;
 pub mod config;
 pub mod convert;

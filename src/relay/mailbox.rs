@@ -218,7 +218,7 @@ impl Mailbox {
 
     /// A short summary of an item for its player, without the game: `move 12... Nf6 by boris`.
     pub fn summary(&self, message: &Message) -> String {
-        render::summary(&message.notice, &self.reader(&message.player))
+        super::summary::summary(&message.notice, &self.reader(&message.player))
     }
 
     /// For a move, the game as it stood right after it, as its player reads it: the position

@@ -28,6 +28,7 @@ mod role;
 mod roster;
 mod rules;
 mod state;
+pub mod summary;
 mod timing;
 mod view;
 mod watch;

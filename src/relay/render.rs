@@ -1,6 +1,7 @@
 //! Every text a person reads from the relay: game lines, the game view, and each outbox item
-//! ([`Notice`]) as its reader reads it. Transports render items through here (by way of
-//! [`super::Mailbox::render`]) when they deliver them; nothing else formats what happened.
+//! ([`Notice`]) as its reader reads it on the line protocol. Transports render items through
+//! here (by way of [`super::Mailbox::render`]) when they deliver them; a mail's own words
+//! (its summary, what it adds) are `super::summary`'s, from the catalog.
 
 use std::fmt::Write as _;
 
@@ -22,7 +23,7 @@ const SHOWN_CHARS: usize = 1000;
 /// A person's text as a reader is shown it: checked texts as they are; any other made fit by
 /// [`text::scrub`], so no text on record, however old or wherever from, reaches a terminal
 /// or a mail raw.
-fn shown(said: &str) -> String {
+pub(super) fn shown(said: &str) -> String {
     text::scrub(said, SHOWN_CHARS)
 }
 
@@ -228,7 +229,7 @@ fn dots(side: Side) -> &'static str {
 
 /// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
 /// `12... Nf6 (7866)`, `12... 7866`.
-fn numbered(mv: &MoveData, reader: &Reader) -> String {
+pub(super) fn numbered(mv: &MoveData, reader: &Reader) -> String {
     let text = mv.decode().map_or_else(
         || mv.iccf.clone(),
         |(pos, m)| pos.write(&m, reader.notation),
@@ -434,54 +435,6 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     })
 }
 
-/// What a mail adds below a registration's or an event's line: for a welcome, how to play
-/// by mail (the key, where to write, a first move); for an event's start, the reader's
-/// games one a line. `None` for other items. `relay` is the relay's mail address.
-pub fn mail_details(notice: &Notice, relay: &str, lang: Option<Lang>) -> Option<String> {
-    let ru = lang == Some(Lang::Russian);
-    match notice {
-        Notice::Welcome { secret, .. } if ru => Some(format!(
-            "Ваш ключ: {secret}\n\
-             Храните его в тайне: он доказывает, что письмо от вас.\n\n\
-             Чтобы сделать ход, напишите на {relay}: в теме — номер партии и key:{secret},\n\
-             в тексте — ход на отдельной строке в любой записи (12. Кf3, 7163, g1-f3).\n\
-             Или ответьте на последнее письмо о партии.\n"
-        )),
-        Notice::Welcome { secret, .. } => Some(format!(
-            "Your key: {secret}\n\
-             Keep it to yourself: it proves a mail is yours.\n\n\
-             To move, write to {relay} with the game id and key:{secret} in the subject\n\
-             and the move on a line of its own, in any notation (12. Nf3, 7163, g1-f3);\n\
-             or reply to the relay's last mail about the game.\n"
-        )),
-        Notice::EventStarted { games, .. } => {
-            let mut text = String::new();
-            for g in games {
-                let side = if ru {
-                    side_ru(g.side).to_owned()
-                } else {
-                    ColorName(g.side.into()).to_string()
-                };
-                let _ = if ru {
-                    writeln!(
-                        text,
-                        "тур {}, доска {}: партия {}, вы играете {side} против {}",
-                        g.round, g.board, g.game, g.opponent
-                    )
-                } else {
-                    writeln!(
-                        text,
-                        "round {}, board {}: game {}, you play {side} against {}",
-                        g.round, g.board, g.game, g.opponent
-                    )
-                };
-            }
-            Some(text)
-        }
-        _ => None,
-    }
-}
-
 /// An outbox item as `reader` reads it, on one line of the line protocol:
 /// `MOVE g1 12... Nf6 (7866) by boris; clock: ...`.
 pub fn notice(notice: &Notice, reader: &Reader) -> String {
@@ -490,118 +443,6 @@ pub fn notice(notice: &Notice, reader: &Reader) -> String {
         (None, Notice::Legacy { text }) => text.clone(),
         (None, _) => String::new(),
     }
-}
-
-/// A short summary of an item, without its game (a mail's subject names the game first), in
-/// the reader's language: `move 12... Nf6 (7866) by boris`, `ход 12... Кg8—f6 (7866), boris`.
-pub fn summary(notice: &Notice, reader: &Reader) -> String {
-    if reader.lang == Some(Lang::Russian)
-        && let Some(text) = summary_ru(notice, reader)
-    {
-        return text;
-    }
-    match (parts(notice, reader), notice) {
-        (Some((verb, _, rest)), _) => {
-            let rest = rest.trim_start_matches(':').trim_start();
-            format!("{} {rest}", verb.to_lowercase())
-        }
-        (None, Notice::Legacy { text }) => text.clone(),
-        (None, _) => String::new(),
-    }
-}
-
-fn side_ru(side: Side) -> &'static str {
-    match side {
-        Side::White => "белыми",
-        Side::Black => "чёрными",
-    }
-}
-
-/// [`summary`] in Russian; `None` for a legacy item (its text is what it is).
-fn summary_ru(notice: &Notice, reader: &Reader) -> Option<String> {
-    Some(match notice {
-        Notice::GameStarted { side, opponent, .. } => {
-            format!(
-                "партия началась: вы играете {} против {opponent}",
-                side_ru(*side)
-            )
-        }
-        Notice::Move(m) => {
-            let mut text = format!("ход {}, {}", numbered(&m.mv, reader), m.mover);
-            if m.draw_offer {
-                text.push_str(", предложена ничья");
-            }
-            if m.cancels_line {
-                text.push_str("; ваша условная линия отменена");
-            }
-            text
-        }
-        Notice::LinePlayed { mv, left, .. } => format!(
-            "из вашей условной линии сыграно {}; осталось пар: {left}",
-            numbered(mv, reader)
-        ),
-        Notice::Draw { by, act, .. } => match act {
-            DrawAct::Offered => format!("{by} предлагает ничью"),
-            DrawAct::Accepted => format!("{by} принимает ничью"),
-            DrawAct::Declined => format!("{by} отклоняет ничью"),
-        },
-        Notice::Resigned { by, .. } => format!("{by} сдаётся"),
-        Notice::Claim { by, claim, mv, .. } => {
-            let rule = if claim == "fifty" {
-                "правило 50 ходов"
-            } else {
-                "троекратное повторение"
-            };
-            let mut text = format!("{by} требует ничью ({rule})");
-            if let Some(mv) = mv {
-                text.push_str(&format!(" ходом {}", numbered(mv, reader)));
-            }
-            text
-        }
-        Notice::Leave { by, leave, .. } => format!(
-            "{by} в отпуске с {} по {} (дней: {}), его часы стоят",
-            leave.first,
-            leave.last(),
-            leave.days
-        ),
-        Notice::TimeUp {
-            player,
-            overdue,
-            forfeit,
-            ..
-        } => {
-            let why = match overdue {
-                crate::game::clock::Overdue::TimeControl => "время истекло",
-                crate::game::clock::Overdue::Silence => "превышен срок молчания",
-            };
-            let verdict = if *forfeit {
-                "поражение"
-            } else {
-                "решает судья"
-            };
-            format!("{player}: {why}, {verdict}")
-        }
-        Notice::Reminder { days, .. } => format!("ваш ход ждёт уже {days} дн."),
-        Notice::Result { pgn, .. } => format!("партия окончена: {pgn}"),
-        Notice::Refused { number, reason, .. } => {
-            format!(
-                "другой узел отклонил ваше действие {number}: {}",
-                shown(reason)
-            )
-        }
-        Notice::Message { from, text, .. } => format!("сообщение от {from}: {}", shown(text)),
-        Notice::Recorded { what, .. } => format!("записано в партию: {what}"),
-        Notice::Welcome { name, notation, .. } => {
-            format!("{name}: вы зарегистрированы; ходы вам пишутся в записи {notation}")
-        }
-        Notice::EventStarted { name, games, .. } => {
-            format!("турнир {name} начался: ваших партий {}", games.len())
-        }
-        Notice::Withdrawn { player, reason, .. } => {
-            format!("{player} выбыл ({reason}): его неоконченные партии засчитаны поражениями")
-        }
-        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
-    })
 }
 
 /// The game as it stood right after a move, for a reader who may read it much later: players,
@@ -663,6 +504,7 @@ mod tests {
     use crate::game::clock::{Leave, Overdue, Rules};
     use crate::game::{Kind, replay};
     use crate::relay::notice::MoveData;
+    use crate::relay::summary::{mail_details, summary};
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
@@ -1003,6 +845,131 @@ mod tests {
             let ru = summary(&notice, &lan_ru());
             assert!(!ru.is_empty() && ru != summary(&notice, &san_en()), "{ru}");
             assert!(!ru.contains(expected[2]), "{ru}");
+        }
+    }
+
+    fn san_uk() -> Reader {
+        Reader {
+            notation: Notation::San(Lang::Ukrainian),
+            lang: Some(Lang::Ukrainian),
+        }
+    }
+
+    /// An English summary is the protocol's line with its keyword lower-cased and without its
+    /// game, as it was before the catalog; only counts read as English counts ("2 pairs").
+    #[test]
+    fn an_english_summary_says_what_the_line_says() {
+        for (notice, _) in table() {
+            for reader in [iccf(), san_en()] {
+                let (verb, _, rest) = parts(&notice, &reader).unwrap();
+                let rest = rest.trim_start_matches(':').trim_start();
+                let line = format!("{} {rest}", verb.to_lowercase());
+                let line = line.replace("2 pair(s)", "2 pairs");
+                assert_eq!(summary(&notice, &reader), line);
+            }
+        }
+    }
+
+    #[test]
+    fn a_ukrainian_reader_reads_summaries_in_ukrainian() {
+        let m = Notice::Move(Box::new(move_notice(&["e4", "e5"], "Nf3")));
+        assert_eq!(summary(&m, &san_uk()), "хід 2. Кf3 (7163), alice");
+        let started = Notice::GameStarted {
+            game: "g1".into(),
+            side: Side::White,
+            opponent: "boris".into(),
+        };
+        assert_eq!(
+            summary(&started, &san_uk()),
+            "партія почалася: ви граєте білими проти boris"
+        );
+        let reminder = Notice::Reminder {
+            game: "g1".into(),
+            days: 3,
+            clocks: None,
+        };
+        assert_eq!(summary(&reminder, &san_uk()), "ваш хід чекає вже 3 дні");
+        // Every typed item has a Ukrainian summary of its own, unlike the Russian one.
+        for (notice, _) in table() {
+            let uk = summary(&notice, &san_uk());
+            assert!(!uk.is_empty(), "{notice:?}");
+            assert_ne!(uk, summary(&notice, &san_en()));
+            assert_ne!(uk, summary(&notice, &lan_ru()));
+        }
+        // The protocol's line stays the protocol's, in the reader's letters.
+        for (moves, mv, line) in [
+            (&["a4", "e5"][..], "Ra3", "MOVE g1 2. Тa3 (1113) by alice"),
+            (&["e4", "e5"][..], "Ke2", "MOVE g1 2. Крe2 (5152) by alice"),
+            (&["e4", "e5"][..], "Qh5", "MOVE g1 2. Фh5 (4185) by alice"),
+            (&["e4", "e5"][..], "Nf3", "MOVE g1 2. Кf3 (7163) by alice"),
+            (
+                &["e4", "e5", "Nf3", "Nc6"][..],
+                "Bb5",
+                "MOVE g1 3. Сb5 (6125) by alice",
+            ),
+        ] {
+            let m = Notice::Move(Box::new(move_notice(moves, mv)));
+            assert_eq!(notice(&m, &san_uk()), line);
+        }
+    }
+
+    #[test]
+    fn mail_details_speak_the_readers_language() {
+        let welcome = Notice::Welcome {
+            player: "olena".into(),
+            name: "Olena".into(),
+            secret: "k-1".into(),
+            notation: "san".into(),
+        };
+        let en = mail_details(&welcome, "relay@x.test", None).unwrap();
+        assert_eq!(
+            en,
+            "Your key: k-1\n\
+             Keep it to yourself: it proves a mail is yours.\n\n\
+             To move, write to relay@x.test with the game id and key:k-1 in the subject\n\
+             and the move on a line of its own, in any notation (12. Nf3, 7163, g1-f3);\n\
+             or reply to the relay's last mail about the game.\n"
+        );
+        let ru = mail_details(&welcome, "relay@x.test", Some(Lang::Russian)).unwrap();
+        assert_eq!(
+            ru,
+            "Ваш ключ: k-1\n\
+             Храните его в тайне: он доказывает, что письмо от вас.\n\n\
+             Чтобы сделать ход, напишите на relay@x.test: в теме — номер партии и key:k-1,\n\
+             в тексте — ход на отдельной строке в любой записи (12. Кf3, 7163, g1-f3).\n\
+             Или ответьте на последнее письмо о партии.\n"
+        );
+        let uk = mail_details(&welcome, "relay@x.test", Some(Lang::Ukrainian)).unwrap();
+        assert!(
+            uk.starts_with("Ваш ключ: k-1\nЗберігайте його в таємниці"),
+            "{uk}"
+        );
+        let event = Notice::EventStarted {
+            event: "e".into(),
+            name: "Club".into(),
+            games: vec![crate::relay::notice::EventGame {
+                game: "e-1".into(),
+                side: Side::Black,
+                opponent: "boris".into(),
+                round: 2,
+                board: 1,
+            }],
+        };
+        for (lang, text) in [
+            (
+                None,
+                "round 2, board 1: game e-1, you play Black against boris\n",
+            ),
+            (
+                Some(Lang::Russian),
+                "тур 2, доска 1: партия e-1, вы играете чёрными против boris\n",
+            ),
+            (
+                Some(Lang::Ukrainian),
+                "тур 2, дошка 1: партія e-1, ви граєте чорними проти boris\n",
+            ),
+        ] {
+            assert_eq!(mail_details(&event, "r@x", lang).unwrap(), text);
         }
     }
 

@@ -571,6 +571,92 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     assert!(stdout.contains("receipts ok: 2 receipts"), "{stdout}");
 }
 
+/// A reader whose `lang` is Ukrainian reads Ukrainian: over TCP the moves in Ukrainian letters
+/// (Кр Ф Т С К, the protocol's words as they are), by mail what happened in Ukrainian above
+/// the protocol's line, the footer and the answer to their mail in Ukrainian.
+#[test]
+fn a_ukrainian_reader_gets_ukrainian_pushes_and_mails() {
+    let _turn = lock();
+    require_mail_servers();
+    let olena = EmailPlayer::new("olena", "san", Some("uk"));
+    const TARAS: crate::daemon::Player = crate::daemon::Player {
+        id: "taras",
+        secret: "taras-secret",
+        notation: "san",
+        lang: Some("uk"),
+    };
+    let alice = crate::daemon::ALICE;
+    let s = setup(
+        &[&olena],
+        &[crate::daemon::ALICE, TARAS],
+        &[("uk-tcp", "alice", "taras"), ("uk-mail", "alice", "olena")],
+        None,
+    );
+    let daemon = Daemon::start(&s.config);
+    let mut a = daemon.login(&alice);
+    let mut t = daemon.login(&TARAS);
+    let mut inbox = Reader::new(&olena.user);
+
+    // Over TCP: every piece in the Ukrainian letters the seeds write.
+    for (white, black, push) in [
+        ("e4", "e5", "MOVE uk-tcp 1. e4 (5254) by alice"),
+        ("Nf3", "Nc6", "MOVE uk-tcp 2. Кf3 (7163) by alice"),
+        ("Bc4", "Bc5", "MOVE uk-tcp 3. Сc4 (6134) by alice"),
+        ("Qe2", "Nf6", "MOVE uk-tcp 4. Фe2 (4152) by alice"),
+        ("Kf1", "d6", "MOVE uk-tcp 5. Крf1 (5161) by alice"),
+        ("Rg1", "Bg4", "MOVE uk-tcp 6. Тg1 (8171) by alice"),
+    ] {
+        crate::daemon::ok(&mut a, &format!("MOVE uk-tcp {white}"));
+        assert_push(&mut t, "MOVE uk-tcp", push);
+        crate::daemon::ok(&mut t, &format!("MOVE uk-tcp {black}"));
+    }
+
+    // By mail: the game's start, then alice's move, in Ukrainian first.
+    let started = inbox.wait("партія почалася");
+    assert!(
+        started
+            .subject
+            .contains("uk-mail: партія почалася: ви граєте чорними проти alice"),
+        "{}",
+        started.subject
+    );
+    assert!(started.text.contains("Щоб відповісти"), "{}", started.text);
+    crate::daemon::ok(&mut a, "MOVE uk-mail Nf3");
+    let m = inbox.wait("хід 1. Кf3");
+    assert!(
+        m.subject.contains("uk-mail: хід 1. Кf3 (7163), alice"),
+        "{}",
+        m.subject
+    );
+    let text = m.text.replace("\r\n", "\n");
+    assert!(
+        text.starts_with("хід 1. Кf3 (7163), alice\nMOVE uk-mail 1. Кf3 (7163) by alice"),
+        "{text}"
+    );
+    assert!(m.text.contains("Щоб відповісти"), "{}", m.text);
+
+    // Olena answers in Ukrainian letters; alice reads it in her own, olena's answer in hers.
+    send(
+        &s.relay_address(),
+        &plain(
+            &olena.address(),
+            &s.relay_address(),
+            &format!("Re: [ccrelay] uk-mail key:{}", olena.token),
+            "1... Кc6\n\nЗ повагою, Олена",
+            "",
+        ),
+    );
+    assert_push(
+        &mut a,
+        "MOVE uk-mail",
+        "MOVE uk-mail 1... Nc6 (2836) by olena",
+    );
+    let answer = inbox.wait("accepted");
+    let text = answer.text.replace("\r\n", "\n");
+    assert!(text.contains("Ваш лист:\n> 1... Кc6"), "{text}");
+    assert!(text.contains("Щоб відповісти"), "{text}");
+}
+
 #[test]
 fn a_whole_game_by_email_in_koi8_r_windows_1251_and_html() {
     let _turn = lock();

@@ -1,6 +1,7 @@
 //! The web pages against the real daemon over plain HTTP: what each viewing rule shows and
 //! hides (index, game page, PGN, live events), 404 for what does not exist or is private,
-//! 400 for a query value not understood, the crosstable, Russian by `Accept-Language`, the
+//! 400 for a query value not understood, the crosstable, Russian and Ukrainian by
+//! `Accept-Language` (Ukrainian also by the switch and its cookie), the
 //! arbiter's login, the live listeners' bound and the metrics. The browser tests are in
 //! `web_browser.rs`.
 
@@ -371,6 +372,65 @@ fn russian_by_accept_language() {
     let missing = get_with(http, "/games/nope", "Accept-Language: ru\r\n");
     assert_eq!(missing.status, 404);
     assert!(missing.body.contains("Не найдено"));
+}
+
+#[test]
+fn ukrainian_by_the_switch_by_a_cookie_and_by_accept_language() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    for (i, mv) in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"]
+        .iter()
+        .enumerate()
+    {
+        let player = if i % 2 == 0 { &mut alice } else { &mut boris };
+        ok(player, &format!("MOVE g1 {mv}"));
+    }
+    // The switch: the pages' words and the moves' letters in Ukrainian, remembered.
+    let page = get(http, "/games/g1?lang=uk");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<html lang=\"uk\""), "{}", page.body);
+    assert!(page.body.contains("Білі"), "{}", page.body);
+    assert!(page.body.contains("1-0 (мат)"), "{}", page.body);
+    assert_eq!(
+        moves_of(&page.body),
+        ["e4", "e5", "Фh5", "Кc6", "Сc4", "Кf6", "Фxf7#"]
+    );
+    assert!(
+        page.headers
+            .iter()
+            .any(|(n, v)| n == "set-cookie" && v.starts_with("lang=uk"))
+    );
+    assert!(
+        page.body
+            .contains("<option value=\"uk\" selected>Українська</option>"),
+        "the game's language choice: {}",
+        page.body
+    );
+    // Every page offers the switch beside English and Russian.
+    let index = get(http, "/");
+    assert!(index.body.contains("href=\"?lang=uk\""), "{}", index.body);
+    assert!(index.body.contains("Українська"), "{}", index.body);
+    let remembered = get_with(http, "/", "Cookie: lang=uk\r\n");
+    assert!(remembered.body.contains("<html lang=\"uk\""));
+    assert!(remembered.body.contains("Усі партії") || remembered.body.contains("Партії"));
+    // The browser's language.
+    let accepted = get_with(http, "/", "Accept-Language: uk-UA,uk;q=0.9,en;q=0.5\r\n");
+    assert!(
+        accepted.body.contains("<html lang=\"uk\""),
+        "{}",
+        accepted.body
+    );
+    let missing = get_with(http, "/games/nope", "Accept-Language: uk\r\n");
+    assert_eq!(missing.status, 404);
+    assert!(missing.body.contains("Не знайдено"), "{}", missing.body);
+    let login = get_with(http, "/login", "Cookie: lang=uk\r\n");
+    assert!(
+        login.body.contains("Секрет адміністратора"),
+        "{}",
+        login.body
+    );
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The web pages in a real browser: Debian's chromium, headless, driven through chromedriver
 //! over WebDriver (fantoccini). A game page is loaded, its board and moves read; a move is
 //! played over TCP and the open page shows it within 3 seconds without a reload; the moves
-//! are stepped back through; every piece of the SVG is checked square by square against the
-//! FEN; a delayed game hides its last plies; a private game is not found until the arbiter
-//! logs in through the page's form.
+//! are stepped back through and the page switched to Ukrainian; every piece of the SVG is
+//! checked square by square against the FEN; a delayed game hides its last plies; a private
+//! game is not found until the arbiter logs in through the page's form.
 //!
 //! With `CCRELAY_SCREENSHOTS=1` the test also writes docs/screenshots/game.png and
 //! crosstable.png (what docs/web.md shows); without it, it only checks that the browser takes them.
@@ -244,6 +244,31 @@ async fn scenario(c: &Client, http: SocketAddr, daemon: &crate::daemon::Daemon) 
         .await
     );
     assert_pieces_match(c).await;
+    // The language switch: Ukrainian words and the moves in Ukrainian letters, on the same
+    // move; then back to English (the choice is remembered in a cookie).
+    c.find(Locator::Css("a[hreflang=\"uk\"]"))
+        .await
+        .expect("the Ukrainian switch")
+        .click()
+        .await
+        .expect("click");
+    assert!(
+        wait_for(c, Duration::from_secs(5), async |c| {
+            attr(c, "html", "lang").await.as_deref() == Some("uk")
+        })
+        .await,
+        "the page did not turn Ukrainian"
+    );
+    assert_eq!(moves(c).await, ["e4", "e5", "Кf3", "Кc6"]);
+    assert_eq!(attr(c, "#main", "data-ply").await.as_deref(), Some("0"));
+    let source = c.source().await.expect("source");
+    assert!(
+        source.contains("Білі") && source.contains("Чорні"),
+        "{source}"
+    );
+    c.goto(&format!("{base}/games/g1?lang=en"))
+        .await
+        .expect("goto");
 
     // The delay rule: two plies hidden.
     ok(&mut alice, "MOVE d1 d4");

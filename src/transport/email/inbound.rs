@@ -17,6 +17,7 @@ use super::message::{self, Mail};
 use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::auth::Verifier;
+use crate::catalog::Tongue;
 use crate::command::letter;
 use crate::command::text::Logged;
 use crate::config::{Config, Player, valid_id};
@@ -424,7 +425,15 @@ impl Inbound {
             tracing::info!(player = %player.id, "automatic mail (Auto-Submitted/Precedence) not answered");
             return Outcome::Done;
         }
-        let outgoing = outbound::reply_mail(self.email(), &to, mail, key, game, reply);
+        let outgoing = outbound::reply_mail(
+            self.email(),
+            Tongue::of(player.lang),
+            &to,
+            mail,
+            key,
+            game,
+            reply,
+        );
         match outgoing {
             Ok(Outgoing { id, to, bytes }) => match self.spool.put(&id, &to, &bytes).await {
                 Ok(()) => Outcome::Done,

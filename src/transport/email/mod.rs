@@ -34,7 +34,7 @@ use crate::relay::{Mailbox, Relay};
 async fn deliver_to_every_player(out: outbound::Outbound, tracker: TaskTracker) {
     let roster = out.relay.roster().clone();
     let mut changes = roster.changes();
-    let mut running: HashMap<String, ((String, bool), CancellationToken)> = HashMap::new();
+    let mut running: HashMap<String, ((String, Option<Lang>), CancellationToken)> = HashMap::new();
     let refresh = |ids: Vec<String>, running: &mut HashMap<_, _>| {
         let players = roster.snapshot();
         for id in ids {
@@ -43,21 +43,21 @@ async fn deliver_to_every_player(out: outbound::Outbound, tracker: TaskTracker) 
                 .filter(|p| p.reach == Reach::Email)
                 .and_then(|p| {
                     let address = p.email.as_ref()?.address.clone();
-                    Some((address, p.lang == Some(Lang::Russian)))
+                    Some((address, p.lang))
                 });
-            let current: Option<&((String, bool), CancellationToken)> = running.get(&id);
+            let current: Option<&((String, Option<Lang>), CancellationToken)> = running.get(&id);
             if current.map(|(how, _)| how) == wanted.as_ref() {
                 continue;
             }
             if let Some((_, stop)) = running.remove(&id) {
                 stop.cancel();
             }
-            if let Some((address, ru)) = wanted {
+            if let Some((address, lang)) = wanted {
                 let stop = out.shutdown.child_token();
                 let mut task = out.clone();
                 task.shutdown = stop.clone();
-                tracker.spawn(task.deliver_outbox(id.clone(), address.clone(), ru));
-                running.insert(id, ((address, ru), stop));
+                tracker.spawn(task.deliver_outbox(id.clone(), address.clone(), lang));
+                running.insert(id, ((address, lang), stop));
             }
         }
     };

@@ -23,8 +23,10 @@ use super::message::Mail;
 use super::smtp::Smtp;
 use super::spool::Spool;
 use crate::backoff::{self, Backoff};
+use crate::catalog::{Key, Tongue};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
+use crate::notation::Lang;
 use crate::relay::dead::{DeadLetter, State as DeadState};
 use crate::relay::{
     Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, ShortReceipt, Status,
@@ -62,17 +64,6 @@ fn root_id(game: &str, domain: &str) -> String {
     format!("<ccrelay.game.{game}@{domain}>")
 }
 
-const FOOTER_EN: &str = "To answer, reply to this mail with your move on a line of its own \
-(\"12. Nf3\", \"12. 7163\", in any notation), optionally \"repeat: <their last move>\"; \
-or \"I offer a draw\", \"I accept the draw\", \"I decline the draw\", \"I resign\". \
-Keep the game id first in the subject and your key in it (key:YOUR-KEY), or write to the \
-relay's plus address.";
-
-const FOOTER_RU: &str = "Чтобы ответить, напишите ход отдельной строкой (\"12. Кf3\", \
-\"12. 7163\"), можно с повтором: \"повтор: <их последний ход>\"; или \"предлагаю ничью\", \
-\"принимаю ничью\", \"отклоняю ничью\", \"сдаюсь\". Номер партии оставьте первым в теме, \
-вместе с ключом (key:ВАШ-КЛЮЧ).";
-
 fn builder(email: &EmailConfig, to: &str, subject: &str) -> Result<MessageBuilder, String> {
     let from: MailAddress = format!("ccrelay <{}>", email.address)
         .parse()
@@ -100,9 +91,9 @@ fn finish(builder: MessageBuilder, id: String, to: &str, body: String) -> Result
     })
 }
 
-fn footer(lang_ru: bool) -> String {
-    let text = if lang_ru { FOOTER_RU } else { FOOTER_EN };
-    format!("\n-- \n{}\n", wrap(text, 72))
+/// How to answer, below every mail, in the reader's language (the catalog's `mail-footer`).
+fn footer(tongue: Tongue) -> String {
+    format!("\n-- \n{}\n", wrap(&tongue.word(Key::MailFooter), 72))
 }
 
 fn wrap(text: &str, width: usize) -> String {
@@ -133,9 +124,11 @@ fn receipt_line(receipt: &ShortReceipt) -> String {
 }
 
 /// The answer to a player's mail: the relay's reply (acknowledgement or precise error), what
-/// was read of the mail, threaded under it and under the game.
+/// was read of the mail, threaded under it and under the game. The reply's line is the
+/// protocol's; the words around it are in `tongue`, the player's.
 pub fn reply_mail(
     email: &EmailConfig,
+    tongue: Tongue,
     to: &str,
     mail: &Mail,
     key: &str,
@@ -187,7 +180,9 @@ pub fn reply_mail(
         body.push_str(&receipt_line(receipt));
     }
     if !mail.text.is_empty() {
-        body.push_str("\nYour mail said:\n");
+        body.push('\n');
+        body.push_str(&tongue.word(Key::MailYouSaid));
+        body.push('\n');
         for line in mail.text.lines().take(20) {
             body.push_str("> ");
             body.push_str(line);
@@ -195,11 +190,11 @@ pub fn reply_mail(
         }
     }
     if mail.truncated {
-        body.push_str(
-            "\n(Your mail was longer than the relay reads; only its beginning was read.)\n",
-        );
+        body.push('\n');
+        body.push_str(&tongue.word(Key::MailTruncated));
+        body.push('\n');
     }
-    body.push_str(&footer(false));
+    body.push_str(&footer(tongue));
     finish(b, id, to, body)
 }
 
@@ -214,7 +209,8 @@ pub struct PushMail<'a> {
     /// The same without its game, for the subject.
     pub summary: &'a str,
     pub view: Option<&'a str>,
-    pub lang_ru: bool,
+    /// The reader's language: the summary leads the body in any but English.
+    pub tongue: Tongue,
 }
 
 pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<Outgoing, String> {
@@ -233,7 +229,7 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
             body.push('\n');
         }
         body.push_str(&receipt_line(&item.receipt));
-        body.push_str(&footer(push.lang_ru));
+        body.push_str(&footer(push.tongue));
         return finish(b, id, to, body);
     }
     let subject: String = format!("[ccrelay] {game}: {summary}")
@@ -245,8 +241,8 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
     let b = builder(email, to, &subject)?
         .in_reply_to(root.clone())
         .references(root);
-    // A reader of Russian reads what happened in Russian first; the protocol line follows.
-    let mut body = if push.lang_ru {
+    // A reader of another language reads what happened in it first; the protocol line follows.
+    let mut body = if push.tongue != Tongue::En {
         format!("{summary}\n{line}\n\ngame: {game}\n")
     } else {
         format!("{line}\n\ngame: {game}\n")
@@ -257,7 +253,7 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
         body.push_str(view);
         body.push('\n');
     }
-    body.push_str(&footer(push.lang_ru));
+    body.push_str(&footer(push.tongue));
     finish(b, id, to, body)
 }
 
@@ -350,7 +346,8 @@ impl Outbound {
     }
 
     /// Mails `player`'s outbox to `to`, forever: each message acknowledged once sent.
-    pub async fn deliver_outbox(self, player: String, to: String, lang_ru: bool) {
+    pub async fn deliver_outbox(self, player: String, to: String, lang: Option<Lang>) {
+        let tongue = Tongue::of(lang);
         loop {
             if self.shutdown.is_cancelled() {
                 return;
@@ -372,10 +369,9 @@ impl Outbound {
             for item in page {
                 // A move is shown as of that move; a welcome or an event's start with what it
                 // tells; anything else with the game as it is.
-                let lang = lang_ru.then_some(crate::notation::Lang::Russian);
                 let view = match self.mailbox.as_of(&item).await {
                     Some(view) => Some(view),
-                    None => match crate::relay::render::mail_details(
+                    None => match crate::relay::summary::mail_details(
                         &item.notice,
                         &self.email.address,
                         lang,
@@ -391,7 +387,7 @@ impl Outbound {
                     line: &line,
                     summary: &summary,
                     view: view.as_deref(),
-                    lang_ru,
+                    tongue,
                 };
                 let out = match push_mail(&self.email, &to, &push) {
                     Ok(out) => out,
@@ -564,6 +560,46 @@ impl Outbound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The footers as they were written before the catalog: the catalog's say the same.
+    const FOOTER_EN: &str = "To answer, reply to this mail with your move on a line of its own \
+(\"12. Nf3\", \"12. 7163\", in any notation), optionally \"repeat: <their last move>\"; \
+or \"I offer a draw\", \"I accept the draw\", \"I decline the draw\", \"I resign\". \
+Keep the game id first in the subject and your key in it (key:YOUR-KEY), or write to the \
+relay's plus address.";
+
+    const FOOTER_RU: &str = "Чтобы ответить, напишите ход отдельной строкой (\"12. Кf3\", \
+\"12. 7163\"), можно с повтором: \"повтор: <их последний ход>\"; или \"предлагаю ничью\", \
+\"принимаю ничью\", \"отклоняю ничью\", \"сдаюсь\". Номер партии оставьте первым в теме, \
+вместе с ключом (key:ВАШ-КЛЮЧ).";
+
+    #[test]
+    fn the_footer_comes_from_the_catalog_unchanged() {
+        assert_eq!(
+            footer(Tongue::En),
+            format!("\n-- \n{}\n", wrap(FOOTER_EN, 72))
+        );
+        assert_eq!(
+            footer(Tongue::Ru),
+            format!("\n-- \n{}\n", wrap(FOOTER_RU, 72))
+        );
+        let uk = footer(Tongue::Uk);
+        assert!(uk.contains("Щоб відповісти"), "{uk}");
+        let uk = uk.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Every phrase it teaches is one the mail reader knows.
+        for phrase in [
+            "пропоную нічию",
+            "приймаю нічию",
+            "відхиляю нічию",
+            "здаюся",
+        ] {
+            assert!(uk.contains(&format!("\"{phrase}\"")), "{phrase}");
+            assert!(
+                crate::command::letter::read(phrase, "g1").is_ok(),
+                "{phrase}"
+            );
+        }
+    }
 
     #[test]
     fn message_ids_name_games() {

@@ -141,6 +141,7 @@ fn choose(g: &Watched, v: &Viewer, ply: usize) -> Markup {
     let langs = [
         ("en", "English"),
         ("ru", "Русский"),
+        ("uk", "Українська"),
         ("de", "Deutsch"),
         ("fr", "Français"),
         ("figurine", "♘"),

@@ -5,7 +5,7 @@
 
 use maud::{DOCTYPE, Markup, html};
 
-use super::words::Tongue;
+use super::words::{Tongue, Words};
 
 /// Where the style is served (the version in the name, so a new release's is fetched anew).
 pub const STYLE_PATH: &str = concat!("/assets/ccrelay-", env!("CARGO_PKG_VERSION"), ".css");
@@ -80,7 +80,7 @@ pub fn page_keeping(
     keep: &str,
     body: Markup,
 ) -> Markup {
-    let w = tongue.words();
+    let w = Words::of(tongue);
     html! {
         (DOCTYPE)
         html lang=(tongue.code()) {
@@ -97,6 +97,7 @@ pub fn page_keeping(
                     span.right {
                         span lang="en" { a href={ "?" (keep) "lang=en" } hreflang="en" { "English" } }
                         span lang="ru" { a href={ "?" (keep) "lang=ru" } hreflang="ru" { "Русский" } }
+                        span lang="uk" { a href={ "?" (keep) "lang=uk" } hreflang="uk" { "Українська" } }
                         a href="/login" { (w.arbiter) }
                     }
                 }

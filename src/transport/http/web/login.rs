@@ -17,7 +17,7 @@ use maud::html;
 use serde::Deserialize;
 
 use super::super::PeerAddr;
-use super::words::Tongue;
+use super::words::{Tongue, Words};
 use super::{Web, cookie, layout};
 use crate::auth::gate::Refusal;
 
@@ -74,11 +74,7 @@ impl Sessions {
 
 fn tongue(headers: &HeaderMap) -> Tongue {
     cookie(headers, "lang")
-        .and_then(|l| match l {
-            "ru" => Some(Tongue::Ru),
-            "en" => Some(Tongue::En),
-            _ => None,
-        })
+        .and_then(Tongue::from_code)
         .or_else(|| {
             headers
                 .get(header::ACCEPT_LANGUAGE)
@@ -89,7 +85,7 @@ fn tongue(headers: &HeaderMap) -> Tongue {
 }
 
 fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) -> Response {
-    let w = tongue.words();
+    let w = Words::of(tongue);
     let body = html! {
         main #main {
             h1 { (w.arbiter) }
@@ -105,7 +101,7 @@ fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) 
             }
         }
     };
-    super::html(status, layout::page(tongue, w.arbiter, None, body))
+    super::html(status, layout::page(tongue, &w.arbiter, None, body))
 }
 
 /// `GET /login`.

@@ -139,7 +139,7 @@ pub struct Viewer {
 
 impl Viewer {
     pub fn words(&self) -> &'static Words {
-        self.tongue.words()
+        Words::of(self.tongue)
     }
 
     /// The notation moves are written in for a chess game.
@@ -202,15 +202,13 @@ pub fn viewer(
         },
         None => cookie(headers, "lang").and_then(|c| c.parse::<Lang>().ok()),
     };
+    // A language with a catalog speaks its own; any other reads moves in its letters and
+    // the pages in English.
     let tongue = match lang {
-        Some(Lang::Russian) => Tongue::Ru,
-        Some(_) => Tongue::En,
+        Some(lang) => Tongue::of(Some(lang)),
         None => accept.unwrap_or(Tongue::En),
     };
-    let lang = lang.unwrap_or(match tongue {
-        Tongue::Ru => Lang::Russian,
-        Tongue::En => Lang::English,
-    });
+    let lang = lang.unwrap_or(tongue.lang());
     let known = |n: &str| ["iccf", "san", "lan"].into_iter().find(|k| *k == n);
     let notation = match query.get("notation") {
         Some(n) => match known(n) {
@@ -257,10 +255,10 @@ pub fn with_cookies(viewer: &Viewer, status: StatusCode, body: maud::Markup) -> 
 
 /// The 404 page: the same for a game that does not exist and one the viewer may not see.
 pub fn not_found(tongue: Tongue) -> Response {
-    let w = tongue.words();
+    let w = Words::of(tongue);
     let body = layout::page(
         tongue,
-        w.not_found,
+        &w.not_found,
         None,
         maud::html! {
             h1 { (w.not_found) }
@@ -287,10 +285,10 @@ pub async fn fallback(headers: HeaderMap) -> Response {
 
 /// The 400 page, saying what was not understood.
 pub fn bad_request(tongue: Tongue, why: &str) -> Response {
-    let w = tongue.words();
+    let w = Words::of(tongue);
     let body = layout::page(
         tongue,
-        w.bad_request,
+        &w.bad_request,
         None,
         maud::html! {
             h1 { (w.bad_request) }
@@ -303,10 +301,10 @@ pub fn bad_request(tongue: Tongue, why: &str) -> Response {
 
 /// The 503 page: the relay is stopping or its journal does not commit.
 pub fn unavailable(tongue: Tongue) -> Response {
-    let w = tongue.words();
+    let w = Words::of(tongue);
     let body = layout::page(
         tongue,
-        w.unavailable,
+        &w.unavailable,
         None,
         maud::html! { p { (w.unavailable) } },
     );

@@ -151,7 +151,7 @@ pub async fn index(
     with_cookies(
         &v,
         StatusCode::OK,
-        layout::page(v.tongue, w.games, Some("/live"), body),
+        layout::page(v.tongue, &w.games, Some("/live"), body),
     )
 }
 

@@ -1,0 +1,201 @@
+### ccrelay's words in English. Every key here is in ru.ftl and uk.ftl too (a test checks),
+### and in src/catalog/keys.rs, which names the arguments the code passes.
+### The line protocol's pushes and replies are not here: they are the protocol.
+
+## A mail's subject: what happened, without its game (the subject names the game first).
+## English keeps the words of the protocol's line, lower-cased keyword first.
+
+summary-game-started = game started: you play { $side ->
+        [white] White
+       *[black] Black
+    } against { $opponent }
+
+# $clocks: "; clock: ..." or nothing.
+summary-move = move { $move } by { $mover }{ $offer ->
+        [yes] , draw offered
+       *[no] {""}
+    }{ $clocks }{ $cancels ->
+        [yes] ; your conditional line is cancelled
+       *[no] {""}
+    }
+
+summary-line-played = conditional { $move } played from your line; { $left ->
+        [one] { $left } pair
+       *[other] { $left } pairs
+    } left in it
+
+summary-draw = draw { $act ->
+        [offered] offered
+        [accepted] accepted
+       *[declined] declined
+    } by { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    })
+
+summary-resigned = resign { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) resigns
+
+summary-claim = claim { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) claims a draw ({ $claim })
+
+summary-claim-with = claim { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) claims a draw ({ $claim }) with { $move }
+
+summary-leave = leave { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) is on leave { $first } to { $last } ({ $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }): their clock stops
+
+# $clocks: the clock line, or nothing (the separator stays).
+summary-time-up = time { $player } ({ $side ->
+        [white] White
+       *[black] Black
+    }): { $overdue ->
+        [silence] silence limit exceeded
+       *[time-control] time limit exceeded
+    }{ $forfeit ->
+        [yes] , lost on time
+       *[no] ; the arbiter decides
+    }; { $clocks }
+
+summary-reminder = reminder your move has waited { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }; { $clocks }
+
+summary-result = result { $text }
+
+summary-refused = refused the other node refused your action { $number }: { $reason }
+
+summary-message = msg from { $from }: { $text }
+
+summary-recorded = recorded { $what }
+
+summary-welcome = welcome { $name }: you are registered; moves are written to you in { $notation }
+
+# $games: summary-event-game for each, joined by commas.
+summary-event-started = event { $name } started: your { $count ->
+        [one] { $count } game
+       *[other] { $count } games
+    }: { $games }
+
+summary-withdrawn = withdrawn { $player } withdrew ({ $reason }): their unfinished games are lost
+
+summary-event-game = { $game } ({ $side ->
+        [white] White
+       *[black] Black
+    } against { $opponent })
+
+## Below a mail's line.
+
+mail-welcome =
+    Your key: { $secret }
+    Keep it to yourself: it proves a mail is yours.
+
+    To move, write to { $relay } with the game id and key:{ $secret } in the subject
+    and the move on a line of its own, in any notation (12. Nf3, 7163, g1-f3);
+    or reply to the relay's last mail about the game.
+
+mail-event-game = round { $round }, board { $board }: game { $game }, you play { $side ->
+        [white] White
+       *[black] Black
+    } against { $opponent }
+
+# One paragraph: the mail wraps it.
+mail-footer =
+    To answer, reply to this mail with your move on a line of its own ("12. Nf3", "12. 7163",
+    in any notation), optionally "repeat: <their last move>"; or "I offer a draw",
+    "I accept the draw", "I decline the draw", "I resign". Keep the game id first in the
+    subject and your key in it (key:YOUR-KEY), or write to the relay's plus address.
+
+mail-you-said = Your mail said:
+
+mail-truncated = (Your mail was longer than the relay reads; only its beginning was read.)
+
+## The web pages.
+
+web-title = ccrelay: correspondence games
+web-games = Games
+web-events = Events
+web-event = Event
+web-game = Game
+web-white = White
+web-black = Black
+web-moves = Moves
+web-to-move = To move
+web-result = Result
+web-last-move = Last move
+web-in-progress = in progress
+web-awaiting-arbiter = awaiting the arbiter
+web-no-games = No games to show.
+web-page = Page
+web-of = of
+web-previous = previous
+web-next = next
+web-time-control = Time control
+web-clock = Time left
+web-no-limit = no limit
+web-on-leave = on leave
+web-draw-offer = Draw offered by
+web-chain-head = Journal chain head
+web-download-pgn = Download PGN
+web-notation = Notation
+web-language = Language
+web-show = Show
+web-position-after = Position after
+web-start-position = start
+web-latest = latest
+web-delayed = Moves are shown with a delay: the last ones are hidden while the game goes on.
+web-finished-only = Games of this event are shown once finished.
+web-crosstable = Crosstable
+web-place = Place
+web-player = Player
+web-points = Points
+web-played = Games
+web-sb = S-B
+web-wins = Wins
+web-pairings = Pairings by round
+web-round = Round
+web-site = Site
+web-started = Started
+web-not-found = Not found
+web-not-found-text = There is no such page, game or event here.
+web-bad-request = Bad request
+web-home = All games
+web-arbiter = Arbiter
+web-login = Log in
+web-logout = Log out
+web-secret = Admin secret
+web-login-failed = Login refused.
+web-logged-in = Logged in as the arbiter: every game is shown whole.
+web-live = live
+web-board-of = Board
+web-days = days
+web-over-by = by
+web-unavailable = The relay cannot answer now; try again shortly.
+
+## How a game ended, as the web pages say it.
+
+end-checkmate = checkmate
+end-stalemate = stalemate
+end-insufficient-material = insufficient material
+end-resignation = resignation
+end-agreement = draw agreed
+end-repetition = threefold repetition
+end-fifty-moves = fifty-move rule
+end-time-forfeit = time forfeit
+end-silence = silence past the limit
+end-adjudication = adjudication
+end-no-moves = no moves left
+end-draw-rule = draw by rule
+end-withdrawal = withdrawal

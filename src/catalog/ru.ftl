@@ -1,0 +1,186 @@
+### Слова ccrelay по-русски. Ключи те же, что в en.ftl (это проверяет тест).
+### Числа выбирают форму сами: [one] 1, 21 ...; [few] 2-4, 22-24 ...; [other] 5-20, 0 ...
+
+## Тема письма: что случилось, без номера партии (он в теме первым).
+
+summary-game-started = партия началась: вы играете { $side ->
+        [white] белыми
+       *[black] чёрными
+    } против { $opponent }
+
+summary-move = ход { $move }, { $mover }{ $offer ->
+        [yes] , предложена ничья
+       *[no] {""}
+    }{ $cancels ->
+        [yes] ; ваша условная линия отменена
+       *[no] {""}
+    }
+
+summary-line-played = из вашей условной линии сыграно { $move }; { $left ->
+        [one] осталась { $left } пара
+        [few] осталось { $left } пары
+       *[other] осталось { $left } пар
+    }
+
+summary-draw = { $by } { $act ->
+        [offered] предлагает
+        [accepted] принимает
+       *[declined] отклоняет
+    } ничью
+
+summary-resigned = { $by } сдаётся
+
+summary-claim = { $by } требует ничью ({ $claim ->
+        [fifty] правило 50 ходов
+       *[threefold] троекратное повторение
+    })
+
+summary-claim-with = { $by } требует ничью ({ $claim ->
+        [fifty] правило 50 ходов
+       *[threefold] троекратное повторение
+    }) ходом { $move }
+
+summary-leave = { $by } в отпуске с { $first } по { $last } ({ $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[other] { $days } дней
+    }), его часы стоят
+
+summary-time-up = { $player }: { $overdue ->
+        [silence] превышен срок молчания
+       *[time-control] время истекло
+    }, { $forfeit ->
+        [yes] поражение
+       *[no] решает судья
+    }
+
+summary-reminder = ваш ход ждёт уже { $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[other] { $days } дней
+    }
+
+summary-result = партия окончена: { $pgn }
+
+summary-refused = другой узел отклонил ваше действие { $number }: { $reason }
+
+summary-message = сообщение от { $from }: { $text }
+
+summary-recorded = записано в партию: { $what }
+
+summary-welcome = { $name }: вы зарегистрированы; ходы вам пишутся в записи { $notation }
+
+summary-event-started = турнир { $name } начался: у вас { $count ->
+        [one] { $count } партия
+        [few] { $count } партии
+       *[other] { $count } партий
+    }
+
+summary-withdrawn = { $player } выбыл ({ $reason }): его неоконченные партии засчитаны поражениями
+
+summary-event-game = { $game } ({ $side ->
+        [white] белыми
+       *[black] чёрными
+    } против { $opponent })
+
+## Под строкой письма.
+
+mail-welcome =
+    Ваш ключ: { $secret }
+    Храните его в тайне: он доказывает, что письмо от вас.
+
+    Чтобы сделать ход, напишите на { $relay }: в теме — номер партии и key:{ $secret },
+    в тексте — ход на отдельной строке в любой записи (12. Кf3, 7163, g1-f3).
+    Или ответьте на последнее письмо о партии.
+
+mail-event-game = тур { $round }, доска { $board }: партия { $game }, вы играете { $side ->
+        [white] белыми
+       *[black] чёрными
+    } против { $opponent }
+
+mail-footer =
+    Чтобы ответить, напишите ход отдельной строкой ("12. Кf3", "12. 7163"), можно с повтором:
+    "повтор: <их последний ход>"; или "предлагаю ничью", "принимаю ничью", "отклоняю ничью",
+    "сдаюсь". Номер партии оставьте первым в теме, вместе с ключом (key:ВАШ-КЛЮЧ).
+
+mail-you-said = Ваше письмо:
+
+mail-truncated = (Письмо длиннее, чем читает сервер; прочитано только его начало.)
+
+## Веб-страницы.
+
+web-title = ccrelay: партии по переписке
+web-games = Партии
+web-events = Турниры
+web-event = Турнир
+web-game = Партия
+web-white = Белые
+web-black = Чёрные
+web-moves = Ходы
+web-to-move = Ход
+web-result = Результат
+web-last-move = Последний ход
+web-in-progress = идёт
+web-awaiting-arbiter = ждёт решения арбитра
+web-no-games = Нет партий для показа.
+web-page = Страница
+web-of = из
+web-previous = предыдущая
+web-next = следующая
+web-time-control = Контроль времени
+web-clock = Осталось времени
+web-no-limit = без ограничения
+web-on-leave = в отпуске
+web-draw-offer = Ничью предложили
+web-chain-head = Вершина цепочки журнала
+web-download-pgn = Скачать PGN
+web-notation = Нотация
+web-language = Язык
+web-show = Показать
+web-position-after = Позиция после
+web-start-position = начало
+web-latest = последняя
+web-delayed = Ходы показываются с задержкой: последние скрыты, пока партия идёт.
+web-finished-only = Партии этого турнира показываются после окончания.
+web-crosstable = Турнирная таблица
+web-place = Место
+web-player = Участник
+web-points = Очки
+web-played = Партий
+web-sb = Коэф. Бергера
+web-wins = Побед
+web-pairings = Пары по турам
+web-round = Тур
+web-site = Место проведения
+web-started = Начата
+web-not-found = Не найдено
+web-not-found-text = Здесь нет такой страницы, партии или турнира.
+web-bad-request = Неверный запрос
+web-home = Все партии
+web-arbiter = Арбитр
+web-login = Войти
+web-logout = Выйти
+web-secret = Секрет администратора
+web-login-failed = Вход отклонён.
+web-logged-in = Вы вошли как арбитр: все партии показаны полностью.
+web-live = в прямом эфире
+web-board-of = Доска
+web-days = дн.
+web-over-by = —
+web-unavailable = Сервер сейчас не может ответить; попробуйте чуть позже.
+
+## Как окончилась партия.
+
+end-checkmate = мат
+end-stalemate = пат
+end-insufficient-material = недостаточно материала
+end-resignation = сдача
+end-agreement = ничья по соглашению
+end-repetition = троекратное повторение
+end-fifty-moves = правило 50 ходов
+end-time-forfeit = просрочка времени
+end-silence = молчание сверх срока
+end-adjudication = решение арбитра
+end-no-moves = нет ходов
+end-draw-rule = ничья по правилам
+end-withdrawal = выбытие из турнира

@@ -1,0 +1,186 @@
+### Слова ccrelay українською. Ключі ті самі, що в en.ftl (це перевіряє тест).
+### Числа обирають форму самі: [one] 1, 21 ...; [few] 2-4, 22-24 ...; [other] 5-20, 0 ...
+
+## Тема листа: що сталося, без номера партії (він у темі першим).
+
+summary-game-started = партія почалася: ви граєте { $side ->
+        [white] білими
+       *[black] чорними
+    } проти { $opponent }
+
+summary-move = хід { $move }, { $mover }{ $offer ->
+        [yes] , запропоновано нічию
+       *[no] {""}
+    }{ $cancels ->
+        [yes] ; вашу умовну лінію скасовано
+       *[no] {""}
+    }
+
+summary-line-played = з вашої умовної лінії зіграно { $move }; { $left ->
+        [one] залишилася { $left } пара
+        [few] залишилося { $left } пари
+       *[other] залишилося { $left } пар
+    }
+
+summary-draw = { $by } { $act ->
+        [offered] пропонує
+        [accepted] приймає
+       *[declined] відхиляє
+    } нічию
+
+summary-resigned = { $by } здається
+
+summary-claim = { $by } вимагає нічию ({ $claim ->
+        [fifty] правило 50 ходів
+       *[threefold] триразове повторення
+    })
+
+summary-claim-with = { $by } вимагає нічию ({ $claim ->
+        [fifty] правило 50 ходів
+       *[threefold] триразове повторення
+    }) ходом { $move }
+
+summary-leave = { $by } у відпустці з { $first } по { $last } ({ $days ->
+        [one] { $days } день
+        [few] { $days } дні
+       *[other] { $days } днів
+    }), його годинник стоїть
+
+summary-time-up = { $player }: { $overdue ->
+        [silence] перевищено строк мовчання
+       *[time-control] час вичерпано
+    }, { $forfeit ->
+        [yes] поразка
+       *[no] вирішує суддя
+    }
+
+summary-reminder = ваш хід чекає вже { $days ->
+        [one] { $days } день
+        [few] { $days } дні
+       *[other] { $days } днів
+    }
+
+summary-result = партію закінчено: { $pgn }
+
+summary-refused = інший вузол відхилив вашу дію { $number }: { $reason }
+
+summary-message = повідомлення від { $from }: { $text }
+
+summary-recorded = записано в партію: { $what }
+
+summary-welcome = { $name }: вас зареєстровано; ходи вам пишуться в записі { $notation }
+
+summary-event-started = турнір { $name } почався: у вас { $count ->
+        [one] { $count } партія
+        [few] { $count } партії
+       *[other] { $count } партій
+    }
+
+summary-withdrawn = { $player } вибув ({ $reason }): його незакінчені партії зараховано як поразки
+
+summary-event-game = { $game } ({ $side ->
+        [white] білими
+       *[black] чорними
+    } проти { $opponent })
+
+## Під рядком листа.
+
+mail-welcome =
+    Ваш ключ: { $secret }
+    Зберігайте його в таємниці: він доводить, що лист від вас.
+
+    Щоб зробити хід, напишіть на { $relay }: у темі — номер партії і key:{ $secret },
+    у тексті — хід окремим рядком у будь-якому записі (12. Кf3, 7163, g1-f3).
+    Або дайте відповідь на останній лист про партію.
+
+mail-event-game = тур { $round }, дошка { $board }: партія { $game }, ви граєте { $side ->
+        [white] білими
+       *[black] чорними
+    } проти { $opponent }
+
+mail-footer =
+    Щоб відповісти, напишіть хід окремим рядком ("12. Кf3", "12. 7163"), можна з повтором:
+    "повторення: <їхній останній хід>"; або "пропоную нічию", "приймаю нічию", "відхиляю нічию",
+    "здаюся". Номер партії залиште першим у темі, разом із ключем (key:ВАШ-КЛЮЧ).
+
+mail-you-said = Ваш лист:
+
+mail-truncated = (Лист довший, ніж читає сервер; прочитано лише його початок.)
+
+## Вебсторінки.
+
+web-title = ccrelay: партії за листуванням
+web-games = Партії
+web-events = Турніри
+web-event = Турнір
+web-game = Партія
+web-white = Білі
+web-black = Чорні
+web-moves = Ходи
+web-to-move = Хід
+web-result = Результат
+web-last-move = Останній хід
+web-in-progress = триває
+web-awaiting-arbiter = чекає рішення арбітра
+web-no-games = Немає партій для показу.
+web-page = Сторінка
+web-of = з
+web-previous = попередня
+web-next = наступна
+web-time-control = Контроль часу
+web-clock = Залишилося часу
+web-no-limit = без обмеження
+web-on-leave = у відпустці
+web-draw-offer = Нічию запропонували
+web-chain-head = Вершина ланцюжка журналу
+web-download-pgn = Завантажити PGN
+web-notation = Нотація
+web-language = Мова
+web-show = Показати
+web-position-after = Позиція після
+web-start-position = початок
+web-latest = остання
+web-delayed = Ходи показуються із затримкою: останні приховано, поки партія триває.
+web-finished-only = Партії цього турніру показуються після закінчення.
+web-crosstable = Турнірна таблиця
+web-place = Місце
+web-player = Учасник
+web-points = Очки
+web-played = Партій
+web-sb = Коеф. Бергера
+web-wins = Перемог
+web-pairings = Пари за турами
+web-round = Тур
+web-site = Місце проведення
+web-started = Розпочато
+web-not-found = Не знайдено
+web-not-found-text = Тут немає такої сторінки, партії чи турніру.
+web-bad-request = Хибний запит
+web-home = Усі партії
+web-arbiter = Арбітр
+web-login = Увійти
+web-logout = Вийти
+web-secret = Секрет адміністратора
+web-login-failed = Вхід відхилено.
+web-logged-in = Ви увійшли як арбітр: усі партії показано повністю.
+web-live = наживо
+web-board-of = Дошка
+web-days = дн.
+web-over-by = —
+web-unavailable = Сервер зараз не може відповісти; спробуйте трохи згодом.
+
+## Як закінчилася партія.
+
+end-checkmate = мат
+end-stalemate = пат
+end-insufficient-material = недостатньо матеріалу
+end-resignation = здача
+end-agreement = нічия за згодою
+end-repetition = триразове повторення
+end-fifty-moves = правило 50 ходів
+end-time-forfeit = прострочення часу
+end-silence = мовчання понад строк
+end-adjudication = рішення арбітра
+end-no-moves = немає ходів
+end-draw-rule = нічия за правилами
+end-withdrawal = вибуття з турніру
