@@ -180,7 +180,7 @@ web-login-failed = Login refused.
 web-logged-in = Logged in as the arbiter: every game is shown whole.
 web-live = live
 web-board-of = Board
-web-days = days
+web-time-left = { $sign }{ $days }d { $hours }h
 web-over-by = by
 web-unavailable = The relay cannot answer now; try again shortly.
 

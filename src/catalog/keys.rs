@@ -121,7 +121,7 @@ keys! {
     WebLoggedIn "web-logged-in" [];
     WebLive "web-live" [];
     WebBoardOf "web-board-of" [];
-    WebDays "web-days" [];
+    WebTimeLeft "web-time-left" ["sign" "days" "hours"];
     WebOverBy "web-over-by" [];
     WebUnavailable "web-unavailable" [];
     EndCheckmate "end-checkmate" [];

@@ -165,7 +165,7 @@ web-login-failed = Вход отклонён.
 web-logged-in = Вы вошли как арбитр: все партии показаны полностью.
 web-live = в прямом эфире
 web-board-of = Доска
-web-days = дн.
+web-time-left = { $sign }{ $days } дн. { $hours } ч
 web-over-by = —
 web-unavailable = Сервер сейчас не может ответить; попробуйте чуть позже.
 

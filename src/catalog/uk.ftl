@@ -165,7 +165,7 @@ web-login-failed = Вхід відхилено.
 web-logged-in = Ви увійшли як арбітр: усі партії показано повністю.
 web-live = наживо
 web-board-of = Дошка
-web-days = дн.
+web-time-left = { $sign }{ $days } дн. { $hours } год
 web-over-by = —
 web-unavailable = Сервер зараз не може відповісти; спробуйте трохи згодом.
 

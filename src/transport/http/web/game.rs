@@ -19,7 +19,6 @@ use super::board::{Marks, check_square, move_squares, svg};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
-use crate::game::clock::days_hours;
 use crate::game::{Kind, board};
 use crate::notation::Notation;
 use crate::relay::Watched;
@@ -117,7 +116,7 @@ fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
                     @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
                         span data-color=(w.color(color)) {
                             (w.color(color)) ": "
-                            @match g.time_left[i] { Some(s) => (days_hours(s)), None => (w.no_limit) }
+                            @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
                             @if g.on_leave[i] { " (" (w.on_leave) ")" }
                         }
                         @if i == 0 { br; }

@@ -6,9 +6,10 @@ use std::sync::LazyLock;
 
 use shakmaty::Color;
 
-use crate::catalog::Key;
 pub use crate::catalog::Tongue;
+use crate::catalog::{Arg, Key};
 use crate::game::EndReason;
+use crate::game::clock::DAY;
 
 macro_rules! words {
     ($($field:ident $key:ident,)*) => {
@@ -17,6 +18,8 @@ macro_rules! words {
             $(pub $field: String,)*
             /// How a game ended: every `end-*` key and its words.
             ends: Vec<(Key, String)>,
+            /// For the words that take a value (a clock's time left).
+            tongue: Tongue,
         }
 
         impl Words {
@@ -28,6 +31,7 @@ macro_rules! words {
                         .filter(|k| k.id().starts_with("end-"))
                         .map(|k| (*k, tongue.word(*k)))
                         .collect(),
+                    tongue,
                 }
             }
         }
@@ -91,9 +95,28 @@ words! {
     logged_in WebLoggedIn,
     live WebLive,
     board_of WebBoardOf,
-    days WebDays,
     over_by WebOverBy,
     unavailable WebUnavailable,
+}
+
+impl Words {
+    /// Time left on a clock (negative past the time control) in the pages' language:
+    /// `3d 04h`, `3 дн. 04 ч`, `3 дн. 04 год`.
+    pub fn time_left(&self, seconds: i64) -> String {
+        let sign = if seconds < 0 { "-" } else { "" };
+        let s = seconds.unsigned_abs();
+        let day = DAY.unsigned_abs();
+        let days = i64::try_from(s / day).unwrap_or(i64::MAX);
+        let hours = format!("{:02}", (s % day) / 3600);
+        self.tongue.say(
+            Key::WebTimeLeft,
+            &[
+                ("sign", Arg::Text(sign)),
+                ("days", Arg::Number(days)),
+                ("hours", Arg::Text(&hours)),
+            ],
+        )
+    }
 }
 
 /// The key of the words for how a game ended.
@@ -144,6 +167,26 @@ impl Words {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The clocks on a Russian or Ukrainian page were written `3d 04h`, in English letters.
+    #[test]
+    fn regression_a_clock_was_written_in_english_on_every_page() {
+        let day = DAY;
+        let cases = [
+            (Tongue::En, 3 * day + 4 * 3600 + 59, "3d 04h"),
+            (Tongue::En, -3 * 3600, "-0d 03h"),
+            (Tongue::Ru, 46 * day + 20 * 3600, "46 дн. 20 ч"),
+            (Tongue::Uk, 3 * day + 4 * 3600, "3 дн. 04 год"),
+        ];
+        for (tongue, seconds, want) in cases {
+            assert_eq!(Words::of(tongue).time_left(seconds), want, "{tongue:?}");
+        }
+        // The same as everywhere else English writes a clock (exports, pushes).
+        assert_eq!(
+            Words::of(Tongue::En).time_left(5 * day + 3600),
+            crate::game::clock::days_hours(5 * day + 3600)
+        );
+    }
 
     #[test]
     fn every_way_a_game_ends_has_its_words_in_every_language() {
