@@ -11,7 +11,7 @@ use shakmaty::Color;
 
 use super::JournalError;
 use super::event_export::event_games;
-use super::export::{Names, Record};
+use super::record::{Names, Record};
 use super::registry::EventRecord;
 use crate::event::System;
 use crate::event::standings::match_score;

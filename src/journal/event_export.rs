@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 
 use rusqlite::Connection;
 
-use super::export::{Names, Record, corrupt, pgn, rebuild};
+use super::export::pgn;
+use super::record::{Names, Record, corrupt, rebuild};
 use super::registry::{DrawDetail, EnterDetail, PlayerRecord, SecretDetail, WithdrawDetail};
 use super::replay::GameStartDetail;
 use super::{Entry, EntryKind, JournalError, store};

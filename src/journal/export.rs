@@ -13,13 +13,12 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 use shakmaty::Color;
 
-use super::replay::{AdjudicationDetail, GameStartDetail, action_of, time_of};
-use super::{Entry, EntryKind, JournalError, store};
-use crate::command::text::{escaped, quoted};
-use crate::game::clock::{TimeControl, days_hours};
-use crate::game::{Action, ColorName, Game};
+use super::{Entry, JournalError, store};
+use crate::command::text::escaped;
 use crate::notation::pgn::{LineWriter, write_tags};
-use crate::notation::{Lang, Notation};
+
+pub use super::record::{EventInfo, Names, PlayerInfo};
+use super::record::{Record, event_of, read_game, rebuild_until};
 
 /// What `journal export` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,157 +42,6 @@ impl std::str::FromStr for ExportFormat {
             )),
         }
     }
-}
-
-/// An event as the configuration names it.
-#[derive(Clone, Debug, Default)]
-pub struct EventInfo {
-    pub name: String,
-    pub site: String,
-}
-
-/// A player as the records name them.
-#[derive(Clone, Debug, Default)]
-pub struct PlayerInfo {
-    pub name: String,
-    /// Where the player is reached (an email address), for the `WhiteNA`/`BlackNA` tags.
-    pub address: Option<String>,
-}
-
-/// What the configuration adds to the journal's records: names.
-#[derive(Clone, Debug, Default)]
-pub struct Names {
-    pub events: BTreeMap<String, EventInfo>,
-    pub players: BTreeMap<String, PlayerInfo>,
-}
-
-impl Names {
-    pub(super) fn player(&self, id: &str) -> String {
-        self.players
-            .get(id)
-            .map_or_else(|| id.to_owned(), |p| p.name.clone())
-    }
-
-    /// These names, with the players and events registered while the relay ran added where
-    /// the configuration does not name them.
-    pub fn with_registry(&self, registry: &super::registry::Registry) -> Names {
-        let mut names = self.clone();
-        for (id, p) in &registry.players {
-            names
-                .players
-                .entry(id.clone())
-                .or_insert_with(|| PlayerInfo {
-                    name: p.name.clone(),
-                    address: p.email.clone(),
-                });
-        }
-        for (id, e) in &registry.events {
-            names.events.entry(id.clone()).or_insert_with(|| EventInfo {
-                name: e.event.name.clone(),
-                site: e.event.site.clone(),
-            });
-        }
-        names
-    }
-}
-
-/// One move as recorded.
-pub(super) struct MoveRecord {
-    color: Color,
-    number: u32,
-    san: String,
-    /// The move as the record keeps it (ICCF numeric for chess).
-    code: String,
-    draw_offer: bool,
-    time: Timestamp,
-    channel: String,
-}
-
-/// A game rebuilt from its entries, with what the records show.
-pub(super) struct Record {
-    pub(super) id: String,
-    pub(super) detail: GameStartDetail,
-    started: Timestamp,
-    /// The last entry's time: an unfinished game's clocks are shown as of then.
-    last: Timestamp,
-    pub(super) game: Game,
-    pub(super) moves: Vec<MoveRecord>,
-    entries: Vec<Entry>,
-}
-
-pub(super) fn corrupt(why: String) -> JournalError {
-    JournalError::Corrupt(why)
-}
-
-/// Rebuilds `game_id` from `entries` (its own, in order).
-pub(super) fn rebuild(game_id: &str, entries: Vec<Entry>) -> Result<Record, JournalError> {
-    rebuild_until(game_id, entries, None)
-}
-
-/// [`rebuild`], stopping after the entry of the `plies`-th move when given: the game as it
-/// stood then, as a delayed view shows it.
-fn rebuild_until(
-    game_id: &str,
-    mut entries: Vec<Entry>,
-    plies: Option<usize>,
-) -> Result<Record, JournalError> {
-    let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
-        return Err(corrupt(format!("no game {game_id:?} in the journal")));
-    };
-    let detail: GameStartDetail = serde_json::from_str(&start.detail)
-        .map_err(|e| corrupt(format!("game start detail: {e}")))?;
-    let started = time_of(start)?;
-    let mut game = detail.game(game_id, started).map_err(corrupt)?;
-    let mut moves = Vec::new();
-    let mut last = started;
-    let mut used = entries.len();
-    for (i, e) in entries.iter().enumerate() {
-        if plies.is_some_and(|n| moves.len() >= n) {
-            used = i;
-            break;
-        }
-        let at = time_of(e)?;
-        last = last.max(at);
-        let Some((color, action)) = action_of(e, &game)? else {
-            continue;
-        };
-        let played = match &action {
-            Action::Move { m, draw_offer } => Some((m, *draw_offer)),
-            Action::Claim { m: Some(m), .. } => Some((m, false)),
-            _ => None,
-        };
-        if let Some((m, draw_offer)) = played {
-            moves.push(MoveRecord {
-                color,
-                number: game.move_number(),
-                san: game.board().write(m, Notation::San(Lang::English)),
-                code: game.board().code(m),
-                draw_offer,
-                time: at,
-                channel: e.channel.clone(),
-            });
-        }
-        game.apply_by(color, &action, at);
-    }
-    entries.truncate(used);
-    Ok(Record {
-        id: game_id.to_owned(),
-        detail,
-        started,
-        last,
-        game,
-        moves,
-        entries,
-    })
-}
-
-fn read_game(conn: &Connection, game_id: &str) -> Result<Record, JournalError> {
-    let mut entries: Vec<Entry> = Vec::new();
-    store::for_each_entry(conn, Some(game_id), |e| {
-        entries.push(e);
-        Ok(())
-    })?;
-    rebuild(game_id, entries)
 }
 
 /// Exports `game_id`.
@@ -221,8 +69,8 @@ pub fn export_reporting(
     Ok(match format {
         ExportFormat::Pgn => pgn(&record, names),
         ExportFormat::Iccf => scoresheet(&record, names),
-        ExportFormat::Report => report(&record, names),
-        ExportFormat::Text => entries_text(&record, names),
+        ExportFormat::Report => super::report::report(&record, names),
+        ExportFormat::Text => super::report::entries_text(&record, names),
     })
 }
 
@@ -254,16 +102,6 @@ pub fn pgn_shown(
 /// PGN dates: `2026.11.29`.
 fn pgn_date(t: Timestamp) -> String {
     t.strftime("%Y.%m.%d").to_string()
-}
-
-fn event_of(record: &Record, names: &Names) -> (String, String) {
-    match record.detail.event.as_deref() {
-        Some(id) => names.events.get(id).map_or_else(
-            || (id.to_owned(), "?".to_owned()),
-            |e| (e.name.clone(), e.site.clone()),
-        ),
-        None => ("?".to_owned(), "?".to_owned()),
-    }
 }
 
 /// `EM` when every move came by email, else `TC` (general telecommunication).
@@ -435,206 +273,15 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     out
 }
 
-/// A readable report: players, time control, result, time used and leave, the moves with
-/// their dates, claims and decisions.
-fn report(record: &Record, names: &Names) -> String {
-    let (event, site) = event_of(record, names);
-    let game = &record.game;
-    let mut out = String::new();
-    let _ = writeln!(out, "GAME REPORT {}", escaped(&record.id));
-    let _ = writeln!(out, "Event: {} ({})", escaped(&event), escaped(&site));
-    if let Some(round) = &record.detail.round {
-        let _ = writeln!(out, "Round: {}", escaped(round));
-    }
-    for color in [Color::White, Color::Black] {
-        let id = game.player(color);
-        let _ = writeln!(
-            out,
-            "{}: {} ({})",
-            ColorName(color),
-            escaped(&names.player(id)),
-            escaped(id)
-        );
-    }
-    let _ = writeln!(out, "Started: {}", record.started);
-    let _ = writeln!(out, "Time control: {}", game.rules().time_control);
-    match game.result() {
-        Some(result) => {
-            let _ = writeln!(out, "Result: {}", escaped(&result.to_string()));
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "Result: in progress, {} to move (as of {})",
-                ColorName(game.turn()),
-                record.last
-            );
-        }
-    }
-    let _ = writeln!(out, "\nTime used (leave excluded):");
-    for color in [Color::White, Color::Black] {
-        let t = game.side_time(color, record.last);
-        let moves = game.timeline().moves_by(color);
-        let total = game.timeline().used_total(color, record.last, t.running);
-        let mut line = format!(
-            "  {}: {} in {moves} move(s)",
-            ColorName(color),
-            days_hours(total)
-        );
-        if game.rules().time_control != TimeControl::Unlimited
-            && let Some(left) = t.left
-        {
-            let _ = write!(line, ", {} left at the end", days_hours(left));
-        }
-        let _ = writeln!(out, "{line}");
-        for leave in game.timeline().leave_of(color) {
-            let _ = writeln!(out, "    leave {leave}");
-        }
-    }
-    let _ = writeln!(out, "\nMoves:");
-    let mut line = String::new();
-    for m in &record.moves {
-        if m.color == Color::White || line.is_empty() {
-            if !line.is_empty() {
-                let _ = writeln!(out, "{line}");
-            }
-            let dots = if m.color == Color::White { "." } else { "..." };
-            line = format!("  {:>3}{dots:<4}", m.number);
-            if m.color == Color::Black {
-                line.push_str(&format!("{:<28}", ""));
-            }
-        }
-        let offer = if m.draw_offer { " (=)" } else { "" };
-        let cell = format!(
-            "{} {}{offer} {}",
-            m.san,
-            m.code,
-            m.time.strftime("%Y-%m-%d")
-        );
-        line.push_str(&format!("{cell:<28}"));
-    }
-    if !line.is_empty() {
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-    let events: Vec<&Entry> = record
-        .entries
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EntryKind::Claim
-                    | EntryKind::TimeUp
-                    | EntryKind::Reminder
-                    | EntryKind::Adjudication
-                    | EntryKind::Leave
-                    | EntryKind::DrawOffer
-                    | EntryKind::DrawAccept
-                    | EntryKind::DrawDecline
-                    | EntryKind::Resign
-                    | EntryKind::Rejected
-                    | EntryKind::Message
-            )
-        })
-        .collect();
-    // Every text from an entry is escaped, and every text a person wrote is quoted: no entry
-    // can make a line of its own, nor end its field early (docs/security.md).
-    if !events.is_empty() {
-        let _ = writeln!(out, "\nEvents:");
-        for e in events {
-            let what = match e.kind {
-                EntryKind::Rejected => {
-                    format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
-                }
-                EntryKind::Adjudication => {
-                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
-                        |_| quoted(&e.text),
-                        |d| format!("{} ({})", escaped(&d.result), quoted(&d.reason)),
-                    );
-                    format!("adjudication: {reason}")
-                }
-                EntryKind::Message => {
-                    format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
-                }
-                EntryKind::Claim => format!("draw claim ({}), upheld", escaped(&e.detail)),
-                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), quoted(&e.text)),
-            };
-            let _ = writeln!(
-                out,
-                "  {} {:<10} {what}",
-                escaped(e.time.get(..16).unwrap_or(&e.time)),
-                escaped(&e.player)
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "\nJournal: {} entries for this game; the hash chain was verified.",
-        record.entries.len()
-    );
-    out
-}
-
-/// Every entry of the game, as journaled (rejected attempts and conditional lines included).
-fn entries_text(record: &Record, names: &Names) -> String {
-    let (event, site) = event_of(record, names);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Game {}: {} (White) - {} (Black)",
-        escaped(&record.id),
-        escaped(&record.detail.white),
-        escaped(&record.detail.black)
-    );
-    let _ = writeln!(out, "Event: {}, {}", escaped(&event), escaped(&site));
-    match record.game.result() {
-        Some(r) => {
-            let _ = writeln!(out, "Result: {}", escaped(&r.to_string()));
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "Result: in progress, {} to move",
-                ColorName(record.game.turn())
-            );
-        }
-    }
-    let _ = writeln!(out, "Entries: {}\n", record.entries.len());
-    // One line per entry, whatever its texts hold: each field escaped, the text as said
-    // quoted (docs/security.md).
-    for e in &record.entries {
-        let _ = write!(
-            out,
-            "#{:<6} {}  {:<10} {:<11} {:<12} {}",
-            e.seq,
-            escaped(&e.time),
-            escaped(&e.player),
-            escaped(&e.channel),
-            e.kind.as_str(),
-            quoted(&e.text)
-        );
-        if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
-            let _ = write!(out, " = {} ({})", escaped(san), escaped(iccf));
-        }
-        if !e.detail.is_empty() && e.kind != EntryKind::GameStart {
-            let _ = write!(out, " [{}]", escaped(&e.detail));
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(
-        out,
-        "\nJournal hash of the last entry: {}",
-        hex::encode(record.entries.last().map_or([0; 32], |e| e.hash))
-    );
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
     use crate::command::text::refused_char;
+    use crate::journal::EntryKind;
     use crate::journal::NewEntry;
+    use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 
     /// A journal holding game `g1` (alice against boris), its first move, then a message, a
     /// refused attempt and an adjudication carrying `hostile` (as a record written before the

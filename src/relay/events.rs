@@ -12,7 +12,7 @@ use crate::command::EventAction;
 use crate::command::text::Logged;
 use crate::config::registered::event_from_keys;
 use crate::config::{Reach, valid_game_id};
-use crate::event::{self, System, standings};
+use crate::event::{self, System};
 use crate::game::{Action, EndReason, GameResult};
 use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
 use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
@@ -26,7 +26,7 @@ use super::{Pending, Reply, Status};
 /// The longest event id: its games' ids (`<event>-r12b3`) must stay within an id's 64.
 const MAX_EVENT_ID: usize = 48;
 
-fn refused(status: Status, text: impl Into<String>) -> Reply {
+pub(super) fn refused(status: Status, text: impl Into<String>) -> Reply {
     Reply::new(status, text)
 }
 
@@ -460,147 +460,10 @@ impl State {
         }
         Ok(pending)
     }
-
-    /// `EVENT SHOW <id>`: the entrants, the games by round and the standings; for the admin
-    /// and the event's own players.
-    fn show_event(&self, asked: &Asked, id: &str) -> Result<Reply, Reply> {
-        let Some(event) = self.events.get(id) else {
-            return Err(refused(Status::NotFound, format!("no event {id:?}")));
-        };
-        let record = self.registry.events.get(id);
-        let mut games: Vec<(&String, &super::facts::GameFacts)> = self
-            .facts
-            .iter()
-            .filter(|(_, f)| f.event.as_deref() == Some(id))
-            .collect();
-        let plays = |p: &str| {
-            games
-                .iter()
-                .any(|(g, _)| self.games.get(*g).is_some_and(|g| g.side_of(p).is_some()))
-        };
-        if !asked.admin && !record.is_some_and(|r| r.has(&asked.player)) && !plays(&asked.player) {
-            return Err(refused(
-                Status::Forbidden,
-                format!("you do not play in event {id}"),
-            ));
-        }
-        let round = |f: &super::facts::GameFacts| {
-            f.round
-                .as_deref()
-                .and_then(|r| r.parse::<u32>().ok())
-                .unwrap_or(u32::MAX)
-        };
-        games.sort_by(|a, b| (round(a.1), a.0).cmp(&(round(b.1), b.0)));
-        let system = event
-            .system
-            .map_or("games listed in the configuration", System::as_str);
-        let state = match record {
-            Some(r) if r.started => "started",
-            Some(_) => "not started",
-            None => "from the configuration",
-        };
-        let mut lines = vec![format!(
-            "event {id}: {} ({system}, {}), {state}",
-            event.name, event.rules.time_control
-        )];
-        if let Some(r) = record {
-            if r.teams.is_empty() {
-                lines.push(format!("entrants: {}", numbered(r, None)));
-            }
-            for team in &r.teams {
-                lines.push(format!(
-                    "team {}: {}",
-                    team.name,
-                    numbered(r, Some(&team.name))
-                ));
-            }
-            if let Some(draw) = &r.draw {
-                lines.push(format!("drawn with seed {}", draw.seed));
-            }
-            for (player, reason) in &r.withdrawn {
-                lines.push(format!("withdrawn: {player} ({reason})"));
-            }
-        }
-        let mut played = Vec::new();
-        for (game_id, facts) in &games {
-            let Some(game) = self.games.get(*game_id) else {
-                continue;
-            };
-            let result = game.result();
-            lines.push(format!(
-                "round {}: {game_id} {} - {} {}",
-                facts.round.as_deref().unwrap_or("-"),
-                game.white,
-                game.black,
-                result.map_or("*", GameResult::pgn)
-            ));
-            played.push(standings::Played {
-                white: game.white.clone(),
-                black: game.black.clone(),
-                result: result.map(|r| r.winner),
-                forfeit: result.is_some_and(|r| r.reason == EndReason::Withdrawal),
-            });
-        }
-        if let Some(r) = record.filter(|r| r.teams.len() == 2) {
-            let score = standings::match_score(&r.teams[0].players, &r.teams[1].players, &played);
-            for (board, (a, b, _)) in score.boards.iter().enumerate() {
-                lines.push(format!(
-                    "board {}: {} {} - {} {}",
-                    board + 1,
-                    r.teams[0].players[board],
-                    standings::halves(*a),
-                    standings::halves(*b),
-                    r.teams[1].players[board]
-                ));
-            }
-            lines.push(format!(
-                "match: {} {} - {} {}",
-                r.teams[0].name,
-                standings::halves(score.total.0),
-                standings::halves(score.total.1),
-                r.teams[1].name
-            ));
-        }
-        for row in standings::standings(&played) {
-            lines.push(format!(
-                "{:>5} {} {} points, S-B {}, {} win(s)",
-                row.place,
-                row.id,
-                standings::halves(row.points2),
-                standings::quarters(row.sb4),
-                row.wins
-            ));
-        }
-        Ok(Reply::new(Status::Done, lines.join("\n")))
-    }
-
-    /// `EVENTS`: every event and how far it has gone.
-    pub(super) fn list_events(&self, asked: &Asked) -> Reply {
-        let mut lines = vec![format!("{} event(s)", self.events.len())];
-        for (id, event) in &self.events {
-            let record = self.registry.events.get(id);
-            if !asked.admin && !record.is_some_and(|r| r.has(&asked.player)) {
-                continue;
-            }
-            let how = match (event.system, record) {
-                (Some(system), Some(r)) => format!(
-                    "{system}, {} entered, {}",
-                    r.places().len(),
-                    if r.started { "started" } else { "not started" }
-                ),
-                _ => "from the configuration".to_owned(),
-            };
-            lines.push(format!("{id} \"{}\" {how}", event.name));
-        }
-        if !asked.admin {
-            lines[0] = format!("{} event(s)", lines.len() - 1);
-        }
-        Reply::new(Status::Done, lines.join("\n"))
-    }
 }
 
 /// An event's entrants (or a team's players) with their numbers: `1 alice, 2 boris`.
-fn numbered(record: &EventRecord, team: Option<&str>) -> String {
+pub(super) fn numbered(record: &EventRecord, team: Option<&str>) -> String {
     let players: Vec<&String> = match team {
         Some(name) => record
             .teams

@@ -14,6 +14,7 @@
 mod asked;
 mod create;
 pub mod dead;
+mod event_show;
 mod events;
 mod facts;
 pub mod mailbox;

@@ -1,0 +1,208 @@
+//! The official record as a person reads it: a game's report (players, clocks, every move
+//! with its date and channel, the result) and every entry of a game as text. Each text from a
+//! person is escaped, so nothing in it can pass for a line of the record. PGN and the ICCF
+//! scoresheet are `export.rs`.
+
+use std::fmt::Write as _;
+
+use shakmaty::Color;
+
+use super::record::{Names, Record, event_of};
+use super::replay::AdjudicationDetail;
+use super::{Entry, EntryKind};
+use crate::command::text::{escaped, quoted};
+use crate::game::ColorName;
+use crate::game::clock::{TimeControl, days_hours};
+
+/// A readable report: players, time control, result, time used and leave, the moves with
+/// their dates, claims and decisions.
+pub(super) fn report(record: &Record, names: &Names) -> String {
+    let (event, site) = event_of(record, names);
+    let game = &record.game;
+    let mut out = String::new();
+    let _ = writeln!(out, "GAME REPORT {}", escaped(&record.id));
+    let _ = writeln!(out, "Event: {} ({})", escaped(&event), escaped(&site));
+    if let Some(round) = &record.detail.round {
+        let _ = writeln!(out, "Round: {}", escaped(round));
+    }
+    for color in [Color::White, Color::Black] {
+        let id = game.player(color);
+        let _ = writeln!(
+            out,
+            "{}: {} ({})",
+            ColorName(color),
+            escaped(&names.player(id)),
+            escaped(id)
+        );
+    }
+    let _ = writeln!(out, "Started: {}", record.started);
+    let _ = writeln!(out, "Time control: {}", game.rules().time_control);
+    match game.result() {
+        Some(result) => {
+            let _ = writeln!(out, "Result: {}", escaped(&result.to_string()));
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Result: in progress, {} to move (as of {})",
+                ColorName(game.turn()),
+                record.last
+            );
+        }
+    }
+    let _ = writeln!(out, "\nTime used (leave excluded):");
+    for color in [Color::White, Color::Black] {
+        let t = game.side_time(color, record.last);
+        let moves = game.timeline().moves_by(color);
+        let total = game.timeline().used_total(color, record.last, t.running);
+        let mut line = format!(
+            "  {}: {} in {moves} move(s)",
+            ColorName(color),
+            days_hours(total)
+        );
+        if game.rules().time_control != TimeControl::Unlimited
+            && let Some(left) = t.left
+        {
+            let _ = write!(line, ", {} left at the end", days_hours(left));
+        }
+        let _ = writeln!(out, "{line}");
+        for leave in game.timeline().leave_of(color) {
+            let _ = writeln!(out, "    leave {leave}");
+        }
+    }
+    let _ = writeln!(out, "\nMoves:");
+    let mut line = String::new();
+    for m in &record.moves {
+        if m.color == Color::White || line.is_empty() {
+            if !line.is_empty() {
+                let _ = writeln!(out, "{line}");
+            }
+            let dots = if m.color == Color::White { "." } else { "..." };
+            line = format!("  {:>3}{dots:<4}", m.number);
+            if m.color == Color::Black {
+                line.push_str(&format!("{:<28}", ""));
+            }
+        }
+        let offer = if m.draw_offer { " (=)" } else { "" };
+        let cell = format!(
+            "{} {}{offer} {}",
+            m.san,
+            m.code,
+            m.time.strftime("%Y-%m-%d")
+        );
+        line.push_str(&format!("{cell:<28}"));
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let events: Vec<&Entry> = record
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EntryKind::Claim
+                    | EntryKind::TimeUp
+                    | EntryKind::Reminder
+                    | EntryKind::Adjudication
+                    | EntryKind::Leave
+                    | EntryKind::DrawOffer
+                    | EntryKind::DrawAccept
+                    | EntryKind::DrawDecline
+                    | EntryKind::Resign
+                    | EntryKind::Rejected
+                    | EntryKind::Message
+            )
+        })
+        .collect();
+    // Every text from an entry is escaped, and every text a person wrote is quoted: no entry
+    // can make a line of its own, nor end its field early (docs/security.md).
+    if !events.is_empty() {
+        let _ = writeln!(out, "\nEvents:");
+        for e in events {
+            let what = match e.kind {
+                EntryKind::Rejected => {
+                    format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
+                }
+                EntryKind::Adjudication => {
+                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
+                        |_| quoted(&e.text),
+                        |d| format!("{} ({})", escaped(&d.result), quoted(&d.reason)),
+                    );
+                    format!("adjudication: {reason}")
+                }
+                EntryKind::Message => {
+                    format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
+                }
+                EntryKind::Claim => format!("draw claim ({}), upheld", escaped(&e.detail)),
+                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), quoted(&e.text)),
+            };
+            let _ = writeln!(
+                out,
+                "  {} {:<10} {what}",
+                escaped(e.time.get(..16).unwrap_or(&e.time)),
+                escaped(&e.player)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nJournal: {} entries for this game; the hash chain was verified.",
+        record.entries.len()
+    );
+    out
+}
+
+/// Every entry of the game, as journaled (rejected attempts and conditional lines included).
+pub(super) fn entries_text(record: &Record, names: &Names) -> String {
+    let (event, site) = event_of(record, names);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Game {}: {} (White) - {} (Black)",
+        escaped(&record.id),
+        escaped(&record.detail.white),
+        escaped(&record.detail.black)
+    );
+    let _ = writeln!(out, "Event: {}, {}", escaped(&event), escaped(&site));
+    match record.game.result() {
+        Some(r) => {
+            let _ = writeln!(out, "Result: {}", escaped(&r.to_string()));
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Result: in progress, {} to move",
+                ColorName(record.game.turn())
+            );
+        }
+    }
+    let _ = writeln!(out, "Entries: {}\n", record.entries.len());
+    // One line per entry, whatever its texts hold: each field escaped, the text as said
+    // quoted (docs/security.md).
+    for e in &record.entries {
+        let _ = write!(
+            out,
+            "#{:<6} {}  {:<10} {:<11} {:<12} {}",
+            e.seq,
+            escaped(&e.time),
+            escaped(&e.player),
+            escaped(&e.channel),
+            e.kind.as_str(),
+            quoted(&e.text)
+        );
+        if let (Some(iccf), Some(san)) = (&e.iccf, &e.san) {
+            let _ = write!(out, " = {} ({})", escaped(san), escaped(iccf));
+        }
+        if !e.detail.is_empty() && e.kind != EntryKind::GameStart {
+            let _ = write!(out, " [{}]", escaped(&e.detail));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "\nJournal hash of the last entry: {}",
+        hex::encode(record.entries.last().map_or([0; 32], |e| e.hash))
+    );
+    out
+}
