@@ -31,6 +31,8 @@ pub enum ServerError {
         "stopped after a journal commit failed or the relay task died (see the log); nothing unrecorded was acknowledged"
     )]
     Failed,
+    #[error(transparent)]
+    WebSessions(#[from] crate::transport::http::web::sessions::SessionsError),
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -213,7 +215,7 @@ pub async fn run(
                 }
                 None => None,
             };
-            let router = http::router(ctx.clone(), settings);
+            let router = http::router(ctx.clone(), settings)?;
             tracing::info!(addr = %http_addr, tls = tls.is_some(), "HTTP listening");
             tracker.spawn(http::serve(
                 listener,

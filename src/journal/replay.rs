@@ -108,10 +108,33 @@ pub struct JournaledGame {
     pub round: Option<String>,
     /// The last message each side (White, Black) sent in the game.
     pub messages: [Option<String>; 2],
+    /// The game's conversation: its last [`CONVERSATION`] messages, oldest first.
+    pub conversation: Vec<Spoken>,
     /// When the game started (RFC 3339).
     pub started: String,
     /// Its record so far, as a link between nodes numbers it.
     pub ledger: Ledger,
+}
+
+/// How many of a game's messages the relay keeps for its players' pages.
+pub const CONVERSATION: usize = 40;
+
+/// One message of a game's conversation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spoken {
+    pub side: Color,
+    pub at: Timestamp,
+    pub text: String,
+}
+
+impl Spoken {
+    /// Adds a message to a conversation, the oldest going past [`CONVERSATION`].
+    pub fn add(conversation: &mut Vec<Spoken>, spoken: Spoken) {
+        if conversation.len() >= CONVERSATION {
+            conversation.remove(0);
+        }
+        conversation.push(spoken);
+    }
 }
 
 /// How far a game's official record ([`EntryKind::is_record`]) and each side's proposals
@@ -361,6 +384,7 @@ pub fn replay_reporting(
                     event: detail.event,
                     round: detail.round,
                     messages: Default::default(),
+                    conversation: Vec::new(),
                     started,
                     ledger,
                 },
@@ -384,6 +408,12 @@ pub fn replay_reporting(
             && let Some(color) = side
         {
             record.messages[usize::from(color == Color::Black)] = Some(e.detail.clone());
+            let spoken = Spoken {
+                side: color,
+                at,
+                text: e.detail.clone(),
+            };
+            Spoken::add(&mut record.conversation, spoken);
         }
         let game = &mut record.game;
         let Some((color, action)) = action_of(&e, game)? else {

@@ -1,10 +1,11 @@
 //! What the relay keeps beside each game that the game itself does not hold: its event, round
-//! and start, each side's last message. Read from the journal at start, kept up by each
+//! and start, each side's last message, the
+//! conversation. Read from the journal at start, kept up by each
 //! command after; the player's view of a game ([`super::view`]) is made from it.
 
 use jiff::Timestamp;
 
-use crate::journal::replay::JournaledGame;
+use crate::journal::replay::{JournaledGame, Spoken};
 
 /// What the relay knows of a game beside its moves.
 #[derive(Clone, Debug, Default)]
@@ -14,6 +15,8 @@ pub(super) struct GameFacts {
     pub(super) started: Option<Timestamp>,
     /// The last message each side (White, Black) sent in the game.
     pub(super) messages: [Option<String>; 2],
+    /// The game's last messages, oldest first (see [`crate::journal::replay::CONVERSATION`]).
+    pub(super) conversation: Vec<Spoken>,
 }
 
 impl GameFacts {
@@ -23,6 +26,7 @@ impl GameFacts {
             round: game.round.clone(),
             started: game.started.parse().ok(),
             messages: game.messages.clone(),
+            conversation: game.conversation.clone(),
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod notice;
 mod peers;
 mod play;
 mod players;
+mod preview;
 pub mod render;
 mod replica;
 mod reply;
@@ -40,6 +41,7 @@ pub use crate::journal::Short as ShortReceipt;
 /// A game start's detail as its record entry holds it: a link sends a usual start in a few
 /// bytes and writes the detail back from them, so it names its fields, through here.
 pub use crate::journal::replay::GameStartDetail;
+pub use crate::journal::replay::Spoken;
 /// What a journal entry records, and a move entry's mark of a draw offer: a link carries the
 /// record entry by entry ([`LinkItem::kind`]), so it names them, through here.
 pub use crate::journal::{EntryKind, replay::DRAW_OFFER};
@@ -49,6 +51,7 @@ pub use mailbox::{
 };
 pub use notice::Notice;
 pub use peers::{proposal_key, refusal_key};
+pub use preview::Preview;
 pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use roster::{Players, Roster};
@@ -151,6 +154,13 @@ enum Job {
         game: Option<String>,
         full: bool,
         reply: oneshot::Sender<(Pending, Vec<Watched>)>,
+    },
+    /// A move read as it would be, nothing changed.
+    Preview {
+        player: String,
+        game: String,
+        line: crate::command::MoveLine,
+        reply: oneshot::Sender<Result<Preview, Reply>>,
     },
     /// An entry of the record the other node of a link keeps.
     Replicate {
@@ -266,6 +276,10 @@ impl Relay {
                             }
                             Some(Job::Watch { game, full, reply }) => {
                                 let _ = reply.send(state.watch(game.as_deref(), full).await);
+                                continue;
+                            }
+                            Some(Job::Preview { player, game, line, reply }) => {
+                                let _ = reply.send(state.preview(&player, &game, &line));
                                 continue;
                             }
                             Some(Job::Replicate { entry, reply }) => {
@@ -438,6 +452,27 @@ impl Relay {
             Ok(pending) => pending.resolve().await,
             Err(_) => Reply::shutting_down(),
         }
+    }
+
+    /// `player`'s move `line` in `game` as the relay would read it now, or the refusing reply
+    /// it would get; nothing is journaled or changed (see [`Preview`]).
+    pub async fn preview(
+        &self,
+        player: &str,
+        game: &str,
+        line: crate::command::MoveLine,
+    ) -> Result<Preview, Reply> {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::Preview {
+            player: player.to_owned(),
+            game: game.to_owned(),
+            line,
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
+            return Err(Reply::shutting_down());
+        }
+        rx.await.unwrap_or_else(|_| Err(Reply::shutting_down()))
     }
 
     /// Every game `player` plays in, as they see it, once what it shows is on disk; the

@@ -12,9 +12,10 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use crate::game::Ply;
 use crate::game::clock::TimeControl;
 use crate::game::{EndReason, Game, Kind, board};
-use crate::journal::replay::JournaledGame;
+use crate::journal::replay::{JournaledGame, Spoken};
 use crate::notation::{Lang, LangSet, Notation, ReadIn};
 
 use super::asked::Asked;
@@ -73,6 +74,12 @@ pub struct GameView {
     pub opponent_message: Option<String>,
     /// The languages the viewer's moves in this game fit so far (see [`Game::langs`]).
     pub langs: LangSet,
+    /// Every move from the start, for front ends that write them in the viewer's notation.
+    pub moves: Vec<Ply>,
+    /// When the last move was made.
+    pub last_move_at: Option<Timestamp>,
+    /// The game's last messages, oldest first, each made fit for the reader.
+    pub conversation: Vec<Spoken>,
 }
 
 impl GameView {
@@ -152,6 +159,7 @@ impl State {
             round,
             started: Some(self.now),
             messages: Default::default(),
+            conversation: Vec::new(),
         };
         self.facts.insert(game.to_owned(), facts);
     }
@@ -172,8 +180,14 @@ impl State {
                 .get(game_id)
                 .and_then(|g| g.side_of(&asked.player))
         {
-            self.facts.entry(game_id.to_owned()).or_default().messages[index(color)] =
-                Some(text.to_owned());
+            let facts = self.facts.entry(game_id.to_owned()).or_default();
+            facts.messages[index(color)] = Some(text.to_owned());
+            let spoken = Spoken {
+                side: color,
+                at: self.now,
+                text: text.to_owned(),
+            };
+            Spoken::add(&mut facts.conversation, spoken);
         }
         pending
     }
@@ -234,6 +248,17 @@ impl State {
                 .map(|m| crate::command::text::scrub(m, crate::command::MAX_MESSAGE_CHARS))
                 .filter(|m| !m.is_empty()),
             langs: game.langs(color),
+            moves: game.moves().to_vec(),
+            last_move_at: game.timeline().moves.last().copied(),
+            conversation: facts
+                .conversation
+                .iter()
+                .map(|s| Spoken {
+                    text: crate::command::text::scrub(&s.text, crate::command::MAX_MESSAGE_CHARS),
+                    ..s.clone()
+                })
+                .filter(|s| !s.text.is_empty())
+                .collect(),
         })
     }
 }

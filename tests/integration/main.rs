@@ -33,5 +33,6 @@ mod support;
 mod terminal;
 mod web;
 mod web_browser;
+mod web_play;
 mod web_security;
 mod xfcc;

@@ -60,6 +60,7 @@ pub fn start_edited(
 }
 
 /// An HTTP response: status, headers (lower-case names), body.
+#[derive(Debug)]
 pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,

@@ -58,17 +58,21 @@ const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(2);
 /// and listens only here; nothing frames a page.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Every route the daemon serves over HTTP, with the request timeout around them.
-pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
+/// Every route the daemon serves over HTTP, with the request timeout around them; an error
+/// if the players' session store cannot be opened.
+pub fn router(
+    ctx: Arc<Context>,
+    http: &HttpConfig,
+) -> Result<Router, web::sessions::SessionsError> {
     let tls = http.tls.is_some();
     let timeout = http.request_timeout;
-    let web = web::Web::new(ctx.clone(), http);
+    let web = web::Web::new(ctx.clone(), http)?;
     let metrics_state = MetricsAccess {
         ctx: ctx.clone(),
         web: web.clone(),
         from: http.metrics_from.clone(),
     };
-    Router::new()
+    Ok(Router::new()
         .route(
             "/healthz",
             axum::routing::get(healthz).with_state(ctx.clone()),
@@ -84,7 +88,7 @@ pub fn router(ctx: Arc<Context>, http: &HttpConfig) -> Router {
         .layer(axum::middleware::from_fn(move |request, next| {
             within(timeout, request, next)
         }))
-        .layer(axum::middleware::map_response(secure_headers))
+        .layer(axum::middleware::map_response(secure_headers)))
 }
 
 /// What a connection over its address's limit is served: `/healthz`, and 503 for anything

@@ -126,9 +126,22 @@ fn shape(role: char) -> &'static str {
     }
 }
 
-/// The board, as an `<svg>` element.
+/// The board, as an `<svg>` element, White at the bottom.
 pub fn svg(kind: Kind, fen: &str, marks: &Marks, label: &str) -> String {
+    svg_from(kind, fen, marks, label, shakmaty::Color::White)
+}
+
+/// The board seen from `bottom`'s side (a player's own page shows it from theirs). Every
+/// square is a `<rect class="sq">` with its `data-square`, for a script moving pieces.
+pub fn svg_from(
+    kind: Kind,
+    fen: &str,
+    marks: &Marks,
+    label: &str,
+    bottom: shakmaty::Color,
+) -> String {
     let size = SQ * 8 + 2 * EDGE;
+    let flip = bottom == shakmaty::Color::Black;
     let mut out = String::with_capacity(8192);
     let _ = write!(
         out,
@@ -142,7 +155,14 @@ pub fn svg(kind: Kind, fen: &str, marks: &Marks, label: &str) -> String {
         out,
         r##"<rect width="{size}" height="{size}" fill="#4a3b2c"/>"##
     );
-    let xy = |file: u8, rank: u8| (EDGE + u32::from(file) * SQ, EDGE + u32::from(7 - rank) * SQ);
+    let xy = |file: u8, rank: u8| {
+        let (col, row) = if flip {
+            (7 - file, rank)
+        } else {
+            (file, 7 - rank)
+        };
+        (EDGE + u32::from(col) * SQ, EDGE + u32::from(row) * SQ)
+    };
     for rank in 0..8u8 {
         for file in 0..8u8 {
             let (x, y) = xy(file, rank);
@@ -150,7 +170,8 @@ pub fn svg(kind: Kind, fen: &str, marks: &Marks, label: &str) -> String {
             let fill = if dark { "#b58863" } else { "#f0d9b5" };
             let _ = write!(
                 out,
-                r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#
+                r#"<rect class="sq" data-square="{}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#,
+                square_name(file, rank)
             );
             if marks.last.contains(&(file, rank)) {
                 let _ = write!(

@@ -35,6 +35,28 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;word-break:break-all}
 form.choose{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}
 @media (max-width:700px){ol.moves{columns:1}header{font-size:.9em}}
+.flash{padding:.5em .8em;border-radius:4px;margin:.5em 0}
+.flash.done{background:#e3f1dc}
+.flash.refused{background:#f7dede}
+.error{color:#a01010}
+form.inline{display:inline-block;margin:.3em 0}
+header form.inline{margin:0}
+rect.picked{fill:#5b9bd5;fill-opacity:.55}
+rect.cursor{fill:none;stroke:#1f5fbf;stroke-width:3}
+.board[data-interactive]{touch-action:none;cursor:pointer}
+.board[data-interactive]:focus{outline:3px solid #1f5fbf}
+.move-box{margin:.8em 0;padding:.6em;background:#f3efe6;border-radius:4px}
+.move-box input#move{font-size:1.2em;width:9em}
+#read-as{font-size:1.15em}
+.turn.mine{font-weight:700;color:#1f6f1f}
+tr.my-turn{background:#fff6cc}
+ol.messages{list-style:none;padding:0}
+ol.messages li{margin:.3em 0;padding:.3em .6em;border-radius:4px;background:#f0ede6;overflow-wrap:anywhere}
+ol.messages li.mine{background:#e6eef7}
+textarea#message{width:100%;max-width:30em}
+button.danger{background:#a01010;color:#fff;border:0;padding:.3em .7em;border-radius:3px}
+form.login{display:flex;flex-direction:column;gap:.6em;max-width:20em}
+@media (max-width:700px){.game{flex-direction:column}.board{width:96vw}.side{min-width:0}}
 "#;
 
 /// Follows the page live: on each `change` the page is fetched again and its `<main>` put in

@@ -32,13 +32,15 @@ enum Scope {
     All,
     Game(String),
     Event(String),
+    /// A player's own games (their pages).
+    Player(String),
 }
 
 impl Scope {
     fn concerns(&self, game: &str) -> bool {
         match self {
             Scope::Game(id) => id == game,
-            Scope::All | Scope::Event(_) => true,
+            Scope::All | Scope::Event(_) | Scope::Player(_) => true,
         }
     }
 }
@@ -46,6 +48,24 @@ impl Scope {
 /// What the page shows, in short; `None` when it shows nothing (the game is not there for
 /// this viewer, or the relay does not answer).
 async fn fingerprint(web: &Web, scope: &Scope, arbiter: bool) -> Option<String> {
+    if let Scope::Player(player) = scope {
+        let games = web.ctx.relay.games_of(player).await.ok()?;
+        let shown: Vec<String> = games
+            .iter()
+            .map(|g| {
+                format!(
+                    "{}:{}:{:?}:{:?}:{}:{:?}",
+                    g.id,
+                    g.moves.len(),
+                    g.standing,
+                    g.draw_offer,
+                    g.conversation.len(),
+                    g.on_leave
+                )
+            })
+            .collect();
+        return Some(shown.join("|"));
+    }
     let one = match scope {
         Scope::Game(id) => Some(id.as_str()),
         _ => None,
@@ -174,6 +194,19 @@ pub async fn game(
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
     listen(web, Scope::Game(id), peer, headers, query).await
+}
+
+/// `/play/live`: the logged-in player's games (401 without a session).
+pub async fn player(
+    State(web): State<Arc<Web>>,
+    peer: Option<Extension<PeerAddr>>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(me) = super::play::me(&web, &headers) else {
+        return (StatusCode::UNAUTHORIZED, "log in first\n").into_response();
+    };
+    let scope = Scope::Player(me.session.player);
+    listen(web, scope, peer, headers, BTreeMap::new()).await
 }
 
 /// `/events/{id}/live`.

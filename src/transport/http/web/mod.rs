@@ -10,6 +10,7 @@
 //! | `/events/{id}` | the crosstable and every game; `/events/{id}.pgn` the whole event |
 //! | `/live`, `/games/{id}/live`, `/events/{id}/live` | Server-Sent Events: `change` when what the page shows changed |
 //! | `/login`, `/logout` | the arbiter's login with the admin secret (a session cookie) |
+//! | `/play`, `/play/...` | a player's own games, played from the browser (`play/`) |
 //! | `/assets/ccrelay.css`, `/assets/live.js` | the pages' style and script, as files (the Content-Security-Policy allows no inline ones) |
 //!
 //! Every page depends on the login (the arbiter sees private games on it) and on the viewer's
@@ -18,8 +19,9 @@
 //!
 //! What a spectator may see is decided by the relay ([`crate::relay::Watched`]): the pages
 //! never hold a hidden move. Files: `pages.rs` (index and event), `game.rs` (a game),
-//! `board.rs` (SVG), `live.rs` (SSE), `login.rs` (arbiter), `words.rs` (English, Russian),
-//! `layout.rs` (the frame every page shares).
+//! `board.rs` (SVG), `live.rs` (SSE), `login.rs` (arbiter), `words.rs` (English, Russian,
+//! Ukrainian), `layout.rs` (the frame every page shares), `play/` (a player's pages) and
+//! `sessions.rs` (players' sessions, kept across restarts).
 
 mod board;
 mod game;
@@ -27,6 +29,8 @@ mod layout;
 mod live;
 mod login;
 mod pages;
+mod play;
+pub mod sessions;
 mod words;
 
 use std::collections::BTreeMap;
@@ -56,12 +60,18 @@ pub struct Web {
     arbiters: login::Sessions,
     /// Cookies are marked `Secure` when the server speaks TLS.
     tls: bool,
+    /// The players' sessions and the replies waiting to be shown to them.
+    play: play::Play,
 }
 
 impl Web {
     /// The pages' shared state under the HTTP settings.
-    pub fn new(ctx: Arc<Context>, http: &HttpConfig) -> Arc<Web> {
-        Arc::new(Web {
+    pub fn new(ctx: Arc<Context>, http: &HttpConfig) -> Result<Arc<Web>, sessions::SessionsError> {
+        let play = play::Play {
+            sessions: sessions::PlayerSessions::open(&ctx.config.data_dir)?,
+            flashes: Default::default(),
+        };
+        Ok(Arc::new(Web {
             ctx,
             listeners: Arc::new(Semaphore::new(http.max_listeners)),
             listeners_by_address: Default::default(),
@@ -69,7 +79,8 @@ impl Web {
             exempt: http.exempt_addresses.clone(),
             arbiters: login::Sessions::default(),
             tls: http.tls.is_some(),
-        })
+            play,
+        }))
     }
 
     /// Whether the request carries a live arbiter session's cookie.
@@ -107,6 +118,7 @@ pub fn assets() -> Router {
             layout::LIVE_PATH,
             get(move || async move { file("text/javascript; charset=utf-8", layout::LIVE) }),
         )
+        .merge(play::assets())
 }
 
 /// The web pages' routes.
@@ -120,6 +132,7 @@ pub fn routes(web: Arc<Web>) -> Router {
         .route("/events/{id}/live", get(live::event))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
+        .merge(play::routes())
         .with_state(web)
         .layer(axum::middleware::map_response(private_to_the_viewer))
 }

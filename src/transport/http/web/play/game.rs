@@ -1,0 +1,329 @@
+//! `GET /play/games/{id}`: a game of the player's, from their side. The board turned to
+//! them, the moves in their notation and language, both clocks, the opponent, the draw offer
+//! standing, the conversation, and the forms that act on the game: the move box (with its
+//! preview), draw, resign, claim, message and conditional line. Every form works without
+//! JavaScript; the script adds moving pieces on the board and the preview as one types.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::{Markup, PreEscaped, html};
+use shakmaty::Color;
+
+use super::super::board::{Marks, check_square, move_squares, svg_from};
+use super::super::pages::{result_text, when};
+use super::super::{Web, not_found, unavailable};
+use super::{Me, me, page, switch_language, to_login};
+use crate::game::{Kind, board};
+use crate::notation::Notation;
+use crate::relay::{GameView, Preview, Reply, Standing};
+
+/// One move as the list shows it: its number, side and text in the player's notation.
+pub struct Written {
+    pub number: u32,
+    pub color: Color,
+    pub text: String,
+}
+
+/// The notation `me` reads a game of `kind` in.
+pub fn notation_for(me: &Me, kind: Kind) -> Notation {
+    match (kind, me.notation) {
+        (Kind::Chess, n) => n,
+        (Kind::DraughtsRu, Notation::Iccf) => Notation::Iccf,
+        (Kind::DraughtsRu, _) => Notation::San(me.lang),
+    }
+}
+
+/// The game's moves written for `me`, and the squares of the last one.
+pub fn written(me: &Me, g: &GameView) -> (Vec<Written>, Vec<(u8, u8)>) {
+    let notation = notation_for(me, g.kind);
+    let Ok(mut pos) = board(g.kind, g.start_fen.as_deref()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut out = Vec::with_capacity(g.moves.len());
+    let mut last = Vec::new();
+    for m in &g.moves {
+        out.push(Written {
+            number: pos.move_number(),
+            color: pos.turn(),
+            text: pos.write(m, notation),
+        });
+        last = move_squares(g.kind, &pos.code(m));
+        pos.play(m);
+    }
+    (out, last)
+}
+
+/// What the page shows besides the game: the reply to the last action, or a preview asked
+/// for without the script, and the text it was asked for.
+#[derive(Default)]
+pub struct Shown {
+    pub flash: Option<Reply>,
+    pub preview: Option<(String, Result<Preview, Reply>)>,
+}
+
+fn move_list(moves: &[Written]) -> Markup {
+    html! {
+        ol.moves #moves {
+            @for (i, m) in moves.iter().enumerate() {
+                @if m.color == Color::White || i == 0 {
+                    (PreEscaped(if i == 0 { "" } else { "</li>" }))
+                    (PreEscaped(format!("<li value=\"{}\">", m.number)))
+                    @if m.color == Color::Black { "… " }
+                }
+                span.move { (m.text) } " "
+            }
+            @if !moves.is_empty() { (PreEscaped("</li>")) }
+        }
+    }
+}
+
+fn flash(me: &Me, reply: &Reply) -> Markup {
+    let w = me.words();
+    let ok = reply.status.is_success();
+    html! {
+        div #flash .flash .(if ok { "done" } else { "refused" }) role="status" {
+            strong { (if ok { &w.play_done } else { &w.play_refused }) ": " }
+            span.reply { (reply.text) }
+            @if let Some(receipt) = &reply.receipt {
+                " · " (w.play_receipt) " " code.receipt { (receipt.to_string()) }
+                " (" a #receipt-link href={ "/play/receipts/" (receipt.seq) } download { (w.play_download_receipt) } ")"
+            }
+        }
+    }
+}
+
+/// The move box: type a move, see it read, send it with the move number it is meant for.
+fn move_box(me: &Me, g: &GameView, shown: &Shown) -> Markup {
+    let w = me.words();
+    let (typed, preview) = match &shown.preview {
+        Some((typed, preview)) => (typed.as_str(), Some(preview)),
+        None => ("", None),
+    };
+    html! {
+        form.move-box #move-form method="post" action={ "/play/games/" (g.id) } {
+            input type="hidden" name="form" value=(me.session.form_token);
+            input type="hidden" name="number" value=(g.move_number);
+            label for="move" { (w.play_move) " " (g.move_number) (if g.color == Color::Black { "…" } else { "." }) }
+            " "
+            input #move type="text" name="move" value=(typed) autocomplete="off" autocapitalize="none" spellcheck="false" required;
+            " "
+            button type="submit" name="do" value="check" { (w.play_check) }
+            " "
+            button #send type="submit" name="do" value="move" { (w.play_send) }
+            output #preview for="move" aria-live="polite" data-read-as={ (w.play_read_as) ":" } {
+                @match preview {
+                    Some(Ok(p)) => {
+                        span.understood { (w.play_read_as) ": " strong #read-as { (p.written) }
+                            @if p.draw_offer { " (" (w.play_with_draw_offer) ")" } }
+                    }
+                    Some(Err(reply)) => { span.error { (reply.text) } }
+                    None => {}
+                }
+            }
+            p.note { (w.play_move_help) }
+        }
+    }
+}
+
+fn draw_forms(me: &Me, g: &GameView) -> Markup {
+    let w = me.words();
+    let offered_to_me = g.draw_offer == Some(!g.color);
+    html! {
+        @if offered_to_me {
+            p.draw-offer #draw-offer { (w.play_draw_offered_to_you) }
+            form.inline method="post" action={ "/play/games/" (g.id) } {
+                input type="hidden" name="form" value=(me.session.form_token);
+                button type="submit" name="do" value="accept" { (w.play_accept_draw) }
+                " "
+                button type="submit" name="do" value="decline" { (w.play_decline_draw) }
+            }
+        } @else if g.draw_offer == Some(g.color) {
+            p.draw-offer #draw-offer { (w.play_draw_offered_by_you) }
+        } @else {
+            form.inline method="post" action={ "/play/games/" (g.id) } {
+                input type="hidden" name="form" value=(me.session.form_token);
+                button type="submit" name="do" value="offer" { (w.play_offer_draw) }
+            }
+        }
+    }
+}
+
+fn actions(me: &Me, g: &GameView) -> Markup {
+    let w = me.words();
+    let action = format!("/play/games/{}", g.id);
+    let token = &me.session.form_token;
+    html! {
+        section.actions {
+            h2 { (w.play_actions) }
+            (draw_forms(me, g))
+            @if g.kind == Kind::Chess {
+                form.inline #claim-form method="post" action=(action) {
+                    input type="hidden" name="form" value=(token);
+                    select name="claim" aria-label=(w.play_claim) {
+                        option value="threefold" { (w.play_claim_threefold) }
+                        option value="fifty" { (w.play_claim_fifty) }
+                    }
+                    " "
+                    input type="text" name="with" placeholder=(w.play_claim_with) aria-label=(w.play_claim_with) size="10";
+                    " "
+                    button type="submit" name="do" value="claim" { (w.play_claim) }
+                }
+            }
+            form #line-form method="post" action=(action) {
+                input type="hidden" name="form" value=(token);
+                label { (w.play_conditional) " "
+                    input #line type="text" name="line" placeholder=(w.play_conditional_help) size="28"; }
+                " "
+                button type="submit" name="do" value="line" { (w.play_set_line) }
+                " "
+                button type="submit" name="do" value="cancel-line" formnovalidate { (w.play_cancel_line) }
+                p.note { (w.play_conditional_help) }
+            }
+            form.inline #resign-form method="post" action=(action) {
+                input type="hidden" name="form" value=(token);
+                label { input type="checkbox" name="sure" value="yes" required; " " (w.play_resign_sure) }
+                " "
+                button.danger type="submit" name="do" value="resign" { (w.play_resign) }
+            }
+        }
+    }
+}
+
+fn conversation(me: &Me, g: &GameView) -> Markup {
+    let w = me.words();
+    html! {
+        section.conversation {
+            h2 { (w.play_messages) }
+            @if g.conversation.is_empty() {
+                p.note { (w.play_no_messages) }
+            } @else {
+                ol.messages #messages {
+                    @for s in &g.conversation {
+                        li class=(if s.side == g.color { "mine" } else { "theirs" }) {
+                            span.who { (if s.side == g.color { w.play_you.clone() } else { opponent(g) }) }
+                            " " span.note { (when(s.at)) } br;
+                            span.text { (s.text) }
+                        }
+                    }
+                }
+            }
+            @if g.standing == Standing::Ongoing || matches!(g.standing, Standing::AwaitingArbiter) {
+                form #message-form method="post" action={ "/play/games/" (g.id) } {
+                    input type="hidden" name="form" value=(me.session.form_token);
+                    textarea #message name="message" rows="2" maxlength="500" required aria-label=(w.play_messages) {}
+                    br;
+                    button type="submit" name="do" value="message" { (w.play_send_message) }
+                }
+            }
+        }
+    }
+}
+
+/// The opponent's name.
+pub fn opponent(g: &GameView) -> String {
+    match g.color {
+        Color::White => g.black.clone(),
+        Color::Black => g.white.clone(),
+    }
+}
+
+fn clocks(me: &Me, g: &GameView) -> Markup {
+    let w = me.words();
+    html! {
+        dl.facts {
+            dt { (w.play_you_play) } dd #my-color { (w.color(g.color)) }
+            dt { (w.play_opponent) } dd #opponent { (opponent(g)) }
+            dt { (w.time_control) } dd { (g.time_control) }
+            dt { (w.clock) }
+            dd.clocks {
+                @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                    span data-color=(w.color(color)) {
+                        (w.color(color)) ": "
+                        @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
+                        @if g.on_leave[i] { " (" (w.on_leave) ")" }
+                    }
+                    @if i == 0 { br; }
+                }
+            }
+            dt { (w.result) } dd.result #result { (result_text(w, &g.standing)) }
+            @if let Some(t) = g.last_move_at { dt { (w.last_move) } dd { (when(t)) } }
+            @if let Some(e) = &g.event { dt { (w.event) } dd { (e) } }
+            @if let Some(r) = &g.round { dt { (w.round) } dd { (r) } }
+        }
+    }
+}
+
+/// The page of game `g` for `me`.
+pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
+    let w = me.words();
+    let (moves, last) = written(me, g);
+    let check = match g.kind {
+        Kind::Chess => check_square(&g.fen),
+        Kind::DraughtsRu => None,
+    };
+    let label = format!("{} {}: {}", w.board_of, g.id, g.fen);
+    let board = svg_from(g.kind, &g.fen, &Marks { last, check }, &label, g.color);
+    let title = format!("{} – {}", g.white, g.black);
+    let turn = if g.my_turn() {
+        &w.play_your_move
+    } else {
+        &w.play_their_move
+    };
+    let body = html! {
+        main #main data-game=(g.id) data-color=(if g.color == Color::White { "white" } else { "black" })
+            data-kind=(g.kind.as_str()) data-my-turn=(g.my_turn()) {
+            h1 { (title) }
+            @if g.standing == Standing::Ongoing { p.turn #turn .(if g.my_turn() { "mine" } else { "theirs" }) { (turn) } }
+            @if let Some(reply) = &shown.flash { (flash(me, reply)) }
+            div.game {
+                div.board-box { (PreEscaped(board)) }
+                div.side {
+                    (clocks(me, g))
+                    @if g.my_turn() { (move_box(me, g, shown)) }
+                    @if g.standing == Standing::Ongoing { (actions(me, g)) }
+                    h2 { (w.moves) }
+                    (move_list(&moves))
+                    (conversation(me, g))
+                }
+            }
+        }
+    };
+    page(me, &title, waiting, body)
+}
+
+/// The page of game `id` for `me`, with what it shows besides the game.
+pub async fn page_of(web: &Web, me: &Me, id: &str, shown: Shown) -> Response {
+    let games = match web.ctx.relay.games_of(&me.session.player).await {
+        Ok(games) => games,
+        Err(_) => return unavailable(me.tongue),
+    };
+    let waiting = games.iter().filter(|g| g.my_turn()).count();
+    let Some(g) = games.into_iter().find(|g| g.id == id) else {
+        return not_found(me.tongue);
+    };
+    super::super::html(StatusCode::OK, render(me, &g, waiting, &shown))
+}
+
+/// `GET /play/games/{id}`.
+pub async fn show(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    if let Some(switch) = switch_language(&query, &format!("/play/games/{id}")) {
+        return switch;
+    }
+    let Some(me) = me(&web, &headers) else {
+        return to_login();
+    };
+    let shown = Shown {
+        flash: web.play.flashes.take(&me.session),
+        preview: None,
+    };
+    page_of(&web, &me, &id, shown).await
+}

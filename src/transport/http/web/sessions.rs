@@ -1,0 +1,251 @@
+//! Players' web sessions, kept in a small SQLite file of their own (`web-sessions.sqlite` in
+//! the data directory) so that they survive a restart of the daemon. They are not part of the
+//! official record: nothing here is journaled, and losing the file only logs players out.
+//!
+//! A session is named by a random 256-bit token in an `HttpOnly`, `SameSite=Strict` cookie
+//! (`Secure` under TLS). The file holds only the token's SHA-256, so a copy of it opens no
+//! session. Each session has its own random form token (every form a player sends carries
+//! it, against cross-site requests) and the digest of the player's secret hash when it was
+//! opened: a new secret (`SECRET`, `PLAYER SECRET`) ends every session opened with the old.
+//! Sessions last [`LIFETIME`]; a player has at most [`PER_PLAYER`] (the oldest goes first),
+//! the file at most [`MAX_SESSIONS`].
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+/// How long a session lasts from the login.
+pub const LIFETIME: jiff::SignedDuration = jiff::SignedDuration::from_hours(30 * 24);
+/// Sessions of one player at once, at most.
+pub const PER_PLAYER: usize = 8;
+/// Sessions in the file, at most.
+pub const MAX_SESSIONS: usize = 10_000;
+/// The file's name in the data directory.
+pub const FILE: &str = "web-sessions.sqlite";
+
+/// A live session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    pub player: String,
+    /// The token every form of this session carries.
+    pub form_token: String,
+    /// The token's digest: the session's name in the file and in memory.
+    pub id: String,
+}
+
+/// What is wrong with the session store.
+#[derive(Debug, thiserror::Error)]
+#[error("web sessions ({path}): {source}")]
+pub struct SessionsError {
+    path: String,
+    source: rusqlite::Error,
+}
+
+/// The players' sessions.
+pub struct PlayerSessions {
+    db: Mutex<Connection>,
+}
+
+fn digest(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The digest a session keeps of the player's secret hash.
+pub fn secret_digest(secret_hash: &str) -> String {
+    digest(secret_hash.as_bytes())
+}
+
+/// 256 random bits, in hex.
+pub fn random_token() -> Option<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(hex::encode(bytes))
+}
+
+fn now() -> i64 {
+    jiff::Timestamp::now().as_second()
+}
+
+impl PlayerSessions {
+    /// Opens (or makes) the store in `data_dir`.
+    pub fn open(data_dir: &Path) -> Result<PlayerSessions, SessionsError> {
+        let path = data_dir.join(FILE);
+        let fail = |source| SessionsError {
+            path: path.display().to_string(),
+            source,
+        };
+        let db = Connection::open(&path).map_err(fail)?;
+        db.execute_batch(
+            "PRAGMA journal_mode=WAL;
+             PRAGMA synchronous=NORMAL;
+             PRAGMA busy_timeout=2000;
+             CREATE TABLE IF NOT EXISTS sessions (
+                 id TEXT PRIMARY KEY,
+                 player TEXT NOT NULL,
+                 form_token TEXT NOT NULL,
+                 secret TEXT NOT NULL,
+                 opened INTEGER NOT NULL,
+                 expires INTEGER NOT NULL
+             );
+             CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player, opened);",
+        )
+        .map_err(fail)?;
+        Ok(PlayerSessions { db: Mutex::new(db) })
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Opens a session for `player` whose secret hash is `secret_hash`: the cookie's token,
+    /// or `None` if the store fails (the login is then refused, and the log says why).
+    pub fn open_session(&self, player: &str, secret_hash: &str) -> Option<String> {
+        let token = random_token()?;
+        let form_token = random_token()?;
+        let (opened, expires) = (now(), now() + LIFETIME.as_secs());
+        let db = self.db();
+        let result = (|| -> rusqlite::Result<()> {
+            db.execute("DELETE FROM sessions WHERE expires <= ?1", params![opened])?;
+            db.execute(
+                "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE player = ?1
+                 ORDER BY rowid DESC LIMIT -1 OFFSET ?2)",
+                params![player, PER_PLAYER as i64 - 1],
+            )?;
+            db.execute(
+                "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions
+                 ORDER BY rowid DESC LIMIT -1 OFFSET ?1)",
+                params![MAX_SESSIONS as i64 - 1],
+            )?;
+            db.execute(
+                "INSERT INTO sessions (id, player, form_token, secret, opened, expires)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    digest(token.as_bytes()),
+                    player,
+                    form_token,
+                    secret_digest(secret_hash),
+                    opened,
+                    expires
+                ],
+            )?;
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Some(token),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot store a web session");
+                None
+            }
+        }
+    }
+
+    /// The live session named by the cookie `token`, if its player's secret hash is still
+    /// the one it was opened with (`secret_hash_of` gives the hash now, `None` for a player
+    /// who no longer exists).
+    pub fn find(
+        &self,
+        token: &str,
+        secret_hash_of: impl FnOnce(&str) -> Option<String>,
+    ) -> Option<Session> {
+        if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let id = digest(token.as_bytes());
+        let row: Option<(String, String, String)> = self
+            .db()
+            .query_row(
+                "SELECT player, form_token, secret FROM sessions WHERE id = ?1 AND expires > ?2",
+                params![id, now()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, "cannot read the web sessions");
+                None
+            });
+        let (player, form_token, secret) = row?;
+        let hash = secret_hash_of(&player)?;
+        (secret_digest(&hash) == secret).then_some(Session {
+            player,
+            form_token,
+            id,
+        })
+    }
+
+    /// Ends a session (logout).
+    pub fn close(&self, session: &Session) {
+        if let Err(e) = self
+            .db()
+            .execute("DELETE FROM sessions WHERE id = ?1", params![session.id])
+        {
+            tracing::error!(error = %e, "cannot end a web session");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_survives_reopening_the_store_and_ends_with_a_new_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let token = {
+            let store = PlayerSessions::open(dir.path()).unwrap();
+            store.open_session("alice", "$argon2id$old").unwrap()
+        };
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let found = store
+            .find(&token, |_| Some("$argon2id$old".to_owned()))
+            .unwrap();
+        assert_eq!(found.player, "alice");
+        assert_eq!(found.form_token.len(), 64);
+        assert!(
+            store
+                .find(&token, |_| Some("$argon2id$new".to_owned()))
+                .is_none()
+        );
+        assert!(store.find(&token, |_| None).is_none());
+        store.close(&found);
+        assert!(
+            store
+                .find(&token, |_| Some("$argon2id$old".to_owned()))
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_file_holds_no_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let token = store.open_session("alice", "h").unwrap();
+        drop(store);
+        let bytes = std::fs::read(dir.path().join(FILE)).unwrap_or_default();
+        let wal = std::fs::read(dir.path().join(format!("{FILE}-wal"))).unwrap_or_default();
+        for file in [bytes, wal] {
+            assert!(!file.windows(64).any(|w| w == token.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn a_player_keeps_at_most_per_player_sessions_the_oldest_going_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let tokens: Vec<String> = (0..PER_PLAYER + 2)
+            .map(|_| store.open_session("alice", "h").unwrap())
+            .collect();
+        let live = tokens
+            .iter()
+            .filter(|t| store.find(t, |_| Some("h".to_owned())).is_some())
+            .count();
+        assert_eq!(live, PER_PLAYER);
+        assert!(
+            store
+                .find(tokens.last().unwrap(), |_| Some("h".to_owned()))
+                .is_some()
+        );
+        assert!(store.find("zz", |_| Some("h".to_owned())).is_none());
+    }
+}

@@ -1,0 +1,344 @@
+//! A player's own pages over plain HTTP against the real daemon: the login (wrong secret,
+//! a form from elsewhere, the cookie's flags), the games sorted with those waiting first,
+//! the move box's preview (`Кg1—f3 (7163)` for a player reading Russian long algebraic)
+//! which changes nothing, a move sent and pushed to the opponent over TCP with its receipt,
+//! refusals that change nothing (a forged form, a move out of turn, another player's game),
+//! a message with markup and Cyrillic, a session that survives a restart and ends at logout
+//! or when the secret changes. The browser plays in `web_browser.rs`.
+
+use std::net::SocketAddr;
+
+use crate::daemon::{ALICE, BORIS, Daemon, admin, ok, push_starting};
+use crate::web::{attr_of, get_with, start};
+use crate::xfcc::{Response, raw};
+
+/// A form POSTed with `cookie`; the response.
+pub fn post_form(addr: SocketAddr, path: &str, cookie: &str, fields: &[(&str, &str)]) -> Response {
+    let body: String = fields
+        .iter()
+        .map(|(k, v)| format!("{k}={}", urlencode(v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    raw(
+        addr,
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+}
+
+/// Percent-encoding for a form's value.
+pub fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn cookie_named(response: &Response, name: &str) -> Option<String> {
+    response
+        .headers
+        .iter()
+        .find(|(n, v)| n == "set-cookie" && v.starts_with(&format!("{name}=")))
+        .map(|(_, v)| v.clone())
+}
+
+/// Logs a player in through the form (with the form's own token); the session cookie
+/// (`ccrelay_player=...`), or the refusing response.
+pub fn player_cookie(addr: SocketAddr, id: &str, secret: &str) -> Result<String, Response> {
+    let form = get_with(addr, "/play", "");
+    assert_eq!(form.status, 200, "{}", form.body);
+    let token = attr_of(&form.body, "login-form-token", "value").expect("the form's token");
+    let form_cookie = cookie_named(&form, "ccrelay_login_form").expect("the form's cookie");
+    let form_cookie = form_cookie.split(';').next().unwrap_or_default();
+    let response = post_form(
+        addr,
+        "/play/login",
+        form_cookie,
+        &[("form", &token), ("player", id), ("secret", secret)],
+    );
+    if response.status != 303 {
+        return Err(response);
+    }
+    let cookie = cookie_named(&response, "ccrelay_player").expect("a session cookie");
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Strict"), "{cookie}");
+    assert!(cookie.contains("Path=/"), "{cookie}");
+    Ok(cookie.split(';').next().unwrap_or_default().to_owned())
+}
+
+/// The form token of a page (every form of the session carries the same).
+pub fn form_token(html: &str) -> String {
+    let at = html.find("name=\"form\" value=\"").expect("a form") + 19;
+    html[at..at + 64].to_owned()
+}
+
+fn page(addr: SocketAddr, path: &str, cookie: &str) -> Response {
+    get_with(addr, path, &format!("Cookie: {cookie}\r\n"))
+}
+
+fn moves_over_tcp(daemon: &Daemon, game: &str) -> String {
+    let mut a = admin(daemon);
+    ok(&mut a, &format!("SHOW {game}"))
+}
+
+#[test]
+fn a_wrong_secret_and_a_login_form_from_elsewhere_are_refused() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let wrong = player_cookie(http, "boris", "not-his-secret").unwrap_err();
+    assert_eq!(wrong.status, 403, "{}", wrong.body);
+    assert!(wrong.body.contains("login-refused"), "{}", wrong.body);
+    // A login form posted from another site has no token matching the form's cookie.
+    let forged = post_form(
+        http,
+        "/play/login",
+        "",
+        &[("form", "x"), ("player", "boris"), ("secret", BORIS.secret)],
+    );
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    assert!(cookie_named(&forged, "ccrelay_player").is_none());
+    // The arbiter's name is no player's.
+    let admin = player_cookie(http, "admin", crate::daemon::ADMIN_SECRET).unwrap_err();
+    assert_eq!(admin.status, 403);
+}
+
+#[test]
+fn my_games_put_the_games_waiting_for_me_first_and_count_them_in_the_title() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let mine = page(http, "/play", &cookie);
+    assert_eq!(mine.status, 200, "{}", mine.body);
+    // Boris plays White in g2 and p1 (his move) and Black in g1 and d1 (Alice's move).
+    assert!(mine.body.contains("<title>(2) "), "{}", mine.body);
+    let order: Vec<&str> = mine
+        .body
+        .split("<tr data-game=\"")
+        .skip(1)
+        .map(|row| &row[..row.find('"').unwrap_or(0)])
+        .collect();
+    assert_eq!(order.len(), 4, "{order:?}");
+    assert!(
+        order[..2].contains(&"g2") && order[..2].contains(&"p1"),
+        "{order:?}"
+    );
+    assert!(
+        order[2..].contains(&"g1") && order[2..].contains(&"d1"),
+        "{order:?}"
+    );
+    assert_eq!(
+        attr_of(&mine.body, "icon", "href").as_deref(),
+        Some("/assets/icon-turn.svg")
+    );
+    // Alice's move in g1 appears as his last move there, in his notation (Russian LAN).
+    let mut alice = daemon.login(&ALICE);
+    ok(&mut alice, "MOVE g1 e4");
+    let mine = page(http, "/play", &cookie);
+    assert!(mine.body.contains("1. e2—e4"), "{}", mine.body);
+}
+
+#[test]
+fn the_preview_reads_a_move_in_the_players_notation_and_changes_nothing() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    for typed in ["Кf3", "Nf3", "g1-f3", "7163", "1. Кf3"] {
+        let path = format!("/play/games/g2/preview?move={}&number=1", urlencode(typed));
+        let answer = page(http, &path, &cookie);
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        let json: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
+        assert_eq!(json["ok"], true, "{typed}: {json}");
+        assert_eq!(json["read"], "Кg1—f3 (7163)", "{typed}: {json}");
+    }
+    let illegal = page(http, "/play/games/g2/preview?move=Кf6&number=1", &cookie);
+    let json: serde_json::Value = serde_json::from_str(&illegal.body).expect("json");
+    assert_eq!(json["ok"], false, "{json}");
+    let stale = page(http, "/play/games/g2/preview?move=Кf3&number=7", &cookie);
+    let json: serde_json::Value = serde_json::from_str(&stale.body).expect("json");
+    assert_eq!(json["ok"], false, "{json}");
+    // Nothing moved, nothing was journaled for the opponent.
+    assert!(!moves_over_tcp(&daemon, "g2").contains("Nf3"));
+    // The page's own check button, without the script: the same reading, nothing sent.
+    let game = page(http, "/play/games/g2", &cookie);
+    let token = form_token(&game.body);
+    let checked = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "check"),
+            ("move", "Кf3"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(checked.status, 200, "{}", checked.body);
+    assert!(checked.body.contains("Кg1—f3 (7163)"), "{}", checked.body);
+    assert!(!moves_over_tcp(&daemon, "g2").contains("Nf3"));
+}
+
+#[test]
+fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let mut carol = daemon.login(&crate::web::CAROL);
+    let game = page(http, "/play/games/g2", &cookie);
+    assert_eq!(game.status, 200, "{}", game.body);
+    let token = form_token(&game.body);
+    // A form without the session's token: refused, nothing changed.
+    let forged = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", "0000"),
+            ("do", "move"),
+            ("move", "Кf3"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    assert!(!moves_over_tcp(&daemon, "g2").contains("Nf3"));
+    // Out of turn (g1: Alice moves first): refused, and the page says why.
+    let early = post_form(
+        http,
+        "/play/games/g1",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "e5"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(early.status, 303);
+    let shown = page(http, "/play/games/g1", &cookie);
+    assert!(
+        shown.body.contains("class=\"flash refused\""),
+        "{}",
+        shown.body
+    );
+    assert!(!moves_over_tcp(&daemon, "g1").contains("e5"));
+    // Another player's game (g3: Carol and Alice): not found for him.
+    let theirs = post_form(
+        http,
+        "/play/games/g3",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "e4"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(theirs.status, 404, "{}", theirs.body);
+    assert!(!moves_over_tcp(&daemon, "g3").contains("e4"));
+    // The move itself: accepted, with a receipt, pushed to Carol over TCP.
+    let sent = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "Кf3"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let shown = page(http, "/play/games/g2", &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    assert!(shown.body.contains("Кg1—f3 (7163)"), "{}", shown.body);
+    let seq = attr_of(&shown.body, "receipt-link", "href").expect("a receipt link");
+    let receipt = page(http, &seq, &cookie);
+    assert_eq!(receipt.status, 200);
+    assert!(
+        receipt.body.starts_with("ccrelay-receipt v1"),
+        "{}",
+        receipt.body
+    );
+    assert!(receipt.body.contains(" sig="), "{}", receipt.body);
+    let push = push_starting(&mut carol, "MOVE g2");
+    assert!(push.contains("Nf3"), "{push}");
+    // The same form sent again (a reload): the move number no longer fits; nothing changes.
+    let again = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "Кc3"),
+            ("number", "1"),
+        ],
+    );
+    assert_eq!(again.status, 303);
+    assert!(!moves_over_tcp(&daemon, "g2").contains("Nc3"));
+}
+
+#[test]
+fn a_message_with_markup_and_cyrillic_is_shown_as_text() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let game = page(http, "/play/games/g1", &cookie);
+    let token = form_token(&game.body);
+    let text = "Привет, <b>Алиса</b> & <script>x</script>";
+    let sent = post_form(
+        http,
+        "/play/games/g1",
+        &cookie,
+        &[("form", &token), ("do", "message"), ("message", text)],
+    );
+    assert_eq!(sent.status, 303);
+    let mut alice = daemon.login(&ALICE);
+    let push = push_starting(&mut alice, "MSG g1");
+    assert!(push.contains("Привет"), "{push}");
+    ok(&mut alice, "MSG g1 Спасибо, Борис!");
+    let shown = page(http, "/play/games/g1", &cookie);
+    assert!(
+        shown
+            .body
+            .contains("Привет, &lt;b&gt;Алиса&lt;/b&gt; &amp; &lt;script&gt;x&lt;/script&gt;"),
+        "{}",
+        shown.body
+    );
+    assert!(!shown.body.contains("<b>Алиса</b>"));
+    assert!(shown.body.contains("Спасибо, Борис!"), "{}", shown.body);
+}
+
+#[test]
+fn a_session_survives_a_restart_and_ends_at_logout_or_a_new_secret() {
+    let (_dir, config, mut daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let other = player_cookie(http, "boris", BORIS.secret).expect("login");
+    daemon.terminate();
+    let daemon = Daemon::start(&config);
+    let http = daemon.http.expect("http");
+    let mine = page(http, "/play", &cookie);
+    assert!(mine.body.contains("id=\"my-games\""), "{}", mine.body);
+    // Logout ends this session only.
+    let token = form_token(&mine.body);
+    let out = post_form(http, "/play/logout", &cookie, &[("form", &token)]);
+    assert_eq!(out.status, 303);
+    let after = page(http, "/play", &cookie);
+    assert!(!after.body.contains("id=\"my-games\""), "{}", after.body);
+    assert!(page(http, "/play", &other).body.contains("id=\"my-games\""));
+    // A new secret ends every session opened with the old one.
+    let mut a = admin(&daemon);
+    ok(&mut a, "PLAYER SECRET boris");
+    assert!(!page(http, "/play", &other).body.contains("id=\"my-games\""));
+}
