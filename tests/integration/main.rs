@@ -34,5 +34,6 @@ mod terminal;
 mod web;
 mod web_browser;
 mod web_play;
+mod web_play_browser;
 mod web_security;
 mod xfcc;

@@ -24,13 +24,13 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// chromedriver on a free port; killed when dropped.
-struct Driver {
+pub struct Driver {
     child: Child,
     port: u16,
 }
 
 impl Driver {
-    fn start() -> Driver {
+    pub fn start() -> Driver {
         for program in [CHROMEDRIVER, CHROMIUM] {
             assert!(
                 Path::new(program).exists(),
@@ -63,7 +63,7 @@ impl Drop for Driver {
     }
 }
 
-async fn browser(driver: &Driver) -> Client {
+pub async fn browser(driver: &Driver) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".to_owned(),
@@ -82,7 +82,7 @@ async fn browser(driver: &Driver) -> Client {
 
 /// An attribute, read by a script in one step (the live page swaps its parts in at any
 /// moment, so an element found first may be gone when it is read).
-async fn attr(c: &Client, css: &str, name: &str) -> Option<String> {
+pub async fn attr(c: &Client, css: &str, name: &str) -> Option<String> {
     let value = c
         .execute(
             "var e=document.querySelector(arguments[0]);return e?e.getAttribute(arguments[1]):null;",
@@ -135,7 +135,7 @@ async fn assert_pieces_match(c: &Client) {
     assert_eq!(drawn, expected, "the SVG's pieces against {fen}");
 }
 
-async fn wait_for(
+pub async fn wait_for(
     c: &Client,
     within: Duration,
     mut done: impl AsyncFnMut(&Client) -> bool,

@@ -83,6 +83,18 @@ fn page(addr: SocketAddr, path: &str, cookie: &str) -> Response {
     get_with(addr, path, &format!("Cookie: {cookie}\r\n"))
 }
 
+/// The page a 303 sends the browser to.
+fn followed(addr: SocketAddr, response: &Response, cookie: &str) -> Response {
+    assert_eq!(response.status, 303, "{}", response.body);
+    let location = response
+        .headers
+        .iter()
+        .find(|(n, _)| n == "location")
+        .map(|(_, v)| v.clone())
+        .expect("a location");
+    page(addr, &location, cookie)
+}
+
 fn moves_over_tcp(daemon: &Daemon, game: &str) -> String {
     let mut a = admin(daemon);
     ok(&mut a, &format!("SHOW {game}"))
@@ -219,8 +231,7 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
             ("number", "1"),
         ],
     );
-    assert_eq!(early.status, 303);
-    let shown = page(http, "/play/games/g1", &cookie);
+    let shown = followed(http, &early, &cookie);
     assert!(
         shown.body.contains("class=\"flash refused\""),
         "{}",
@@ -253,8 +264,7 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
             ("number", "1"),
         ],
     );
-    assert_eq!(sent.status, 303, "{}", sent.body);
-    let shown = page(http, "/play/games/g2", &cookie);
+    let shown = followed(http, &sent, &cookie);
     assert!(
         shown.body.contains("class=\"flash done\""),
         "{}",
@@ -341,4 +351,41 @@ fn a_session_survives_a_restart_and_ends_at_logout_or_a_new_secret() {
     let mut a = admin(&daemon);
     ok(&mut a, "PLAYER SECRET boris");
     assert!(!page(http, "/play", &other).body.contains("id=\"my-games\""));
+}
+
+#[test]
+fn a_draughts_game_is_played_from_the_page_too() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let mut carol = daemon.login(&crate::web::CAROL);
+    let cookie = player_cookie(http, "alice", ALICE.secret).expect("login");
+    let answer = page(http, "/play/games/dr1/preview?move=c3-d4&number=1", &cookie);
+    let json: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(json["read"], "c3-d4 (22-18)", "{json}");
+    let game = page(http, "/play/games/dr1", &cookie);
+    assert!(
+        game.body.contains("data-kind=\"draughts-ru\""),
+        "{}",
+        game.body
+    );
+    let token = form_token(&game.body);
+    let sent = post_form(
+        http,
+        "/play/games/dr1",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "c3-d4"),
+            ("number", "1"),
+        ],
+    );
+    let shown = followed(http, &sent, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    assert!(push_starting(&mut carol, "MOVE dr1").contains("c3-d4"));
 }

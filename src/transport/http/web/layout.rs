@@ -23,7 +23,7 @@ table{border-collapse:collapse;margin:.5em 0}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left}
 td.num,th.num{text-align:center}
 .game{display:flex;flex-wrap:wrap;gap:1.5em}
-.board{width:min(92vw,480px);height:auto;display:block}
+.board{width:min(92vw,480px);height:auto;aspect-ratio:1/1;display:block}
 .side{flex:1;min-width:260px}
 ol.moves{padding-left:2.5em;columns:2;column-gap:1.5em}
 ol.moves a{text-decoration:none;padding:0 .2em}
@@ -56,11 +56,14 @@ ol.messages li.mine{background:#e6eef7}
 textarea#message{width:100%;max-width:30em}
 button.danger{background:#a01010;color:#fff;border:0;padding:.3em .7em;border-radius:3px}
 form.login{display:flex;flex-direction:column;gap:.6em;max-width:20em}
-@media (max-width:700px){.game{flex-direction:column}.board{width:96vw}.side{min-width:0}}
+output#preview{display:block;margin-top:.4em;min-height:1.4em}
+.side input,.side select,.side textarea{max-width:100%;box-sizing:border-box}
+@media (max-width:700px){.game{flex-direction:column}.board{width:100%;max-width:480px}.side{min-width:0}main{padding:.6em}}
 "#;
 
 /// Follows the page live: on each `change` the page is fetched again and its `<main>` put in
-/// place, so the board and the moves move without a reload. The browser's EventSource
+/// place, so the board and the moves move without a reload; once more when the listener
+/// opens, for what changed between the page's making and the listener's start. The browser's EventSource
 /// reconnects by itself after a dropped connection; a refusal (the server's listener limit)
 /// is tried again after a pause.
 pub const LIVE: &str = r#"
@@ -72,13 +75,15 @@ pub const LIVE: &str = r#"
       if(!t)return;
       var d=new DOMParser().parseFromString(t,'text/html');
       var fresh=d.getElementById('main'),old=document.getElementById('main');
+      if(d.body.getAttribute('data-version')===document.body.getAttribute('data-version'))return;
+      document.body.setAttribute('data-version',d.body.getAttribute('data-version')||'');
       if(fresh&&old){old.replaceWith(fresh);}
     });
   }
   function open(){
     var es=new EventSource(url);
     es.addEventListener('change',refresh);
-    es.onopen=function(){document.body.setAttribute('data-live-state','open');};
+    es.onopen=function(){document.body.setAttribute('data-live-state','open');refresh();};
     es.onerror=function(){
       document.body.setAttribute('data-live-state','error');
       if(es.readyState===2){setTimeout(open,5000);}
@@ -87,6 +92,14 @@ pub const LIVE: &str = r#"
   open();
 })();
 "#;
+
+/// A short digest of what a page shows: the live script puts a page read again in place
+/// only when it differs.
+pub fn version(body: &Markup) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body.0.as_bytes());
+    hex::encode(&digest[..8])
+}
 
 /// A whole page: `live` is the Server-Sent Events address that follows it, if any.
 pub fn page(tongue: Tongue, title: &str, live: Option<&str>, body: Markup) -> Markup {
@@ -112,7 +125,7 @@ pub fn page_keeping(
                 title { (title) " · ccrelay" }
                 link rel="stylesheet" href=(STYLE_PATH);
             }
-            body data-live=[live] {
+            body data-live=[live] data-version=(version(&body)) {
                 header {
                     a href="/" { strong { "ccrelay" } }
                     span { (w.title) }

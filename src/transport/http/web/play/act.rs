@@ -151,8 +151,8 @@ pub async fn game(
         }
         Err(reply) => reply,
     };
-    web.play.flashes.put(&me.session, reply);
-    Redirect::to(&format!("/play/games/{id}")).into_response()
+    let done = web.play.flashes.put(&me.session, reply);
+    Redirect::to(&format!("/play/games/{id}?done={done}")).into_response()
 }
 
 /// `GET /play/games/{id}/preview?move=...&number=...`: how the relay reads the move now, as
@@ -223,8 +223,8 @@ pub async fn leave(
         Ok(_) => Reply::new(Status::BadCommand, "a first day and a number of days"),
         Err(e) => Reply::new(Status::BadCommand, e.to_string()),
     };
-    web.play.flashes.put(&me.session, reply);
-    Redirect::to("/play").into_response()
+    let done = web.play.flashes.put(&me.session, reply);
+    Redirect::to(&format!("/play?done={done}")).into_response()
 }
 
 /// `GET /play/receipts/{entry}`: the signed receipt of a journal entry, as a file to keep.

@@ -322,7 +322,7 @@ pub async fn show(
         return to_login();
     };
     let shown = Shown {
-        flash: web.play.flashes.take(&me.session),
+        flash: web.play.flashes.get(&me.session, super::done(&query)),
         preview: None,
     };
     page_of(&web, &me, &id, shown).await

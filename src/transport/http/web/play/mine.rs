@@ -128,7 +128,7 @@ pub async fn index(
     }
     match me(&web, &headers) {
         Some(me) => {
-            let flash = web.play.flashes.take(&me.session);
+            let flash = web.play.flashes.get(&me.session, super::done(&query));
             games_page(&web, &me, flash).await
         }
         None => login::form(

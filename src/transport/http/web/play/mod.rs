@@ -15,8 +15,8 @@
 //! Everything a player does here is the command they would send over TCP, sent to the relay
 //! as theirs: the same journal entry, receipt, refusals and pushes to the opponent. Every
 //! form carries the session's form token; a form without it is refused with 403 and changes
-//! nothing. After an action the browser is sent back to the game (303), where the reply is
-//! shown once.
+//! nothing. After an action the browser is sent back to the game (303, `?done=N`), where the
+//! reply shows with its receipt.
 
 mod act;
 mod game;
@@ -50,28 +50,52 @@ pub const ICON_TURN_PATH: &str = "/assets/icon-turn.svg";
 pub const ICON: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3b2f24"/><path d="M4 13h8v-2l-2-1v-3l1-2h-6l1 2v3l-2 1z" fill="#f0d9b5"/></svg>"##;
 pub const ICON_TURN: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3b2f24"/><path d="M4 13h8v-2l-2-1v-3l1-2h-6l1 2v3l-2 1z" fill="#f0d9b5"/><circle cx="12.5" cy="3.5" r="3.5" fill="#e03030"/></svg>"##;
 
-/// The replies waiting to be shown, one per session, after an action's redirect.
+/// The replies to players' actions, each shown on the page the browser is sent to after the
+/// action (`?done=N`, for [`FLASH_KEPT`]; a page followed live shows it again when it is put
+/// in place anew, and a second tab does not take it away).
 #[derive(Default)]
-pub struct Flashes(Mutex<HashMap<String, Reply>>);
+pub struct Flashes(Mutex<FlashMap>);
 
-/// Replies kept at once, at most (a session that never comes back leaves one behind).
+#[derive(Default)]
+struct FlashMap {
+    next: u64,
+    /// By (session, number): when it was said, and the reply.
+    replies: HashMap<(String, u64), (std::time::Instant, Reply)>,
+}
+
+/// Replies kept at once, at most.
 const MAX_FLASHES: usize = 4096;
+/// How long a reply is shown.
+const FLASH_KEPT: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl Flashes {
-    fn put(&self, session: &Session, reply: Reply) {
+    /// Keeps `reply` for the session; the number its page asks for it by.
+    fn put(&self, session: &Session, reply: Reply) -> u64 {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= MAX_FLASHES {
-            map.clear();
+        map.replies.retain(|_, (at, _)| at.elapsed() < FLASH_KEPT);
+        if map.replies.len() >= MAX_FLASHES {
+            map.replies.clear();
         }
-        map.insert(session.id.clone(), reply);
+        map.next += 1;
+        let n = map.next;
+        map.replies
+            .insert((session.id.clone(), n), (std::time::Instant::now(), reply));
+        n
     }
 
-    fn take(&self, session: &Session) -> Option<Reply> {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&session.id)
+    /// The reply numbered `n` for the session, if it is still kept.
+    fn get(&self, session: &Session, n: Option<u64>) -> Option<Reply> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.replies
+            .get(&(session.id.clone(), n?))
+            .filter(|(at, _)| at.elapsed() < FLASH_KEPT)
+            .map(|(_, reply)| reply.clone())
     }
+}
+
+/// The reply number a page was sent to show (`?done=N`).
+fn done(query: &std::collections::BTreeMap<String, String>) -> Option<u64> {
+    query.get("done")?.parse().ok()
 }
 
 /// What the players' pages share beside [`Web`].
@@ -238,7 +262,7 @@ pub fn page(me: &Me, title: &str, waiting: usize, body: maud::Markup) -> maud::M
                 link #icon rel="icon" type="image/svg+xml" href=(icon);
                 link rel="stylesheet" href=(layout::STYLE_PATH);
             }
-            body.play data-live="/play/live" data-waiting=(waiting) {
+            body.play data-live="/play/live" data-waiting=(waiting) data-version=(layout::version(&body)) {
                 header {
                     a href="/" { strong { "ccrelay" } }
                     a href="/play" { (w.play_title) }

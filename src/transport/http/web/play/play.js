@@ -190,6 +190,7 @@
       var d = new DOMParser().parseFromString(t, 'text/html');
       var fresh = d.getElementById('main'), old = main();
       if (!fresh || !old) return;
+      if (d.body.getAttribute('data-version') === document.body.getAttribute('data-version')) return;
       var focused = document.activeElement && document.activeElement.id;
       KEPT.forEach(function (id) {
         var a = document.getElementById(id), b = d.getElementById(id);
@@ -200,6 +201,7 @@
       var icon = document.getElementById('icon'), freshIcon = d.getElementById('icon');
       if (icon && freshIcon) icon.setAttribute('href', freshIcon.getAttribute('href'));
       document.body.setAttribute('data-waiting', d.body.getAttribute('data-waiting') || '0');
+      document.body.setAttribute('data-version', d.body.getAttribute('data-version') || '');
       setUp();
       if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     });
@@ -210,7 +212,9 @@
     if (!url || !window.EventSource) return;
     var es = new EventSource(url);
     es.addEventListener('change', refresh);
-    es.onopen = function () { document.body.setAttribute('data-live-state', 'open'); };
+    // What changed between the page's making and the listener's start sends no event: the
+    // page is read again once the listener is open.
+    es.onopen = function () { document.body.setAttribute('data-live-state', 'open'); refresh(); };
     es.onerror = function () {
       document.body.setAttribute('data-live-state', 'error');
       if (es.readyState === 2) setTimeout(live, 5000);

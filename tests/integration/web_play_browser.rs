@@ -1,0 +1,449 @@
+//! A player plays in a real browser (Debian's chromium through WebDriver) against players on
+//! TCP: a wrong secret refused, then the login form; a whole game won by dragging a piece,
+//! typing moves in three notations (English SAN, ICCF numeric, Russian SAN) and moving one
+//! with the keyboard, each previewed before it is sent; the opponent's moves arriving on the
+//! open page without a reload, the title and icon saying whose move it is; a draw offered
+//! in one game and accepted in another; a message with markup and Cyrillic sent and one
+//! received; a conditional line that answers the opponent's move by itself.
+//!
+//! With `CCRELAY_SCREENSHOTS=1` the test also writes docs/screenshots/play-desktop.png and
+//! play-phone.png (what docs/web.md shows); without it, it only checks that the browser
+//! takes them.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
+};
+use fantoccini::key::Key;
+use fantoccini::{Client, Locator};
+
+use crate::daemon::{ALICE, BORIS, Client as Line, ok, push_starting};
+use crate::web::{CAROL, start};
+use crate::web_browser::{Driver, attr, browser, wait_for};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Runs a script and gives its value as text.
+async fn text_of(c: &Client, script: &str) -> String {
+    let value = c.execute(script, vec![]).await.expect("script");
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+/// The moves of the game page's list, as shown.
+async fn moves(c: &Client) -> Vec<String> {
+    let value = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#moves .move')).map(function(a){return a.textContent.trim();});",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(value).expect("a list of moves")
+}
+
+async fn wait_text(c: &Client, script: &str, want: &str) {
+    let mut last = String::new();
+    let seen = wait_for(c, WAIT, async |c| {
+        last = text_of(c, script).await;
+        last.contains(want)
+    })
+    .await;
+    if !seen {
+        let url = c
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default();
+        let main = text_of(
+            c,
+            "var m=document.getElementById('main');return m?m.innerText:'';",
+        )
+        .await;
+        panic!("waited for {want:?}; the page shows {last:?} at {url}:\n{main}");
+    }
+}
+
+/// Types `text` in the move box, waits for the preview to read `read_as`, and sends it.
+async fn type_and_send(c: &Client, text: &str, read_as: &str) {
+    let box_ = c.find(Locator::Id("move")).await.expect("the move box");
+    box_.clear().await.expect("clear");
+    box_.send_keys(text).await.expect("type");
+    wait_text(
+        c,
+        "var e=document.getElementById('read-as');return e?e.textContent:'';",
+        read_as,
+    )
+    .await;
+    c.find(Locator::Id("send"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+    wait_text(
+        c,
+        "var e=document.getElementById('flash');return e?e.textContent:'';",
+        read_as,
+    )
+    .await;
+}
+
+/// Drags the piece on `from` to `to` with the mouse.
+async fn drag(c: &Client, from: &str, to: &str) {
+    let (from, to) = (
+        format!("rect.sq[data-square=\"{from}\"]"),
+        format!("rect.sq[data-square=\"{to}\"]"),
+    );
+    let from = c.find(Locator::Css(&from)).await.expect("from square");
+    let to = c.find(Locator::Css(&to)).await.expect("to square");
+    let mouse = MouseActions::new("mouse".to_owned())
+        .then(PointerAction::MoveToElement {
+            element: from,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: to,
+            duration: Some(Duration::from_millis(300)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.expect("drag");
+}
+
+/// Presses keys on the focused board.
+async fn keys(c: &Client, pressed: &[Key]) {
+    c.execute("document.getElementById('board').focus();", vec![])
+        .await
+        .expect("focus");
+    let mut actions = KeyActions::new("keys".to_owned());
+    for key in pressed {
+        let value = char::from(*key);
+        actions = actions
+            .then(KeyAction::Down { value })
+            .then(KeyAction::Up { value });
+    }
+    c.perform_actions(actions).await.expect("keys");
+}
+
+async fn send(c: &Client) {
+    c.find(Locator::Id("send"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+}
+
+async fn log_in(c: &Client, base: &str, id: &str, secret: &str) {
+    c.goto(&format!("{base}/play")).await.expect("goto");
+    c.find(Locator::Css("input[name=player]"))
+        .await
+        .expect("id field")
+        .send_keys(id)
+        .await
+        .expect("type");
+    c.find(Locator::Css("input[name=secret]"))
+        .await
+        .expect("secret field")
+        .send_keys(secret)
+        .await
+        .expect("type");
+    c.find(Locator::Css("form.login button"))
+        .await
+        .expect("button")
+        .click()
+        .await
+        .expect("click");
+}
+
+/// The page stays the one loaded (no reload): a mark set on it is still there.
+async fn mark_page(c: &Client) {
+    c.execute("window.ccrelayStay = 1;", vec![])
+        .await
+        .expect("mark");
+}
+
+async fn still_same_page(c: &Client) -> bool {
+    c.execute("return window.ccrelayStay === 1;", vec![])
+        .await
+        .expect("script")
+        .as_bool()
+        .unwrap_or(false)
+}
+
+async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
+    // A wrong secret is refused and changes nothing.
+    log_in(c, base, "boris", "not-his-secret").await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("login-refused"))
+        .await
+        .expect("the refusal");
+    log_in(c, base, "boris", BORIS.secret).await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("my-games"))
+        .await
+        .expect("my games");
+    assert!(c.title().await.expect("title").starts_with("(2) "));
+
+    // g2: Boris (White, reading Russian long algebraic) against Carol on TCP.
+    c.goto(&format!("{base}/play/games/g2"))
+        .await
+        .expect("goto");
+    mark_page(c).await;
+    // 1. e4, dragged.
+    drag(c, "e2", "e4").await;
+    wait_text(
+        c,
+        "var e=document.getElementById('read-as');return e?e.textContent:'';",
+        "e2—e4 (5254)",
+    )
+    .await;
+    send(c).await;
+    wait_text(
+        c,
+        "var e=document.getElementById('flash');return e?e.textContent:'';",
+        "e2—e4",
+    )
+    .await;
+    assert!(push_starting(carol, "MOVE g2").contains("e4"));
+    ok(carol, "MOVE g2 e5");
+    // Carol's move arrives on the open page: no reload, the title says it is his move.
+    mark_page(c).await;
+    wait_text(c, "return Array.from(document.querySelectorAll('#moves .move')).map(function(a){return a.textContent}).join(' ');", "e7—e5").await;
+    assert!(still_same_page(c).await, "the page was reloaded");
+    assert!(c.title().await.expect("title").starts_with('('));
+    assert_eq!(
+        attr(c, "#icon", "href").await.as_deref(),
+        Some("/assets/icon-turn.svg")
+    );
+    // 2. Bc4 in English SAN.
+    type_and_send(c, "Bc4", "Сf1—c4 (6134)").await;
+    ok(carol, "MOVE g2 Nc6");
+    wait_text(
+        c,
+        "var m=document.getElementById('main');return m?m.getAttribute('data-my-turn'):'';",
+        "true",
+    )
+    .await;
+    // 3. Qf3 in ICCF numeric.
+    type_and_send(c, "4163", "Фd1—f3 (4163)").await;
+    ok(carol, "MOVE g2 Nd4");
+    wait_text(
+        c,
+        "var m=document.getElementById('main');return m?m.getAttribute('data-my-turn'):'';",
+        "true",
+    )
+    .await;
+    // 4. Qxf7#, in Russian SAN: the game is over.
+    type_and_send(c, "Ф:f7", "Фf3:f7# (6367)").await;
+    wait_text(
+        c,
+        "var e=document.getElementById('result');return e?e.textContent:'';",
+        "1-0",
+    )
+    .await;
+    assert_eq!(moves(c).await.len(), 7);
+    assert!(push_starting(carol, "RESULT g2").contains("1-0"));
+
+    // p1: Boris (White) against Alice; 1. d4 with the keyboard (the cursor starts on e2).
+    c.goto(&format!("{base}/play/games/p1"))
+        .await
+        .expect("goto");
+    keys(c, &[Key::Left, Key::Enter, Key::Up, Key::Up, Key::Enter]).await;
+    wait_text(
+        c,
+        "var e=document.getElementById('read-as');return e?e.textContent:'';",
+        "d2—d4 (4244)",
+    )
+    .await;
+    send(c).await;
+    wait_text(
+        c,
+        "var e=document.getElementById('flash');return e?e.textContent:'';",
+        "d2—d4",
+    )
+    .await;
+    // A conditional line: if 1... d5 then 2. c4.
+    let line = c.find(Locator::Id("line")).await.expect("line field");
+    line.send_keys("1... d5 2. c4").await.expect("type");
+    c.find(Locator::Css("#line-form button[value=line]"))
+        .await
+        .expect("set")
+        .click()
+        .await
+        .expect("click");
+    wait_text(
+        c,
+        "var e=document.getElementById('flash');return e?e.className:'';",
+        "done",
+    )
+    .await;
+    mark_page(c).await;
+    ok(alice, "MOVE p1 d5");
+    // The line answers at once; the page shows both moves without a reload.
+    wait_text(c, "return Array.from(document.querySelectorAll('#moves .move')).map(function(a){return a.textContent}).join(' ');", "c2—c4").await;
+    assert!(still_same_page(c).await);
+    assert!(push_starting(alice, "MOVE p1").contains("d4"));
+    assert!(push_starting(alice, "MOVE p1").contains("c4"));
+
+    // g1: Boris (Black) sends a message with markup and Cyrillic, and reads Alice's answer.
+    ok(alice, "MOVE g1 e4");
+    c.goto(&format!("{base}/play/games/g1"))
+        .await
+        .expect("goto");
+    let text = "Удачи, <b>Алиса</b> & спасибо!";
+    c.find(Locator::Id("message"))
+        .await
+        .expect("message field")
+        .send_keys(text)
+        .await
+        .expect("type");
+    c.find(Locator::Css("#message-form button"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+    wait_text(
+        c,
+        "var e=document.getElementById('messages');return e?e.textContent:'';",
+        text,
+    )
+    .await;
+    assert!(push_starting(alice, "MSG g1").contains("Удачи"));
+    mark_page(c).await;
+    ok(alice, "MSG g1 И тебе, Борис!");
+    wait_text(
+        c,
+        "var e=document.getElementById('messages');return e?e.textContent:'';",
+        "И тебе, Борис!",
+    )
+    .await;
+    let markup = text_of(
+        c,
+        "return document.querySelectorAll('#messages b').length+'';",
+    )
+    .await;
+    assert_eq!(markup, "0", "the message's markup became markup");
+    // He offers a draw here; Alice accepts over TCP; the page shows the result live.
+    c.find(Locator::Css("button[value=offer]"))
+        .await
+        .expect("offer")
+        .click()
+        .await
+        .expect("click");
+    wait_text(
+        c,
+        "return (document.getElementById('draw-offer')!==null)+'';",
+        "true",
+    )
+    .await;
+    assert!(push_starting(alice, "DRAW g1").contains("offer"));
+    ok(alice, "DRAW g1 ACCEPT");
+    wait_text(
+        c,
+        "var e=document.getElementById('result');return e?e.textContent:'';",
+        "½-½",
+    )
+    .await;
+
+    // d1: Alice offers a draw, Boris accepts it on the page.
+    ok(alice, "MOVE d1 e4");
+    ok(alice, "DRAW d1 OFFER");
+    c.goto(&format!("{base}/play/games/d1"))
+        .await
+        .expect("goto");
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css("button[value=accept]"))
+        .await
+        .expect("the accept button")
+        .click()
+        .await
+        .expect("click");
+    wait_text(
+        c,
+        "var e=document.getElementById('result');return e?e.textContent:'';",
+        "½-½",
+    )
+    .await;
+    assert!(push_starting(alice, "DRAW d1").contains("accept"));
+}
+
+/// The pictures docs/web.md shows: a player's game at desktop and at phone width.
+async fn screenshots(c: &Client, base: &str, alice: &mut Line) {
+    ok(alice, "MOVE f1 e4");
+    ok(alice, "MSG f1 Добрый день! Good luck.");
+    // Carol plays Black in f1; she logs in here.
+    c.delete_all_cookies().await.expect("log out");
+    log_in(c, base, "carol", CAROL.secret).await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("my-games"))
+        .await
+        .expect("my games");
+    let mut shots = Vec::new();
+    for (width, height) in [(1100, 900), (390, 844)] {
+        c.set_window_size(width, height).await.expect("resize");
+        c.goto(&format!("{base}/play/games/f1"))
+            .await
+            .expect("goto");
+        let box_ = c.find(Locator::Id("move")).await.expect("the move box");
+        box_.send_keys("Nf6").await.expect("type");
+        wait_text(
+            c,
+            "var e=document.getElementById('read-as');return e?e.textContent:'';",
+            "Ng8-f6",
+        )
+        .await;
+        c.execute(
+            "document.activeElement.blur();window.scrollTo(0,0);",
+            vec![],
+        )
+        .await
+        .expect("scroll");
+        shots.push(c.screenshot().await.expect("screenshot"));
+    }
+    for png in &shots {
+        assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    }
+    if std::env::var_os("CCRELAY_SCREENSHOTS").is_some() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("play-desktop.png"), &shots[0]).expect("write");
+        std::fs::write(dir.join("play-phone.png"), &shots[1]).expect("write");
+    }
+}
+
+#[test]
+fn a_player_plays_in_the_browser_against_players_on_tcp() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let base = format!("http://{http}");
+    let mut alice = daemon.login(&ALICE);
+    let mut carol = daemon.login(&CAROL);
+    let driver = Driver::start();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let c = browser(&driver).await;
+        scenario(&c, &base, &mut alice, &mut carol).await;
+        screenshots(&c, &base, &mut alice).await;
+        c.close().await.expect("close");
+    });
+}
