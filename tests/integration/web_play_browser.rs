@@ -65,23 +65,49 @@ async fn wait_text(c: &Client, script: &str, want: &str) {
     }
 }
 
+/// Types `text` into the field `css` (emptied first), found afresh: a live page may put a
+/// new copy of its parts in place at any moment, and an element found before is then gone.
+async fn type_into(c: &Client, css: &str, text: &str) {
+    let mut last = None;
+    for _ in 0..5 {
+        let typed = async {
+            let e = c.find(Locator::Css(css)).await?;
+            e.clear().await?;
+            e.send_keys(text).await
+        };
+        match typed.await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("cannot type into {css}: {last:?}");
+}
+
+/// Clicks the element `css`, found afresh (see [`type_into`]).
+async fn click(c: &Client, css: &str) {
+    let mut last = None;
+    for _ in 0..5 {
+        let clicked = async { c.find(Locator::Css(css)).await?.click().await };
+        match clicked.await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("cannot click {css}: {last:?}");
+}
+
 /// Types `text` in the move box, waits for the preview to read `read_as`, and sends it.
 async fn type_and_send(c: &Client, text: &str, read_as: &str) {
-    let box_ = c.find(Locator::Id("move")).await.expect("the move box");
-    box_.clear().await.expect("clear");
-    box_.send_keys(text).await.expect("type");
+    type_into(c, "#move", text).await;
     wait_text(
         c,
         "var e=document.getElementById('read-as');return e?e.textContent:'';",
         read_as,
     )
     .await;
-    c.find(Locator::Id("send"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    click(c, "#send").await;
     wait_text(
         c,
         "var e=document.getElementById('flash');return e?e.textContent:'';",
@@ -90,34 +116,46 @@ async fn type_and_send(c: &Client, text: &str, read_as: &str) {
     .await;
 }
 
-/// Drags the piece on `from` to `to` with the mouse.
+/// Drags the piece on `from` to `to` with the mouse (again if the page was put in place
+/// anew under it).
 async fn drag(c: &Client, from: &str, to: &str) {
     let (from, to) = (
         format!("rect.sq[data-square=\"{from}\"]"),
         format!("rect.sq[data-square=\"{to}\"]"),
     );
-    let from = c.find(Locator::Css(&from)).await.expect("from square");
-    let to = c.find(Locator::Css(&to)).await.expect("to square");
-    let mouse = MouseActions::new("mouse".to_owned())
-        .then(PointerAction::MoveToElement {
-            element: from,
-            duration: None,
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::MoveToElement {
-            element: to,
-            duration: Some(Duration::from_millis(300)),
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    c.perform_actions(mouse).await.expect("drag");
+    let mut last = None;
+    for _ in 0..5 {
+        let dragged = async {
+            let from = c.find(Locator::Css(&from)).await?;
+            let to = c.find(Locator::Css(&to)).await?;
+            let mouse = MouseActions::new("mouse".to_owned())
+                .then(PointerAction::MoveToElement {
+                    element: from,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Down {
+                    button: MOUSE_BUTTON_LEFT,
+                })
+                .then(PointerAction::MoveToElement {
+                    element: to,
+                    duration: Some(Duration::from_millis(300)),
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Up {
+                    button: MOUSE_BUTTON_LEFT,
+                });
+            c.perform_actions(mouse).await
+        };
+        match dragged.await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("cannot drag {from} to {to}: {last:?}");
 }
 
 /// Presses keys on the focused board.
@@ -136,34 +174,14 @@ async fn keys(c: &Client, pressed: &[Key]) {
 }
 
 async fn send(c: &Client) {
-    c.find(Locator::Id("send"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    click(c, "#send").await;
 }
 
 async fn log_in(c: &Client, base: &str, id: &str, secret: &str) {
     c.goto(&format!("{base}/play")).await.expect("goto");
-    c.find(Locator::Css("input[name=player]"))
-        .await
-        .expect("id field")
-        .send_keys(id)
-        .await
-        .expect("type");
-    c.find(Locator::Css("input[name=secret]"))
-        .await
-        .expect("secret field")
-        .send_keys(secret)
-        .await
-        .expect("type");
-    c.find(Locator::Css("form.login button"))
-        .await
-        .expect("button")
-        .click()
-        .await
-        .expect("click");
+    type_into(c, "input[name=player]", id).await;
+    type_into(c, "input[name=secret]", secret).await;
+    click(c, "form.login button").await;
 }
 
 /// The page stays the one loaded (no reload): a mark set on it is still there.
@@ -276,14 +294,8 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     )
     .await;
     // A conditional line: if 1... d5 then 2. c4.
-    let line = c.find(Locator::Id("line")).await.expect("line field");
-    line.send_keys("1... d5 2. c4").await.expect("type");
-    c.find(Locator::Css("#line-form button[value=line]"))
-        .await
-        .expect("set")
-        .click()
-        .await
-        .expect("click");
+    type_into(c, "#line", "1... d5 2. c4").await;
+    click(c, "#line-form button[value=line]").await;
     wait_text(
         c,
         "var e=document.getElementById('flash');return e?e.className:'';",
@@ -304,18 +316,8 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
         .await
         .expect("goto");
     let text = "Удачи, <b>Алиса</b> & спасибо!";
-    c.find(Locator::Id("message"))
-        .await
-        .expect("message field")
-        .send_keys(text)
-        .await
-        .expect("type");
-    c.find(Locator::Css("#message-form button"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    type_into(c, "#message", text).await;
+    click(c, "#message-form button").await;
     wait_text(
         c,
         "var e=document.getElementById('messages');return e?e.textContent:'';",
@@ -338,12 +340,7 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     .await;
     assert_eq!(markup, "0", "the message's markup became markup");
     // He offers a draw here; Alice accepts over TCP; the page shows the result live.
-    c.find(Locator::Css("button[value=offer]"))
-        .await
-        .expect("offer")
-        .click()
-        .await
-        .expect("click");
+    click(c, "button[value=offer]").await;
     wait_text(
         c,
         "return (document.getElementById('draw-offer')!==null)+'';",
@@ -369,10 +366,8 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
         .at_most(WAIT)
         .for_element(Locator::Css("button[value=accept]"))
         .await
-        .expect("the accept button")
-        .click()
-        .await
-        .expect("click");
+        .expect("the accept button");
+    click(c, "button[value=accept]").await;
     wait_text(
         c,
         "var e=document.getElementById('result');return e?e.textContent:'';",
@@ -400,8 +395,7 @@ async fn screenshots(c: &Client, base: &str, alice: &mut Line) {
         c.goto(&format!("{base}/play/games/f1"))
             .await
             .expect("goto");
-        let box_ = c.find(Locator::Id("move")).await.expect("the move box");
-        box_.send_keys("Nf6").await.expect("type");
+        type_into(c, "#move", "Nf6").await;
         wait_text(
             c,
             "var e=document.getElementById('read-as');return e?e.textContent:'';",
