@@ -56,9 +56,10 @@ ol.messages li.mine{background:#e6eef7}
 textarea#message{width:100%;max-width:30em}
 button.danger{background:#a01010;color:#fff;border:0;padding:.3em .7em;border-radius:3px}
 form.login{display:flex;flex-direction:column;gap:.6em;max-width:20em}
+.board-box{flex:none;max-width:100%}
 output#preview{display:block;margin-top:.4em;min-height:1.4em}
 .side input,.side select,.side textarea{max-width:100%;box-sizing:border-box}
-@media (max-width:700px){.game{flex-direction:column}.board{width:100%;max-width:480px}.side{min-width:0}main{padding:.6em}}
+@media (max-width:700px){.game{display:block}.board{width:100%;max-width:480px}.side{min-width:0;margin-top:1em}main{padding:.6em}}
 "#;
 
 /// Follows the page live: on each `change` the page is fetched again and its `<main>` put in

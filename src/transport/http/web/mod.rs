@@ -132,6 +132,7 @@ pub fn routes(web: Arc<Web>) -> Router {
         .route("/events/{id}/live", get(live::event))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
+        .route("/play/live", get(live::player))
         .merge(play::routes())
         .with_state(web)
         .layer(axum::middleware::map_response(private_to_the_viewer))

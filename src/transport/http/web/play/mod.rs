@@ -104,14 +104,14 @@ pub struct Play {
     pub flashes: Flashes,
 }
 
-/// The players' routes.
+/// The players' routes (their live events, `/play/live`, are served with the others by
+/// `live.rs`).
 pub fn routes() -> Router<Arc<Web>> {
     Router::new()
         .route("/play", get(mine::index))
         .route("/play/login", post(login::submit))
         .route("/play/logout", post(login::logout))
         .route("/play/leave", post(act::leave))
-        .route("/play/live", get(super::live::player))
         .route("/play/games/{id}", get(game::show).post(act::game))
         .route("/play/games/{id}/preview", get(act::preview))
         .route("/play/receipts/{entry}", get(act::receipt))
