@@ -389,3 +389,108 @@ fn a_draughts_game_is_played_from_the_page_too() {
     );
     assert!(push_starting(&mut carol, "MOVE dr1").contains("c3-d4"));
 }
+
+#[test]
+fn resignation_needs_its_box_ticked_and_claims_and_leave_are_the_tcp_commands() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let token = form_token(&page(http, "/play/games/g2", &cookie).body);
+    // Without the confirmation box: refused, the game goes on.
+    let unsure = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[("form", &token), ("do", "resign")],
+    );
+    let shown = followed(http, &unsure, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash refused\""),
+        "{}",
+        shown.body
+    );
+    assert!(!moves_over_tcp(&daemon, "g2").contains("resign"));
+    // A claim with nothing to claim: the game's own refusal.
+    let claim = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "claim"),
+            ("claim", "threefold"),
+            ("with", ""),
+        ],
+    );
+    let shown = followed(http, &claim, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash refused\""),
+        "{}",
+        shown.body
+    );
+    // Leave in all his games.
+    let leave = post_form(
+        http,
+        "/play/leave",
+        &cookie,
+        &[("form", &token), ("first", "2030-01-10"), ("days", "5")],
+    );
+    let shown = followed(http, &leave, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    // With the box ticked: resigned, 0-1, pushed to Carol.
+    let mut carol = daemon.login(&crate::web::CAROL);
+    let sure = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[("form", &token), ("do", "resign"), ("sure", "yes")],
+    );
+    let shown = followed(http, &sure, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    assert!(shown.body.contains("0-1"), "{}", shown.body);
+    assert!(push_starting(&mut carol, "RESULT g2").contains("0-1"));
+}
+
+#[test]
+fn a_player_past_the_command_budget_is_refused_and_nothing_is_recorded() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let token = form_token(&page(http, "/play/games/g1", &cookie).body);
+    // The shipped limit: 600 commands a minute, previews counted.
+    let mut refused = false;
+    for _ in 0..700 {
+        let answer = page(http, "/play/games/g2/preview?move=Кf3&number=1", &cookie);
+        if answer.status == 429 {
+            refused = true;
+            break;
+        }
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    assert!(refused, "no preview was refused");
+    let message = post_form(
+        http,
+        "/play/games/g1",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "message"),
+            ("message", "one too many"),
+        ],
+    );
+    let shown = followed(http, &message, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash refused\""),
+        "{}",
+        shown.body
+    );
+    assert!(!shown.body.contains("one too many"), "{}", shown.body);
+}

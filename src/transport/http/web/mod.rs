@@ -70,6 +70,11 @@ impl Web {
         let play = play::Play {
             sessions: sessions::PlayerSessions::open(&ctx.config.data_dir)?,
             flashes: Default::default(),
+            commands: crate::limiter::KeyedBudget::new(
+                ctx.config.limits.commands_per_minute,
+                ctx.config.limits.commands_per_minute,
+                play::MAX_BUDGETS,
+            ),
         };
         Ok(Arc::new(Web {
             ctx,

@@ -40,6 +40,14 @@ pub struct Act {
     sure: String,
 }
 
+/// The reply to a player past their command budget.
+fn too_many() -> Reply {
+    Reply::new(
+        Status::TooMany,
+        "too many commands (limits.commands_per_minute): slow down",
+    )
+}
+
 fn sender(me: &Me) -> Sender {
     Sender {
         player: me.session.player.clone(),
@@ -133,8 +141,10 @@ pub async fn game(
         // Not the player's game (or none): the same page whether it exists or not.
         return not_found(me.tongue);
     }
+    let within_budget = web.play.commands.spend(&me.session.player);
     if act.action == "check" {
         let preview = match move_line(&act.text, act.number, color) {
+            Ok(_) if !within_budget => Err(too_many()),
             Ok(line) => web.ctx.relay.preview(&me.session.player, &id, line).await,
             Err(reply) => Err(reply),
         };
@@ -145,6 +155,7 @@ pub async fn game(
         return page_of(&web, &me, &id, shown).await;
     }
     let reply = match command_of(&act, &id, color) {
+        Ok(_) if !within_budget => too_many(),
         Ok(command) => {
             let said = Said::new(command);
             web.ctx.relay.call_said(sender(&me), said).await
@@ -174,6 +185,15 @@ pub async fn preview(
         Ok(None) => return (StatusCode::NOT_FOUND, "no such game of yours\n").into_response(),
         Err(page) => return page,
     };
+    if !web.play.commands.spend(&me.session.player) {
+        let json = serde_json::json!({"ok": false, "status": 429, "reason": too_many().text});
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::CONTENT_TYPE, "application/json")],
+            json.to_string(),
+        )
+            .into_response();
+    }
     let answer = match move_line(text, number, Some(color)) {
         Ok(line) => web.ctx.relay.preview(&me.session.player, &id, line).await,
         Err(reply) => Err(reply),
@@ -214,6 +234,7 @@ pub async fn leave(
     }
     let words = format!("LEAVE {} {}", form.first.trim(), form.days.trim());
     let reply = match Command::parse(&words) {
+        Ok(_) if !web.play.commands.spend(&me.session.player) => too_many(),
         Ok(command @ Command::Leave { .. }) => {
             web.ctx
                 .relay

@@ -102,7 +102,13 @@ fn done(query: &std::collections::BTreeMap<String, String>) -> Option<u64> {
 pub struct Play {
     pub sessions: PlayerSessions,
     pub flashes: Flashes,
+    /// Each player's actions and previews, as a line-protocol session's commands
+    /// (`limits.commands_per_minute`).
+    pub commands: crate::limiter::KeyedBudget,
 }
+
+/// Players whose command budgets are held at once, at most.
+pub const MAX_BUDGETS: usize = 65_536;
 
 /// The players' routes (their live events, `/play/live`, are served with the others by
 /// `live.rs`).
