@@ -17,6 +17,7 @@ use shakmaty::Color;
 
 use super::board::{Marks, check_square, move_squares, svg};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
+use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
 use crate::game::{Kind, board};
@@ -98,6 +99,20 @@ fn move_list(g: &Watched, v: &Viewer, moves: &[Shown], ply: usize) -> Markup {
     }
 }
 
+/// Both clocks' time left (White's, then Black's), and which side is on leave.
+pub fn clocks(w: &Words, time_left: [Option<i64>; 2], on_leave: [bool; 2]) -> Markup {
+    html! {
+        @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            span data-color=(w.color(color)) {
+                (w.color(color)) ": "
+                @match time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
+                @if on_leave[i] { " (" (w.on_leave) ")" }
+            }
+            @if i == 0 { br; }
+        }
+    }
+}
+
 fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
     let w = v.words();
     html! {
@@ -112,16 +127,7 @@ fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
             dt { (w.time_control) } dd.time-control { (g.time_control) }
             @if !g.delayed {
                 dt { (w.clock) }
-                dd.clocks {
-                    @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                        span data-color=(w.color(color)) {
-                            (w.color(color)) ": "
-                            @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
-                            @if g.on_leave[i] { " (" (w.on_leave) ")" }
-                        }
-                        @if i == 0 { br; }
-                    }
-                }
+                dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
             }
             @if let Some(color) = g.draw_offer {
                 dt { (w.draw_offer) } dd.draw-offer { (w.color(color)) }

@@ -19,7 +19,6 @@ use serde::Deserialize;
 use super::super::PeerAddr;
 use super::words::{Tongue, Words};
 use super::{Web, cookie, layout};
-use crate::auth::gate::Refusal;
 
 /// How long an arbiter's session lasts.
 const SESSION: Duration = Duration::from_secs(12 * 3600);
@@ -73,15 +72,7 @@ impl Sessions {
 }
 
 fn tongue(headers: &HeaderMap) -> Tongue {
-    cookie(headers, "lang")
-        .and_then(Tongue::from_code)
-        .or_else(|| {
-            headers
-                .get(header::ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok())
-                .and_then(Tongue::from_accept)
-        })
-        .unwrap_or(Tongue::En)
+    super::tongue_of(headers, None)
 }
 
 fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) -> Response {
@@ -123,17 +114,10 @@ pub async fn submit(
     Form(login): Form<Login>,
 ) -> Response {
     let tongue = tongue(&headers);
-    let peer = peer.map_or_else(
-        || "unknown".to_owned(),
-        |p| crate::limiter::address_key(p.0.0.ip()),
-    );
+    let peer = super::login_key(peer);
     if let Err(refusal) = web.ctx.log_in(&peer, "admin", login.secret).await {
         tracing::warn!(%peer, "web arbiter {refusal}");
-        let status = match refusal {
-            Refusal::Wrong => StatusCode::FORBIDDEN,
-            Refusal::TooMany | Refusal::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
-        };
-        return login_page(tongue, status, true, false);
+        return login_page(tongue, super::refused_status(&refusal), true, false);
     }
     let Some(token) = web.arbiters.open() else {
         return login_page(tongue, StatusCode::SERVICE_UNAVAILABLE, true, false);

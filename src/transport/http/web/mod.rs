@@ -103,17 +103,21 @@ async fn private_to_the_viewer(mut response: Response) -> Response {
     response
 }
 
+/// A file the pages use (style, script, icon): the same for everyone, cached for an hour.
+pub fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 /// The pages' style and live script, as files: the same for everyone, cached for an hour.
 pub fn assets() -> Router {
-    let file = |content_type: &'static str, body: &'static str| {
-        (
-            [
-                (header::CONTENT_TYPE, content_type),
-                (header::CACHE_CONTROL, "public, max-age=3600"),
-            ],
-            body,
-        )
-    };
+    let file = asset;
     Router::new()
         .route(
             layout::STYLE_PATH,
@@ -186,6 +190,38 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(n, _)| *n == name)
         .map(|(_, v)| v)
+}
+
+/// The language of a page without a viewer's query: the page's switch (the `lang` cookie),
+/// else `own` (a player's language), else the browser's, else English.
+pub fn tongue_of(headers: &HeaderMap, own: Option<Lang>) -> Tongue {
+    cookie(headers, "lang")
+        .and_then(Tongue::from_code)
+        .or_else(|| own.map(|l| Tongue::of(Some(l))))
+        .or_else(|| {
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Tongue::from_accept)
+        })
+        .unwrap_or(Tongue::En)
+}
+
+/// What failed logins are counted by for a request: its address (an IPv6 /64).
+pub fn login_key(peer: Option<axum::extract::Extension<super::PeerAddr>>) -> String {
+    peer.map_or_else(
+        || "unknown".to_owned(),
+        |p| crate::limiter::address_key(p.0.0.ip()),
+    )
+}
+
+/// The status of a refused login's page.
+pub fn refused_status(refusal: &crate::auth::gate::Refusal) -> StatusCode {
+    use crate::auth::gate::Refusal;
+    match refusal {
+        Refusal::Wrong => StatusCode::FORBIDDEN,
+        Refusal::TooMany | Refusal::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
+    }
 }
 
 /// A year, in seconds: how long a viewer's choice is remembered.

@@ -14,6 +14,7 @@ use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
 use super::super::board::{Marks, check_square, move_squares, svg_from};
+use super::super::game::clocks;
 use super::super::pages::{result_text, when};
 use super::super::{Web, not_found, unavailable};
 use super::{Me, me, page, switch_language, to_login};
@@ -231,7 +232,7 @@ pub fn opponent(g: &GameView) -> String {
     }
 }
 
-fn clocks(me: &Me, g: &GameView) -> Markup {
+fn facts(me: &Me, g: &GameView) -> Markup {
     let w = me.words();
     html! {
         dl.facts {
@@ -239,16 +240,7 @@ fn clocks(me: &Me, g: &GameView) -> Markup {
             dt { (w.play_opponent) } dd #opponent { (opponent(g)) }
             dt { (w.time_control) } dd { (g.time_control) }
             dt { (w.clock) }
-            dd.clocks {
-                @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                    span data-color=(w.color(color)) {
-                        (w.color(color)) ": "
-                        @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
-                        @if g.on_leave[i] { " (" (w.on_leave) ")" }
-                    }
-                    @if i == 0 { br; }
-                }
-            }
+            dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
             dt { (w.result) } dd.result #result { (result_text(w, &g.standing)) }
             @if let Some(t) = g.last_move_at { dt { (w.last_move) } dd { (when(t)) } }
             @if let Some(e) = &g.event { dt { (w.event) } dd { (e) } }
@@ -282,7 +274,7 @@ pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
             div.game {
                 div.board-box { (PreEscaped(board)) }
                 div.side {
-                    (clocks(me, g))
+                    (facts(me, g))
                     @if g.my_turn() { (move_box(me, g, shown)) }
                     @if g.standing == Standing::Ongoing { (actions(me, g)) }
                     h2 { (w.moves) }

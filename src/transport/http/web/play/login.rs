@@ -17,7 +17,6 @@ use super::super::sessions::{LIFETIME, random_token};
 use super::super::words::{Tongue, Words};
 use super::super::{Web, cookie, layout};
 use super::{COOKIE, forged, form_is_ours, me};
-use crate::auth::gate::Refusal;
 
 /// The cookie holding the login form's token.
 const FORM_COOKIE: &str = "ccrelay_login_form";
@@ -72,23 +71,16 @@ pub async fn submit(
     headers: HeaderMap,
     Form(login): Form<Login>,
 ) -> Response {
-    let tongue = super::tongue_of(&headers, None);
+    let tongue = super::super::tongue_of(&headers, None);
     let expected = cookie(&headers, FORM_COOKIE).unwrap_or("");
     if expected.is_empty() || login.form != expected {
         return forged(tongue);
     }
-    let peer = peer.map_or_else(
-        || "unknown".to_owned(),
-        |p| crate::limiter::address_key(p.0.0.ip()),
-    );
+    let peer = super::super::login_key(peer);
     let player = login.player.trim().to_owned();
     if let Err(refusal) = web.ctx.log_in_player(&peer, &player, login.secret).await {
         tracing::warn!(%peer, "web player {refusal}");
-        let status = match refusal {
-            Refusal::Wrong => StatusCode::FORBIDDEN,
-            Refusal::TooMany | Refusal::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
-        };
-        return form(&web, tongue, status, true);
+        return form(&web, tongue, super::super::refused_status(&refusal), true);
     }
     let hash = web
         .ctx

@@ -133,7 +133,7 @@ pub async fn index(
         }
         None => login::form(
             &web,
-            super::tongue_of(&headers, None),
+            super::super::tongue_of(&headers, None),
             StatusCode::OK,
             false,
         ),

@@ -125,15 +125,7 @@ pub fn routes() -> Router<Arc<Web>> {
 
 /// The assets of the players' pages.
 pub fn assets() -> Router {
-    let file = |content_type: &'static str, body: &'static str| {
-        (
-            [
-                (header::CONTENT_TYPE, content_type),
-                (header::CACHE_CONTROL, "public, max-age=3600"),
-            ],
-            body,
-        )
-    };
+    let file = super::asset;
     Router::new()
         .route(
             SCRIPT_PATH,
@@ -165,21 +157,6 @@ impl Me {
     }
 }
 
-/// The pages' language: the page's switch (`?lang=`, then the cookie it set), else the
-/// player's own, else the browser's.
-fn tongue_of(headers: &HeaderMap, own: Option<Lang>) -> Tongue {
-    cookie(headers, "lang")
-        .and_then(Tongue::from_code)
-        .or_else(|| own.map(|l| Tongue::of(Some(l))))
-        .or_else(|| {
-            headers
-                .get(header::ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok())
-                .and_then(Tongue::from_accept)
-        })
-        .unwrap_or(Tongue::En)
-}
-
 /// The player of the request's session, if it is live.
 pub fn me(web: &Web, headers: &HeaderMap) -> Option<Me> {
     let token = cookie(headers, COOKIE)?;
@@ -202,7 +179,7 @@ pub fn me(web: &Web, headers: &HeaderMap) -> Option<Me> {
     Some(Me {
         session,
         name,
-        tongue: tongue_of(headers, own),
+        tongue: super::tongue_of(headers, own),
         notation,
         lang,
     })
