@@ -149,6 +149,14 @@ fn my_games_put_the_games_waiting_for_me_first_and_count_them_in_the_title() {
         attr_of(&mine.body, "icon", "href").as_deref(),
         Some("/assets/icon-turn.svg")
     );
+    // His pages speak his language (Russian), and Ukrainian or English by the switch.
+    assert!(mine.body.contains("<h1>Мои партии</h1>"), "{}", mine.body);
+    let switch = page(http, "/play?lang=uk", &cookie);
+    assert_eq!(switch.status, 303);
+    let uk = page(http, "/play", &format!("{cookie}; lang=uk"));
+    assert!(uk.body.contains("<h1>Мої партії</h1>"), "{}", uk.body);
+    let en = page(http, "/play", &format!("{cookie}; lang=en"));
+    assert!(en.body.contains("<h1>My games</h1>"), "{}", en.body);
     // Alice's move in g1 appears as his last move there, in his notation (Russian LAN).
     let mut alice = daemon.login(&ALICE);
     ok(&mut alice, "MOVE g1 e4");
