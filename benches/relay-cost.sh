@@ -54,7 +54,7 @@ for run in $(seq "$runs"); do
   done
   [ -n "$addr" ] || { echo "daemon did not start:" >&2; cat "$dir/err" >&2; exit 1; }
   read -r u0 s0 < <(ticks "$daemon")
-  "$bin" bench --connect "$addr" --games "$games" --plies "$plies" --rate 0 > "$dir/bench"
+  timeout 900 "$bin" bench --connect "$addr" --games "$games" --plies "$plies" --rate 0 > "$dir/bench"
   read -r u1 s1 < <(ticks "$daemon")
   kill -TERM "$daemon"
   wait "$daemon" || true
