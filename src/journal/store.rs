@@ -603,7 +603,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let conn = Connection::open(dir.path().join(FILE_NAME)).unwrap();
-            conn.execute_batch(&SCHEMA.replace(" AUTOINCREMENT", "")).unwrap();
+            conn.execute_batch(&SCHEMA.replace(" AUTOINCREMENT", ""))
+                .unwrap();
             insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
             for (id, delivered) in [(1, None), (2, Some("2026-12-01T00:00:00Z")), (3, Some("x"))] {
                 conn.execute(
@@ -625,10 +626,16 @@ mod tests {
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
             .unwrap();
         assert_eq!(rows, 1, "the delivered rows are gone");
-        assert_eq!(insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(), 4);
+        assert_eq!(
+            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
+            4
+        );
         // Opening again migrates nothing twice.
         drop(conn);
         let conn = open(dir.path()).unwrap();
-        assert_eq!(insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(), 5);
+        assert_eq!(
+            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
+            5
+        );
     }
 }

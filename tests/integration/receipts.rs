@@ -253,7 +253,10 @@ fn a_journal_written_by_the_previous_release_is_verified_and_played_on() {
     }
     let (ok, out, err) = run(&["journal", "verify"], &config);
     assert!(ok, "{err}");
-    assert!(out.contains("5 entries") && out.contains("hash chain intact"), "{out}");
+    assert!(
+        out.contains("5 entries") && out.contains("hash chain intact"),
+        "{out}"
+    );
 
     let daemon = Daemon::start(&config);
     // Boris is owed the push of 2. Nf3 alone: the two he acknowledged are not sent again.
@@ -262,7 +265,11 @@ fn a_journal_written_by_the_previous_release_is_verified_and_played_on() {
     assert!(push.starts_with("MOVE g1 2. "), "{push}");
     let (code, text) = boris.call("GAMES");
     assert_eq!(code, 250, "{text}");
-    assert!(boris.pushes.is_empty(), "only one push owed: {:?}", boris.pushes);
+    assert!(
+        boris.pushes.is_empty(),
+        "only one push owed: {:?}",
+        boris.pushes
+    );
     let (code, text) = boris.call(&format!("ACK {id}"));
     assert_eq!(code, 250, "{text}");
     let (code, text) = boris.call("MOVE g1 2... Кc6");
@@ -278,5 +285,8 @@ fn a_journal_written_by_the_previous_release_is_verified_and_played_on() {
     drop(daemon);
     let (ok, out, err) = run(&["journal", "verify"], &config);
     assert!(ok, "{err}");
-    assert!(out.contains("7 entries") && out.contains("hash chain intact"), "{out}");
+    assert!(
+        out.contains("7 entries") && out.contains("hash chain intact"),
+        "{out}"
+    );
 }
