@@ -28,14 +28,14 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE INDEX IF NOT EXISTS entries_game ON entries(game, seq);
 CREATE TABLE IF NOT EXISTS outbox (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
     player       TEXT NOT NULL,
     game         TEXT NOT NULL,
     seq          INTEGER NOT NULL REFERENCES entries(seq),
     body         TEXT NOT NULL,
-    delivered_at TEXT
+    delivered_at TEXT,
+    sensitive    INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_at IS NULL;
 CREATE TABLE IF NOT EXISTS inbound_keys (
     key TEXT PRIMARY KEY,
     seq INTEGER NOT NULL REFERENCES entries(seq)
@@ -78,11 +78,53 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
     if !has_sensitive {
         conn.execute_batch("ALTER TABLE outbox ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0")?;
     }
-    // So that an acknowledgement finds the few such rows without reading the outbox.
+    migrate(&conn)?;
     conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS outbox_sensitive ON outbox(player, id) WHERE sensitive = 1",
+        "CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(player, id) WHERE delivered_at IS NULL",
     )?;
     Ok(conn)
+}
+
+/// The layout version this build writes (`PRAGMA user_version`). 0: delivered outbox rows kept
+/// with their delivery time, ids assigned as SQLite's largest rowid plus one. 1: a row is
+/// removed when its reader acknowledges it, so ids come from `AUTOINCREMENT` (never one given
+/// before: a session's cursor and a reader's `ACK n` stay meaningful when the newest rows have
+/// been removed).
+const LAYOUT_VERSION: i64 = 1;
+
+/// Brings a journal written by an earlier release to [`LAYOUT_VERSION`], in one transaction:
+/// the outbox is rebuilt with `AUTOINCREMENT`, keeping the rows not yet delivered with their
+/// ids and carrying the largest id ever given on; the rows already delivered are dropped (kept
+/// only as a log that nothing reads, they were most of the file).
+fn migrate(conn: &Connection) -> Result<(), JournalError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version >= LAYOUT_VERSION {
+        return Ok(());
+    }
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE;
+         CREATE TEMP TABLE outbox_last AS SELECT coalesce(max(id), 0) AS id FROM outbox;
+         CREATE TABLE outbox_v1 (
+             id           INTEGER PRIMARY KEY AUTOINCREMENT,
+             player       TEXT NOT NULL,
+             game         TEXT NOT NULL,
+             seq          INTEGER NOT NULL REFERENCES entries(seq),
+             body         TEXT NOT NULL,
+             delivered_at TEXT,
+             sensitive    INTEGER NOT NULL DEFAULT 0
+         );
+         INSERT INTO outbox_v1 (id, player, game, seq, body, delivered_at, sensitive)
+             SELECT id, player, game, seq, body, delivered_at, sensitive FROM outbox
+             WHERE delivered_at IS NULL ORDER BY id;
+         DROP TABLE outbox;
+         ALTER TABLE outbox_v1 RENAME TO outbox;
+         DELETE FROM sqlite_sequence WHERE name = 'outbox';
+         INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', id FROM temp.outbox_last;
+         DROP TABLE temp.outbox_last;
+         PRAGMA user_version = {LAYOUT_VERSION};
+         COMMIT;"
+    ))?;
+    Ok(())
 }
 
 /// Every player's secret hash registered while the relay ran (not those of the
@@ -260,18 +302,15 @@ pub fn insert_outbox(
     Ok(conn.last_insert_rowid())
 }
 
-/// Marks `player`'s outbox messages up to and including `upto` delivered; returns how many.
+/// Removes `player`'s outbox messages up to and including `upto`, now delivered; returns how
+/// many. A delivered row is not kept: it existed only to be sent again until acknowledged, and
+/// what it reported stays in the entries (docs/journal.md, "The outbox").
 pub fn mark_delivered(conn: &Connection, player: &str, upto: i64) -> Result<usize, JournalError> {
-    let now = jiff::Timestamp::now().to_string();
-    let marked = conn
-        .prepare_cached("UPDATE outbox SET delivered_at = ?1 WHERE player = ?2 AND id <= ?3 AND delivered_at IS NULL")?
-        .execute(params![now, player, upto])?;
-    // A delivered message that held a secret is not kept.
-    conn.prepare_cached(
-        "DELETE FROM outbox WHERE player = ?1 AND id <= ?2 AND sensitive = 1 AND delivered_at IS NOT NULL",
-    )?
-    .execute(params![player, upto])?;
-    Ok(marked)
+    Ok(conn
+        .prepare_cached(
+            "DELETE FROM outbox WHERE player = ?1 AND id <= ?2 AND delivered_at IS NULL",
+        )?
+        .execute(params![player, upto])?)
 }
 
 /// `player`'s undelivered messages after `after`, oldest first, at most `limit`.
@@ -536,5 +575,67 @@ mod tests {
         drop(conn);
         let conn = open_read_only(dir.path()).unwrap();
         assert!(move_langs(&conn).unwrap().is_empty());
+    }
+
+    /// With delivered rows removed, SQLite's default rowid (the largest plus one) would give a
+    /// removed row's id again: a session that had sent it would skip the new row, and `ACK n`
+    /// would acknowledge it unseen.
+    #[test]
+    fn an_outbox_id_is_never_given_twice_once_delivered_rows_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        let first = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let second = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        assert_eq!(mark_delivered(&conn, "boris", second).unwrap(), 2);
+        assert!(pending(&conn, "boris", 0, 10).unwrap().is_empty());
+        drop(conn);
+        let conn = open(dir.path()).unwrap();
+        let third = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        assert!(third > second && second > first, "{first} {second} {third}");
+    }
+
+    /// A journal of layout 0 (the release before rows were removed on delivery): its
+    /// delivered rows go, the others stay with their ids, and new ids start after the largest
+    /// one it ever gave, delivered or not.
+    #[test]
+    fn a_layout_0_outbox_keeps_its_pending_rows_and_its_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+            conn.execute_batch(&SCHEMA.replace(" AUTOINCREMENT", ""))
+                .unwrap();
+            insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+            for (id, delivered) in [(1, None), (2, Some("2026-12-01T00:00:00Z")), (3, Some("x"))] {
+                conn.execute(
+                    "INSERT INTO outbox (id, player, game, seq, body, delivered_at)
+                     VALUES (?1, 'boris', 'g1', 1, '{}', ?2)",
+                    params![id, delivered],
+                )
+                .unwrap();
+            }
+        }
+        let conn = open(dir.path()).unwrap();
+        let waiting: Vec<i64> = pending(&conn, "boris", 0, 10)
+            .unwrap()
+            .iter()
+            .map(|item| item.id)
+            .collect();
+        assert_eq!(waiting, [1]);
+        let rows: i64 = conn
+            .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 1, "the delivered rows are gone");
+        assert_eq!(
+            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
+            4
+        );
+        // Opening again migrates nothing twice.
+        drop(conn);
+        let conn = open(dir.path()).unwrap();
+        assert_eq!(
+            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
+            5
+        );
     }
 }

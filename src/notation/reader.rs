@@ -508,6 +508,18 @@ pub(super) fn resolve_coordinates<P: Position>(
     to: Square,
     promotion: Option<Role>,
 ) -> Result<Move, ReadMoveError> {
+    // Nearly every pair of squares read names a legal move: checked against the moves to its
+    // square alone (shakmaty's UCI reading), it needs no list of every legal move, which was
+    // most of the cost of reading a journal's moves back at start. Anything else (an illegal
+    // move, a promotion without its piece) is read below, for its error.
+    let uci = shakmaty::uci::UciMove::Normal {
+        from,
+        to,
+        promotion,
+    };
+    if let Ok(m) = uci.to_move(pos) {
+        return Ok(m);
+    }
     let target = Target {
         role: RoleSpec::Any,
         castle: None,

@@ -220,3 +220,73 @@ fn a_key_rotation_is_refused_while_the_daemon_runs_and_followed_after() {
     assert!(ok, "{out}{err}");
     assert!(out.contains("receipts ok: 3 receipts (1 signed)"), "{out}");
 }
+
+/// A journal written by the release before delivered outbox rows were removed (commit
+/// dcc53eb; tests/fixtures/journal-dcc53eb/): alice and boris, `1. e4 e5 2. Nf3` in g1;
+/// boris acknowledged his first two pushes, alice none, and nobody the push of `2. Nf3`. The
+/// current daemon opens it, verifies it, sends exactly the pushes still owed, and plays on.
+#[test]
+fn a_journal_written_by_the_previous_release_is_verified_and_played_on() {
+    const OLD_ALICE: crate::daemon::Player = crate::daemon::Player {
+        secret: "bench",
+        ..ALICE
+    };
+    const OLD_BORIS: crate::daemon::Player = crate::daemon::Player {
+        secret: "bench",
+        ..BORIS
+    };
+    let (_dir, config) = temp_setup(&[OLD_ALICE, OLD_BORIS], &[("g1", "alice", "boris")]);
+    let data = data_dir(&config);
+    std::fs::create_dir_all(&data).expect("data dir");
+    let fixture = crate::support::fixture("journal-dcc53eb");
+    for file in ["journal.sqlite3", "signing.key", "signing.pub"] {
+        std::fs::copy(fixture.join(file), data.join(file)).expect("copy the fixture");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            data.join("signing.key"),
+            std::fs::Permissions::from_mode(0o600),
+        )
+        .expect("key mode");
+    }
+    let (ok, out, err) = run(&["journal", "verify"], &config);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("5 entries") && out.contains("hash chain intact"),
+        "{out}"
+    );
+
+    let daemon = Daemon::start(&config);
+    // Boris is owed the push of 2. Nf3 alone: the two he acknowledged are not sent again.
+    let mut boris = daemon.login(&OLD_BORIS);
+    let (id, push) = boris.next_push();
+    assert!(push.starts_with("MOVE g1 2. "), "{push}");
+    let (code, text) = boris.call("GAMES");
+    assert_eq!(code, 250, "{text}");
+    assert!(
+        boris.pushes.is_empty(),
+        "only one push owed: {:?}",
+        boris.pushes
+    );
+    let (code, text) = boris.call(&format!("ACK {id}"));
+    assert_eq!(code, 250, "{text}");
+    let (code, text) = boris.call("MOVE g1 2... Кc6");
+    assert_eq!(code, 250, "{text}");
+    // Alice acknowledged nothing: both her pushes come again, then boris's new move.
+    let mut alice = daemon.login(&OLD_ALICE);
+    let owed: Vec<String> = (0..3).map(|_| alice.next_push().1).collect();
+    assert!(owed[0].starts_with("GAME g1 started"), "{owed:?}");
+    assert!(owed[1].starts_with("MOVE g1 1... e5"), "{owed:?}");
+    assert!(owed[2].starts_with("MOVE g1 2... Nc6"), "{owed:?}");
+    let (code, text) = alice.call("MOVE g1 3. Bb5");
+    assert_eq!(code, 250, "{text}");
+    drop(daemon);
+    let (ok, out, err) = run(&["journal", "verify"], &config);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("7 entries") && out.contains("hash chain intact"),
+        "{out}"
+    );
+}

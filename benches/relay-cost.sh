@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# What the daemon spends per relayed move, measured on its own process: CPU (user and system
+# from /proc/PID/stat), bytes on disk, and moves carried. Each run fills a fresh journal with
+# GAMES games (`ccrelay bench --fill DIR --plies 0`), starts the daemon on it, plays PLIES
+# half-moves in every game as fast as it answers (`ccrelay bench --connect ADDR --rate 0`),
+# stops it, checkpoints the database and weighs it; then prints each run and the median and
+# range of RUNS runs.
+#
+# Usage: benches/relay-cost.sh [RUNS] [GAMES] [PLIES]   (defaults 5 1000 40)
+# CCRELAY_BIN names the binary (default: target/release/ccrelay, built first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+games=${2:-1000}
+plies=${3:-40}
+if [ -z "${CCRELAY_BIN:-}" ]; then
+  cargo build --release --quiet
+  bin=${CARGO_TARGET_DIR:-target}/release/ccrelay
+else
+  bin=$CCRELAY_BIN
+fi
+command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command (apt-get install sqlite3)" >&2; exit 1; }
+work=$(mktemp -d)
+daemon=""
+cleanup() {
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+tck=$(getconf CLK_TCK)
+moves=$((games * plies))
+
+# user and system ticks of a process
+ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
+
+printf '%-4s %9s %9s %9s %9s %10s %10s\n' run moves/s us/move user_us sys_us bytes/move db_bytes
+results=$work/results
+for run in $(seq "$runs"); do
+  dir=$work/run$run
+  "$bin" bench --fill "$dir" --games "$games" --plies 0 > /dev/null
+  # Older builds' configurations let only 10 logins at once from one address.
+  grep -q failed_logins_per_minute "$dir/ccrelay.toml" ||
+    sed -i 's/^\[limits\]$/[limits]\nfailed_logins_per_minute = 10000/' "$dir/ccrelay.toml"
+  db=$dir/data/journal.sqlite3
+  sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
+  before_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
+  CCRELAY_LOG=warn "$bin" run --config "$dir/ccrelay.toml" > "$dir/out" 2> "$dir/err" &
+  daemon=$!
+  addr=""
+  for _ in $(seq 600); do
+    addr=$(sed -n 's/^ccrelay listening on //p' "$dir/out" | head -1)
+    [ -n "$addr" ] && break
+    sleep 0.05
+  done
+  [ -n "$addr" ] || { echo "daemon did not start:" >&2; cat "$dir/err" >&2; exit 1; }
+  read -r u0 s0 < <(ticks "$daemon")
+  timeout 900 "$bin" bench --connect "$addr" --games "$games" --plies "$plies" --rate 0 > "$dir/bench"
+  read -r u1 s1 < <(ticks "$daemon")
+  kill -TERM "$daemon"
+  wait "$daemon" || true
+  daemon=""
+  sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
+  after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
+  rate=$(awk '/^moves\/s:/ {print $2; exit}' "$dir/bench")
+  awk -v r="$run" -v rate="$rate" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$tck" -v m="$moves" \
+    -v b=$((after_bytes - before_bytes)) -v db="$after_bytes" '
+    BEGIN {
+      us = 1e6 / t / m
+      printf "%-4s %9s %9.1f %9.1f %9.1f %10.1f %10d\n", r, rate, (u + s) * us, u * us, s * us, b / m, db
+    }' | tee -a "$results"
+  rm -rf "$dir"
+done
+# median and range of each column
+for stat in med min max; do
+  printf '%-4s' "$stat"
+  for col in 2 3 4 5 6; do
+    sort -g -k"$col","$col" "$results" | awk -v c="$col" -v st="$stat" '
+      { v[NR] = $c }
+      END {
+        if (st == "min") x = v[1]
+        else if (st == "max") x = v[NR]
+        else x = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        printf " %9.1f", x
+      }'
+  done
+  printf '\n'
+done
