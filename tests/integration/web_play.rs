@@ -83,6 +83,21 @@ fn page(addr: SocketAddr, path: &str, cookie: &str) -> Response {
     get_with(addr, path, &format!("Cookie: {cookie}\r\n"))
 }
 
+/// A move sent from game `game`'s page with form token `token` and the move number 1.
+fn send_move(addr: SocketAddr, cookie: &str, game: &str, token: &str, text: &str) -> Response {
+    post_form(
+        addr,
+        &format!("/play/games/{game}"),
+        cookie,
+        &[
+            ("form", token),
+            ("do", "move"),
+            ("move", text),
+            ("number", "1"),
+        ],
+    )
+}
+
 /// The page a 303 sends the browser to.
 fn followed(addr: SocketAddr, response: &Response, cookie: &str) -> Response {
     assert_eq!(response.status, 303, "{}", response.body);
@@ -214,31 +229,11 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
     assert_eq!(game.status, 200, "{}", game.body);
     let token = form_token(&game.body);
     // A form without the session's token: refused, nothing changed.
-    let forged = post_form(
-        http,
-        "/play/games/g2",
-        &cookie,
-        &[
-            ("form", "0000"),
-            ("do", "move"),
-            ("move", "Кf3"),
-            ("number", "1"),
-        ],
-    );
+    let forged = send_move(http, &cookie, "g2", "0000", "Кf3");
     assert_eq!(forged.status, 403, "{}", forged.body);
     assert!(!moves_over_tcp(&daemon, "g2").contains("Nf3"));
     // Out of turn (g1: Alice moves first): refused, and the page says why.
-    let early = post_form(
-        http,
-        "/play/games/g1",
-        &cookie,
-        &[
-            ("form", &token),
-            ("do", "move"),
-            ("move", "e5"),
-            ("number", "1"),
-        ],
-    );
+    let early = send_move(http, &cookie, "g1", &token, "e5");
     let shown = followed(http, &early, &cookie);
     assert!(
         shown.body.contains("class=\"flash refused\""),
@@ -247,31 +242,11 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
     );
     assert!(!moves_over_tcp(&daemon, "g1").contains("e5"));
     // Another player's game (g3: Carol and Alice): not found for him.
-    let theirs = post_form(
-        http,
-        "/play/games/g3",
-        &cookie,
-        &[
-            ("form", &token),
-            ("do", "move"),
-            ("move", "e4"),
-            ("number", "1"),
-        ],
-    );
+    let theirs = send_move(http, &cookie, "g3", &token, "e4");
     assert_eq!(theirs.status, 404, "{}", theirs.body);
     assert!(!moves_over_tcp(&daemon, "g3").contains("e4"));
     // The move itself: accepted, with a receipt, pushed to Carol over TCP.
-    let sent = post_form(
-        http,
-        "/play/games/g2",
-        &cookie,
-        &[
-            ("form", &token),
-            ("do", "move"),
-            ("move", "Кf3"),
-            ("number", "1"),
-        ],
-    );
+    let sent = send_move(http, &cookie, "g2", &token, "Кf3");
     let shown = followed(http, &sent, &cookie);
     assert!(
         shown.body.contains("class=\"flash done\""),
@@ -291,17 +266,7 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
     let push = push_starting(&mut carol, "MOVE g2");
     assert!(push.contains("Nf3"), "{push}");
     // The same form sent again (a reload): the move number no longer fits; nothing changes.
-    let again = post_form(
-        http,
-        "/play/games/g2",
-        &cookie,
-        &[
-            ("form", &token),
-            ("do", "move"),
-            ("move", "Кc3"),
-            ("number", "1"),
-        ],
-    );
+    let again = send_move(http, &cookie, "g2", &token, "Кc3");
     assert_eq!(again.status, 303);
     assert!(!moves_over_tcp(&daemon, "g2").contains("Nc3"));
 }
@@ -378,17 +343,7 @@ fn a_draughts_game_is_played_from_the_page_too() {
         game.body
     );
     let token = form_token(&game.body);
-    let sent = post_form(
-        http,
-        "/play/games/dr1",
-        &cookie,
-        &[
-            ("form", &token),
-            ("do", "move"),
-            ("move", "c3-d4"),
-            ("number", "1"),
-        ],
-    );
+    let sent = send_move(http, &cookie, "dr1", &token, "c3-d4");
     let shown = followed(http, &sent, &cookie);
     assert!(
         shown.body.contains("class=\"flash done\""),
