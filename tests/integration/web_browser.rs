@@ -94,10 +94,10 @@ pub async fn attr(c: &Client, css: &str, name: &str) -> Option<String> {
 }
 
 /// The move list's texts, read in one step.
-async fn moves(c: &Client) -> Vec<String> {
+pub async fn moves(c: &Client) -> Vec<String> {
     let value = c
         .execute(
-            "return Array.from(document.querySelectorAll('#moves a.move')).map(function(a){return a.textContent.trim();});",
+            "return Array.from(document.querySelectorAll('#moves .move')).map(function(a){return a.textContent.trim();});",
             vec![],
         )
         .await

@@ -21,7 +21,7 @@ use fantoccini::{Client, Locator};
 
 use crate::daemon::{ALICE, BORIS, Client as Line, ok, push_starting};
 use crate::web::{CAROL, start};
-use crate::web_browser::{Driver, attr, browser, wait_for};
+use crate::web_browser::{Driver, attr, browser, moves, wait_for};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -29,18 +29,6 @@ const WAIT: Duration = Duration::from_secs(10);
 async fn text_of(c: &Client, script: &str) -> String {
     let value = c.execute(script, vec![]).await.expect("script");
     value.as_str().unwrap_or_default().to_owned()
-}
-
-/// The moves of the game page's list, as shown.
-async fn moves(c: &Client) -> Vec<String> {
-    let value = c
-        .execute(
-            "return Array.from(document.querySelectorAll('#moves .move')).map(function(a){return a.textContent.trim();});",
-            vec![],
-        )
-        .await
-        .expect("script");
-    serde_json::from_value(value).expect("a list of moves")
 }
 
 async fn wait_text(c: &Client, script: &str, want: &str) {
@@ -63,6 +51,12 @@ async fn wait_text(c: &Client, script: &str, want: &str) {
         .await;
         panic!("waited for {want:?}; the page shows {last:?} at {url}:\n{main}");
     }
+}
+
+/// Waits until the element `id` says `want`.
+async fn wait_id(c: &Client, id: &str, want: &str) {
+    let script = format!("var e=document.getElementById('{id}');return e?e.textContent:'';");
+    wait_text(c, &script, want).await;
 }
 
 /// Types `text` into the field `css` (emptied first), found afresh: a live page may put a
@@ -101,19 +95,9 @@ async fn click(c: &Client, css: &str) {
 /// Types `text` in the move box, waits for the preview to read `read_as`, and sends it.
 async fn type_and_send(c: &Client, text: &str, read_as: &str) {
     type_into(c, "#move", text).await;
-    wait_text(
-        c,
-        "var e=document.getElementById('read-as');return e?e.textContent:'';",
-        read_as,
-    )
-    .await;
+    wait_id(c, "read-as", read_as).await;
     click(c, "#send").await;
-    wait_text(
-        c,
-        "var e=document.getElementById('flash');return e?e.textContent:'';",
-        read_as,
-    )
-    .await;
+    wait_id(c, "flash", read_as).await;
 }
 
 /// Drags the piece on `from` to `to` with the mouse (again if the page was put in place
@@ -222,19 +206,9 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     mark_page(c).await;
     // 1. e4, dragged.
     drag(c, "e2", "e4").await;
-    wait_text(
-        c,
-        "var e=document.getElementById('read-as');return e?e.textContent:'';",
-        "e2—e4 (5254)",
-    )
-    .await;
+    wait_id(c, "read-as", "e2—e4 (5254)").await;
     send(c).await;
-    wait_text(
-        c,
-        "var e=document.getElementById('flash');return e?e.textContent:'';",
-        "e2—e4",
-    )
-    .await;
+    wait_id(c, "flash", "e2—e4").await;
     assert!(push_starting(carol, "MOVE g2").contains("e4"));
     ok(carol, "MOVE g2 e5");
     // Carol's move arrives on the open page: no reload, the title says it is his move.
@@ -266,12 +240,7 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     .await;
     // 4. Qxf7#, in Russian SAN: the game is over.
     type_and_send(c, "Ф:f7", "Фf3:f7# (6367)").await;
-    wait_text(
-        c,
-        "var e=document.getElementById('result');return e?e.textContent:'';",
-        "1-0",
-    )
-    .await;
+    wait_id(c, "result", "1-0").await;
     assert_eq!(moves(c).await.len(), 7);
     assert!(push_starting(carol, "RESULT g2").contains("1-0"));
 
@@ -280,19 +249,9 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
         .await
         .expect("goto");
     keys(c, &[Key::Left, Key::Enter, Key::Up, Key::Up, Key::Enter]).await;
-    wait_text(
-        c,
-        "var e=document.getElementById('read-as');return e?e.textContent:'';",
-        "d2—d4 (4244)",
-    )
-    .await;
+    wait_id(c, "read-as", "d2—d4 (4244)").await;
     send(c).await;
-    wait_text(
-        c,
-        "var e=document.getElementById('flash');return e?e.textContent:'';",
-        "d2—d4",
-    )
-    .await;
+    wait_id(c, "flash", "d2—d4").await;
     // A conditional line: if 1... d5 then 2. c4.
     type_into(c, "#line", "1... d5 2. c4").await;
     click(c, "#line-form button[value=line]").await;
@@ -318,21 +277,11 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     let text = "Удачи, <b>Алиса</b> & спасибо!";
     type_into(c, "#message", text).await;
     click(c, "#message-form button").await;
-    wait_text(
-        c,
-        "var e=document.getElementById('messages');return e?e.textContent:'';",
-        text,
-    )
-    .await;
+    wait_id(c, "messages", text).await;
     assert!(push_starting(alice, "MSG g1").contains("Удачи"));
     mark_page(c).await;
     ok(alice, "MSG g1 И тебе, Борис!");
-    wait_text(
-        c,
-        "var e=document.getElementById('messages');return e?e.textContent:'';",
-        "И тебе, Борис!",
-    )
-    .await;
+    wait_id(c, "messages", "И тебе, Борис!").await;
     let markup = text_of(
         c,
         "return document.querySelectorAll('#messages b').length+'';",
@@ -349,12 +298,7 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     .await;
     assert!(push_starting(alice, "DRAW g1").contains("offer"));
     ok(alice, "DRAW g1 ACCEPT");
-    wait_text(
-        c,
-        "var e=document.getElementById('result');return e?e.textContent:'';",
-        "½-½",
-    )
-    .await;
+    wait_id(c, "result", "½-½").await;
 
     // d1: Alice offers a draw, Boris accepts it on the page.
     ok(alice, "MOVE d1 e4");
@@ -368,12 +312,7 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
         .await
         .expect("the accept button");
     click(c, "button[value=accept]").await;
-    wait_text(
-        c,
-        "var e=document.getElementById('result');return e?e.textContent:'';",
-        "½-½",
-    )
-    .await;
+    wait_id(c, "result", "½-½").await;
     assert!(push_starting(alice, "DRAW d1").contains("accept"));
 }
 
@@ -396,12 +335,7 @@ async fn screenshots(c: &Client, base: &str, alice: &mut Line) {
             .await
             .expect("goto");
         type_into(c, "#move", "Nf6").await;
-        wait_text(
-            c,
-            "var e=document.getElementById('read-as');return e?e.textContent:'';",
-            "Ng8-f6",
-        )
-        .await;
+        wait_id(c, "read-as", "Ng8-f6").await;
         c.execute(
             "document.activeElement.blur();window.scrollTo(0,0);",
             vec![],

@@ -16,42 +16,30 @@ use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
 use super::board::{Marks, check_square, move_squares, svg};
+use super::moves::{Written, notation_for, numbered};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
 use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
 use crate::game::{Kind, board};
-use crate::notation::Notation;
 use crate::relay::Watched;
-
-/// One move as the list shows it.
-struct Shown {
-    /// The full-move number.
-    number: u32,
-    color: Color,
-    text: String,
-}
 
 /// The game replayed up to `ply`: every move written for the viewer, the position after
 /// `ply` and the marks on it.
 struct Replayed {
-    moves: Vec<Shown>,
+    moves: Vec<Written>,
     fen: String,
     to_move: Color,
     marks: Marks,
 }
 
 fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
-    let notation = match (g.kind, v.notation) {
-        (Kind::Chess, _) => v.chess_notation(),
-        (Kind::DraughtsRu, "iccf") => Notation::Iccf,
-        (Kind::DraughtsRu, _) => Notation::San(v.lang),
-    };
+    let notation = notation_for(g.kind, v.chess_notation(), v.lang);
     let mut pos = board(g.kind, g.start_fen.as_deref()).ok()?;
     let mut moves = Vec::with_capacity(g.moves.len());
     let (mut fen, mut to_move, mut last) = (pos.fen(), pos.turn(), Vec::new());
     for (i, m) in g.moves.iter().enumerate() {
-        moves.push(Shown {
+        moves.push(Written {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
@@ -77,25 +65,16 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     })
 }
 
-fn move_list(g: &Watched, v: &Viewer, moves: &[Shown], ply: usize) -> Markup {
+fn move_list(g: &Watched, v: &Viewer, moves: &[Written], ply: usize) -> Markup {
     let link = |n: usize| format!("/games/{}?ply={n}&{}", g.id, v.query());
     html! {
         p { a.ply href=(link(0)) data-ply="0" class=[(ply == 0).then_some("current")] {
             "« " (v.words().start_position)
         } }
-        ol.moves #moves {
-            @for (i, m) in moves.iter().enumerate() {
-                @if m.color == Color::White || i == 0 {
-                    (PreEscaped(if i == 0 { "" } else { "</li>" }))
-                    (PreEscaped(format!("<li value=\"{}\">", m.number)))
-                    @if m.color == Color::Black { "… " }
-                }
-                a.move href=(link(i + 1)) data-ply=(i + 1)
-                    class=[(ply == i + 1).then_some("current")] { (m.text) }
-                " "
-            }
-            @if !moves.is_empty() { (PreEscaped("</li>")) }
-        }
+        (numbered(moves, |i, m| html! {
+            a.move href=(link(i + 1)) data-ply=(i + 1)
+                class=[(ply == i + 1).then_some("current")] { (m.text) }
+        }))
     }
 }
 

@@ -15,32 +15,16 @@ use shakmaty::Color;
 
 use super::super::board::{Marks, check_square, move_squares, svg_from};
 use super::super::game::clocks;
+use super::super::moves::{Written, notation_for, numbered};
 use super::super::pages::{result_text, when};
 use super::super::{Web, not_found, unavailable};
 use super::{Me, me, page, switch_language, to_login};
 use crate::game::{Kind, board};
-use crate::notation::Notation;
 use crate::relay::{GameView, Preview, Reply, Standing};
-
-/// One move as the list shows it: its number, side and text in the player's notation.
-pub struct Written {
-    pub number: u32,
-    pub color: Color,
-    pub text: String,
-}
-
-/// The notation `me` reads a game of `kind` in.
-pub fn notation_for(me: &Me, kind: Kind) -> Notation {
-    match (kind, me.notation) {
-        (Kind::Chess, n) => n,
-        (Kind::DraughtsRu, Notation::Iccf) => Notation::Iccf,
-        (Kind::DraughtsRu, _) => Notation::San(me.lang),
-    }
-}
 
 /// The game's moves written for `me`, and the squares of the last one.
 pub fn written(me: &Me, g: &GameView) -> (Vec<Written>, Vec<(u8, u8)>) {
-    let notation = notation_for(me, g.kind);
+    let notation = notation_for(g.kind, me.notation, me.lang);
     let Ok(mut pos) = board(g.kind, g.start_fen.as_deref()) else {
         return (Vec::new(), Vec::new());
     };
@@ -67,19 +51,7 @@ pub struct Shown {
 }
 
 fn move_list(moves: &[Written]) -> Markup {
-    html! {
-        ol.moves #moves {
-            @for (i, m) in moves.iter().enumerate() {
-                @if m.color == Color::White || i == 0 {
-                    (PreEscaped(if i == 0 { "" } else { "</li>" }))
-                    (PreEscaped(format!("<li value=\"{}\">", m.number)))
-                    @if m.color == Color::Black { "… " }
-                }
-                span.move { (m.text) } " "
-            }
-            @if !moves.is_empty() { (PreEscaped("</li>")) }
-        }
-    }
+    numbered(moves, |_, m| html! { span.move { (m.text) } })
 }
 
 fn flash(me: &Me, reply: &Reply) -> Markup {
