@@ -243,6 +243,10 @@ pub async fn run(
         return Err(ServerError::Failed);
     }
     journal.flush().await?;
+    // The next start replays only what comes after this; without it, it replays more.
+    if let Err(e) = journal.snapshot().await {
+        tracing::warn!(error = %e, "journal snapshot not written at stop");
+    }
     tracing::info!("stopped");
     served.map_err(|source| ServerError::Io {
         what: "accepting connections".to_owned(),

@@ -26,6 +26,7 @@ pub mod clock;
 mod conditional;
 mod diagram;
 mod draughts;
+mod saved;
 
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
 pub use authority::Authority;
@@ -35,6 +36,7 @@ pub use chess::ChessBoard;
 pub use conditional::MAX_CONDITIONAL;
 pub use diagram::diagram;
 pub use draughts::DraughtsBoard;
+pub use saved::SavedGame;
 
 use jiff::Timestamp;
 use shakmaty::Color;

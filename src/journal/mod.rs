@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod chain;
 pub mod crosstable;
 pub mod event_export;
 pub mod export;
@@ -32,6 +33,7 @@ pub mod replay;
 mod report;
 pub mod sealed;
 pub mod signing;
+pub mod snapshot;
 pub mod store;
 mod writer;
 
@@ -46,6 +48,7 @@ use crate::notation::LangSet;
 
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
+use snapshot::Snapshots;
 use writer::{Op, Owned, WAL_SIZE_LIMIT, writer};
 
 /// What an entry records.
@@ -389,6 +392,7 @@ pub type ReceiptAnswer = oneshot::Receiver<Result<Option<Receipt>, JournalError>
 #[derive(Clone)]
 pub struct Journal {
     tx: mpsc::Sender<Op>,
+    snapshots: Arc<Snapshots>,
 }
 
 impl Journal {
@@ -423,21 +427,28 @@ impl Journal {
         // The writer checkpoints between commits (see `writer::CHECKPOINT_WHEN_IDLE`).
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
-        let mut replayed = replay(&conn)?;
+        let mut replayed = snapshot::replay_for_start(&conn, data_dir)?;
         replayed.credentials = replay::Credentials(store::credentials(&conn)?);
         let key_path: PathBuf = signing::key_path(data_dir, key_file);
-        let key = keyring::for_journal(&key_path, &replayed.keys)?;
+        let key = Arc::new(keyring::for_journal(&key_path, &replayed.keys)?);
         if replayed.keys.current().is_none() {
             keyring::announce(&conn, &key)?;
             replayed.entries += 1;
         }
         let (tx, rx) = mpsc::channel(queue.max(1));
         let (seq, prev) = store::tail(&conn)?;
+        let snapshots = Arc::new(Snapshots::new(data_dir, key.clone()));
+        let owned = Owned {
+            key,
+            lock,
+            snapshots: snapshots.clone(),
+            snapshot_at: replayed.snapshot_at,
+        };
         std::thread::Builder::new()
             .name("journal-writer".to_owned())
-            .spawn(move || writer(conn, rx, hub, seq, prev, Owned { key, lock }, failed))
+            .spawn(move || writer(conn, rx, hub, seq, prev, owned, failed))
             .map_err(|e| JournalError::Io(e.to_string()))?;
-        Ok((Journal { tx }, replayed))
+        Ok((Journal { tx, snapshots }, replayed))
     }
 
     /// The full receipt for entry `seq` (see [`receipt`]); `None` when there is no such entry
@@ -525,6 +536,15 @@ impl Journal {
             .await
             .map_err(|_| JournalError::Stopped)?;
         rx.await.map_err(|_| JournalError::Stopped)?
+    }
+
+    /// Brings the start snapshot up to the last committed entry (for shutdown, after
+    /// [`Journal::flush`]): the next start replays only what is committed after it.
+    pub async fn snapshot(&self) -> Result<i64, JournalError> {
+        let snapshots = self.snapshots.clone();
+        tokio::task::spawn_blocking(move || snapshots.catch_up())
+            .await
+            .map_err(|_| JournalError::Stopped)?
     }
 
     /// Waits until every operation queued before this call is committed (for shutdown).

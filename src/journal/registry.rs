@@ -89,14 +89,14 @@ pub struct WithdrawDetail {
 }
 
 /// A team of a match, its players in board order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Team {
     pub name: String,
     pub players: Vec<String>,
 }
 
 /// An event made while the relay runs, and what has happened to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventRecord {
     pub event: Event,
     /// A round robin's entrants in their numbers' order (drawn, if drawn).
@@ -222,7 +222,7 @@ impl EventRecord {
 }
 
 /// Everything registered while the relay ran, as replayed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Registry {
     pub players: BTreeMap<String, PlayerRecord>,
     pub events: BTreeMap<String, EventRecord>,

@@ -140,7 +140,7 @@ impl Spoken {
 /// How far a game's official record ([`EntryKind::is_record`]) and each side's proposals
 /// have gone: what numbers the next record entry and the next proposal of each side get on a
 /// link between nodes (docs/link.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     /// Record entries so far.
     pub records: u32,
@@ -190,6 +190,8 @@ pub struct Replayed {
     /// Secret hashes set while the relay ran, by player (read by the daemon at start only;
     /// never printed).
     pub credentials: Credentials,
+    /// The entry the start's snapshot was taken after (0: none; every entry was played).
+    pub snapshot_at: i64,
 }
 
 /// Players' secret hashes set while the relay ran (`PLAYER ADD`, `PLAYER SECRET`, `SECRET`),
@@ -333,11 +335,41 @@ pub fn replay_reporting(
     progress: &mut dyn FnMut(u64),
 ) -> Result<Replayed, JournalError> {
     let mut out = Replayed::default();
+    replay_after(
+        conn,
+        &mut out,
+        (0, [0; 32]),
+        i64::MAX,
+        Keys::Observe,
+        progress,
+    )?;
+    Ok(out)
+}
+
+/// Whether a replay learns the signing keys from the entries it plays, or was handed them
+/// (by [`super::chain::check`], which reads every key entry from the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keys {
+    Observe,
+    Known,
+}
+
+/// Plays the entries after `after` (whose chain hash is `prev`) up to `last` onto `out`,
+/// which holds the journal up to `after` (nothing for 0, or a snapshot's state), checking
+/// each link. Returns the last entry's chain hash (`prev` when none was played).
+pub fn replay_after(
+    conn: &Connection,
+    out: &mut Replayed,
+    (after, prev): (i64, [u8; 32]),
+    last: i64,
+    keys: Keys,
+    progress: &mut dyn FnMut(u64),
+) -> Result<[u8; 32], JournalError> {
     // The languages moves narrowed their players' reading to, kept beside the record.
-    let langs = store::move_langs(conn)?;
-    let mut prev = [0u8; 32];
-    let mut expected_seq = 1;
-    store::for_each_entry(conn, None, |e| {
+    let langs = store::move_langs(conn, after)?;
+    let mut prev = prev;
+    let mut expected_seq = after + 1;
+    store::for_each_entry_between(conn, after + 1, last, |e| {
         let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
         if e.seq != expected_seq {
             return Err(corrupt(format!(
@@ -350,11 +382,13 @@ pub fn replay_reporting(
                 "its hash does not match its content and the entry before it".to_owned(),
             ));
         }
-        out.keys.observe(&e, &prev)?;
+        if keys == Keys::Observe {
+            out.keys.observe(&e, &prev)?;
+        }
         prev = e.hash;
         expected_seq += 1;
         out.entries += 1;
-        if out.entries % PROGRESS_EVERY == 0 {
+        if out.entries.is_multiple_of(PROGRESS_EVERY) {
             progress(out.entries);
         }
         let at = time_of(&e)?;
@@ -427,7 +461,7 @@ pub fn replay_reporting(
         }
         Ok(())
     })?;
-    Ok(out)
+    Ok(prev)
 }
 
 /// Checks the chain, replays every game, and checks every signed head; returns the counts

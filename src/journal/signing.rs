@@ -27,6 +27,7 @@ pub const PUBLIC_FILE: &str = "signing.pub";
 const HEAD_TAG: &[u8] = b"ccrelay head v1\0";
 const ROTATION_TAG: &[u8] = b"ccrelay key rotation v1\0";
 const EXPORT_TAG: &[u8] = b"ccrelay export v1\0";
+const SNAPSHOT_TAG: &[u8] = b"ccrelay snapshot v1\0";
 
 /// A public key, as the record and the command line write it: 64 hex digits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -204,6 +205,16 @@ pub fn rotation_message(seq: i64, prev: &[u8; 32], new: &PublicKey) -> Vec<u8> {
 /// What an export's signature covers: the head it was made from and the SHA-256 of its text.
 pub fn export_message(seq: i64, hash: &[u8; 32], digest: &[u8; 32]) -> Vec<u8> {
     let mut m = EXPORT_TAG.to_vec();
+    m.extend_from_slice(&seq.to_be_bytes());
+    m.extend_from_slice(hash);
+    m.extend_from_slice(digest);
+    m
+}
+
+/// What a start snapshot's signature covers: the entry it was taken after, the chain hash
+/// there, and the SHA-256 of its body.
+pub fn snapshot_message(seq: i64, hash: &[u8; 32], digest: &[u8; 32]) -> Vec<u8> {
+    let mut m = SNAPSHOT_TAG.to_vec();
     m.extend_from_slice(&seq.to_be_bytes());
     m.extend_from_slice(hash);
     m.extend_from_slice(digest);

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 
+pub use super::chain::chain_hash;
 use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
@@ -162,31 +162,6 @@ pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
     Ok(conn)
 }
 
-/// The hash of an entry, chained to the one before: SHA-256 over the previous hash and every
-/// field, each length-prefixed so no two entries encode alike.
-pub fn chain_hash(prev: &[u8; 32], e: &Entry) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(prev);
-    let seq = e.seq.to_be_bytes();
-    let fields: [&[u8]; 10] = [
-        &seq,
-        e.time.as_bytes(),
-        e.game.as_bytes(),
-        e.player.as_bytes(),
-        e.channel.as_bytes(),
-        e.kind.as_str().as_bytes(),
-        e.text.as_bytes(),
-        e.iccf.as_deref().unwrap_or("\u{0}").as_bytes(),
-        e.san.as_deref().unwrap_or("\u{0}").as_bytes(),
-        e.detail.as_bytes(),
-    ];
-    for field in fields {
-        h.update((field.len() as u64).to_be_bytes());
-        h.update(field);
-    }
-    h.finalize().into()
-}
-
 /// The last entry's sequence number and hash (0 and zeros for an empty journal).
 pub fn tail(conn: &Connection) -> Result<(i64, [u8; 32]), JournalError> {
     let row: Option<(i64, Vec<u8>)> = conn
@@ -264,15 +239,17 @@ pub fn insert_entry(
 }
 
 /// The languages each move that narrowed its player's languages narrowed them to, by the
-/// move's entry ([`NewEntry::langs`]).
-pub fn move_langs(conn: &Connection) -> Result<HashMap<i64, LangSet>, JournalError> {
+/// move's entry ([`NewEntry::langs`]), for the entries after `after`.
+pub fn move_langs(conn: &Connection, after: i64) -> Result<HashMap<i64, LangSet>, JournalError> {
     // A journal written before the table, read without being opened for writing (`journal
     // verify`), has none: no move of it narrowed anything.
     if !has_table(conn, "move_langs")? {
         return Ok(HashMap::new());
     }
-    let mut stmt = conn.prepare("SELECT seq, langs FROM move_langs")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut stmt = conn.prepare("SELECT seq, langs FROM move_langs WHERE seq > ?1")?;
+    let rows = stmt.query_map(params![after], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })?;
     let mut out = HashMap::new();
     for row in rows {
         let (seq, codes) = row?;
@@ -556,13 +533,13 @@ mod tests {
         let french = LangSet::from_codes("fr,es,it,pt,ro").unwrap();
         let first = insert_entry(&conn, 1, &[0; 32], move_entry(Some(french))).unwrap();
         insert_entry(&conn, 2, &first.hash, move_entry(None)).unwrap();
-        let kept = move_langs(&conn).unwrap();
+        let kept = move_langs(&conn, 0).unwrap();
         assert_eq!(kept.get(&1), Some(&french));
         assert_eq!(kept.get(&2), None);
         // Unreadable languages are a corrupt journal, said so.
         conn.execute("UPDATE move_langs SET langs = 'xx' WHERE seq = 1", [])
             .unwrap();
-        let err = move_langs(&conn).unwrap_err().to_string();
+        let err = move_langs(&conn, 0).unwrap_err().to_string();
         assert!(err.contains("entry 1"), "{err}");
     }
 
@@ -574,7 +551,7 @@ mod tests {
         conn.execute_batch("DROP TABLE move_langs").unwrap();
         drop(conn);
         let conn = open_read_only(dir.path()).unwrap();
-        assert!(move_langs(&conn).unwrap().is_empty());
+        assert!(move_langs(&conn, 0).unwrap().is_empty());
     }
 
     /// With delivered rows removed, SQLite's default rowid (the largest plus one) would give a

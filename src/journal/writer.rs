@@ -9,13 +9,18 @@ use tokio_util::sync::CancellationToken;
 
 use super::receipt::{Receipt, Short};
 use super::signing::{Key, head_message};
+use super::snapshot::{self, Snapshots};
 use super::{Entry, Hub, JournalError, OutboxItem, Record, Seen, store};
 
 /// What the writer owns besides the connection: the key it signs with, and the journal's
 /// write lock.
 pub(super) struct Owned {
-    pub key: Key,
+    pub key: Arc<Key>,
     pub lock: std::fs::File,
+    /// Where the writer has a snapshot taken every [`snapshot::EVERY`] entries.
+    pub snapshots: Arc<Snapshots>,
+    /// The entry the last snapshot was taken after (0 for none).
+    pub snapshot_at: i64,
 }
 
 pub(super) enum Op {
@@ -72,7 +77,12 @@ pub(super) fn writer(
     fatal: CancellationToken,
 ) {
     // The lock is held as long as the writer runs: no other process writes this journal.
-    let Owned { key, lock: _lock } = owned;
+    let Owned {
+        key,
+        lock: _lock,
+        snapshots,
+        mut snapshot_at,
+    } = owned;
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
     let mut commits_since_checkpoint: u32 = 0;
@@ -105,6 +115,10 @@ pub(super) fn writer(
                 {
                     checkpoint(&conn);
                     commits_since_checkpoint = 0;
+                }
+                if seq - snapshot_at >= snapshot::EVERY {
+                    snapshot_at = seq;
+                    snapshots.catch_up_in_background();
                 }
             }
             Err(e) => {

@@ -99,6 +99,19 @@ impl Fixture {
         out
     }
 
+    /// Each line said by its sender (`admin` or a player), each one done.
+    async fn say_all(&self, lines: &[(&str, &str)]) {
+        for (who, line) in lines {
+            let sender = if *who == "admin" {
+                admin()
+            } else {
+                player(who)
+            };
+            let reply = self.say(sender, line).await;
+            assert_eq!(reply.status, Status::Done, "{line}: {}", reply.text);
+        }
+    }
+
     async fn waiting(&self, player: &str) -> Vec<String> {
         self.mailbox
             .waiting(player, 0, 100)
@@ -415,4 +428,63 @@ async fn a_linked_node_cannot_start_a_game_with_an_id_outside_the_safe_set() {
     .expect("entries");
     assert!(games.contains(&"x1".to_owned()), "{games:?}");
     assert!(!games.contains(&"x.1".to_owned()), "{games:?}");
+}
+
+/// A start that builds on a snapshot taken in the middle of play holds what a replay of every
+/// entry holds: positions, clocks, draw offers, conditional lines, each side's languages, the
+/// conversation, and the players and events registered; and a snapshot brought up from the
+/// first one holds what the record holds too.
+#[tokio::test]
+async fn a_start_from_a_snapshot_holds_what_a_replay_of_every_entry_holds() {
+    use crate::journal::signing::Key;
+    use crate::journal::snapshot::{self, Found};
+    let f = relay().await;
+    f.say_all(&[
+        ("admin", "PLAYER ADD carol NAME \"Carol Ames\""),
+        ("alice", "MOVE g1 1. e4"),
+        ("boris", "MOVE g1 1... Кf6"),
+        ("boris", "MSG g1 Удачи"),
+        ("alice", "MOVE g1 2. e5 (=)"),
+        ("admin", "EVENT NEW club SYSTEM round-robin NAME \"Club\""),
+    ])
+    .await;
+    let dir = f.dir.path();
+    let key = Key::read(&dir.join("signing.key")).expect("key");
+    let conn = store::open_read_only(dir).expect("read journal");
+    let taken = snapshot::catch_up(&conn, dir, &key).expect("snapshot");
+    f.say_all(&[
+        ("boris", "MOVE g1 2... Кd5"),
+        ("alice", "MSG g1 thanks"),
+        ("alice", "MOVE g1 3. d4"),
+        ("boris", "MOVE g1 3... d6"),
+        ("boris", "IF g1 4. c4 Кb6"),
+        ("admin", "EVENT ENTER club alice boris carol"),
+        ("alice", "LEAVE 2027-02-01 5"),
+    ])
+    .await;
+
+    let full = crate::journal::replay(&conn).expect("replay");
+    let started = snapshot::replay_for_start(&conn, dir).expect("start");
+    assert_eq!(started.snapshot_at, taken);
+    assert!(taken > 0 && u64::try_from(taken).unwrap() < full.entries);
+    assert_eq!(format!("{:?}", started.games), format!("{:?}", full.games));
+    assert_eq!(
+        format!("{:?}", started.registry),
+        format!("{:?}", full.registry)
+    );
+    assert_eq!(
+        (started.entries, started.last_time, &started.keys),
+        (full.entries, full.last_time, &full.keys)
+    );
+    let game = &full.games["g1"].game;
+    assert_eq!(game.moves().len(), 6);
+    assert!(!game.conditional(shakmaty::Color::Black).is_empty());
+    assert_eq!(full.games["g1"].conversation.len(), 2);
+
+    let (_, found) = snapshot::verify_reporting(&conn, dir, &mut |_| {}).expect("verify");
+    assert_eq!(found, Found::Agrees(taken));
+    let last = snapshot::catch_up(&conn, dir, &key).expect("snapshot again");
+    assert_eq!(u64::try_from(last).unwrap(), full.entries);
+    let (_, found) = snapshot::verify_reporting(&conn, dir, &mut |_| {}).expect("verify");
+    assert_eq!(found, Found::Agrees(last));
 }

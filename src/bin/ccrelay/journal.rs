@@ -9,9 +9,8 @@ use ccrelay::config::Config;
 use ccrelay::journal::crosstable::crosstable;
 use ccrelay::journal::event_export::{event_text, export_event};
 use ccrelay::journal::export::{ExportFormat, Names, export_reporting};
-use ccrelay::journal::replay::verify_reporting;
 use ccrelay::journal::signing::{self, Key, PublicKey};
-use ccrelay::journal::{keyring, receipt, sealed, store};
+use ccrelay::journal::{keyring, receipt, sealed, snapshot, store};
 use ccrelay::relay::dead::DeadLetters;
 use clap::Subcommand;
 
@@ -165,10 +164,11 @@ fn verify(config: &Path, receipts: Option<&Path>) -> anyhow::Result<ExitCode> {
     // One snapshot: a daemon committing meanwhile changes nothing this check reads.
     conn.execute_batch("BEGIN")?;
     let bar = progress_bar(journal_size(&conn), "entries");
-    let verified = verify_reporting(&conn, &mut |n| bar.set_position(n));
+    let verified =
+        snapshot::verify_reporting(&conn, &config.data_dir, &mut |n| bar.set_position(n));
     bar.finish_and_clear();
-    let replayed = match verified {
-        Ok(replayed) => replayed,
+    let (replayed, found) = match verified {
+        Ok(verified) => verified,
         Err(e) => {
             eprintln!("ccrelay: journal verify failed: {e}");
             return Ok(ExitCode::from(1));
@@ -180,6 +180,15 @@ fn verify(config: &Path, receipts: Option<&Path>) -> anyhow::Result<ExitCode> {
         replayed.games.len(),
         replayed.signatures
     );
+    match found {
+        snapshot::Found::None => {}
+        snapshot::Found::Agrees(seq) => {
+            println!("snapshot ok: taken after entry {seq}, holds what the record holds there")
+        }
+        snapshot::Found::Unused(why) => {
+            println!("snapshot not used at start ({why}): a start replays every entry")
+        }
+    }
     if let Some(saved) = saved {
         match receipt::check(&conn, &saved) {
             Ok(checked) => println!(
