@@ -29,6 +29,7 @@ mod regressions;
 mod roundtrip;
 mod rules;
 mod seeds;
+mod snapshot;
 mod support;
 mod terminal;
 mod web;
