@@ -342,7 +342,7 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
         .name("snapshot-read".to_owned())
         .spawn(move || load(&dir));
     let mut keys = KeyHistory::default();
-    let links = chain::check(conn, |e, prev| keys.observe(e, prev))?;
+    let links = chain::check_in_two(conn, data_dir, |e, prev| keys.observe(e, prev))?;
     let loaded = match reading {
         Ok(thread) => thread
             .join()

@@ -56,10 +56,16 @@ fn a_restart_builds_on_the_snapshot_written_at_stop_and_plays_on() {
     play(&daemon, &["e4", "e5", "Nf3"], 0);
     let before = shown(&daemon);
     assert!(daemon.terminate().success());
-    assert!(snapshot_file(&config).exists(), "a snapshot is written at stop");
+    assert!(
+        snapshot_file(&config).exists(),
+        "a snapshot is written at stop"
+    );
     let (ok, report) = verify(&config);
     assert!(ok, "{report}");
-    assert!(report.contains("snapshot ok: taken after entry"), "{report}");
+    assert!(
+        report.contains("snapshot ok: taken after entry"),
+        "{report}"
+    );
 
     let mut daemon = Daemon::start(&config);
     assert_eq!(shown(&daemon), before, "the same game after the restart");
@@ -109,8 +115,7 @@ fn a_start_refuses_an_entry_changed_before_its_snapshot() {
     play(&daemon, &["e4", "e5", "Nf3", "Nc6"], 0);
     assert!(daemon.terminate().success());
     assert!(snapshot_file(&config).exists());
-    let conn =
-        rusqlite::Connection::open(data_dir(&config).join("journal.sqlite3")).expect("open");
+    let conn = rusqlite::Connection::open(data_dir(&config).join("journal.sqlite3")).expect("open");
     let first_move: i64 = conn
         .query_row(
             "SELECT min(seq) FROM entries WHERE kind = 'move'",
@@ -127,8 +132,7 @@ fn a_start_refuses_an_entry_changed_before_its_snapshot() {
     let (ok, stderr) = run_expecting_stop(&config);
     assert!(!ok, "{stderr}");
     assert!(
-        stderr.contains(&format!("entry {first_move}"))
-            && stderr.contains("hash does not match"),
+        stderr.contains(&format!("entry {first_move}")) && stderr.contains("hash does not match"),
         "{stderr}"
     );
 }
@@ -152,7 +156,11 @@ fn a_snapshot_changed_by_hand_is_not_built_on() {
         "{report}"
     );
     let daemon = Daemon::start(&config);
-    assert_eq!(shown(&daemon), before, "replayed from the first entry instead");
+    assert_eq!(
+        shown(&daemon),
+        before,
+        "replayed from the first entry instead"
+    );
     play(&daemon, &["c4"], 0);
 }
 
