@@ -334,6 +334,7 @@ pub fn pending(
             game: r.get(2)?,
             body: r.get(3)?,
             receipt: Short::of(seq, &hash32(&hash)),
+            made: None,
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
