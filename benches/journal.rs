@@ -26,6 +26,7 @@ fn moves(n: usize) -> Vec<Record> {
                     player: "p1".to_owned(),
                     body: NOTICE.to_owned(),
                     sensitive: false,
+                    made: None,
                 }],
             }
         })

@@ -499,11 +499,37 @@ pub fn days_hours(seconds: i64) -> String {
 pub struct DaysHours(pub i64);
 
 impl std::fmt::Display for DaysHours {
+    /// The digits by hand: four of these go with every move pushed and every move's reply, and
+    /// the formatting machinery costs several times what they need.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
         let s = self.0.unsigned_abs();
         let day = DAY.unsigned_abs();
-        write!(f, "{sign}{}d {:02}h", s / day, (s % day) / 3600)
+        let (days, hours) = (s / day, (s % day) / 3600);
+        // Written from the end: `-`, up to 20 digits of days, `d `, two of hours, `h`.
+        let mut buf = [0u8; 26];
+        let mut at = buf.len();
+        let mut put = |byte: u8| {
+            at -= 1;
+            buf[at] = byte;
+        };
+        put(b'h');
+        put(b'0' + (hours % 10) as u8);
+        put(b'0' + (hours / 10 % 10) as u8);
+        put(b' ');
+        put(b'd');
+        let mut rest = days;
+        loop {
+            put(b'0' + (rest % 10) as u8);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if self.0 < 0 {
+            put(b'-');
+        }
+        // Only ASCII digits and letters were written.
+        f.write_str(std::str::from_utf8(&buf[at..]).map_err(|_| std::fmt::Error)?)
     }
 }
 
@@ -634,5 +660,24 @@ mod tests {
         assert_eq!(days_hours(3 * DAY + 4 * 3600 + 59), "3d 04h");
         assert_eq!(days_hours(-3 * 3600), "-0d 03h");
         assert_eq!(days_hours(46 * DAY + 20 * 3600), "46d 20h");
+        // Written by hand, as `format!` would.
+        for seconds in [
+            0,
+            1,
+            3599,
+            3600,
+            DAY - 1,
+            DAY,
+            10 * DAY,
+            -DAY,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            let s = seconds.unsigned_abs();
+            let sign = if seconds < 0 { "-" } else { "" };
+            let (day, hour) = (DAY.unsigned_abs(), 3600);
+            let wanted = format!("{sign}{}d {:02}h", s / day, (s % day) / hour);
+            assert_eq!(days_hours(seconds), wanted, "{seconds}");
+        }
     }
 }

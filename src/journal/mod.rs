@@ -271,7 +271,7 @@ pub struct Seen {
 }
 
 /// A message waiting for a player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct OutboxItem {
     pub id: i64,
     pub player: String,
@@ -279,7 +279,32 @@ pub struct OutboxItem {
     pub body: String,
     /// The short receipt of the entry the message reports.
     pub receipt: Short,
+    /// What the body was written from ([`NewOutbox::made`]), on an item handed to a live
+    /// session straight after its commit; `None` on an item read back from the file.
+    pub made: Option<Made>,
 }
+
+/// Two items are the same message when their rows are: what they were made from is the body
+/// again, in another form.
+impl PartialEq for OutboxItem {
+    fn eq(&self, other: &OutboxItem) -> bool {
+        (self.id, &self.player, &self.game, &self.body, &self.receipt)
+            == (
+                other.id,
+                &other.player,
+                &other.game,
+                &other.body,
+                &other.receipt,
+            )
+    }
+}
+
+impl Eq for OutboxItem {}
+
+/// The value a message's body was written from, kept beside it in memory for the sessions it
+/// is pushed to, so that they need not read the stored form back on every push. The journal
+/// only carries it and never looks inside: what it holds is its writer's business.
+pub type Made = Arc<dyn std::any::Any + Send + Sync>;
 
 /// A message for a player, to be written with an entry.
 #[derive(Clone, Debug)]
@@ -288,6 +313,8 @@ pub struct NewOutbox {
     pub body: String,
     /// Holds a secret (a welcome mail's): removed from the outbox once delivered.
     pub sensitive: bool,
+    /// What `body` was written from, handed on with the item to live sessions (never stored).
+    pub made: Option<Made>,
 }
 
 /// An entry and the messages it sends.
@@ -363,13 +390,27 @@ impl Hub {
         }
     }
 
-    /// Hands a committed message to the player's live sessions, never blocking.
-    pub fn push(&self, item: &OutboxItem) {
+    /// Hands a committed message to the player's live sessions, never blocking: a copy to
+    /// each but the last, which takes the item itself.
+    pub fn push(&self, item: OutboxItem) {
         let mut sessions = self.lock();
         if let Some(list) = sessions.get_mut(&item.player) {
-            list.retain(|(_, tx)| tx.try_send(item.clone()).is_ok());
+            let last = list.len();
+            let mut item = Some(item);
+            let mut nth = 0;
+            list.retain(|(_, tx)| {
+                nth += 1;
+                let copy = if nth == last {
+                    item.take()
+                } else {
+                    item.clone()
+                };
+                copy.is_some_and(|copy| tx.try_send(copy).is_ok())
+            });
             if list.is_empty() {
-                sessions.remove(&item.player);
+                // Rare (every session of the player fell behind at once): the item, and the
+                // name with it, is gone; find the empty list again.
+                sessions.retain(|_, list| !list.is_empty());
             }
         }
     }

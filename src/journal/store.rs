@@ -297,12 +297,16 @@ pub fn pending(
     after: i64,
     limit: usize,
 ) -> Result<Vec<OutboxItem>, JournalError> {
-    let mut stmt = conn.prepare_cached(
+    // The limit is written into the statement, not bound: SQLite prepares a statement again
+    // on every new binding of a bound LIMIT (to see whether it is a small number), which cost
+    // more than the query. The callers use a few page sizes, each cached once.
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash FROM outbox o
          JOIN entries e ON e.seq = o.seq
-         WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![player, after, limit as i64], |r| {
+         WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT {}",
+        i64::try_from(limit).unwrap_or(i64::MAX)
+    ))?;
+    let rows = stmt.query_map(params![player, after], |r| {
         let seq: i64 = r.get(4)?;
         let hash: Vec<u8> = r.get(5)?;
         Ok(OutboxItem {
@@ -311,6 +315,7 @@ pub fn pending(
             game: r.get(2)?,
             body: r.get(3)?,
             receipt: Short::of(seq, &hash32(&hash)),
+            made: None,
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)

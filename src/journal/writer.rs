@@ -191,6 +191,7 @@ fn run_batch(
                             game: game.clone(),
                             body: out.body,
                             receipt: Short::of(entry.seq, &entry.hash),
+                            made: out.made,
                         });
                     }
                     entries.push(entry);
@@ -229,7 +230,7 @@ fn run_batch(
 fn answer(op: Op, result: OpResult, hub: &Hub) {
     match (op, result) {
         (Op::Append { reply, .. }, OpResult::Appended(entries, items)) => {
-            for item in &items {
+            for item in items {
                 hub.push(item);
             }
             let _ = reply.send(Ok(entries));

@@ -40,9 +40,15 @@ pub struct Message {
 }
 
 impl From<OutboxItem> for Message {
+    /// An item pushed straight after its commit carries the notice it was written from; one
+    /// read back from the outbox has only its stored body, read here.
     fn from(item: OutboxItem) -> Message {
+        let made = item.made.and_then(|made| made.downcast::<Notice>().ok());
         Message {
-            notice: Notice::from_body(&item.body),
+            notice: match made {
+                Some(notice) => Arc::unwrap_or_clone(notice),
+                None => Notice::from_body(&item.body),
+            },
             receipt: item.receipt,
             id: item.id,
             player: item.player,

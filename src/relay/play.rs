@@ -11,7 +11,7 @@ use crate::notation::{Lang, Notation};
 
 use super::asked::Asked;
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
-use super::state::{State, dots, notice_for};
+use super::state::{State, dots, notice_for, notice_to};
 use super::{Channel, Pending, Reply, Status, render};
 
 /// Counts a player's move by the channel it came by and what became of it.
@@ -166,7 +166,7 @@ impl State {
         }));
         let record = Record {
             entry,
-            outbox: vec![notice_for(opponent, &notice)],
+            outbox: vec![notice_to(opponent, notice)],
         };
         (after, record)
     }

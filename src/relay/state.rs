@@ -62,12 +62,19 @@ pub(super) struct State {
     pub(super) can_mail: bool,
 }
 
-/// The outbox row telling `player` of `notice`.
+/// The outbox row telling `player` of `notice`, with the notice itself for the live push
+/// ([`Message`](super::Message) takes it rather than read the body back).
 pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
+    notice_to(player, notice.clone())
+}
+
+/// [`notice_for`] taking the notice (one reader: nothing to copy).
+pub(super) fn notice_to(player: &str, notice: Notice) -> NewOutbox {
     NewOutbox {
         player: player.to_owned(),
         body: notice.to_body(),
         sensitive: notice.holds_secret(),
+        made: Some(std::sync::Arc::new(notice)),
     }
 }
 
