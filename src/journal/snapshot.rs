@@ -336,6 +336,13 @@ pub fn catch_up(conn: &Connection, data_dir: &Path, key: &Key) -> Result<i64, Jo
 /// build on it, and the entries after it played. Without a usable snapshot, every entry is
 /// played, as `journal verify` does.
 pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, JournalError> {
+    if !path(data_dir).exists() {
+        // Every entry is played, each link checked on the way: no separate check first.
+        let mut replayed = replay::replay(conn)?;
+        replayed.snapshot_at = 0;
+        tracing::info!(snapshot = 0, replayed = replayed.entries, "journal read");
+        return Ok(replayed);
+    }
     // The snapshot is read on a thread of its own while the chain is checked here.
     let dir = data_dir.to_owned();
     let reading = std::thread::Builder::new()
