@@ -288,6 +288,22 @@ pub fn read(
         .transpose()
 }
 
+/// Where a replay starts: the snapshot's state, its entry and that entry's hash; or nothing,
+/// entry 0, when there is no snapshot or it cannot be used (`instead` is logged with why).
+fn built_on(
+    snapshot: Result<Option<Snapshot>, String>,
+    instead: &str,
+) -> (Replayed, i64, [u8; 32]) {
+    match snapshot {
+        Ok(Some(s)) => (s.replayed, s.seq, s.hash),
+        Ok(None) => (Replayed::default(), 0, [0; 32]),
+        Err(why) => {
+            tracing::warn!(%why, "{instead}");
+            (Replayed::default(), 0, [0; 32])
+        }
+    }
+}
+
 /// Brings the snapshot under `data_dir` up to the journal's last entry: reads it (or starts
 /// from nothing), replays the entries after it, and writes it anew (through a temporary file,
 /// synced, renamed). Returns the entry it now ends at.
@@ -299,14 +315,10 @@ pub fn catch_up(conn: &Connection, data_dir: &Path, key: &Key) -> Result<i64, Jo
         return Ok(tail);
     }
     let keys = keyring::history(conn)?;
-    let (mut replayed, after, prev) = match read(data_dir, conn, &keys) {
-        Ok(Some(s)) => (s.replayed, s.seq, s.hash),
-        Ok(None) => (Replayed::default(), 0, [0; 32]),
-        Err(why) => {
-            tracing::warn!(%why, "the journal's snapshot is not used; a new one is made from the first entry");
-            (Replayed::default(), 0, [0; 32])
-        }
-    };
+    let (mut replayed, after, prev) = built_on(
+        read(data_dir, conn, &keys),
+        "the journal's snapshot is not used; a new one is made from the first entry",
+    );
     replayed.keys = keys;
     // One read transaction: the entries replayed and the end taken are the same journal
     // while the writer goes on committing.
@@ -357,14 +369,10 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
         Err(_) => load(data_dir),
     };
     let usable = loaded.and_then(|read| read.map(|r| anchor(r, conn, &keys)).transpose());
-    let (mut replayed, after, prev) = match usable {
-        Ok(Some(s)) => (s.replayed, s.seq, s.hash),
-        Ok(None) => (Replayed::default(), 0, [0; 32]),
-        Err(why) => {
-            tracing::warn!(%why, "the journal's snapshot is not used; replaying from the first entry");
-            (Replayed::default(), 0, [0; 32])
-        }
-    };
+    let (mut replayed, after, prev) = built_on(
+        usable,
+        "the journal's snapshot is not used; replaying from the first entry",
+    );
     replayed.keys = keys;
     replayed.snapshot_at = after;
     let last = replay::replay_after(
