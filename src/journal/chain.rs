@@ -195,17 +195,10 @@ fn check_between(
             ));
         }
         let kind = bytes(5)?;
-        if kind == EntryKind::SigningKey.as_str().as_bytes()
-            || kind == EntryKind::KeyRotation.as_str().as_bytes()
-        {
-            let mut whole = None;
-            store::for_each_entry_between(conn, seq, seq, |e| {
-                whole = Some(e);
-                Ok(())
-            })?;
-            if let Some(e) = whole {
-                key_entries.push((e, prev));
-            }
+        let names_a_key = kind == EntryKind::SigningKey.as_str().as_bytes()
+            || kind == EntryKind::KeyRotation.as_str().as_bytes();
+        if names_a_key && let Some(e) = store::entry(conn, seq)? {
+            key_entries.push((e, prev));
         }
         prev = hash;
         expected += 1;

@@ -184,12 +184,7 @@ pub fn history(conn: &Connection) -> Result<KeyHistory, JournalError> {
             1 => [0; 32],
             n => store::entry_hash(conn, n - 1)?.unwrap_or([0; 32]),
         };
-        let mut found = None;
-        store::for_each_entry_between(conn, seq, seq, |e| {
-            found = Some(e);
-            Ok(())
-        })?;
-        if let Some(e) = found {
+        if let Some(e) = store::entry(conn, seq)? {
             keys.observe(&e, &prev)?;
         }
     }

@@ -252,7 +252,12 @@ pub fn decode(file: &[u8], keys: &KeyHistory) -> Result<Snapshot, String> {
 
 /// The snapshot's file under `data_dir` read ([`parse`]); `Ok(None)` when there is none.
 fn load(data_dir: &Path) -> Result<Option<Unchecked>, String> {
-    match std::fs::read(path(data_dir)) {
+    parsed(std::fs::read(path(data_dir)))
+}
+
+/// A snapshot's file, as reading it went, parsed; `Ok(None)` when there is none.
+fn parsed(file: std::io::Result<Vec<u8>>) -> Result<Option<Unchecked>, String> {
+    match file {
         Ok(file) => parse(&file).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.to_string()),
@@ -276,16 +281,14 @@ fn anchor(read: Unchecked, conn: &Connection, keys: &KeyHistory) -> Result<Snaps
     }
 }
 
-/// The snapshot under `data_dir` if there is one a start can build on ([`anchor`]).
-/// `Ok(None)` when there is none; `Err` says why one was not used.
-pub fn read(
-    data_dir: &Path,
+/// Every entry after `from` (an entry and its hash) played onto `replayed`, whose keys are
+/// already known; returns the last entry's hash.
+fn play_rest(
     conn: &Connection,
-    keys: &KeyHistory,
-) -> Result<Option<Snapshot>, String> {
-    load(data_dir)?
-        .map(|read| anchor(read, conn, keys))
-        .transpose()
+    replayed: &mut Replayed,
+    from: (i64, [u8; 32]),
+) -> Result<[u8; 32], JournalError> {
+    replay::replay_after(conn, replayed, from, i64::MAX, Keys::Known, &mut |_| {})
 }
 
 /// Where a replay starts: the snapshot's state, its entry and that entry's hash; or nothing,
@@ -309,28 +312,23 @@ fn built_on(
 /// synced, renamed). Returns the entry it now ends at.
 pub fn catch_up(conn: &Connection, data_dir: &Path, key: &Key) -> Result<i64, JournalError> {
     let (tail, _) = store::tail(conn)?;
-    if let Ok(file) = std::fs::read(path(data_dir))
-        && header_seq(&file) == Some(tail)
+    let file = std::fs::read(path(data_dir));
+    if let Ok(file) = &file
+        && header_seq(file) == Some(tail)
     {
         return Ok(tail);
     }
     let keys = keyring::history(conn)?;
+    let usable = parsed(file).and_then(|read| read.map(|r| anchor(r, conn, &keys)).transpose());
     let (mut replayed, after, prev) = built_on(
-        read(data_dir, conn, &keys),
+        usable,
         "the journal's snapshot is not used; a new one is made from the first entry",
     );
     replayed.keys = keys;
     // One read transaction: the entries replayed and the end taken are the same journal
     // while the writer goes on committing.
     let tx = conn.unchecked_transaction()?;
-    let hash = replay::replay_after(
-        &tx,
-        &mut replayed,
-        (after, prev),
-        i64::MAX,
-        Keys::Known,
-        &mut |_| {},
-    )?;
+    let hash = play_rest(&tx, &mut replayed, (after, prev))?;
     drop(tx);
     let seq = i64::try_from(replayed.entries).unwrap_or(i64::MAX);
     if seq == after {
@@ -375,14 +373,7 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
     );
     replayed.keys = keys;
     replayed.snapshot_at = after;
-    let last = replay::replay_after(
-        conn,
-        &mut replayed,
-        (after, prev),
-        i64::MAX,
-        Keys::Known,
-        &mut |_| {},
-    )?;
+    let last = play_rest(conn, &mut replayed, (after, prev))?;
     if last != links.last || replayed.entries != links.entries {
         // The chain was read twice; a writer between the two reads is not possible (the lock
         // is held), so a difference is a fault of this code.

@@ -454,6 +454,16 @@ pub fn for_each_entry(
     }
 }
 
+/// Entry `seq`, whole, if the journal holds it.
+pub fn entry(conn: &Connection, seq: i64) -> Result<Option<Entry>, JournalError> {
+    let mut found = None;
+    for_each_entry_between(conn, seq, seq, |e| {
+        found = Some(e);
+        Ok(())
+    })?;
+    Ok(found)
+}
+
 /// The entries from `first` to `last`, in order.
 pub fn for_each_entry_between(
     conn: &Connection,
