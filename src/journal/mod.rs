@@ -23,7 +23,6 @@ pub mod chain;
 pub mod crosstable;
 pub mod event_export;
 pub mod export;
-pub mod game_index;
 mod head;
 pub mod keyring;
 pub mod peer;
@@ -631,65 +630,5 @@ mod tests {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         assert!(size() >= wanted, "{} bytes in the database file", size());
-    }
-
-    /// The writer indexes the games' entries in batches: once `game_index::EVERY` entries have
-    /// come, the batch that crosses it indexes them, and a game's entries read the same before
-    /// and after (those past the index are read from the record itself).
-    #[tokio::test]
-    async fn a_games_entries_read_alike_before_and_after_the_writer_indexes_them() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (journal, _) = Journal::open(
-            dir.path(),
-            Arc::new(Hub::default()),
-            64,
-            CancellationToken::new(),
-        )
-        .expect("journal");
-        let of_game = |game: &str| {
-            let conn = store::open_read_only(dir.path()).expect("open");
-            let mut seqs = Vec::new();
-            store::for_each_entry(&conn, Some(game), |e| {
-                assert_eq!(e.game, game);
-                seqs.push(e.seq);
-                Ok(())
-            })
-            .expect("read");
-            (seqs, game_index::upto(&conn).expect("upto"))
-        };
-        async fn add(
-            journal: &Journal,
-            n: i64,
-            appended: &mut std::collections::BTreeMap<&'static str, Vec<i64>>,
-        ) {
-            const GAMES: [&str; 3] = ["g1", "g2", "g3"];
-            for i in 0..n {
-                let game = GAMES[usize::try_from(i).unwrap() % GAMES.len()];
-                let entry = NewEntry::new(game, "p", "tcp", EntryKind::Message, "m");
-                let record = Record {
-                    entry,
-                    outbox: vec![],
-                };
-                let entries = journal.append(vec![record]).await.expect("append");
-                appended.entry(game).or_default().push(entries[0].seq);
-            }
-        }
-        let mut appended = Default::default();
-        add(&journal, game_index::EVERY / 2, &mut appended).await;
-        let (seqs, upto) = of_game("g2");
-        assert_eq!(upto, 0, "nothing indexed yet");
-        assert_eq!(seqs, appended["g2"]);
-        add(&journal, game_index::EVERY, &mut appended).await;
-        let (_, upto) = of_game("g2");
-        assert!(upto >= game_index::EVERY, "indexed up to {upto}");
-        for game in ["g1", "g2", "g3"] {
-            let (seqs, _) = of_game(game);
-            assert_eq!(seqs, appended[game], "{game}");
-        }
-        let last = *appended.values().flatten().max().unwrap();
-        assert!(
-            upto < last,
-            "some entries past the index ({upto} of {last})"
-        );
     }
 }

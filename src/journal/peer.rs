@@ -13,7 +13,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::replay::GameStartDetail;
-use super::{EntryKind, JournalError, game_index, store};
+use super::{EntryKind, JournalError, store};
 
 /// The record entry kinds ([`EntryKind::is_record`]) as SQL's list.
 fn record_kinds_sql() -> String {
@@ -81,12 +81,11 @@ impl PeerView {
             .join(",");
         let sql = format!(
             "SELECT o.id, o.player, o.game, e.player, e.kind, e.iccf, e.detail, o.body, e.time,
-               (SELECT x.time FROM entries x WHERE {} AND x.kind IN ({})
+               (SELECT x.time FROM entries x WHERE x.game = e.game AND x.kind IN ({})
                   AND x.seq < e.seq ORDER BY x.seq DESC LIMIT 1)
              FROM outbox o JOIN entries e ON e.seq = o.seq
              WHERE o.delivered_at IS NULL AND o.id > ?1 AND o.player IN ({marks})
              ORDER BY o.id LIMIT ?2",
-            game_index::of_game(&self.conn, "x", "e.game")?,
             record_kinds_sql()
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
@@ -134,22 +133,20 @@ impl PeerView {
         game: &str,
         outbox: i64,
     ) -> Result<(Option<String>, Vec<String>), JournalError> {
-        let of_game = game_index::of_game(&self.conn, "entries", "?1")?;
         let start: Option<String> = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT detail FROM entries WHERE {of_game} AND kind = 'game_start'
-                 ORDER BY seq LIMIT 1"
-            ))?
+            .prepare_cached(
+                "SELECT detail FROM entries WHERE game = ?1 AND kind = 'game_start' ORDER BY seq LIMIT 1",
+            )?
             .query_row(params![game], |r| r.get(0))
             .optional()?;
         let fen = start
             .and_then(|d| serde_json::from_str::<GameStartDetail>(&d).ok())
             .and_then(|d| d.fen);
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT iccf FROM entries WHERE {of_game} AND kind = 'move' AND iccf IS NOT NULL
-               AND seq <= (SELECT seq FROM outbox WHERE id = ?2) ORDER BY seq"
-        ))?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT iccf FROM entries WHERE game = ?1 AND kind = 'move' AND iccf IS NOT NULL
+               AND seq <= (SELECT seq FROM outbox WHERE id = ?2) ORDER BY seq",
+        )?;
         let moves = stmt
             .query_map(params![game, outbox], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -169,12 +166,11 @@ impl PeerView {
     /// The number and hash (hex) of `game`'s last entry: the head of the chain as far as the
     /// game's record goes.
     pub fn game_head(&self, game: &str) -> Result<Option<(i64, String)>, JournalError> {
-        let of_game = game_index::of_game(&self.conn, "entries", "?1")?;
         let head = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT seq, hash FROM entries WHERE {of_game} ORDER BY seq DESC LIMIT 1"
-            ))?
+            .prepare_cached(
+                "SELECT seq, hash FROM entries WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
+            )?
             .query_row(params![game], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
             })

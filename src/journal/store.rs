@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 pub use super::chain::chain_hash;
-use super::game_index;
 use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
 use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
@@ -27,6 +26,7 @@ CREATE TABLE IF NOT EXISTS entries (
     detail  TEXT NOT NULL,
     hash    BLOB NOT NULL
 );
+CREATE INDEX IF NOT EXISTS entries_game ON entries(game, seq);
 CREATE TABLE IF NOT EXISTS outbox (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
     player       TEXT NOT NULL,
@@ -71,7 +71,6 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
-    conn.execute_batch(game_index::SCHEMA)?;
     // Journals from before welcome mails have no column for a row that holds a secret.
     let has_sensitive: bool = conn
         .prepare("SELECT 1 FROM pragma_table_info('outbox') WHERE name = 'sensitive'")?
@@ -91,43 +90,18 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
 /// removed when its reader acknowledges it, so ids come from `AUTOINCREMENT` (never one given
 /// before: a session's cursor and a reader's `ACK n` stay meaningful when the newest rows have
 /// been removed).
-/// 2: a game's entries are found through `game_entries`, indexed in batches
-/// ([`game_index`]), where an index on `entries(game, seq)` was written with every entry.
-const LAYOUT_VERSION: i64 = 2;
+const LAYOUT_VERSION: i64 = 1;
 
-/// Brings a journal written by an earlier release to [`LAYOUT_VERSION`], a step for each
-/// layout, each in one transaction.
+/// Brings a journal written by an earlier release to [`LAYOUT_VERSION`], in one transaction:
+/// the outbox is rebuilt with `AUTOINCREMENT`, keeping the rows not yet delivered with their
+/// ids and carrying the largest id ever given on; the rows already delivered are dropped (kept
+/// only as a log that nothing reads, they were most of the file).
 fn migrate(conn: &Connection) -> Result<(), JournalError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version < 1 {
-        migrate_to_1(conn)?;
+    if version >= LAYOUT_VERSION {
+        return Ok(());
     }
-    // Every start indexes what the last run left unindexed (at most `game_index::EVERY`
-    // entries; every entry on the first start of this layout, when the old index goes).
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let indexed = game_index::catch_up(conn).and_then(|_| {
-        if version < LAYOUT_VERSION {
-            conn.execute_batch(&format!(
-                "DROP INDEX IF EXISTS entries_game; PRAGMA user_version = {LAYOUT_VERSION};"
-            ))?;
-        }
-        Ok(())
-    });
-    match indexed {
-        Ok(()) => conn.execute_batch("COMMIT")?,
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            return Err(e);
-        }
-    }
-    Ok(())
-}
-
-/// Layout 1: the outbox is rebuilt with `AUTOINCREMENT`, keeping the rows not yet delivered
-/// with their ids and carrying the largest id ever given on; the rows already delivered are
-/// dropped (kept only as a log that nothing reads, they were most of the file).
-fn migrate_to_1(conn: &Connection) -> Result<(), JournalError> {
-    conn.execute_batch(
+    conn.execute_batch(&format!(
         "BEGIN IMMEDIATE;
          CREATE TEMP TABLE outbox_last AS SELECT coalesce(max(id), 0) AS id FROM outbox;
          CREATE TABLE outbox_v1 (
@@ -147,9 +121,9 @@ fn migrate_to_1(conn: &Connection) -> Result<(), JournalError> {
          DELETE FROM sqlite_sequence WHERE name = 'outbox';
          INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', id FROM temp.outbox_last;
          DROP TABLE temp.outbox_last;
-         PRAGMA user_version = 1;
-         COMMIT;",
-    )?;
+         PRAGMA user_version = {LAYOUT_VERSION};
+         COMMIT;"
+    ))?;
     Ok(())
 }
 
@@ -175,9 +149,7 @@ fn has_table(conn: &Connection, name: &str) -> Result<bool, JournalError> {
         .exists([name])?)
 }
 
-/// Opens an existing journal for reading only. Without SQLite's own mutex, as
-/// `Connection::open` opens: a connection is used by one thread at a time (it is not `Sync`),
-/// and the mutex taken on every column read was an eighth of a start's chain check.
+/// Opens an existing journal for reading only.
 pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
     let path = data_dir.join(FILE_NAME);
     if !path.exists() {
@@ -186,10 +158,7 @@ pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
             path.display()
         )));
     }
-    let conn = Connection::open_with_flags(
-        &path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+    let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     Ok(conn)
 }
 
@@ -480,12 +449,7 @@ pub fn for_each_entry(
     f: impl FnMut(Entry) -> Result<(), JournalError>,
 ) -> Result<(), JournalError> {
     match game {
-        Some(g) => entries_where(
-            conn,
-            &game_index::of_game(conn, "entries", "?1")?,
-            params![g],
-            f,
-        ),
+        Some(g) => entries_where(conn, "game = ?1", params![g], f),
         None => entries_where(conn, "1", params![], f),
     }
 }

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::game_index;
 use super::receipt::{Receipt, Short};
 use super::signing::{Key, head_message};
 use super::snapshot::{self, Snapshots};
@@ -84,9 +83,6 @@ pub(super) fn writer(
         snapshots,
         mut snapshot_at,
     } = owned;
-    // The last entry in the games' index: the batch that takes the record `game_index::EVERY`
-    // past it indexes what came since, in its own transaction.
-    let mut indexed = game_index::upto(&conn).unwrap_or(0);
     let mut batch: Vec<Op> = Vec::with_capacity(GROUP_MAX);
     let mut failed = false;
     let mut commits_since_checkpoint: u32 = 0;
@@ -104,14 +100,9 @@ pub(super) fn writer(
             }
             continue;
         }
-        let (start_seq, start_prev, start_indexed) = (seq, prev, indexed);
+        let (start_seq, start_prev) = (seq, prev);
         let started = std::time::Instant::now();
-        let outcome = run_batch(
-            &mut conn,
-            &mut batch,
-            (&mut seq, &mut prev, &mut indexed),
-            &key,
-        );
+        let outcome = run_batch(&mut conn, &mut batch, &mut seq, &mut prev, &key);
         metrics::histogram!("ccrelay_journal_commit_seconds").record(started.elapsed());
         match outcome {
             Ok(results) => {
@@ -137,7 +128,6 @@ pub(super) fn writer(
                 fatal.cancel();
                 seq = start_seq;
                 prev = start_prev;
-                indexed = start_indexed;
                 for op in batch.drain(..) {
                     refuse(op);
                 }
@@ -166,15 +156,13 @@ enum OpResult {
     Receipt(Option<Receipt>),
 }
 
-/// Runs `batch` in one transaction; `tail` is the last entry's number and hash and the last
-/// entry in the games' index, each moved on as the batch goes.
 fn run_batch(
     conn: &mut rusqlite::Connection,
     batch: &mut [Op],
-    tail: (&mut i64, &mut [u8; 32], &mut i64),
+    seq: &mut i64,
+    prev: &mut [u8; 32],
     key: &Key,
 ) -> Result<Vec<OpResult>, JournalError> {
-    let (seq, prev, indexed) = tail;
     let tx = conn.transaction()?;
     let first_seq = *seq;
     let mut results = Vec::with_capacity(batch.len());
@@ -224,9 +212,6 @@ fn run_batch(
             Op::Receipt { .. } => OpResult::Receipt(None),
         };
         results.push(result);
-    }
-    if *seq - *indexed >= game_index::EVERY {
-        *indexed = game_index::catch_up(&tx)?;
     }
     // One signature per commit: the head after its last entry covers every entry before it.
     if *seq > first_seq {
