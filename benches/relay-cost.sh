@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the daemon spends per relayed move, measured on its own process: CPU (user and system
-# from /proc/PID/stat), bytes on disk, and moves carried. Each run fills a fresh journal with
+# from /proc/PID/stat), what it writes (bytes and write calls, to sockets and files alike, from
+# /proc/PID/io), bytes on disk, and moves carried. Each run fills a fresh journal with
 # GAMES games (`ccrelay bench --fill DIR --plies 0`), starts the daemon on it, plays PLIES
 # half-moves in every game as fast as it answers (`ccrelay bench --connect ADDR --rate 0`),
 # stops it, checkpoints the database and weighs it; then prints each run and the median and
@@ -32,8 +33,11 @@ moves=$((games * plies))
 
 # user and system ticks of a process
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
+# bytes written and write calls of a process
+writes() { awk '/^wchar:/ {w = $2} /^syscw:/ {c = $2} END {print w, c}' "/proc/$1/io"; }
 
-printf '%-4s %9s %9s %9s %9s %10s %10s\n' run moves/s us/move user_us sys_us bytes/move db_bytes
+printf '%-4s %9s %9s %9s %9s %10s %10s %9s %9s\n' run moves/s us/move user_us sys_us bytes/move db_bytes \
+  written/mv writes/mv
 results=$work/results
 for run in $(seq "$runs"); do
   dir=$work/run$run
@@ -54,8 +58,10 @@ for run in $(seq "$runs"); do
   done
   [ -n "$addr" ] || { echo "daemon did not start:" >&2; cat "$dir/err" >&2; exit 1; }
   read -r u0 s0 < <(ticks "$daemon")
+  read -r w0 c0 < <(writes "$daemon")
   timeout 900 "$bin" bench --connect "$addr" --games "$games" --plies "$plies" --rate 0 > "$dir/bench"
   read -r u1 s1 < <(ticks "$daemon")
+  read -r w1 c1 < <(writes "$daemon")
   kill -TERM "$daemon"
   wait "$daemon" || true
   daemon=""
@@ -63,24 +69,26 @@ for run in $(seq "$runs"); do
   after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
   rate=$(awk '/^moves\/s:/ {print $2; exit}' "$dir/bench")
   awk -v r="$run" -v rate="$rate" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$tck" -v m="$moves" \
-    -v b=$((after_bytes - before_bytes)) -v db="$after_bytes" '
+    -v b=$((after_bytes - before_bytes)) -v db="$after_bytes" -v w=$((w1 - w0)) -v c=$((c1 - c0)) '
     BEGIN {
       us = 1e6 / t / m
-      printf "%-4s %9s %9.1f %9.1f %9.1f %10.1f %10d\n", r, rate, (u + s) * us, u * us, s * us, b / m, db
+      printf "%-4s %9s %9.1f %9.1f %9.1f %10.1f %10d %9.0f %9.2f\n", r, rate, (u + s) * us, u * us, s * us,
+        b / m, db, w / m, c / m
     }' | tee -a "$results"
   rm -rf "$dir"
 done
-# median and range of each column
+# median and range of each column (all but db_bytes)
+printf '%-4s %9s %9s %9s %9s %10s %9s %9s\n' "" moves/s us/move user_us sys_us bytes/move written/mv writes/mv
 for stat in med min max; do
   printf '%-4s' "$stat"
-  for col in 2 3 4 5 6; do
+  for col in 2 3 4 5 6 8 9; do
     sort -g -k"$col","$col" "$results" | awk -v c="$col" -v st="$stat" '
       { v[NR] = $c }
       END {
         if (st == "min") x = v[1]
         else if (st == "max") x = v[NR]
         else x = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        printf " %9.1f", x
+        printf (c == 9 ? " %9.2f" : " %9.1f"), x
       }'
   done
   printf '\n'
