@@ -151,7 +151,8 @@ fn has_table(conn: &Connection, name: &str) -> Result<bool, JournalError> {
 
 /// Opens an existing journal for reading only. Without SQLite's own mutex, as
 /// `Connection::open` opens: a connection is used by one thread at a time (it is not `Sync`),
-/// and the mutex taken on every column read was an eighth of a start's chain check.
+/// and the mutex taken on every column read was an eighth of the time of the thread that
+/// checks the second half of the chain at start.
 pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
     let path = data_dir.join(FILE_NAME);
     if !path.exists() {
