@@ -195,8 +195,9 @@ fn check_between(
             ));
         }
         let kind = bytes(5)?;
-        let names_a_key = kind == EntryKind::SigningKey.as_str().as_bytes()
-            || kind == EntryKind::KeyRotation.as_str().as_bytes();
+        let names_a_key = EntryKind::KEYS
+            .iter()
+            .any(|k| k.as_str().as_bytes() == kind);
         if names_a_key && let Some(e) = store::entry(conn, seq)? {
             key_entries.push((e, prev));
         }

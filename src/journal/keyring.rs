@@ -166,7 +166,7 @@ pub fn rotate(conn: &Connection, path: &Path, old: &Key) -> Result<(Key, i64), J
 /// the hash before it); the whole chain is checked by `verify`, not here.
 pub fn history(conn: &Connection) -> Result<KeyHistory, JournalError> {
     let mut keys = KeyHistory::default();
-    let kinds = [EntryKind::SigningKey, EntryKind::KeyRotation];
+    let kinds = EntryKind::KEYS;
     let mut seqs: Vec<i64> = Vec::new();
     {
         let mut stmt =

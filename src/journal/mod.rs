@@ -177,9 +177,12 @@ impl EntryKind {
         )
     }
 
+    /// The entries that name the relay's signing key: its first, and each rotation.
+    pub const KEYS: [EntryKind; 2] = [EntryKind::SigningKey, EntryKind::KeyRotation];
+
     /// A player's or an event's registration ([`registry`]).
     pub fn is_registry(self) -> bool {
-        self.is_gameless() && !matches!(self, EntryKind::SigningKey | EntryKind::KeyRotation)
+        self.is_gameless() && !Self::KEYS.contains(&self)
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {

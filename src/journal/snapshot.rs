@@ -291,20 +291,26 @@ fn play_rest(
     replay::replay_after(conn, replayed, from, i64::MAX, Keys::Known, &mut |_| {})
 }
 
-/// Where a replay starts: the snapshot's state, its entry and that entry's hash; or nothing,
-/// entry 0, when there is no snapshot or it cannot be used (`instead` is logged with why).
+/// Where a replay starts: the snapshot read, if a start can build on it ([`anchor`]), with
+/// `keys` (the chain's) as its keys, its entry and that entry's hash; or nothing, entry 0, when
+/// there is no snapshot or it cannot be used (`instead` is logged with why).
 fn built_on(
-    snapshot: Result<Option<Snapshot>, String>,
+    read: Result<Option<Unchecked>, String>,
+    conn: &Connection,
+    keys: KeyHistory,
     instead: &str,
 ) -> (Replayed, i64, [u8; 32]) {
-    match snapshot {
+    let usable = read.and_then(|read| read.map(|r| anchor(r, conn, &keys)).transpose());
+    let (mut replayed, after, prev) = match usable {
         Ok(Some(s)) => (s.replayed, s.seq, s.hash),
         Ok(None) => (Replayed::default(), 0, [0; 32]),
         Err(why) => {
             tracing::warn!(%why, "{instead}");
             (Replayed::default(), 0, [0; 32])
         }
-    }
+    };
+    replayed.keys = keys;
+    (replayed, after, prev)
 }
 
 /// Brings the snapshot under `data_dir` up to the journal's last entry: reads it (or starts
@@ -319,12 +325,12 @@ pub fn catch_up(conn: &Connection, data_dir: &Path, key: &Key) -> Result<i64, Jo
         return Ok(tail);
     }
     let keys = keyring::history(conn)?;
-    let usable = parsed(file).and_then(|read| read.map(|r| anchor(r, conn, &keys)).transpose());
     let (mut replayed, after, prev) = built_on(
-        usable,
+        parsed(file),
+        conn,
+        keys,
         "the journal's snapshot is not used; a new one is made from the first entry",
     );
-    replayed.keys = keys;
     // One read transaction: the entries replayed and the end taken are the same journal
     // while the writer goes on committing.
     let tx = conn.unchecked_transaction()?;
@@ -366,12 +372,12 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
             .unwrap_or_else(|_| Err("reading it stopped".to_owned())),
         Err(_) => load(data_dir),
     };
-    let usable = loaded.and_then(|read| read.map(|r| anchor(r, conn, &keys)).transpose());
     let (mut replayed, after, prev) = built_on(
-        usable,
+        loaded,
+        conn,
+        keys,
         "the journal's snapshot is not used; replaying from the first entry",
     );
-    replayed.keys = keys;
     replayed.snapshot_at = after;
     let last = play_rest(conn, &mut replayed, (after, prev))?;
     if last != links.last || replayed.entries != links.entries {
