@@ -247,6 +247,9 @@ pub async fn run(
     if let Err(e) = journal.snapshot().await {
         tracing::warn!(error = %e, "journal snapshot not written at stop");
     }
+    if let Err(e) = journal.empty_log().await {
+        tracing::warn!(error = %e, "journal log not emptied at stop");
+    }
     tracing::info!("stopped");
     served.map_err(|source| ServerError::Io {
         what: "accepting connections".to_owned(),

@@ -153,6 +153,8 @@ pub async fn fill(options: FillOptions) -> Result<FillReport, String> {
     }
     append(&journal, &mut batch).await?;
     journal.flush().await.map_err(|e| e.to_string())?;
+    // As a daemon leaves it at stop.
+    journal.empty_log().await.map_err(|e| e.to_string())?;
     drop(journal);
     Ok(FillReport {
         config: config_path,

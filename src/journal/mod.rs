@@ -24,6 +24,7 @@ pub mod crosstable;
 pub mod event_export;
 pub mod export;
 mod head;
+mod hub;
 pub mod keyring;
 pub mod peer;
 pub mod receipt;
@@ -37,15 +38,15 @@ pub mod snapshot;
 pub mod store;
 mod writer;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::notation::LangSet;
 
+pub use hub::Hub;
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
 use snapshot::Snapshots;
@@ -357,75 +358,6 @@ impl From<rusqlite::Error> for JournalError {
     }
 }
 
-/// Each player's live sessions: a session id and its queue.
-type Sessions = HashMap<String, Vec<(u64, mpsc::Sender<OutboxItem>)>>;
-
-/// Live sessions waiting for their players' messages. The writer pushes each message here
-/// after its commit; a session whose queue is full is dropped from the hub (its receiver then
-/// ends) and must fetch from the outbox again.
-#[derive(Default)]
-pub struct Hub {
-    sessions: Mutex<Sessions>,
-    next_id: std::sync::atomic::AtomicU64,
-}
-
-impl Hub {
-    /// Registers a session for `player`; returns its id and receiver.
-    pub fn register(&self, player: &str, capacity: usize) -> (u64, mpsc::Receiver<OutboxItem>) {
-        let id = self
-            .next_id
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel(capacity.max(1));
-        self.lock()
-            .entry(player.to_owned())
-            .or_default()
-            .push((id, tx));
-        (id, rx)
-    }
-
-    pub fn unregister(&self, player: &str, id: u64) {
-        let mut sessions = self.lock();
-        if let Some(list) = sessions.get_mut(player) {
-            list.retain(|(sid, _)| *sid != id);
-            if list.is_empty() {
-                sessions.remove(player);
-            }
-        }
-    }
-
-    /// Hands a committed message to the player's live sessions, never blocking: a copy to
-    /// each but the last, which takes the item itself.
-    pub fn push(&self, item: OutboxItem) {
-        let mut sessions = self.lock();
-        if let Some(list) = sessions.get_mut(&item.player) {
-            let last = list.len();
-            let mut item = Some(item);
-            let mut nth = 0;
-            list.retain(|(_, tx)| {
-                nth += 1;
-                let copy = if nth == last {
-                    item.take()
-                } else {
-                    item.clone()
-                };
-                copy.is_some_and(|copy| tx.try_send(copy).is_ok())
-            });
-            if list.is_empty() {
-                // Rare (every session of the player fell behind at once): the item, and the
-                // name with it, is gone; find the empty list again.
-                sessions.retain(|_, list| !list.is_empty());
-            }
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
-        // A panic while holding this lock cannot leave the map inconsistent: take it anyway.
-        self.sessions
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
 /// Answers when queued records are committed (or not).
 pub type Committed = oneshot::Receiver<Result<Vec<Entry>, JournalError>>;
 
@@ -595,6 +527,19 @@ impl Journal {
     pub async fn flush(&self) -> Result<(), JournalError> {
         self.append(Vec::new()).await.map(|_| ())
     }
+
+    /// Once every operation queued before is committed, copies the write-ahead log into the
+    /// database and empties it (for shutdown, after [`Journal::snapshot`]): the next start,
+    /// or the first after a power cut, has no log to read back before its first read. An
+    /// error leaves the log as it was, every commit in it.
+    pub async fn empty_log(&self) -> Result<(), JournalError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Op::EmptyLog { reply })
+            .await
+            .map_err(|_| JournalError::Stopped)?;
+        rx.await.map_err(|_| JournalError::Stopped)?
+    }
 }
 
 #[cfg(test)]
@@ -633,5 +578,50 @@ mod tests {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         assert!(size() >= wanted, "{} bytes in the database file", size());
+    }
+
+    /// What a stop leaves: no log for the next start to read back, every entry in the
+    /// database file, and a writer that goes on committing after it.
+    #[tokio::test]
+    async fn emptying_the_log_leaves_every_entry_in_the_database_and_no_log() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (journal, _) = Journal::open(
+            dir.path(),
+            Arc::new(Hub::default()),
+            64,
+            CancellationToken::new(),
+        )
+        .expect("journal");
+        let message = |text: &str| Record {
+            entry: NewEntry::new("g", "p", "tcp", EntryKind::Message, text),
+            outbox: vec![],
+        };
+        for n in 0..10 {
+            journal
+                .append(vec![message(&format!("before {n}"))])
+                .await
+                .expect("append");
+        }
+        let log = dir.path().join(format!("{}-wal", store::FILE_NAME));
+        assert!(std::fs::metadata(&log).expect("log").len() > 0);
+        journal.empty_log().await.expect("empty the log");
+        assert_eq!(std::fs::metadata(&log).expect("log").len(), 0);
+        journal
+            .append(vec![message("after")])
+            .await
+            .expect("append after");
+        journal.flush().await.expect("flush");
+        drop(journal);
+
+        let read = store::open_read_only(dir.path()).expect("open");
+        let texts: Vec<String> = read
+            .prepare("SELECT text FROM entries WHERE kind = 'message' ORDER BY seq")
+            .expect("prepare")
+            .query_map([], |row| row.get(0))
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("rows");
+        assert_eq!(texts.len(), 11, "{texts:?}");
+        assert_eq!(texts.last().map(String::as_str), Some("after"));
     }
 }

@@ -47,6 +47,11 @@ pub(super) enum Op {
         seq: i64,
         reply: oneshot::Sender<Result<Option<Receipt>, JournalError>>,
     },
+    /// Copy the whole log into the database and cut it to nothing, once what is queued before
+    /// is committed: the next open has no log to read back.
+    EmptyLog {
+        reply: oneshot::Sender<Result<(), JournalError>>,
+    },
 }
 
 /// The most operations committed in one transaction.
@@ -106,8 +111,18 @@ pub(super) fn writer(
         metrics::histogram!("ccrelay_journal_commit_seconds").record(started.elapsed());
         match outcome {
             Ok(results) => {
+                let mut empty_log = Vec::new();
                 for (op, result) in batch.drain(..).zip(results) {
-                    answer(op, result, &hub);
+                    match op {
+                        Op::EmptyLog { reply } => empty_log.push(reply),
+                        op => answer(op, result, &hub),
+                    }
+                }
+                if !empty_log.is_empty() {
+                    let emptied = checkpoint_truncating(&conn);
+                    for reply in empty_log {
+                        let _ = reply.send(emptied.clone());
+                    }
                 }
                 commits_since_checkpoint += 1;
                 if commits_since_checkpoint >= CHECKPOINT_AT_MOST
@@ -136,6 +151,26 @@ pub(super) fn writer(
     }
 }
 
+/// Copies the whole log into the database and cuts the log file to nothing (TRUNCATE), waiting
+/// for readers as long as the connection's busy timeout. A start that finds a log reads every
+/// frame of it back before its first read (64 MB at most, [`WAL_SIZE_LIMIT`]); after this it
+/// finds none. `Err` when a reader kept part of the log in use: nothing is lost, the log stays.
+fn checkpoint_truncating(conn: &rusqlite::Connection) -> Result<(), JournalError> {
+    let (busy, log, copied) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, i64>(1)?,
+            row.get::<_, i64>(2)?,
+        ))
+    })?;
+    if busy != 0 {
+        return Err(JournalError::Io(format!(
+            "the log was in use: {copied} of {log} frames copied, the log kept"
+        )));
+    }
+    Ok(())
+}
+
 /// Copies the log into the database without waiting for readers (PASSIVE). A checkpoint that
 /// fails loses nothing (the log holds every commit) and the next one tries again.
 fn checkpoint(conn: &rusqlite::Connection) {
@@ -154,6 +189,7 @@ enum OpResult {
     Pending(Vec<OutboxItem>),
     Seen(Option<Seen>),
     Receipt(Option<Receipt>),
+    LogEmptied,
 }
 
 fn run_batch(
@@ -210,6 +246,8 @@ fn run_batch(
             Op::Seen { key, .. } => OpResult::Seen(store::seen(&tx, key)?),
             // Answered below, once this batch's head is signed.
             Op::Receipt { .. } => OpResult::Receipt(None),
+            // Run by the writer after the commit: a checkpoint cannot run inside it.
+            Op::EmptyLog { .. } => OpResult::LogEmptied,
         };
         results.push(result);
     }
@@ -266,6 +304,9 @@ fn refuse(op: Op) {
             let _ = reply.send(Err(JournalError::Stopped));
         }
         Op::Receipt { reply, .. } => {
+            let _ = reply.send(Err(JournalError::Stopped));
+        }
+        Op::EmptyLog { reply } => {
             let _ = reply.send(Err(JournalError::Stopped));
         }
     }
