@@ -24,12 +24,6 @@ mod progress;
 use journal::{JournalCommand, journal_command};
 use progress::{AboveProgress, progress_bar, with_progress};
 
-/// mimalloc rather than the C library's allocator: a relayed move makes and drops many small
-/// strings on several threads, and the C library's arenas cost about a tenth of the daemon's
-/// CPU (docs/performance.md, "A relayed move").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(name = "ccrelay", version, about = "A correspondence chess relay")]
 struct Cli {
