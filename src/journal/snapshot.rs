@@ -21,10 +21,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
+use super::chain::{self, Links};
 use super::registry::Registry;
 use super::replay::{self, JournaledGame, Keys, Ledger, Replayed, Spoken};
 use super::signing::{Key, KeyHistory, hex32, hex64, snapshot_message};
-use super::{JournalError, chain, keyring, store};
+use super::{JournalError, keyring, store};
 use crate::game::{Game, SavedGame};
 
 /// The snapshot's file in the data directory.
@@ -347,6 +348,16 @@ pub fn catch_up(conn: &Connection, data_dir: &Path, key: &Key) -> Result<i64, Jo
     Ok(seq)
 }
 
+/// Every link of the chain checked, and the signing keys it names.
+fn check_learning_keys(
+    conn: &Connection,
+    data_dir: &Path,
+) -> Result<(Links, KeyHistory), JournalError> {
+    let mut keys = KeyHistory::default();
+    let links = chain::check_in_two(conn, data_dir, |e, prev| keys.observe(e, prev))?;
+    Ok((links, keys))
+}
+
 /// What a start replays: every link of the chain checked from the first entry
 /// ([`chain::check`], which also learns the signing keys), the snapshot read if a start can
 /// build on it, and the entries after it played. Without a usable snapshot, every entry is
@@ -359,18 +370,23 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
         tracing::info!(snapshot = 0, replayed = replayed.entries, "journal read");
         return Ok(replayed);
     }
-    // The snapshot is read on a thread of its own while the chain is checked here.
+    // The chain is checked on threads of their own while the snapshot is read here. What the
+    // snapshot builds lives as long as the daemon, and the C library's allocator keeps what a
+    // short-lived thread allocated in that thread's arena: read on a thread of its own, an
+    // idle daemon of 10,000 games stayed 17 MB larger.
     let dir = data_dir.to_owned();
-    let reading = std::thread::Builder::new()
-        .name("snapshot-read".to_owned())
-        .spawn(move || load(&dir));
-    let mut keys = KeyHistory::default();
-    let links = chain::check_in_two(conn, data_dir, |e, prev| keys.observe(e, prev))?;
-    let loaded = match reading {
+    let checking = std::thread::Builder::new()
+        .name("chain-check".to_owned())
+        .spawn(move || -> Result<(Links, KeyHistory), JournalError> {
+            let conn = store::open_read_only(&dir)?;
+            check_learning_keys(&conn, &dir)
+        });
+    let loaded = load(data_dir);
+    let (links, keys) = match checking {
         Ok(thread) => thread
             .join()
-            .unwrap_or_else(|_| Err("reading it stopped".to_owned())),
-        Err(_) => load(data_dir),
+            .map_err(|_| JournalError::Io("the chain's check stopped".to_owned()))??,
+        Err(_) => check_learning_keys(conn, data_dir)?,
     };
     let (mut replayed, after, prev) = built_on(
         loaded,
