@@ -547,10 +547,8 @@ mod tests {
     use super::writer::CHECKPOINT_WHEN_IDLE;
     use super::*;
 
-    /// SQLite's own checkpoint is off on the writer, which runs one between commits: after a
-    /// run of commits and a pause, the database file itself holds them, not only the log.
-    #[tokio::test]
-    async fn the_writer_checkpoints_between_commits() {
+    /// A journal in a folder of its own, with a queue of 64.
+    fn new_journal() -> (tempfile::TempDir, Journal) {
         let dir = tempfile::tempdir().expect("tempdir");
         let (journal, _) = Journal::open(
             dir.path(),
@@ -559,6 +557,14 @@ mod tests {
             CancellationToken::new(),
         )
         .expect("journal");
+        (dir, journal)
+    }
+
+    /// SQLite's own checkpoint is off on the writer, which runs one between commits: after a
+    /// run of commits and a pause, the database file itself holds them, not only the log.
+    #[tokio::test]
+    async fn the_writer_checkpoints_between_commits() {
+        let (dir, journal) = new_journal();
         let db = dir.path().join(store::FILE_NAME);
         let size = || std::fs::metadata(&db).expect("database file").len();
         let before = size();
@@ -584,14 +590,7 @@ mod tests {
     /// database file, and a writer that goes on committing after it.
     #[tokio::test]
     async fn emptying_the_log_leaves_every_entry_in_the_database_and_no_log() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (journal, _) = Journal::open(
-            dir.path(),
-            Arc::new(Hub::default()),
-            64,
-            CancellationToken::new(),
-        )
-        .expect("journal");
+        let (dir, journal) = new_journal();
         let message = |text: &str| Record {
             entry: NewEntry::new("g", "p", "tcp", EntryKind::Message, text),
             outbox: vec![],
