@@ -1,5 +1,5 @@
-//! Start snapshots with the real daemon: one written when it stops, a restart that builds on it
-//! and plays on, a start that still refuses an entry changed before it, and a snapshot changed
+//! Start snapshots with the real daemon: one written when it stops (and the log emptied), a
+//! restart that builds on it and plays on, a start that still refuses an entry changed before it, and a snapshot changed
 //! by hand that is not built on (docs/journal.md, "Snapshots").
 
 use std::path::{Path, PathBuf};
@@ -59,6 +59,12 @@ fn a_restart_builds_on_the_snapshot_written_at_stop_and_plays_on() {
     assert!(
         snapshot_file(&config).exists(),
         "a snapshot is written at stop"
+    );
+    // Nor is the write-ahead log left for the next start to read back.
+    let log = data_dir(&config).join("journal.sqlite3-wal");
+    assert!(
+        !matches!(std::fs::metadata(&log), Ok(m) if m.len() > 0),
+        "the log is emptied at stop"
     );
     let (ok, report) = verify(&config);
     assert!(ok, "{report}");
