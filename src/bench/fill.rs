@@ -153,8 +153,11 @@ pub async fn fill(options: FillOptions) -> Result<FillReport, String> {
     }
     append(&journal, &mut batch).await?;
     journal.flush().await.map_err(|e| e.to_string())?;
-    // As a daemon leaves it at stop.
-    journal.empty_log().await.map_err(|e| e.to_string())?;
+    // As a daemon leaves it at stop. A background snapshot still reading holds the log; the
+    // journal is whole either way, and the next start reads that log back.
+    if let Err(e) = journal.empty_log().await {
+        tracing::warn!(error = %e, "journal log not emptied");
+    }
     drop(journal);
     Ok(FillReport {
         config: config_path,

@@ -156,14 +156,8 @@ pub(super) fn writer(
 /// frame of it back before its first read (64 MB at most, [`WAL_SIZE_LIMIT`]); after this it
 /// finds none. `Err` when a reader kept part of the log in use: nothing is lost, the log stays.
 fn checkpoint_truncating(conn: &rusqlite::Connection) -> Result<(), JournalError> {
-    let (busy, log, copied) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
-        Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, i64>(1)?,
-            row.get::<_, i64>(2)?,
-        ))
-    })?;
-    if busy != 0 {
+    let (busy, log, copied) = wal_checkpoint(conn, "TRUNCATE")?;
+    if busy {
         return Err(JournalError::Io(format!(
             "the log was in use: {copied} of {log} frames copied, the log kept"
         )));
@@ -174,13 +168,23 @@ fn checkpoint_truncating(conn: &rusqlite::Connection) -> Result<(), JournalError
 /// Copies the log into the database without waiting for readers (PASSIVE). A checkpoint that
 /// fails loses nothing (the log holds every commit) and the next one tries again.
 fn checkpoint(conn: &rusqlite::Connection) {
-    let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
-        Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
-    });
-    match done {
-        Ok((log, copied)) => tracing::trace!(log, copied, "journal checkpoint"),
+    match wal_checkpoint(conn, "PASSIVE") {
+        Ok((_, log, copied)) => tracing::trace!(log, copied, "journal checkpoint"),
         Err(e) => tracing::warn!(error = %e, "journal checkpoint failed; the next one retries"),
     }
+}
+
+/// `PRAGMA wal_checkpoint(MODE)`: whether it stopped short for a reader or writer, the frames
+/// in the log, and the frames copied into the database.
+fn wal_checkpoint(
+    conn: &rusqlite::Connection,
+    mode: &str,
+) -> Result<(bool, i64, i64), JournalError> {
+    Ok(
+        conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
+            Ok((row.get::<_, i64>(0)? != 0, row.get(1)?, row.get(2)?))
+        })?,
+    )
 }
 
 enum OpResult {
