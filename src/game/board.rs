@@ -145,6 +145,14 @@ pub trait Board: fmt::Debug + Send + Sync {
     /// Reads the form the record keeps ([`Board::code`]) as a legal move here.
     fn read_code(&self, code: &str) -> Option<Ply>;
 
+    /// Reads the form the record keeps as the move it names here, not checked legal where
+    /// the board can tell a move from its code alone: for the moves of a signed snapshot,
+    /// which were checked when they were played ([`crate::game::Game::from_signed_saved`]).
+    /// A board that cannot reads it as [`Board::read_code`] does.
+    fn read_code_unchecked(&self, code: &str) -> Option<Ply> {
+        self.read_code(code)
+    }
+
     fn is_legal(&self, ply: &Ply) -> bool;
 
     /// Plays `ply`, which must be legal here: read by this board ([`Board::read`],

@@ -73,6 +73,11 @@ impl Board for ChessBoard {
         Some(ply(m))
     }
 
+    fn read_code_unchecked(&self, code: &str) -> Option<Ply> {
+        let m = Iccf::from_ascii(code.as_bytes())?.to_move_unchecked(&self.0)?;
+        Some(ply(m))
+    }
+
     fn is_legal(&self, ply: &Ply) -> bool {
         self.legal(ply).is_some()
     }

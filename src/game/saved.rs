@@ -156,12 +156,14 @@ fn joined(from: &dyn Board, plies: &[Ply]) -> String {
     codes(from, plies).join(" ")
 }
 
-/// `codes` (as [`joined`] writes them) read and played in turn from `pos`, each one legal there.
-fn play_codes(pos: &mut Box<dyn Board>, codes: &str) -> Result<Vec<Ply>, String> {
+/// How [`play_codes`] reads a code: [`Board::read_code`], or [`Board::read_code_unchecked`].
+type ReadCode = fn(&dyn Board, &str) -> Option<Ply>;
+
+/// `codes` (as [`joined`] writes them) read with `read` and played in turn from `pos`.
+fn play_codes(pos: &mut Box<dyn Board>, codes: &str, read: ReadCode) -> Result<Vec<Ply>, String> {
     let mut plies = Vec::with_capacity(codes.len() / 5 + 1);
     for code in codes.split_ascii_whitespace() {
-        let ply = pos
-            .read_code(code)
+        let ply = read(pos.as_ref(), code)
             .ok_or_else(|| format!("move {code:?} is not legal after {} moves", plies.len()))?;
         pos.play(&ply);
         plies.push(ply);
@@ -235,6 +237,19 @@ impl Game {
     /// A game written by [`Game::to_saved`]; an error when its moves do not play out from its
     /// start or a value does not read.
     pub fn from_saved(saved: SavedGame) -> Result<Game, String> {
+        Game::from_saved_reading(saved, |board, code| board.read_code(code))
+    }
+
+    /// A game written by [`Game::to_saved`] and kept under a signature this relay checked (a
+    /// start's snapshot): its moves were checked legal when they were played and are read
+    /// back without checking each one again ([`Board::read_code_unchecked`]), which was a
+    /// third of reading a snapshot. `ccrelay journal verify` still replays them from the
+    /// record.
+    pub fn from_signed_saved(saved: SavedGame) -> Result<Game, String> {
+        Game::from_saved_reading(saved, |board, code| board.read_code_unchecked(code))
+    }
+
+    fn from_saved_reading(saved: SavedGame, read: ReadCode) -> Result<Game, String> {
         let SavedGame {
             kind,
             id,
@@ -258,10 +273,10 @@ impl Game {
         } = saved;
         let start = shared_start(kind, start_fen.as_deref())?;
         let mut pos = start.boxed();
-        let plies = play_codes(&mut pos, &moves)?;
+        let plies = play_codes(&mut pos, &moves, read)?;
         let lines = [
-            play_codes(&mut pos.clone(), &conditional[0])?,
-            play_codes(&mut pos.clone(), &conditional[1])?,
+            play_codes(&mut pos.clone(), &conditional[0], read)?,
+            play_codes(&mut pos.clone(), &conditional[1], read)?,
         ];
         let result = match result {
             Some(r) => Some(GameResult {
@@ -312,6 +327,8 @@ mod tests {
         let text = serde_json::to_string(&game.to_saved()).unwrap();
         let back = Game::from_saved(serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(format!("{back:?}"), format!("{game:?}"));
+        let signed = Game::from_signed_saved(serde_json::from_str(&text).unwrap()).unwrap();
+        assert_eq!(format!("{signed:?}"), format!("{game:?}"), "read as signed");
     }
 
     #[test]

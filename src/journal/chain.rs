@@ -97,7 +97,7 @@ fn check_split_from(
     let second = std::thread::Builder::new()
         .name("chain-check".to_owned())
         .spawn(move || -> Result<(Part, [u8; 32]), JournalError> {
-            let conn = store::open_read_only(&dir)?;
+            let conn = store::open_for_scan(&dir)?;
             let before = store::entry_hash(&conn, middle)?
                 .ok_or_else(|| JournalError::Corrupt(format!("entry {middle}: missing")))?;
             Ok((check_between(&conn, middle + 1, tail, before)?, before))

@@ -124,7 +124,7 @@ fn body_of(replayed: &Replayed) -> Body {
 fn replayed_of(body: Body, keys: KeyHistory) -> Result<Replayed, String> {
     let mut games = std::collections::BTreeMap::new();
     for r in body.games {
-        let game = Game::from_saved(r.game)?;
+        let game = Game::from_signed_saved(r.game)?;
         let conversation = r
             .conversation
             .into_iter()
@@ -378,7 +378,7 @@ pub fn replay_for_start(conn: &Connection, data_dir: &Path) -> Result<Replayed, 
     let checking = std::thread::Builder::new()
         .name("chain-check".to_owned())
         .spawn(move || -> Result<(Links, KeyHistory), JournalError> {
-            let conn = store::open_read_only(&dir)?;
+            let conn = store::open_for_scan(&dir)?;
             check_learning_keys(&conn, &dir)
         });
     let loaded = load(data_dir);

@@ -17,7 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Move, Position, Role, Square};
+use shakmaty::{File, Move, Position, Rank, Role, Square};
 
 use super::reader::{ReadMoveError, resolve_coordinates};
 use super::written::{SyntaxError, Written, WrittenMove};
@@ -44,6 +44,50 @@ impl Iccf {
     /// The legal move this stands for, refusing a promotion written without its digit.
     pub fn to_move<P: Position>(self, pos: &P) -> Result<Move, ReadMoveError> {
         resolve_coordinates(pos, self.from, self.to, self.promotion)
+    }
+
+    /// The move these squares name here, not checked legal: for moves read back from a record
+    /// that checked each one when it was played (a start's signed snapshot), where checking
+    /// them again was most of reading it. The king's move two squares along its back rank (or
+    /// onto a rook it may castle with) is castling, a pawn's diagonal move to an empty square
+    /// is en passant, as [`Iccf::to_move`] reads them. `None` when the side to move has no
+    /// piece on the from square.
+    pub fn to_move_unchecked<P: Position>(self, pos: &P) -> Option<Move> {
+        let (from, to, turn) = (self.from, self.to, pos.turn());
+        let board = pos.board();
+        if board.color_at(from) != Some(turn) {
+            return None;
+        }
+        let role = board.role_at(from)?;
+        let back_rank = turn.fold_wb(Rank::First, Rank::Eighth);
+        let castles = role == Role::King
+            && ((pos.castles().castling_rights() & pos.us()).contains(to)
+                || (from == turn.fold_wb(Square::E1, Square::E8)
+                    && to.rank() == back_rank
+                    && from.distance(to) == 2));
+        Some(if castles {
+            let rook = if board.by_color(turn).contains(to) {
+                to
+            } else {
+                let file = if from.file() < to.file() {
+                    File::H
+                } else {
+                    File::A
+                };
+                Square::from_coords(file, back_rank)
+            };
+            Move::Castle { king: from, rook }
+        } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: self.promotion,
+            }
+        })
     }
 
     /// Appends the digits to `buf` without allocating.
@@ -223,6 +267,51 @@ mod tests {
             .collect();
         numeric.sort();
         assert_eq!(numeric, ["5838", "5878"]);
+    }
+
+    /// Every legal move, written and read back unchecked, is that move: in positions made
+    /// for castling on both sides, en passant, promotions with and without a capture, and
+    /// along games played out move by move from them and from the start.
+    #[test]
+    fn a_written_move_read_back_unchecked_is_the_move() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1",
+        ];
+        let mut moves_read = 0;
+        for (n, fen) in starts.iter().enumerate() {
+            let mut pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for ply in 0..300 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for &m in &legal {
+                    let read = Iccf::from_move(m).to_move_unchecked(&pos);
+                    assert_eq!(read, Some(m), "{fen}, ply {ply}: {m:?}");
+                    moves_read += 1;
+                }
+                pos.play_unchecked(legal[(ply * 7 + n) % legal.len()]);
+            }
+        }
+        assert!(moves_read > 10_000, "{moves_read} moves read");
+        let start = Chess::default();
+        for (code, why) in [
+            ("4344", "no piece on d3"),
+            ("5755", "the other side's pawn on e7"),
+        ] {
+            let iccf: Iccf = code.parse().unwrap();
+            assert_eq!(iccf.to_move_unchecked(&start), None, "{code}: {why}");
+        }
     }
 
     #[test]
