@@ -242,9 +242,8 @@ impl Game {
 
     /// A game written by [`Game::to_saved`] and kept under a signature this relay checked (a
     /// start's snapshot): its moves were checked legal when they were played and are read
-    /// back without checking each one again ([`Board::read_code_unchecked`]), which was a
-    /// third of reading a snapshot. `ccrelay journal verify` still replays them from the
-    /// record.
+    /// back without checking each one again ([`Board::read_code_unchecked`]), about a quarter
+    /// of reading a snapshot. `ccrelay journal verify` still replays them from the record.
     pub fn from_signed_saved(saved: SavedGame) -> Result<Game, String> {
         Game::from_saved_reading(saved, |board, code| board.read_code_unchecked(code))
     }
