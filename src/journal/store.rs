@@ -586,6 +586,20 @@ mod tests {
         assert!(move_langs(&conn, 0).unwrap().is_empty());
     }
 
+    /// The build's SQLite maps files at all (`SQLITE_MAX_MMAP_SIZE` above 0): otherwise the
+    /// pragma is accepted and does nothing.
+    #[test]
+    fn a_scan_reads_through_the_memory_map() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        let scan = open_for_scan(dir.path()).unwrap();
+        let mapped: i64 = scan
+            .query_row("PRAGMA mmap_size", [], |r| r.get(0))
+            .unwrap();
+        assert!(mapped >= 1 << 30, "mmap_size {mapped}");
+    }
+
     /// With delivered rows removed, SQLite's default rowid (the largest plus one) would give a
     /// removed row's id again: a session that had sent it would skip the new row, and `ACK n`
     /// would acknowledge it unseen.
