@@ -48,7 +48,7 @@ impl Iccf {
 
     /// The move these squares name here, not checked legal: for moves read back from a record
     /// that checked each one when it was played (a start's signed snapshot), where checking
-    /// them again was most of reading it. The king's move two squares along its back rank (or
+    /// them again was about a quarter of reading it. The king's move two squares along its back rank (or
     /// onto a rook it may castle with) is castling, a pawn's diagonal move to an empty square
     /// is en passant, as [`Iccf::to_move`] reads them. `None` when the side to move has no
     /// piece on the from square.
