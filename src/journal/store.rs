@@ -170,9 +170,9 @@ pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
 
 /// [`open_read_only`], for reading every entry once (a start's check of the chain): through
 /// SQLite's memory map of the file (up to its own limit, 2 GiB), which spares a copy of every
-/// page read, about a twelfth of that check's CPU. A disk's read error in the mapped part stops the
-/// process with a signal instead of returning an error; a start is the only reader, and it
-/// refuses to start either way.
+/// page read, about a twelfth of that check's CPU. A disk's read error in the mapped part
+/// stops the process with a signal instead of returning an error; a start is the only
+/// reader, and it refuses to start either way.
 pub fn open_for_scan(data_dir: &Path) -> Result<Connection, JournalError> {
     let conn = open_read_only(data_dir)?;
     conn.pragma_update(None, "mmap_size", 1i64 << 40)?;

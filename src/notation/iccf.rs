@@ -48,10 +48,11 @@ impl Iccf {
 
     /// The move these squares name here, not checked legal: for moves read back from a record
     /// that checked each one when it was played (a start's signed snapshot), where checking
-    /// them again was about a quarter of reading it. The king's move two squares along its back rank (or
-    /// onto a rook it may castle with) is castling, a pawn's diagonal move to an empty square
-    /// is en passant, as [`Iccf::to_move`] reads them. `None` when the side to move has no
-    /// piece on the from square.
+    /// them again was about a quarter of reading it. shakmaty reads two squares only with its
+    /// legality check ([`shakmaty::uci::UciMove::to_move`]); this builds the same move
+    /// without it. The king's move onto a rook it may castle with, or two squares along its
+    /// back rank from the e-file, is castling; a pawn's diagonal move to an empty square is
+    /// en passant. `None` when the side to move has no piece on the from square.
     pub fn to_move_unchecked<P: Position>(self, pos: &P) -> Option<Move> {
         let (from, to, turn) = (self.from, self.to, pos.turn());
         let board = pos.board();
@@ -60,33 +61,38 @@ impl Iccf {
         }
         let role = board.role_at(from)?;
         let back_rank = turn.fold_wb(Rank::First, Rank::Eighth);
-        let castles = role == Role::King
-            && ((pos.castles().castling_rights() & pos.us()).contains(to)
-                || (from == turn.fold_wb(Square::E1, Square::E8)
-                    && to.rank() == back_rank
-                    && from.distance(to) == 2));
-        Some(if castles {
-            let rook = if board.by_color(turn).contains(to) {
-                to
+        let castling_with = if role != Role::King {
+            None
+        } else if (pos.castles().castling_rights() & pos.us()).contains(to) {
+            Some(to)
+        } else if from == turn.fold_wb(Square::E1, Square::E8)
+            && to.rank() == back_rank
+            && from.distance(to) == 2
+        {
+            let file = if from.file() < to.file() {
+                File::H
             } else {
-                let file = if from.file() < to.file() {
-                    File::H
-                } else {
-                    File::A
-                };
-                Square::from_coords(file, back_rank)
+                File::A
             };
-            Move::Castle { king: from, rook }
-        } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
-            Move::EnPassant { from, to }
+            Some(Square::from_coords(file, back_rank))
         } else {
-            Move::Normal {
+            None
+        };
+        Some(match castling_with {
+            Some(rook) => Move::Castle { king: from, rook },
+            None if role == Role::Pawn
+                && from.file() != to.file()
+                && !board.occupied().contains(to) =>
+            {
+                Move::EnPassant { from, to }
+            }
+            None => Move::Normal {
                 role,
                 from,
                 capture: board.role_at(to),
                 to,
                 promotion: self.promotion,
-            }
+            },
         })
     }
 
