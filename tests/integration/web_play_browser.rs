@@ -254,7 +254,14 @@ async fn scenario(c: &Client, base: &str, alice: &mut Line, carol: &mut Line) {
     wait_id(c, "flash", "d2—d4").await;
     // A conditional line: if 1... d5 then 2. c4.
     type_into(c, "#line", "1... d5 2. c4").await;
+    // The line's answer is a new page: waited for, or the flash the move before left (also
+    // "done") lets Alice's move in before the line, which then reads as the wrong move.
+    mark_page(c).await;
     click(c, "#line-form button[value=line]").await;
+    assert!(
+        wait_for(c, WAIT, async |c| !still_same_page(c).await).await,
+        "the conditional line's form did not answer"
+    );
     wait_text(
         c,
         "var e=document.getElementById('flash');return e?e.className:'';",
