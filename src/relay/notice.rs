@@ -13,6 +13,7 @@ use shakmaty::Color;
 
 use crate::game::clock::{Leave, Overdue, TimeControl};
 use crate::game::{Board, Game, Kind, Ply, board};
+use crate::notation::Notation;
 
 /// A side, as stored (shakmaty's colour has no serde form here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +59,36 @@ pub struct MoveData {
     pub before: String,
     /// The position after it.
     pub after: String,
+    /// The position before it and the move, as the relay held them when it made the notice
+    /// (never stored): a notice pushed straight after its commit is written for its reader
+    /// from these instead of reading `before` and `iccf` back, which was most of the cost of
+    /// writing a push. A notice read back from the outbox has none.
+    #[serde(skip)]
+    pub held: Held,
+}
+
+/// [`MoveData::held`]: the live position before a move and the move.
+#[derive(Clone, Default)]
+pub struct Held(Option<std::sync::Arc<(Box<dyn Board>, Ply)>>);
+
+/// Two moves are the same when their stored forms are: what is held is those forms again,
+/// already read.
+impl PartialEq for Held {
+    fn eq(&self, _: &Held) -> bool {
+        true
+    }
+}
+
+impl Eq for Held {}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Held"
+        } else {
+            "Held(none)"
+        })
+    }
 }
 
 fn is_chess(kind: &Kind) -> bool {
@@ -78,15 +109,20 @@ impl MoveData {
             iccf: before.code(m),
             before: before.fen(),
             after: after.fen(),
+            held: Held(Some(std::sync::Arc::new((before.boxed(), m.clone())))),
         }
     }
 
-    /// The position before the move and the move, if the stored forms still read (a row
-    /// changed by hand may not).
-    pub fn decode(&self) -> Option<(Box<dyn Board>, Ply)> {
+    /// The move as `notation` writes it: from the position held in memory, else from the
+    /// stored forms if they still read (a row changed by hand may not).
+    pub fn write(&self, notation: Notation) -> Option<String> {
+        if let Some(held) = &self.held.0 {
+            let (pos, m) = held.as_ref();
+            return Some(pos.write(m, notation));
+        }
         let pos = board(self.kind, Some(&self.before)).ok()?;
         let m = pos.read_code(&self.iccf)?;
-        Some((pos, m))
+        Some(pos.write(&m, notation))
     }
 
     /// The position after the move, if it still reads.

@@ -230,10 +230,7 @@ fn dots(side: Side) -> &'static str {
 /// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
 /// `12... Nf6 (7866)`, `12... 7866`.
 pub(super) fn numbered(mv: &MoveData, reader: &Reader) -> String {
-    let text = mv.decode().map_or_else(
-        || mv.iccf.clone(),
-        |(pos, m)| pos.write(&m, reader.notation),
-    );
+    let text = mv.write(reader.notation).unwrap_or_else(|| mv.iccf.clone());
     format!(
         "{}{} {}",
         mv.number,
@@ -784,6 +781,40 @@ mod tests {
             let body = notice.to_body();
             assert!(body.starts_with('{'), "{body}");
             assert_eq!(Notice::from_body(&body), notice, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_move_pushed_live_reads_as_the_same_move_read_back_from_the_outbox() {
+        let cases: [(&[&str], &str); 5] = [
+            (&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"], "O-O"),
+            (
+                &["d4", "d5", "Nc3", "Nc6", "Bf4", "Bf5", "Qd2", "Qd7"],
+                "O-O-O",
+            ),
+            (&["e4", "a6", "e5", "d5"], "exd6"),
+            (
+                &["b4", "a5", "bxa5", "h6", "a6", "h5", "axb7", "h4"],
+                "bxa8=N",
+            ),
+            (&["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"], "Qxf7#"),
+        ];
+        for (moves, text) in cases {
+            let live = move_notice(moves, text);
+            assert_eq!(format!("{:?}", live.mv.held), "Held", "{text}");
+            let Notice::Move(stored) =
+                Notice::from_body(&Notice::Move(Box::new(live.clone())).to_body())
+            else {
+                panic!("{text}: not read back as a move");
+            };
+            assert_eq!(format!("{:?}", stored.mv.held), "Held(none)", "{text}");
+            for reader in [iccf(), san_en(), lan_ru()] {
+                assert_eq!(
+                    numbered(&live.mv, &reader),
+                    numbered(&stored.mv, &reader),
+                    "{text} for {reader:?}"
+                );
+            }
         }
     }
 

@@ -24,6 +24,13 @@ mod progress;
 use journal::{JournalCommand, journal_command};
 use progress::{AboveProgress, progress_bar, with_progress};
 
+/// mimalloc, not the C library's allocator: the relay's threads free what others allocated
+/// (a move's record is made by the relay and dropped by the journal's writer, a push made by
+/// the writer and dropped by a session), and glibc's arenas then wait on each other's locks.
+/// About a quarter of the daemon's CPU a move (docs/performance.md, "A relayed move").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "ccrelay", version, about = "A correspondence chess relay")]
 struct Cli {
