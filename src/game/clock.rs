@@ -266,13 +266,18 @@ pub struct SideTime {
 /// When each move was made, and each side's leave: what a game's clocks are computed from.
 #[derive(Debug)]
 pub struct Timeline {
-    pub started: Timestamp,
+    started: Timestamp,
     /// Who moves first.
-    pub first: Color,
+    first: Color,
     /// The instant of every move, in order.
-    pub moves: Vec<Timestamp>,
+    moves: Vec<Timestamp>,
     /// Each side's leave (White, Black), without overlaps.
-    pub leave: [Vec<Leave>; 2],
+    leave: [Vec<Leave>; 2],
+    /// Each side's thinking on the moves it has made, leave excluded (White, Black): what
+    /// [`Timeline::used_total`] sums, kept as moves are made so that a side's clock is not
+    /// a walk over the whole game on every move. Counted again whenever what it is made of
+    /// changes other than by a move (the start, leave).
+    spent: [i64; 2],
 }
 
 fn index(color: Color) -> usize {
@@ -290,17 +295,71 @@ impl Clone for Timeline {
             first: self.first,
             moves: super::with_room_for_one(&self.moves),
             leave: self.leave.clone(),
+            spent: self.spent,
         }
     }
 }
 
 impl Timeline {
     pub fn new(started: Timestamp, first: Color) -> Timeline {
-        Timeline {
+        Timeline::of(started, first, Vec::new(), [Vec::new(), Vec::new()])
+    }
+
+    /// A timeline with these moves made and this leave taken (as a saved game holds them).
+    pub fn of(
+        started: Timestamp,
+        first: Color,
+        moves: Vec<Timestamp>,
+        leave: [Vec<Leave>; 2],
+    ) -> Timeline {
+        let mut timeline = Timeline {
             started,
             first,
-            moves: Vec::new(),
-            leave: [Vec::new(), Vec::new()],
+            moves,
+            leave,
+            spent: [0, 0],
+        };
+        timeline.count_spent();
+        timeline
+    }
+
+    pub fn started(&self) -> Timestamp {
+        self.started
+    }
+
+    /// Who moves first.
+    pub fn first(&self) -> Color {
+        self.first
+    }
+
+    /// The instant of every move, in order.
+    pub fn moves(&self) -> &[Timestamp] {
+        &self.moves
+    }
+
+    /// Each side's leave (White, Black).
+    pub fn leave(&self) -> &[Vec<Leave>; 2] {
+        &self.leave
+    }
+
+    /// The clocks start at `started` instead (before any move is made).
+    pub fn restart(&mut self, started: Timestamp) {
+        self.started = started;
+        self.count_spent();
+    }
+
+    /// A move made at `at`.
+    pub fn push_move(&mut self, at: Timestamp) {
+        let ply = self.moves.len();
+        self.moves.push(at);
+        self.spent[index(self.mover(ply))] += self.used_on_ply(ply);
+    }
+
+    /// [`Timeline::spent`] counted from every move.
+    fn count_spent(&mut self) {
+        self.spent = [0, 0];
+        for ply in 0..self.moves.len() {
+            self.spent[index(self.mover(ply))] += self.used_on_ply(ply);
         }
     }
 
@@ -354,12 +413,7 @@ impl Timeline {
 
     /// `color`'s thinking on all its moves, the current one counted to `now` if `running`.
     pub fn used_total(&self, color: Color, now: Timestamp, running: bool) -> i64 {
-        let mut used = 0;
-        for ply in 0..self.moves.len() {
-            if self.mover(ply) == color {
-                used += self.counted(color, self.available(ply), self.moves[ply].as_second());
-            }
-        }
+        let mut used = self.spent[index(color)];
         if running {
             used += self.used_on_move(color, now);
         }
@@ -452,6 +506,9 @@ impl Timeline {
 
     pub fn add_leave(&mut self, color: Color, leave: Leave) {
         self.leave[index(color)].push(leave);
+        // Leave is announced ahead and so lies after every move made; counted again all
+        // the same, so that no order of the record's entries can leave a stale sum.
+        self.count_spent();
     }
 }
 
@@ -574,9 +631,9 @@ mod tests {
     #[test]
     fn each_side_counts_from_when_the_opponents_move_arrived() {
         let mut t = Timeline::new(at(0, 0), Color::White);
-        t.moves.push(at(2, 0)); // White thought 2 days
-        t.moves.push(at(3, 12)); // Black 1.5 days
-        t.moves.push(at(4, 0)); // White 0.5 day
+        t.push_move(at(2, 0)); // White thought 2 days
+        t.push_move(at(3, 12)); // Black 1.5 days
+        t.push_move(at(4, 0)); // White 0.5 day
         assert_eq!(
             t.used_total(Color::White, at(9, 0), false),
             2 * DAY + DAY / 2
@@ -594,6 +651,64 @@ mod tests {
         let black = t.side_time(control, Color::Black, at(5, 0), true);
         assert_eq!(black.control_at, Some(2));
         assert_eq!(black.left, Some(3 * DAY - (2 * DAY + DAY / 2)));
+    }
+
+    /// Each side's thinking summed over every move made, as [`Timeline::used_total`] once
+    /// counted it on every call.
+    fn recounted(t: &Timeline, color: Color) -> i64 {
+        (0..t.moves.len())
+            .filter(|&ply| t.mover(ply) == color)
+            .map(|ply| t.used_on_ply(ply))
+            .sum()
+    }
+
+    #[test]
+    fn the_time_kept_per_side_is_the_time_counted_over_every_move() {
+        let leave = |d, days| Leave {
+            first: Date::constant(2027, 1, d),
+            days,
+        };
+        for first in [Color::White, Color::Black] {
+            let mut t = Timeline::new(at(0, 0), first);
+            // Moves on and off leave, leave taken before and after moves, and a game read
+            // back from its saved parts: every step agrees with a count from the start.
+            // A move made on (day, hour), then leave taken.
+            type Step = (Option<(i64, i64)>, Option<(Color, Leave)>);
+            let steps: [Step; 8] = [
+                (Some((1, 3)), None),
+                (None, Some((Color::White, leave(4, 3)))),
+                (Some((2, 0)), None),
+                (Some((5, 12)), None),
+                (None, Some((Color::Black, leave(9, 2)))),
+                (Some((8, 1)), None),
+                (Some((10, 7)), None),
+                (Some((10, 8)), None),
+            ];
+            for (made, taken) in steps {
+                if let Some((day, hour)) = made {
+                    t.push_move(at(day, hour));
+                }
+                if let Some((color, leave)) = taken {
+                    t.add_leave(color, leave);
+                }
+                for color in [Color::White, Color::Black] {
+                    assert_eq!(
+                        t.spent[index(color)],
+                        recounted(&t, color),
+                        "{first:?} {color:?}"
+                    );
+                    assert_eq!(t.used_total(color, at(12, 0), false), recounted(&t, color));
+                }
+            }
+            assert!(t.spent.iter().all(|&s| s > 0), "{:?}", t.spent);
+            let read = Timeline::of(t.started(), t.first(), t.moves.clone(), t.leave.clone());
+            assert_eq!(read.spent, t.spent);
+            let copy = t.clone();
+            assert_eq!(copy.spent, t.spent);
+            let mut later = t.clone();
+            later.restart(at(0, 12));
+            assert_eq!(later.spent[index(first)], t.spent[index(first)] - DAY / 2);
+        }
     }
 
     #[test]

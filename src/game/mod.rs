@@ -154,7 +154,7 @@ impl Game {
     /// The game under `rules`, started (its first side's clock running) at `started`.
     pub fn with_rules(mut self, rules: Rules, started: Timestamp) -> Game {
         self.rules = rules;
-        self.timeline.started = started;
+        self.timeline.restart(started);
         self
     }
 
@@ -580,7 +580,7 @@ impl Game {
     fn play(&mut self, m: &Ply, at: Timestamp) {
         self.pos.play(m);
         self.moves.push(m.clone());
-        self.timeline.moves.push(at);
+        self.timeline.push_move(at);
         self.reminders_sent = 0;
         self.flagged = false;
         for line in &mut self.conditional {

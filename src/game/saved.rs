@@ -194,12 +194,12 @@ impl Game {
             ended,
             langs,
         } = self;
-        let Timeline {
-            started,
-            first,
-            moves: move_times,
-            leave,
-        } = timeline;
+        let (started, first, move_times, leave) = (
+            &timeline.started(),
+            timeline.first(),
+            timeline.moves(),
+            timeline.leave(),
+        );
         SavedGame {
             kind: pos.kind(),
             id: id.clone(),
@@ -215,7 +215,7 @@ impl Game {
             }),
             rules: rules.clone(),
             started: nanos(*started),
-            first_white: is_white(*first),
+            first_white: is_white(first),
             move_seconds: seconds_after(*started, move_times),
             move_nanos: if move_times.iter().all(|t| t.subsec_nanosecond() == 0) {
                 Vec::new()
@@ -298,12 +298,12 @@ impl Game {
             draw_offer: draw_offer.map(color),
             result,
             rules,
-            timeline: Timeline {
-                started: time(started)?,
-                first: color(first_white),
-                moves: times_after(time(started)?, &move_seconds, &move_nanos)?,
+            timeline: Timeline::of(
+                time(started)?,
+                color(first_white),
+                times_after(time(started)?, &move_seconds, &move_nanos)?,
                 leave,
-            },
+            ),
             reminders_sent,
             flagged,
             conditional: lines,

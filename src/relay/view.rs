@@ -249,7 +249,7 @@ impl State {
                 .filter(|m| !m.is_empty()),
             langs: game.langs(color),
             moves: game.moves().to_vec(),
-            last_move_at: game.timeline().moves.last().copied(),
+            last_move_at: game.timeline().moves().last().copied(),
             conversation: facts
                 .conversation
                 .iter()

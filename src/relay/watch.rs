@@ -167,7 +167,7 @@ impl State {
             delayed,
             last_move_at: plies
                 .checked_sub(1)
-                .and_then(|i| game.timeline().moves.get(i).copied()),
+                .and_then(|i| game.timeline().moves().get(i).copied()),
             to_move,
             standing,
             draw_offer: if withheld { None } else { game.draw_offer() },
