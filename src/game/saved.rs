@@ -195,7 +195,7 @@ impl Game {
             langs,
         } = self;
         let (started, first, move_times, leave) = (
-            &timeline.started(),
+            timeline.started(),
             timeline.first(),
             timeline.moves(),
             timeline.leave(),
@@ -214,9 +214,9 @@ impl Game {
                 note: r.note.clone(),
             }),
             rules: rules.clone(),
-            started: nanos(*started),
+            started: nanos(started),
             first_white: is_white(first),
-            move_seconds: seconds_after(*started, move_times),
+            move_seconds: seconds_after(started, move_times),
             move_nanos: if move_times.iter().all(|t| t.subsec_nanosecond() == 0) {
                 Vec::new()
             } else {
