@@ -116,7 +116,7 @@ fn refusal(kind: TextKind, c: char, why: Refused) -> String {
 }
 
 /// Why `c` is refused wherever it stands, if it is; the joiners are judged by their place
-/// ([`joiner_fits`]).
+/// (`joiner_fits`).
 pub fn refused_char(c: char) -> Option<Refused> {
     if c.is_control() {
         return Some(Refused::Control);

@@ -9,7 +9,7 @@
 //! over a line is the moves in their own letters, which is notation's business.
 //!
 //! Adding a language: a file `xx.ftl` with every key of `en.ftl`, a [`Tongue`] for it, and its
-//! line in [`Tongue::source`]; the tests below fail until every key and argument is there.
+//! line in `Tongue::source`; the tests below fail until every key and argument is there.
 
 mod keys;
 

@@ -69,7 +69,7 @@ pub enum LinkTransport {
 }
 
 /// A game's id on a link's wire: the first two bytes of its SHA-256. Both nodes know their
-/// games' ids, so two bytes name one without spelling it; [`check`] refuses two games of one
+/// games' ids, so two bytes name one without spelling it; `check` refuses two games of one
 /// configuration with the same code (with 20 games, one configuration in 350 has to rename
 /// one).
 pub fn game_code(id: &str) -> u16 {

@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `mod.rs` | the whole file: [`Config`], `data_dir`, the order sections are checked in |
 //! | `journal.rs` | `[journal]` (the signing key) |
-//! | `check.rs` | the one [`Checker`](check::Checker), [`ConfigError`], [`valid_id`], [`Field`](check::Field) |
+//! | `check.rs` | the one `Checker`, [`ConfigError`], [`valid_id`], `Field` |
 //! | `secret.rs` | [`Secret`], [`LinkSecret`], and the one reader of `X` / `X_file` secrets |
 //! | `tcp.rs` | `[tcp]`, `[limits]` |
 //! | `http.rs` | `[http]` |

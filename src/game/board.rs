@@ -177,7 +177,7 @@ pub trait Board: fmt::Debug + Send + Sync {
     /// A legal move written for a reader in `notation`.
     fn write(&self, ply: &Ply, notation: Notation) -> String;
 
-    /// The position as one line of text (FEN for chess), read back by [`board`].
+    /// The position as one line of text (FEN for chess), read back by [`board`](crate::game::board).
     fn fen(&self) -> String;
 
     /// The position drawn as text for a reader.

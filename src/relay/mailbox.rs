@@ -280,7 +280,7 @@ impl Mailbox {
     }
 
     /// What the message a transport's idempotency key was recorded with did, if it was
-    /// handled already (see [`crate::relay::Relay::call_keyed`]).
+    /// handled already (see [`Said::key`](crate::relay::Said::key)).
     pub async fn seen(&self, key: &str) -> Result<Option<Handled>, MailboxError> {
         let Some(seen) = self.journal.seen(key).await? else {
             return Ok(None);

@@ -12,7 +12,8 @@ pub struct Said {
     pub text: String,
     /// The transport's idempotency key for the message (an email's Message-ID, hashed): the
     /// journal entry the command writes records it in the same transaction, so a transport that
-    /// sees the same message again after a crash finds it with [`Mailbox::seen`].
+    /// sees the same message again after a crash finds it with
+    /// [`Mailbox::seen`](crate::relay::Mailbox::seen).
     pub key: Option<String>,
     /// A message for the opponent, journaled and delivered after the command if it is carried
     /// out (a mail's other words around its move).

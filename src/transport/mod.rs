@@ -1,4 +1,4 @@
-//! One module per wire. Each turns bytes into relay [`crate::relay::Command`]s for an
+//! One module per wire. Each turns bytes into [`crate::command::Command`]s for an
 //! authenticated sender and relay replies and outbox messages back into bytes. Transports know
 //! nothing of chess.
 

@@ -11,7 +11,7 @@
 //! left for them (record entries, proposals, refusals) from the relay's [`Mailbox`], sends each
 //! in compact frames ([`frame`], [`message`]), and acknowledges the item once the peer has
 //! acknowledged the frame, which the peer does only once its own journal has committed what
-//! the frame said. What arrives is handed to the relay ([`incoming`]): a record entry to be
+//! the frame said. What arrives is handed to the relay (`incoming`): a record entry to be
 //! journaled as it stands, a proposal as the remote player's command with its id (recorded
 //! with the entry, so that an action sent again after a drop or a restart is known by it), a
 //! refusal of our own player's proposal.
