@@ -61,8 +61,8 @@ pub struct MoveData {
     pub after: String,
     /// The position before it and the move, as the relay held them when it made the notice
     /// (never stored): a notice pushed straight after its commit is written for its reader
-    /// from these instead of reading `before` and `iccf` back, which was most of the cost of
-    /// writing a push. A notice read back from the outbox has none.
+    /// from these instead of reading `before` and `iccf` back, which was about a third of the
+    /// cost of writing a push. A notice read back from the outbox has none.
     #[serde(skip)]
     pub held: Held,
 }
