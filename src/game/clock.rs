@@ -653,15 +653,6 @@ mod tests {
         assert_eq!(black.left, Some(3 * DAY - (2 * DAY + DAY / 2)));
     }
 
-    /// Each side's thinking summed over every move made, as [`Timeline::used_total`] once
-    /// counted it on every call.
-    fn recounted(t: &Timeline, color: Color) -> i64 {
-        (0..t.moves.len())
-            .filter(|&ply| t.mover(ply) == color)
-            .map(|ply| t.used_on_ply(ply))
-            .sum()
-    }
-
     #[test]
     fn the_time_kept_per_side_is_the_time_counted_over_every_move() {
         let leave = |d, days| Leave {
@@ -691,13 +682,13 @@ mod tests {
                 if let Some((color, leave)) = taken {
                     t.add_leave(color, leave);
                 }
+                // Counted afresh from every move, as `used_total` once did on every call.
+                let mut recounted = t.clone();
+                recounted.count_spent();
                 for color in [Color::White, Color::Black] {
-                    assert_eq!(
-                        t.spent[index(color)],
-                        recounted(&t, color),
-                        "{first:?} {color:?}"
-                    );
-                    assert_eq!(t.used_total(color, at(12, 0), false), recounted(&t, color));
+                    let all = recounted.spent[index(color)];
+                    assert_eq!(t.spent[index(color)], all, "{first:?} {color:?}");
+                    assert_eq!(t.used_total(color, at(12, 0), false), all);
                 }
             }
             assert!(t.spent.iter().all(|&s| s > 0), "{:?}", t.spent);
