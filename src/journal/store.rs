@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 pub use super::chain::chain_hash;
@@ -66,6 +67,7 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
     crate::durable::create_dir_all(data_dir)
         .map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
     let conn = Connection::open(data_dir.join(FILE_NAME))?;
+    plan_once(&conn)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -165,7 +167,19 @@ pub fn open_read_only(data_dir: &Path) -> Result<Connection, JournalError> {
         &path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
+    plan_once(&conn)?;
     Ok(conn)
+}
+
+/// Makes a statement's plan independent of the values bound to it (SQLite's query planner
+/// stability guarantee). Without it SQLite marks a parameter compared with `=` as one whose
+/// value might change the plan (a column equal to 0 or 1 is planned as a flag), and rusqlite
+/// clears a cached statement's bindings when it is put back, which throws the plan away: the
+/// outbox query of every login was parsed and planned again, about as many instructions as a
+/// whole relayed move. No query here has a better plan for some values than for others.
+fn plan_once(conn: &Connection) -> Result<(), JournalError> {
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    Ok(())
 }
 
 /// [`open_read_only`], for reading every entry once (a start's check of the chain): through
@@ -317,12 +331,7 @@ pub fn pending(
     // The limit is written into the statement, not bound: SQLite prepares a statement again
     // on every new binding of a bound LIMIT (to see whether it is a small number), which cost
     // more than the query. The callers use a few page sizes, each cached once.
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash FROM outbox o
-         JOIN entries e ON e.seq = o.seq
-         WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT {}",
-        i64::try_from(limit).unwrap_or(i64::MAX)
-    ))?;
+    let mut stmt = conn.prepare_cached(&pending_sql(limit))?;
     let rows = stmt.query_map(params![player, after], |r| {
         let seq: i64 = r.get(4)?;
         let hash: Vec<u8> = r.get(5)?;
@@ -336,6 +345,15 @@ pub fn pending(
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+fn pending_sql(limit: usize) -> String {
+    format!(
+        "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash FROM outbox o
+         JOIN entries e ON e.seq = o.seq
+         WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT {}",
+        i64::try_from(limit).unwrap_or(i64::MAX)
+    )
 }
 
 /// A hash as stored; a wrong length reads as zeros, which match nothing (the chain check
@@ -598,6 +616,34 @@ mod tests {
             .query_row("PRAGMA mmap_size", [], |r| r.get(0))
             .unwrap();
         assert!(mapped >= 1 << 30, "mmap_size {mapped}");
+    }
+
+    /// Regression: a login's outbox query was parsed and planned again on every use, because
+    /// putting a cached statement back clears its bindings and SQLite had tied the plan to the
+    /// player bound (a column compared with `=` might be a flag of 0 or 1).
+    #[test]
+    fn regression_a_cached_query_is_not_planned_again_for_each_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        for player in ["boris", "francois", "boris"] {
+            pending(&conn, player, 0, 10).unwrap();
+        }
+        let stmt = conn.prepare_cached(&pending_sql(10)).unwrap();
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::Run), 3);
+        drop(stmt);
+        drop(conn);
+        let reader = open_read_only(dir.path()).unwrap();
+        for player in ["boris", "francois"] {
+            assert_eq!(
+                pending(&reader, player, 0, 10).unwrap().len(),
+                usize::from(player == "boris")
+            );
+        }
+        let stmt = reader.prepare_cached(&pending_sql(10)).unwrap();
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
     }
 
     /// With delivered rows removed, SQLite's default rowid (the largest plus one) would give a
