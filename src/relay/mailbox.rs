@@ -84,6 +84,15 @@ impl Subscription {
         self.feed.recv().await.map(Message::from)
     }
 
+    /// [`Self::recv`] for a hand-written poll: ready with the next item, else `cx` is woken
+    /// when one comes.
+    pub fn poll_recv(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Message>> {
+        self.feed.poll_recv(cx).map(|item| item.map(Message::from))
+    }
+
     /// Takes the items waiting, without waiting for any: how many there were, or `None` once
     /// the feed is closed. For a reader that only needs to know that something came.
     pub fn take_waiting(&mut self) -> Option<usize> {

@@ -13,13 +13,15 @@
 //! What it writes is gathered and flushed once nothing else is ready, so replies and pushes
 //! ready together leave in one system call.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
+use std::task::Poll;
 use std::time::Duration;
 
 use futures::stream::FuturesOrdered;
-use futures::{FutureExt, SinkExt, StreamExt};
+use futures::{Sink, SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Sleep;
 use tokio_util::codec::Framed;
@@ -54,9 +56,16 @@ pub struct Session<'a, S> {
     /// Replies not yet written, in the order of their commands.
     answers: FuturesOrdered<Answer<'a>>,
     /// The daemon stopping and the login or idle deadline, kept across events: made afresh
-    /// for every event they would each register with the runtime and leave it again.
+    /// for every event they would each register with the runtime and leave it again. The
+    /// stop is watched through a token of the session's own, a child of the daemon's: a
+    /// cancellation future takes its token's locks on every poll, and on the daemon's token
+    /// those are one pair of locks every open session took on every event.
     stopping: Pin<Box<WaitForCancellationFutureOwned>>,
     deadline: Pin<Box<Sleep>>,
+    /// Set while gathered lines wait for the client to read (in [`Self::poll_next_event`]),
+    /// cleared by any write that completes: when it fires, the client has stopped reading
+    /// ([`WRITE_TIMEOUT`]).
+    write_deadline: Option<Pin<Box<Sleep>>>,
 }
 
 const OUTBOX_PAGE: usize = 256;
@@ -86,8 +95,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             ctx,
             login: None,
             answers: FuturesOrdered::new(),
-            stopping: Box::pin(ctx.shutdown.clone().cancelled_owned()),
+            stopping: Box::pin(ctx.shutdown.child_token().cancelled_owned()),
             deadline: Box::pin(tokio::time::sleep(ctx.config.limits.login_timeout)),
+            write_deadline: None,
         }
     }
 
@@ -115,7 +125,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     /// client that stops reading cannot hold a connection (and its slot under
     /// `max_connections`) by never draining its socket.
     async fn send(&mut self, line: String) -> io::Result<()> {
-        write_within(self.framed.send(line)).await
+        write_within(self.framed.send(line)).await?;
+        self.write_deadline = None;
+        Ok(())
     }
 
     /// Gathers what `put` writes, to be written with whatever follows it (the buffer is
@@ -129,7 +141,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     async fn flush(&mut self) -> io::Result<()> {
-        write_within(SinkExt::<String>::flush(&mut self.framed)).await
+        write_within(SinkExt::<String>::flush(&mut self.framed)).await?;
+        self.write_deadline = None;
+        Ok(())
     }
 
     /// Gathers the lines of `reply`.
@@ -195,19 +209,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             if deadline < self.deadline.deadline() {
                 self.deadline.as_mut().reset(deadline);
             }
-            // What is gathered goes out once nothing else is ready to be written with it.
-            let event = if self.framed.write_buffer().is_empty() {
-                self.next_event().await
-            } else {
-                match self.next_event().now_or_never() {
-                    Some(event) => event,
-                    None => {
-                        self.flush().await?;
-                        self.next_event().await
-                    }
-                }
-            };
-            match event {
+            match std::future::poll_fn(|cx| self.poll_next_event(cx)).await? {
                 // The timer is moved on only when it fires: a line does not re-arm it.
                 Event::Timeout if tokio::time::Instant::now() < deadline => {
                     self.deadline.as_mut().reset(deadline);
@@ -269,29 +271,64 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         }
     }
 
-    /// The next thing to do: the daemon stopping, a reply ready (in order), a push (when no
-    /// reply is due), a line (unless [`IN_FLIGHT`] commands await their replies), or the
-    /// timer (which may fire early: the caller checks the deadline). Every branch can be
-    /// dropped before it is ready and lose nothing.
-    async fn next_event(&mut self) -> Event {
-        let answering = !self.answers.is_empty();
-        let reading = self.answers.len() < IN_FLIGHT;
-        let pushes = async {
-            match self.login.as_mut().and_then(|l| l.pushes.as_mut()) {
-                Some(pushes) => pushes.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            biased;
-            () = self.stopping.as_mut() => Event::Shutdown,
-            Some(reply) = self.answers.next(), if answering => Event::Answer(reply),
-            // A push its own command caused may be ready before that command's reply: pushes
-            // wait until no reply is due, so a reply still comes before what followed from it.
-            item = pushes, if !answering => Event::Push(item),
-            line = self.framed.next(), if reading => Event::Line(line),
-            () = self.deadline.as_mut() => Event::Timeout,
+    /// The next thing to do (see [`Self::poll_event`]); while nothing is, what is gathered is
+    /// written, so that replies and pushes ready together leave in one write. One poll both
+    /// looks for an event and writes: probing for one and then waiting for it would poll every
+    /// source twice and register each with the runtime twice, for every write.
+    fn poll_next_event(&mut self, cx: &mut std::task::Context<'_>) -> Poll<io::Result<Event>> {
+        if let Poll::Ready(event) = self.poll_event(cx) {
+            return Poll::Ready(Ok(event));
         }
+        if self.framed.write_buffer().is_empty() {
+            return Poll::Pending;
+        }
+        match Sink::<String>::poll_flush(Pin::new(&mut self.framed), cx) {
+            Poll::Ready(Ok(())) => {
+                self.write_deadline = None;
+                Poll::Pending
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            // The client is not reading: the write waits, within its deadline.
+            Poll::Pending => {
+                let deadline = self
+                    .write_deadline
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_TIMEOUT)));
+                match deadline.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(client_stopped_reading())),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+
+    /// The first thing ready, in this order: the daemon stopping, a reply (in order), a push
+    /// (when no reply is due), a line (unless [`IN_FLIGHT`] commands await their replies), or
+    /// the timer (which may fire early: the caller checks the deadline). Every source is
+    /// registered with `cx` when none is ready, and each keeps what it has until asked again.
+    fn poll_event(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Event> {
+        if self.stopping.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Event::Shutdown);
+        }
+        if !self.answers.is_empty() {
+            if let Poll::Ready(Some(reply)) = self.answers.poll_next_unpin(cx) {
+                return Poll::Ready(Event::Answer(reply));
+            }
+        // A push its own command caused may be ready before that command's reply: pushes
+        // wait until no reply is due, so a reply still comes before what followed from it.
+        } else if let Some(pushes) = self.login.as_mut().and_then(|l| l.pushes.as_mut())
+            && let Poll::Ready(item) = pushes.poll_recv(cx)
+        {
+            return Poll::Ready(Event::Push(item));
+        }
+        if self.answers.len() < IN_FLIGHT
+            && let Poll::Ready(line) = self.framed.poll_next_unpin(cx)
+        {
+            return Poll::Ready(Event::Line(line));
+        }
+        if self.deadline.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Event::Timeout);
+        }
+        Poll::Pending
     }
 
     /// Handles one line; false to close.
@@ -473,9 +510,13 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 async fn write_within(write: impl std::future::Future<Output = io::Result<()>>) -> io::Result<()> {
     match tokio::time::timeout(WRITE_TIMEOUT, write).await {
         Ok(result) => result,
-        Err(_) => Err(io::Error::new(
-            io::ErrorKind::TimedOut,
-            "the client stopped reading",
-        )),
+        Err(_) => Err(client_stopped_reading()),
     }
 }
+
+fn client_stopped_reading() -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, "the client stopped reading")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,133 @@
+//! A session over an in-memory pipe of a few bytes, so that its writes wait on the client: a
+//! real journal and relay in a temporary directory behind it, the administrator's session (no
+//! login, no secret check), and the runtime's clock paused where a deadline is the subject.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::*;
+use crate::auth::Verifier;
+use crate::config::Config;
+use crate::journal::{Hub, Journal};
+use crate::relay::{Channel, Mailbox, Relay};
+
+struct Fixture {
+    ctx: Context,
+    _dir: tempfile::TempDir,
+}
+
+async fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
+    let text = format!(
+        "data_dir = {:?}\n[admin]\nsecret_hash = {hash:?}\n",
+        dir.path().display().to_string(),
+    );
+    let config = Arc::new(Config::from_toml(&text, dir.path()).expect("config"));
+    let hub = Arc::new(Hub::default());
+    let failed = CancellationToken::new();
+    let (journal, replayed) =
+        Journal::open(&config.data_dir, hub.clone(), 64, failed.clone()).expect("journal");
+    let relay = Relay::spawn(&config, journal.clone(), replayed, 64, failed)
+        .await
+        .expect("relay");
+    let mailbox = Mailbox::new(journal, hub, &config, relay.roster().clone());
+    let ctx = Context::new(
+        config,
+        relay,
+        mailbox,
+        CancellationToken::new(),
+        TaskTracker::new(),
+        Arc::new(Verifier::new(1)),
+    );
+    Fixture { ctx, _dir: dir }
+}
+
+/// The administrator's session on one end of a pipe that holds `capacity` bytes; the
+/// client's end is returned.
+fn admin_session(ctx: &Context, capacity: usize) -> (Session<'_, DuplexStream>, DuplexStream) {
+    let (client, server) = tokio::io::duplex(capacity);
+    let peer = Peer {
+        key: "test".to_owned(),
+        channel: Channel::Tcp,
+        printed: None,
+        private_wire: true,
+    };
+    (Session::administrator(server, peer, ctx), client)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_client_that_stops_reading_is_dropped_at_the_write_deadline() {
+    let f = fixture().await;
+    let (session, mut client) = admin_session(&f.ctx, 256);
+    // One command whose reply is larger than the pipe: the reply waits on the client, gathered,
+    // with nothing else to do; the session's idle limit (15 minutes) is far away.
+    client.write_all(b"HELP\r\n").await.expect("write");
+    assert!(HELP.len() > 1024);
+    let started = tokio::time::Instant::now();
+    let ended = session.run().await;
+    let error = ended.expect_err("a session whose client stopped reading ends in an error");
+    assert_eq!(error.kind(), io::ErrorKind::TimedOut, "{error}");
+    assert_eq!(
+        started.elapsed(),
+        WRITE_TIMEOUT,
+        "ended at the write deadline"
+    );
+    drop(client);
+}
+
+#[tokio::test]
+async fn a_reply_larger_than_the_pipe_reaches_a_client_that_reads_slowly() {
+    let f = fixture().await;
+    let (session, client) = admin_session(&f.ctx, 16);
+    let client = async move {
+        let (read, mut write) = tokio::io::split(client);
+        write.write_all(b"HELP\r\nQUIT\r\n").await.expect("write");
+        let mut lines = BufReader::new(read).lines();
+        let mut read = Vec::new();
+        while let Some(line) = lines.next_line().await.expect("read") {
+            read.push(line);
+            tokio::task::yield_now().await;
+        }
+        read
+    };
+    let (ended, read) = tokio::join!(session.run(), client);
+    ended.expect("the session ends cleanly");
+    assert!(read[0].starts_with("200 ccrelay"), "{read:?}");
+    let help: Vec<&str> = HELP.lines().collect();
+    assert!(
+        read.windows(help.len())
+            .any(|w| w.iter().zip(&help).all(|(r, h)| r.ends_with(h))),
+        "every line of the help arrives: {read:?}"
+    );
+    assert_eq!(read.last().map(String::as_str), Some("221 bye"));
+}
+
+#[tokio::test]
+async fn a_session_is_told_when_the_daemon_stops() {
+    let f = fixture().await;
+    let (session, client) = admin_session(&f.ctx, 1024);
+    let stop = f.ctx.shutdown.clone();
+    let client = async move {
+        let mut lines = BufReader::new(client).lines();
+        let greeting = lines.next_line().await.expect("read");
+        stop.cancel();
+        let mut rest = Vec::new();
+        while let Some(line) = lines.next_line().await.expect("read") {
+            rest.push(line);
+        }
+        (greeting, rest)
+    };
+    let (ended, (greeting, rest)) = tokio::time::timeout(Duration::from_secs(10), async {
+        tokio::join!(session.run(), client)
+    })
+    .await
+    .expect("the session ends when the daemon stops");
+    ended.expect("the session ends cleanly");
+    assert!(greeting.is_some_and(|g| g.starts_with("200 ccrelay")));
+    assert_eq!(rest, ["421 the relay is shutting down"]);
+}
