@@ -564,4 +564,6 @@ fn known(
 }
 
 #[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
 mod tests;

@@ -1,12 +1,8 @@
 //! The relay's state machine, driven through its handle with typed commands: a real journal in
 //! a temporary directory, no sockets, no transports.
 
-use std::sync::Arc;
-
-use tokio_util::sync::CancellationToken;
-
 use super::*;
-use crate::journal::{EntryKind, Hub, store};
+use crate::journal::{EntryKind, store};
 
 /// Players and a game; `HASH` stands for a cheap hash (these tests never log in).
 const PLAYERS: &str = r#"
@@ -34,33 +30,10 @@ white = "alice"
 black = "boris"
 "#;
 
-struct Fixture {
-    relay: Relay,
-    mailbox: Mailbox,
-    dir: tempfile::TempDir,
-}
+type Fixture = testing::Spawned;
 
 async fn relay() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
-    let text = format!(
-        "data_dir = {:?}\n{}",
-        dir.path().display().to_string(),
-        PLAYERS.replace("HASH", &hash)
-    );
-    let config = Config::from_toml(&text, dir.path()).expect("config");
-    let hub = Arc::new(Hub::default());
-    let failed = CancellationToken::new();
-    let (journal, replayed) =
-        Journal::open(&config.data_dir, hub.clone(), 64, failed.clone()).expect("journal");
-    let relay = Relay::spawn(&config, journal.clone(), replayed, 64, failed)
-        .await
-        .expect("relay");
-    Fixture {
-        mailbox: Mailbox::new(journal, hub, &config, relay.roster().clone()),
-        relay,
-        dir,
-    }
+    testing::spawn(PLAYERS).await
 }
 
 fn player(id: &str) -> Sender {
@@ -388,23 +361,14 @@ fn a_message_shown_from_the_record_is_mended_for_its_reader() {
 /// refused (logged, nothing journaled), `x1` is started.
 #[tokio::test]
 async fn a_linked_node_cannot_start_a_game_with_an_id_outside_the_safe_set() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
-    let text = format!(
-        "data_dir = {:?}\n[admin]\nsecret_hash = {hash:?}\n\
-         [[players]]\nid = \"alice\"\nsecret_hash = {hash:?}\n\
+    let spawned = testing::spawn(
+        "[admin]\nsecret_hash = \"HASH\"\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\n\
          [[players]]\nid = \"boris\"\nreach = \"link\"\nlink = \"peer\"\n\
          [[links]]\nid = \"peer\"\nconnect = \"127.0.0.1:9\"\nsecret = \"sixteen bytes at least\"\n",
-        dir.path().display().to_string()
-    );
-    let config = Config::from_toml(&text, dir.path()).expect("config");
-    let hub = Arc::new(Hub::default());
-    let failed = CancellationToken::new();
-    let (journal, replayed) =
-        Journal::open(&config.data_dir, hub, 64, failed.clone()).expect("journal");
-    let relay = Relay::spawn(&config, journal, replayed, 64, failed)
-        .await
-        .expect("relay");
+    )
+    .await;
+    let (relay, dir) = (spawned.relay, spawned.dir);
     let start = |game: &str| Replicated {
         game: game.to_owned(),
         index: 0,

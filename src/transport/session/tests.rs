@@ -11,40 +11,27 @@ use tokio_util::task::TaskTracker;
 
 use super::*;
 use crate::auth::Verifier;
-use crate::config::Config;
-use crate::journal::{Hub, Journal};
-use crate::relay::{Channel, Mailbox, Relay};
+use crate::relay::Channel;
 
 struct Fixture {
     ctx: Context,
-    _dir: tempfile::TempDir,
+    _spawned: tempfile::TempDir,
 }
 
 async fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let hash = crate::auth::hash_secret_cheap("unused").expect("hash");
-    let text = format!(
-        "data_dir = {:?}\n[admin]\nsecret_hash = {hash:?}\n",
-        dir.path().display().to_string(),
-    );
-    let config = Arc::new(Config::from_toml(&text, dir.path()).expect("config"));
-    let hub = Arc::new(Hub::default());
-    let failed = CancellationToken::new();
-    let (journal, replayed) =
-        Journal::open(&config.data_dir, hub.clone(), 64, failed.clone()).expect("journal");
-    let relay = Relay::spawn(&config, journal.clone(), replayed, 64, failed)
-        .await
-        .expect("relay");
-    let mailbox = Mailbox::new(journal, hub, &config, relay.roster().clone());
+    let spawned = crate::relay::testing::spawn("[admin]\nsecret_hash = \"HASH\"\n").await;
     let ctx = Context::new(
-        config,
-        relay,
-        mailbox,
+        Arc::new(spawned.config),
+        spawned.relay,
+        spawned.mailbox,
         CancellationToken::new(),
         TaskTracker::new(),
         Arc::new(Verifier::new(1)),
     );
-    Fixture { ctx, _dir: dir }
+    Fixture {
+        ctx,
+        _spawned: spawned.dir,
+    }
 }
 
 /// The administrator's session on one end of a pipe that holds `capacity` bytes; the
