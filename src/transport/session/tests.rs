@@ -15,7 +15,8 @@ use crate::relay::Channel;
 
 struct Fixture {
     ctx: Context,
-    _spawned: tempfile::TempDir,
+    /// The journal's directory, removed when the fixture is dropped.
+    _data_dir: tempfile::TempDir,
 }
 
 async fn fixture() -> Fixture {
@@ -30,7 +31,7 @@ async fn fixture() -> Fixture {
     );
     Fixture {
         ctx,
-        _spawned: spawned.dir,
+        _data_dir: spawned.dir,
     }
 }
 
