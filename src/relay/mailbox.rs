@@ -81,7 +81,7 @@ pub struct Subscription {
 impl Subscription {
     /// The next item; `None` once the feed is closed (the session fell behind, or stops).
     pub async fn recv(&mut self) -> Option<Message> {
-        self.feed.recv().await.map(Message::from)
+        std::future::poll_fn(|cx| self.poll_recv(cx)).await
     }
 
     /// [`Self::recv`] for a hand-written poll: ready with the next item, else `cx` is woken

@@ -75,7 +75,7 @@ impl Encoder<String> for LineCodec {
 }
 
 /// Appends `line` and its end to `buf`: what the codec writes for it.
-fn put_line(buf: &mut BytesMut, line: &str) {
+pub fn put_line(buf: &mut BytesMut, line: &str) {
     buf.reserve(line.len() + 1);
     buf.extend_from_slice(line.as_bytes());
     buf.extend_from_slice(b"\n");

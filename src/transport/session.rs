@@ -21,14 +21,14 @@ use std::task::Poll;
 use std::time::Duration;
 
 use futures::stream::FuturesOrdered;
-use futures::{Sink, SinkExt, StreamExt};
+use futures::{Sink, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Sleep;
 use tokio_util::codec::Framed;
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use super::context::{Context, Peer};
-use super::line::{Frame, HELP, Line, LineCodec, parse, put_push, put_reply};
+use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
 use crate::auth::gate::Refusal;
 use crate::command::Command;
 use crate::limiter::CommandBudget;
@@ -62,9 +62,8 @@ pub struct Session<'a, S> {
     /// those are one pair of locks every open session took on every event.
     stopping: Pin<Box<WaitForCancellationFutureOwned>>,
     deadline: Pin<Box<Sleep>>,
-    /// Set while gathered lines wait for the client to read (in [`Self::poll_next_event`]),
-    /// cleared by any write that completes: when it fires, the client has stopped reading
-    /// ([`WRITE_TIMEOUT`]).
+    /// Set while gathered lines wait for the client to read ([`Self::poll_flush_within`]),
+    /// cleared when they are written.
     write_deadline: Option<Pin<Box<Sleep>>>,
 }
 
@@ -125,9 +124,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     /// client that stops reading cannot hold a connection (and its slot under
     /// `max_connections`) by never draining its socket.
     async fn send(&mut self, line: String) -> io::Result<()> {
-        write_within(self.framed.send(line)).await?;
-        self.write_deadline = None;
-        Ok(())
+        self.gather(|buf| put_line(buf, &line)).await?;
+        self.flush().await
     }
 
     /// Gathers what `put` writes, to be written with whatever follows it (the buffer is
@@ -141,9 +139,30 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     async fn flush(&mut self) -> io::Result<()> {
-        write_within(SinkExt::<String>::flush(&mut self.framed)).await?;
-        self.write_deadline = None;
-        Ok(())
+        std::future::poll_fn(|cx| self.poll_flush_within(cx)).await
+    }
+
+    /// Writes what is gathered. While the client does not read, the write waits, at most
+    /// [`WRITE_TIMEOUT`] from when it first had to: then the client has stopped reading.
+    fn poll_flush_within(&mut self, cx: &mut std::task::Context<'_>) -> Poll<io::Result<()>> {
+        match Sink::<String>::poll_flush(Pin::new(&mut self.framed), cx) {
+            Poll::Ready(written) => {
+                self.write_deadline = None;
+                Poll::Ready(written)
+            }
+            Poll::Pending => {
+                let deadline = self
+                    .write_deadline
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_TIMEOUT)));
+                match deadline.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the client stopped reading",
+                    ))),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
     }
 
     /// Gathers the lines of `reply`.
@@ -282,22 +301,10 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         if self.framed.write_buffer().is_empty() {
             return Poll::Pending;
         }
-        match Sink::<String>::poll_flush(Pin::new(&mut self.framed), cx) {
-            Poll::Ready(Ok(())) => {
-                self.write_deadline = None;
-                Poll::Pending
-            }
+        match self.poll_flush_within(cx) {
+            // Written: wait for the next event, every source registered above.
+            Poll::Ready(Ok(())) | Poll::Pending => Poll::Pending,
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            // The client is not reading: the write waits, within its deadline.
-            Poll::Pending => {
-                let deadline = self
-                    .write_deadline
-                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_TIMEOUT)));
-                match deadline.as_mut().poll(cx) {
-                    Poll::Ready(()) => Poll::Ready(Err(client_stopped_reading())),
-                    Poll::Pending => Poll::Pending,
-                }
-            }
         }
     }
 
@@ -506,17 +513,6 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
 
 /// How long one write to a client may take.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
-
-async fn write_within(write: impl std::future::Future<Output = io::Result<()>>) -> io::Result<()> {
-    match tokio::time::timeout(WRITE_TIMEOUT, write).await {
-        Ok(result) => result,
-        Err(_) => Err(client_stopped_reading()),
-    }
-}
-
-fn client_stopped_reading() -> io::Error {
-    io::Error::new(io::ErrorKind::TimedOut, "the client stopped reading")
-}
 
 #[cfg(test)]
 mod tests;
