@@ -9,6 +9,10 @@
 #
 # Usage: benches/relay-cost.sh [RUNS] [GAMES] [PLIES]   (defaults 5 1000 40)
 # CCRELAY_BIN names the binary (default: target/release/ccrelay, built first).
+# FLOOR=1 measures the same way, in place of the daemon, the example `wire_floor`: a server
+# that only speaks the wire and syncs a flat file (no rules, no SQLite, no signatures), which
+# is what the wire, the runtime and a grouped sync cost on this machine (bytes on disk: 0; its
+# sends are not write calls, so the last two columns count only its file's writes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -19,6 +23,11 @@ if [ -z "${CCRELAY_BIN:-}" ]; then
   bin=${CARGO_TARGET_DIR:-target}/release/ccrelay
 else
   bin=$CCRELAY_BIN
+fi
+floor=""
+if [ -n "${FLOOR:-}" ]; then
+  cargo build --release --quiet --example wire_floor
+  floor=${CARGO_TARGET_DIR:-target}/release/examples/wire_floor
 fi
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command (apt-get install sqlite3)" >&2; exit 1; }
 work=$(mktemp -d)
@@ -41,14 +50,20 @@ printf '%-4s %9s %9s %9s %9s %10s %10s %9s %9s\n' run moves/s us/move user_us sy
 results=$work/results
 for run in $(seq "$runs"); do
   dir=$work/run$run
-  "$bin" bench --fill "$dir" --games "$games" --plies 0 > /dev/null
-  # Older builds' configurations let only 10 logins at once from one address.
-  grep -q failed_logins_per_minute "$dir/ccrelay.toml" ||
-    sed -i 's/^\[limits\]$/[limits]\nfailed_logins_per_minute = 10000/' "$dir/ccrelay.toml"
   db=$dir/data/journal.sqlite3
-  sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
-  before_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
-  CCRELAY_LOG=warn "$bin" run --config "$dir/ccrelay.toml" > "$dir/out" 2> "$dir/err" &
+  if [ -n "$floor" ]; then
+    mkdir -p "$dir"
+    before_bytes=0
+    "$floor" "$dir/data" > "$dir/out" 2> "$dir/err" &
+  else
+    "$bin" bench --fill "$dir" --games "$games" --plies 0 > /dev/null
+    # Older builds' configurations let only 10 logins at once from one address.
+    grep -q failed_logins_per_minute "$dir/ccrelay.toml" ||
+      sed -i 's/^\[limits\]$/[limits]\nfailed_logins_per_minute = 10000/' "$dir/ccrelay.toml"
+    sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
+    before_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
+    CCRELAY_LOG=warn "$bin" run --config "$dir/ccrelay.toml" > "$dir/out" 2> "$dir/err" &
+  fi
   daemon=$!
   addr=""
   for _ in $(seq 600); do
@@ -65,8 +80,11 @@ for run in $(seq "$runs"); do
   kill -TERM "$daemon"
   wait "$daemon" || true
   daemon=""
-  sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
-  after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
+  after_bytes=0
+  if [ -z "$floor" ]; then
+    sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
+    after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
+  fi
   rate=$(awk '/^moves\/s:/ {print $2; exit}' "$dir/bench")
   awk -v r="$run" -v rate="$rate" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$tck" -v m="$moves" \
     -v b=$((after_bytes - before_bytes)) -v db="$after_bytes" -v w=$((w1 - w0)) -v c=$((c1 - c0)) '
