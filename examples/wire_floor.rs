@@ -7,6 +7,8 @@
 //! What it spends a move is what the wire, the runtime and a grouped sync cost on the machine
 //! it runs on: the part of the daemon's cost that no work inside the daemon can remove.
 //! Measured side by side with the daemon by `benches/relay-cost.sh` (`FLOOR=1`).
+//! An instrument, not a server: it listens on 127.0.0.1 only and has none of the daemon's
+//! limits (line length, deadlines, logins), which a benchmark's own client does not need.
 //!
 //! ```text
 //! cargo run --release --example wire_floor -- DIR     # prints "ccrelay listening on ADDR"
