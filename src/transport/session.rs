@@ -511,7 +511,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 }
 
-/// How long one write to a client may take.
+/// How long gathered lines may wait for a client that takes none of them: from the moment a
+/// write first has to wait until everything gathered is written.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[cfg(test)]
