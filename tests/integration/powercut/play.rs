@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ccrelay::notation::{Iccf, uci};
 
@@ -267,11 +267,6 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .get("e1")
         .map_or(0, Vec::len);
     mailer.settle(e1);
-    boris.call("GAMES");
-    for (id, body) in std::mem::take(&mut boris.pushes) {
-        assert!(id > players.boris_acked, "message {id} came again: {body}");
-        players.boris_seen.insert(id, body);
-    }
     let line = long_game();
     let mut owed: Vec<(&str, usize)> = games
         .iter()
@@ -280,18 +275,41 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .collect();
     owed.push(("l2", linked_plies[1]));
     owed.push(("e1", e1));
-    for (id, plies) in owed {
-        for ply in (0..plies).step_by(2) {
-            let wanted = format!("MOVE {id} {}. ", ply / 2 + 1);
-            let iccf = format!("({})", Iccf::from_move(line[ply].1));
-            let count = players
-                .boris_seen
-                .values()
-                .filter(|b| b.starts_with(&wanted) && b.contains(&iccf))
-                .count();
-            assert_eq!(count, 1, "{wanted}{iccf}: received {count} times");
-            tally.pushes += 1;
+    // A move is pushed after it is committed, so the last of them may still be on its way:
+    // a move not yet received is waited for (up to a minute), one received twice fails at once.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        boris.call("GAMES");
+        for (id, body) in std::mem::take(&mut boris.pushes) {
+            assert!(id > players.boris_acked, "message {id} came again: {body}");
+            players.boris_seen.insert(id, body);
         }
+        let mut unseen = None;
+        let mut pushes = 0;
+        for &(id, plies) in &owed {
+            for ply in (0..plies).step_by(2) {
+                let wanted = format!("MOVE {id} {}. ", ply / 2 + 1);
+                let iccf = format!("({})", Iccf::from_move(line[ply].1));
+                let count = players
+                    .boris_seen
+                    .values()
+                    .filter(|b| b.starts_with(&wanted) && b.contains(&iccf))
+                    .count();
+                assert!(count <= 1, "{wanted}{iccf}: received {count} times");
+                if count == 0 {
+                    unseen.get_or_insert(format!("{wanted}{iccf}"));
+                }
+                pushes += 1;
+            }
+        }
+        match unseen {
+            None => {
+                tally.pushes = pushes;
+                break;
+            }
+            Some(wanted) => assert!(Instant::now() < deadline, "{wanted}: never received"),
+        }
+        std::thread::sleep(Duration::from_millis(200));
     }
     tally.acknowledged =
         players.acked.iter().sum::<usize>() + linked_plies[0] + linked_plies[1] + e1;
@@ -469,8 +487,8 @@ fn play(
     let mut boris = Client::connect(addr);
     assert_eq!(boris.call(&format!("LOGIN boris {}", BORIS.secret)).0, 230);
     // The link catches up (up to a second and a half): both nodes see the same linked games.
-    let deadline = std::time::Instant::now() + Duration::from_millis(1500);
-    while std::time::Instant::now() < deadline {
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < deadline {
         let on_a = [
             super::peer::moves_listed(&mut alice, "l1"),
             super::peer::moves_listed(&mut boris, "l2"),
