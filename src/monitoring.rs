@@ -12,6 +12,7 @@
 //! | `ccrelay_journal_commits_failed_total` | commits that failed (the daemon then stops) |
 //! | `ccrelay_mail_rejected_unjournaled_total{bound}` | refused mail over the journal's bound (`sender` or `all`): counted, not journaled |
 //! | `ccrelay_mail_dead_letters_total` | mail refused for good by the SMTP server, parked as dead letters |
+//! | `ccrelay_log_lines_dropped_total` | log lines dropped, the log on stderr read slower than they came |
 
 use std::sync::OnceLock;
 

@@ -1087,3 +1087,35 @@ fn ccrelay_ok(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The log is written by a thread of its own, gathering lines: a move's line still reaches
+/// stderr while the daemon runs (not held until a buffer fills), and the last lines at stop.
+#[test]
+fn at_info_each_move_is_logged_while_the_daemon_runs_and_the_last_line_at_its_stop() {
+    let (dir, config) = temp_setup(&[ALICE, BORIS], &[("g1", "alice", "boris")]);
+    let log = dir.path().join("stderr.log");
+    let mut run = ccrelay();
+    run.args(["run", "--config"])
+        .arg(&config)
+        .env("CCRELAY_LOG", "info")
+        .env_remove("JOURNAL_STREAM")
+        .stderr(std::fs::File::create(&log).expect("log file"));
+    let mut daemon = Daemon::spawn(run);
+    let mut alice = daemon.login(&ALICE);
+    assert_eq!(alice.call("MOVE g1 e4").0, 250);
+    let read = || std::fs::read_to_string(&log).expect("read the log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !read().contains("move relayed game=g1 ply=1 iccf=5254 from=alice to=boris") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no line for the move while the daemon runs:\n{}",
+            read()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(alice);
+    assert!(daemon.terminate().success(), "SIGTERM exits 0");
+    let text = read();
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.contains("INFO ccrelay::server: stopped"), "{text}");
+}

@@ -295,9 +295,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Run { config } => {
             let config = load_config(&config)?;
-            init_logging();
+            // Held to the end of `run`: dropping it writes out the lines still queued.
+            let log_writer = init_logging();
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            runtime.block_on(daemon(config))?;
+            runtime.block_on(daemon(
+                config,
+                log_writer.as_ref().map(|l| l.dropped.clone()),
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -307,7 +311,17 @@ fn load_config(path: &Path) -> anyhow::Result<Config> {
     Config::load(path).map_err(|e| anyhow::anyhow!("bad configuration {}:\n{e}", path.display()))
 }
 
-fn init_logging() {
+/// The writer thread of the log on stderr.
+struct LogWriter {
+    /// Dropped last: writes out the lines still queued.
+    _guard: tracing_appender::non_blocking::WorkerGuard,
+    /// Lines dropped because the queue was full.
+    dropped: tracing_appender::non_blocking::ErrorCounter,
+}
+
+/// Logs to the journal under systemd, else to stderr through a writer thread of its own,
+/// returned: kept to the end of `run`, its dropping writes out what is still queued.
+fn init_logging() -> Option<LogWriter> {
     use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_env("CCRELAY_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -319,21 +333,46 @@ fn init_logging() {
             .with(filter)
             .with(journald)
             .init();
-        return;
+        return None;
     }
+    // At `info` a line is logged for every move relayed. Written by the relay's own threads,
+    // each was a write call on the move's path; the writer thread gathers the lines queued
+    // while it writes into one call. Its queue is bounded: past LOG_LINES_QUEUED lines a line
+    // is dropped, not waited for.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_LINES_QUEUED)
+        .lossy(true)
+        .thread_name("ccrelay-log")
+        .finish(io::BufWriter::with_capacity(LOG_BUFFER_BYTES, io::stderr()));
+    let dropped = writer.error_counter();
     tracing_subscriber::registry()
         .with(filter)
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(io::stderr)
+                .with_writer(writer)
                 // Colours for a person at a terminal, plain text for a log file.
                 .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr())),
         )
         .init();
+    Some(LogWriter {
+        _guard: guard,
+        dropped,
+    })
 }
 
-async fn daemon(config: Config) -> anyhow::Result<()> {
+/// Log lines waiting for the writer thread at most (a few megabytes of text).
+const LOG_LINES_QUEUED: usize = 16_384;
+/// The writer thread's buffer: what it gathers into one write call at most.
+const LOG_BUFFER_BYTES: usize = 64 * 1024;
+
+async fn daemon(
+    config: Config,
+    log_dropped: Option<tracing_appender::non_blocking::ErrorCounter>,
+) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
+    if let Some(dropped) = log_dropped {
+        tokio::spawn(report_dropped_log_lines(dropped, shutdown.clone()));
+    }
     let signals = shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;
@@ -351,6 +390,30 @@ async fn daemon(config: Config) -> anyhow::Result<()> {
     })
     .await?;
     Ok(())
+}
+
+/// Says, every ten seconds at most, how many log lines the writer thread dropped since the last
+/// time (its queue full: stderr read slower than lines come), and counts them for `/metrics`.
+async fn report_dropped_log_lines(
+    dropped: tracing_appender::non_blocking::ErrorCounter,
+    shutdown: CancellationToken,
+) {
+    let mut reported = 0;
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(std::time::Duration::from_secs(10)) => {}
+        }
+        let now = dropped.dropped_lines();
+        if now > reported {
+            metrics::counter!("ccrelay_log_lines_dropped_total").absolute(now as u64);
+            tracing::warn!(
+                dropped = now - reported,
+                "log lines dropped: stderr is read slower than lines come"
+            );
+            reported = now;
+        }
+    }
 }
 
 async fn wait_for_signal() {
