@@ -8,7 +8,9 @@
 # range of RUNS runs.
 #
 # Usage: benches/relay-cost.sh [RUNS] [GAMES] [PLIES]   (defaults 5 1000 40)
-# CCRELAY_BIN names the binary (default: target/release/ccrelay, built first).
+# CCRELAY_BIN names the binary (default: target/release/ccrelay, built first). The daemon logs
+# as a new user's does, at its default level (`info`: a line a move, here to a file), unless
+# CCRELAY_LOG is set (`CCRELAY_LOG=warn` for the figures measured before 2026-12-03).
 # FLOOR=1 measures the same way, in place of the daemon, the example `wire_floor`: a server
 # that only speaks the wire and syncs a flat file (no rules, no SQLite, no signatures), which
 # is what the wire, the runtime and a grouped sync cost on this machine (bytes on disk: 0; its
@@ -62,7 +64,7 @@ for run in $(seq "$runs"); do
       sed -i 's/^\[limits\]$/[limits]\nfailed_logins_per_minute = 10000/' "$dir/ccrelay.toml"
     sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
     before_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
-    CCRELAY_LOG=warn "$bin" run --config "$dir/ccrelay.toml" > "$dir/out" 2> "$dir/err" &
+    "$bin" run --config "$dir/ccrelay.toml" > "$dir/out" 2> "$dir/err" &
   fi
   daemon=$!
   addr=""
