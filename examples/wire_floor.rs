@@ -2,7 +2,7 @@
 //! for `ccrelay bench --connect` and does nothing else. It checks no move, keeps no game, signs
 //! nothing, and has no SQLite: a move is appended to a flat file, answered once a group of them
 //! is on disk (`fdatasync`, as the daemon answers only after its commit), and pushed to the
-//! opponent (`p2k` plays `p2k+1`), whose `ACK` is answered at once.
+//! opponent (as `ccrelay bench --fill` pairs them), whose `ACK` is answered at once.
 //!
 //! What it spends a move is what the wire, the runtime and a grouped sync cost on the machine
 //! it runs on: the part of the daemon's cost that no work inside the daemon can remove.
@@ -108,7 +108,7 @@ async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pendin
                 let _ = outgoing.send("230 logged in".to_owned()).await;
             }
             (Some("MOVE"), Some(me)) => {
-                let opponent = opponent_of(me)
+                let opponent = ccrelay::bench::opponent_of(me)
                     .and_then(|o| players.lock().ok().and_then(|p| p.get(&o).cloned()));
                 next_push += 1;
                 let pending = Pending {
@@ -134,12 +134,6 @@ async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pendin
     }
     drop(outgoing);
     let _ = writer.await;
-}
-
-/// `p2k` plays `p2k+1`, as `ccrelay bench --fill` pairs them.
-fn opponent_of(player: &str) -> Option<String> {
-    let n: u64 = player.strip_prefix('p')?.parse().ok()?;
-    Some(format!("p{}", n ^ 1))
 }
 
 /// Writes what is queued, every line ready at once in one write.

@@ -118,6 +118,14 @@ fn pair_of(g: usize, per_player: usize) -> usize {
     g / per_player.max(1)
 }
 
+/// The opponent of `player` in every game the benchmark's configuration gives them: `p{2k}`
+/// plays `p{2k+1}` (see `config_text`). For a server that stands in for the daemon under `ccrelay
+/// bench --connect` (`examples/wire_floor.rs`); `None` for a name not of that form.
+pub fn opponent_of(player: &str) -> Option<String> {
+    let n: u64 = player.strip_prefix('p')?.parse().ok()?;
+    Some(format!("p{}", n ^ 1))
+}
+
 /// How many players `games` games at `per_player` games each need: two a pair.
 fn players_for(games: usize, per_player: usize) -> usize {
     2 * games.div_ceil(per_player.max(1))
@@ -491,4 +499,29 @@ async fn drive(
         max: latencies.last().copied().unwrap_or_default(),
         idle_bytes_per_game: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_of_the_configuration_is_between_a_player_and_their_opponent_of() {
+        let dir = std::path::Path::new("/nonexistent");
+        for (games, per_player) in [(7, 1), (7, 3), (12, 5)] {
+            let config = config(dir, games, per_player).expect("configuration");
+            assert_eq!(config.games.len(), games);
+            for game in &config.games {
+                assert_eq!(
+                    opponent_of(&game.white).as_deref(),
+                    Some(game.black.as_str())
+                );
+                assert_eq!(
+                    opponent_of(&game.black).as_deref(),
+                    Some(game.white.as_str())
+                );
+            }
+        }
+        assert_eq!(opponent_of("alice"), None);
+    }
 }

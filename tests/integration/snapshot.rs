@@ -48,27 +48,26 @@ fn play(daemon: &Daemon, moves: &[&str], first: usize) {
 fn shown(daemon: &Daemon) -> String {
     let (code, text) = daemon.login(&ALICE).call("SHOW g1");
     assert_eq!(code, 250, "{text}");
-    text.lines()
-        .map(|line| match line.strip_prefix("clock: ") {
-            Some(sides) => {
-                let sides: Vec<String> = sides
-                    .split(" | ")
-                    .map(
-                        |side| match (side.contains("(running)"), side.split_once(" used, ")) {
-                            (true, Some((used, rest))) => {
-                                let to_move = rest.split_once(" left").map_or("", |(_, r)| r);
-                                format!("{used} used, (running time) left{to_move}")
-                            }
-                            _ => side.to_owned(),
-                        },
-                    )
-                    .collect();
-                format!("clock: {}", sides.join(" | "))
-            }
-            None => line.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let line = |line: &str| match line.strip_prefix("clock: ") {
+        Some(sides) => {
+            let sides: Vec<String> = sides.split(" | ").map(without_running_time).collect();
+            format!("clock: {}", sides.join(" | "))
+        }
+        None => line.to_owned(),
+    };
+    text.lines().map(line).collect::<Vec<_>>().join("\n")
+}
+
+/// One side of a clock line (`White 0d 00h used, 50d 00h left to move 10 (running)`), its
+/// time left taken out if its clock runs.
+fn without_running_time(side: &str) -> String {
+    match side.split_once(" used, ") {
+        Some((used, rest)) if side.contains("(running)") => {
+            let after = rest.split_once(" left").map_or("", |(_, after)| after);
+            format!("{used} used, (running) left{after}")
+        }
+        _ => side.to_owned(),
+    }
 }
 
 #[test]

@@ -335,10 +335,10 @@ fn init_logging() -> Option<LogWriter> {
             .init();
         return None;
     }
-    // At `info` a line is logged for every move relayed. Written by the relay's own threads,
-    // each was a write call on the move's path; the writer thread gathers the lines queued
-    // while it writes into one call. Its queue is bounded: past LOG_LINES_QUEUED lines a line
-    // is dropped, not waited for.
+    // At `info` a line is logged for every move relayed: written where it is logged, each would
+    // be a write call on the move's path. The writer thread writes the lines that queue while
+    // it writes in one call. Its queue is bounded: past LOG_LINES_QUEUED lines a line is
+    // dropped, not waited for.
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .buffered_lines_limit(LOG_LINES_QUEUED)
         .lossy(true)

@@ -14,6 +14,29 @@ use std::os::unix::fs::OpenOptionsExt;
 
 use layer::Layer;
 
+/// The first move of `owed` not pushed yet, by the pushes `seen` (id -> text): a move is
+/// `(prefix, part)`, pushed as a text starting with `prefix` and holding `part`. A move is
+/// pushed after its commit, so the last may be on its way and is waited for by the caller; one
+/// pushed twice fails at once.
+fn first_unpushed(
+    seen: &std::collections::BTreeMap<i64, String>,
+    owed: &[(String, String)],
+) -> Option<String> {
+    let mut unpushed = None;
+    for (prefix, part) in owed {
+        let ids: Vec<i64> = seen
+            .iter()
+            .filter(|(_, text)| text.starts_with(prefix.as_str()) && text.contains(part.as_str()))
+            .map(|(id, _)| *id)
+            .collect();
+        assert!(ids.len() <= 1, "{prefix}{part}: pushed as {ids:?}");
+        if ids.is_empty() {
+            unpushed.get_or_insert(format!("{prefix}{part}"));
+        }
+    }
+    unpushed
+}
+
 fn write(path: &std::path::Path, bytes: &[u8], sync: bool) {
     let mut f = std::fs::File::create(path).expect("create");
     f.write_all(bytes).expect("write");

@@ -236,25 +236,16 @@ impl Peer {
                         .collect();
                     assert_eq!(moves, &want, "{g}: the record is not the game's moves");
                 }
-                // Vera sees each of Alice's moves in l1 once. Node B pushes a move after it
-                // commits it, so the last may be in its record and not yet with her: a move
-                // not seen is waited for (to the deadline), a move seen twice fails at once.
-                let mut unseen = None;
-                for ply in (0..held("l1")).step_by(2) {
-                    let wanted =
-                        format!("MOVE l1 {}. {} ", ply / 2 + 1, Iccf::from_move(line[ply].1));
-                    let ids: Vec<i64> = linked
-                        .vera_seen
-                        .iter()
-                        .filter(|(_, b)| b.starts_with(&wanted))
-                        .map(|(id, _)| *id)
-                        .collect();
-                    assert!(ids.len() <= 1, "{wanted}: vera received it as {ids:?}");
-                    if ids.is_empty() {
-                        unseen.get_or_insert(wanted);
-                    }
-                }
-                match unseen {
+                // Vera sees each of Alice's moves in l1 once (waited for: node B pushes a
+                // move after it commits it).
+                let alice: Vec<(String, String)> = (0..held("l1"))
+                    .step_by(2)
+                    .map(|ply| {
+                        let iccf = Iccf::from_move(line[ply].1);
+                        (format!("MOVE l1 {}. {iccf} ", ply / 2 + 1), String::new())
+                    })
+                    .collect();
+                match super::first_unpushed(&linked.vera_seen, &alice) {
                     None => return [held("l1"), held("l2")],
                     Some(wanted) => assert!(
                         Instant::now() < deadline,

@@ -267,7 +267,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .get("e1")
         .map_or(0, Vec::len);
     mailer.settle(e1);
-    let line = long_game();
+    let line = &long_game();
     let mut owed: Vec<(&str, usize)> = games
         .iter()
         .zip(players.acked)
@@ -275,8 +275,19 @@ fn run(seed: u64, cuts: usize) -> Tally {
         .collect();
     owed.push(("l2", linked_plies[1]));
     owed.push(("e1", e1));
-    // A move is pushed after it is committed, so the last of them may still be on its way:
-    // a move not yet received is waited for (up to a minute), one received twice fails at once.
+    let white_moves: Vec<(String, String)> = owed
+        .iter()
+        .flat_map(|&(id, plies)| {
+            (0..plies).step_by(2).map(move |ply| {
+                (
+                    format!("MOVE {id} {}. ", ply / 2 + 1),
+                    format!("({})", Iccf::from_move(line[ply].1)),
+                )
+            })
+        })
+        .collect();
+    // The last moves may still be on their way (pushed after their commit): waited for, up
+    // to a minute.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         boris.call("GAMES");
@@ -284,33 +295,13 @@ fn run(seed: u64, cuts: usize) -> Tally {
             assert!(id > players.boris_acked, "message {id} came again: {body}");
             players.boris_seen.insert(id, body);
         }
-        let mut unseen = None;
-        let mut pushes = 0;
-        for &(id, plies) in &owed {
-            for ply in (0..plies).step_by(2) {
-                let wanted = format!("MOVE {id} {}. ", ply / 2 + 1);
-                let iccf = format!("({})", Iccf::from_move(line[ply].1));
-                let count = players
-                    .boris_seen
-                    .values()
-                    .filter(|b| b.starts_with(&wanted) && b.contains(&iccf))
-                    .count();
-                assert!(count <= 1, "{wanted}{iccf}: received {count} times");
-                if count == 0 {
-                    unseen.get_or_insert(format!("{wanted}{iccf}"));
-                }
-                pushes += 1;
-            }
-        }
-        match unseen {
-            None => {
-                tally.pushes = pushes;
-                break;
-            }
+        match super::first_unpushed(&players.boris_seen, &white_moves) {
+            None => break,
             Some(wanted) => assert!(Instant::now() < deadline, "{wanted}: never received"),
         }
         std::thread::sleep(Duration::from_millis(200));
     }
+    tally.pushes = white_moves.len();
     tally.acknowledged =
         players.acked.iter().sum::<usize>() + linked_plies[0] + linked_plies[1] + e1;
     tally.mail = e1;
