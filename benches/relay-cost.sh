@@ -15,6 +15,10 @@
 # that only speaks the wire and syncs a flat file (no rules, no SQLite, no signatures), which
 # is what the wire, the runtime and a grouped sync cost on this machine (bytes on disk: 0; its
 # sends are not write calls, so the last two columns count only its file's writes).
+# FLOOR=sqlite runs it with `--sqlite`: the daemon's journal file in place of the flat file,
+# and in each group commit only the three statements a move needs (its entry, the opponent's
+# outbox row, the ACK's delete): the floor the daemon's cost is judged against (bytes on disk
+# weighed as the daemon's are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -27,6 +31,8 @@ else
   bin=$CCRELAY_BIN
 fi
 floor=""
+floor_args=()
+if [ "${FLOOR:-}" = sqlite ]; then floor_args=(--sqlite); fi
 if [ -n "${FLOOR:-}" ]; then
   cargo build --release --quiet --example wire_floor
   floor=${CARGO_TARGET_DIR:-target}/release/examples/wire_floor
@@ -56,7 +62,7 @@ for run in $(seq "$runs"); do
   if [ -n "$floor" ]; then
     mkdir -p "$dir"
     before_bytes=0
-    "$floor" "$dir/data" > "$dir/out" 2> "$dir/err" &
+    "$floor" "$dir/data" "${floor_args[@]}" > "$dir/out" 2> "$dir/err" &
   else
     "$bin" bench --fill "$dir" --games "$games" --plies 0 > /dev/null
     # Older builds' configurations let only 10 logins at once from one address.
@@ -83,7 +89,7 @@ for run in $(seq "$runs"); do
   wait "$daemon" || true
   daemon=""
   after_bytes=0
-  if [ -z "$floor" ]; then
+  if [ -z "$floor" ] || [ -n "${floor_args[*]}" ]; then
     sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE);' > /dev/null
     after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
   fi

@@ -7,11 +7,20 @@
 //! What it spends a move is what the wire, the runtime and a grouped sync cost on the machine
 //! it runs on: the part of the daemon's cost that no work inside the daemon can remove.
 //! Measured side by side with the daemon by `benches/relay-cost.sh` (`FLOOR=1`).
+//!
+//! With `--sqlite` it keeps, in place of the flat file, the daemon's own journal file (its
+//! schema and settings, [`ccrelay::journal::store::open`]) and runs in each group commit the
+//! three statements a relayed move needs and nothing else: the move's entry (hash-chained,
+//! [`store::insert_entry`]), the opponent's outbox row ([`store::insert_outbox`], the push as
+//! its body) and, for an `ACK`, the rows it delivers ([`store::mark_delivered`]), the `ACK`
+//! answered only after that commit, as the daemon answers it. That is the floor the cost of a
+//! move is judged against (`FLOOR=sqlite`): the wire, the runtime and the record, without
+//! rules, notation, rendering, signatures or the log.
 //! An instrument, not a server: it listens on 127.0.0.1 only and has none of the daemon's
 //! limits (line length, deadlines, logins), which a benchmark's own client does not need.
 //!
 //! ```text
-//! cargo run --release --example wire_floor -- DIR     # prints "ccrelay listening on ADDR"
+//! cargo run --release --example wire_floor -- DIR [--sqlite]   # prints "ccrelay listening on ADDR"
 //! ccrelay bench --connect ADDR --games 1000 --plies 40 --rate 0
 //! ```
 #![forbid(unsafe_code)]
@@ -20,6 +29,8 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use ccrelay::journal::store;
+use ccrelay::journal::{EntryKind, NewEntry};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -27,12 +38,21 @@ use tokio::sync::mpsc;
 /// Lines waiting to be written to one connection.
 type Outgoing = mpsc::Sender<String>;
 
-/// A move to be made durable, with whom to tell once it is.
-struct Pending {
-    line: String,
-    mover: Outgoing,
-    opponent: Option<Outgoing>,
-    push: String,
+/// What waits for the next group commit.
+enum Pending {
+    /// A move to be made durable, with whom to tell once it is.
+    Move {
+        player: String,
+        line: String,
+        mover: Outgoing,
+        opponent: Option<(String, Outgoing)>,
+    },
+    /// `player` received every push up to `upto` (the SQLite floor records it).
+    Ack {
+        player: String,
+        upto: i64,
+        reply: Outgoing,
+    },
 }
 
 /// Every logged-in player's outgoing queue.
@@ -42,35 +62,53 @@ const QUEUE: usize = 1024;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let dir = std::env::args()
-        .nth(1)
-        .ok_or_else(|| std::io::Error::other("usage: wire_floor DIR"))?;
-    std::fs::create_dir_all(&dir)?;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(std::path::Path::new(&dir).join("moves"))?;
+    let mut args = std::env::args().skip(1);
+    let (Some(dir), mode) = (args.next(), args.next()) else {
+        return Err(std::io::Error::other("usage: wire_floor DIR [--sqlite]"));
+    };
+    let dir = std::path::PathBuf::from(dir);
     let (journal, moves) = mpsc::channel::<Pending>(QUEUE);
-    std::thread::spawn(move || write_moves(file, moves));
+    let sqlite = match mode.as_deref() {
+        None => false,
+        Some("--sqlite") => true,
+        Some(other) => return Err(std::io::Error::other(format!("unknown option {other}"))),
+    };
+    if sqlite {
+        let conn = store::open(&dir).map_err(std::io::Error::other)?;
+        std::thread::spawn(move || record_moves(conn, moves));
+    } else {
+        std::fs::create_dir_all(&dir)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("moves"))?;
+        std::thread::spawn(move || write_moves(file, moves));
+    }
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     println!("ccrelay listening on {}", listener.local_addr()?);
     let players: Players = Arc::default();
     loop {
         let (stream, _) = listener.accept().await?;
         stream.set_nodelay(true)?;
-        tokio::spawn(serve(stream, players.clone(), journal.clone()));
+        tokio::spawn(serve(stream, players.clone(), journal.clone(), sqlite));
     }
 }
 
 /// Appends each group of moves waiting, syncs it, then answers and pushes every one of them.
 fn write_moves(mut file: std::fs::File, mut moves: mpsc::Receiver<Pending>) {
     let mut group = Vec::new();
+    let mut next_push = 0;
     while let Some(first) = moves.blocking_recv() {
         group.push(first);
         while let Ok(next) = moves.try_recv() {
             group.push(next);
         }
-        let text: String = group.iter().map(|p| p.line.as_str()).collect();
+        let mut text = String::new();
+        for pending in &group {
+            if let Pending::Move { player, line, .. } = pending {
+                text.push_str(&format!("{player} {line}\n"));
+            }
+        }
         if file
             .write_all(text.as_bytes())
             .and_then(|()| file.sync_data())
@@ -79,22 +117,113 @@ fn write_moves(mut file: std::fs::File, mut moves: mpsc::Receiver<Pending>) {
             return;
         }
         for pending in group.drain(..) {
-            let _ = pending.mover.try_send("250 recorded".to_owned());
-            if let Some(opponent) = pending.opponent {
-                let _ = opponent.try_send(pending.push);
-            }
+            next_push += 1;
+            answer(pending, next_push);
         }
     }
 }
 
-async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pending>) {
+/// [`write_moves`] with the journal's three statements in place of the flat file.
+fn record_moves(mut conn: rusqlite::Connection, mut moves: mpsc::Receiver<Pending>) {
+    let mut group = Vec::new();
+    let (mut seq, mut prev) = (0, [0; 32]);
+    while let Some(first) = moves.blocking_recv() {
+        group.push(first);
+        while let Ok(next) = moves.try_recv() {
+            group.push(next);
+        }
+        let Ok(ids) = record_group(&mut conn, &group, &mut seq, &mut prev) else {
+            return;
+        };
+        for (pending, id) in group.drain(..).zip(ids) {
+            answer(pending, id);
+        }
+    }
+}
+
+/// One commit: an entry and an outbox row a move, a delete an `ACK`; each move's push id.
+fn record_group(
+    conn: &mut rusqlite::Connection,
+    group: &[Pending],
+    seq: &mut i64,
+    prev: &mut [u8; 32],
+) -> Result<Vec<i64>, ccrelay::journal::JournalError> {
+    let tx = conn.transaction()?;
+    let mut ids = Vec::with_capacity(group.len());
+    for pending in group {
+        match pending {
+            Pending::Move {
+                player,
+                line,
+                opponent,
+                ..
+            } => {
+                let mut words = line.split(' ').skip(1);
+                let game = words.next().unwrap_or_default().to_owned();
+                let text = words.next().unwrap_or_default().to_owned();
+                let entry = store::insert_entry(
+                    &tx,
+                    *seq + 1,
+                    prev,
+                    NewEntry {
+                        time: jiff::Timestamp::now(),
+                        game: game.clone(),
+                        player: player.clone(),
+                        channel: "tcp".to_owned(),
+                        kind: EntryKind::Move,
+                        text: line.clone(),
+                        iccf: Some(text),
+                        san: None,
+                        detail: String::new(),
+                        key: None,
+                        credential: None,
+                        langs: None,
+                    },
+                )?;
+                (*seq, *prev) = (entry.seq, entry.hash);
+                let reader = opponent.as_ref().map_or("", |(name, _)| name.as_str());
+                ids.push(store::insert_outbox(
+                    &tx, reader, &game, entry.seq, line, false,
+                )?);
+            }
+            Pending::Ack { player, upto, .. } => {
+                store::mark_delivered(&tx, player, *upto)?;
+                ids.push(0);
+            }
+        }
+    }
+    tx.commit()?;
+    Ok(ids)
+}
+
+/// Tells the mover their move is recorded and pushes it (as push `id`) to the opponent, or
+/// answers an `ACK`.
+fn answer(pending: Pending, id: i64) {
+    match pending {
+        Pending::Move {
+            line,
+            mover,
+            opponent,
+            ..
+        } => {
+            let _ = mover.try_send("250 recorded".to_owned());
+            if let Some((_, opponent)) = opponent {
+                let _ = opponent.try_send(format!("* {id} {}", line.get(5..).unwrap_or_default()));
+            }
+        }
+        Pending::Ack { reply, .. } => {
+            let _ = reply.try_send("250 acknowledged".to_owned());
+        }
+    }
+}
+
+async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pending>, sqlite: bool) {
     let (read, write) = stream.into_split();
     let (outgoing, queue) = mpsc::channel(QUEUE);
     let writer = tokio::spawn(write_lines(write, queue));
     let _ = outgoing.try_send("200 wire floor ready".to_owned());
     let mut lines = BufReader::new(read).lines();
     let mut player: Option<String> = None;
-    let mut next_push = 0u64;
     while let Ok(Some(line)) = lines.next_line().await {
         let mut words = line.split(' ');
         match (words.next(), &player) {
@@ -108,14 +237,29 @@ async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pendin
                 let _ = outgoing.send("230 logged in".to_owned()).await;
             }
             (Some("MOVE"), Some(me)) => {
-                let opponent = ccrelay::bench::opponent_of(me)
-                    .and_then(|o| players.lock().ok().and_then(|p| p.get(&o).cloned()));
-                next_push += 1;
-                let pending = Pending {
-                    line: format!("{me} {line}\n"),
+                let opponent = ccrelay::bench::opponent_of(me).and_then(|o| {
+                    let queue = players.lock().ok().and_then(|p| p.get(&o).cloned())?;
+                    Some((o, queue))
+                });
+                let pending = Pending::Move {
+                    player: me.clone(),
+                    line,
                     mover: outgoing.clone(),
                     opponent,
-                    push: format!("* {next_push} {}", line.get(5..).unwrap_or_default()),
+                };
+                if journal.send(pending).await.is_err() {
+                    break;
+                }
+            }
+            (Some("ACK"), Some(me)) if sqlite => {
+                let upto = words
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(i64::MAX);
+                let pending = Pending::Ack {
+                    player: me.clone(),
+                    upto,
+                    reply: outgoing.clone(),
                 };
                 if journal.send(pending).await.is_err() {
                     break;
