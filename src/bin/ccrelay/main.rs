@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 mod admin;
 mod journal;
+mod log_line;
 mod progress;
 
 use journal::{JournalCommand, journal_command};
@@ -351,7 +352,10 @@ fn init_logging() -> Option<LogWriter> {
             tracing_subscriber::fmt::layer()
                 .with_writer(writer)
                 // Colours for a person at a terminal, plain text for a log file.
-                .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr())),
+                .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr()))
+                // The default format's text, for a third of its instructions a line.
+                .event_format(log_line::LeanLine::default())
+                .fmt_fields(log_line::LeanFields),
         )
         .init();
     Some(LogWriter {
