@@ -299,6 +299,16 @@ mod tests {
         let span = tracing::info_span!("node", i = 1);
         span.in_scope(|| tracing::info!(moves = 3, "inside a span"));
         tracing::info!("");
+        // A dependency's record through the `log` crate, named by its own target.
+        let record = log::Record::builder()
+            .args(format_args!("a record from a dependency"))
+            .level(log::Level::Warn)
+            .target("rustls::client")
+            .module_path(Some("rustls::client::hs"))
+            .file(Some("hs.rs"))
+            .line(Some(12))
+            .build();
+        tracing_log::format_trace(&record).unwrap();
     }
 
     /// What each formatter wrote, without the clock (each line's first 28 bytes).
@@ -335,12 +345,16 @@ mod tests {
             .with(tracing_subscriber::filter::LevelFilter::TRACE);
         tracing::subscriber::with_default(subscriber, log_everything);
         let (expected, written) = (default.text(), lean.text());
-        assert_eq!(expected.lines().count(), 13, "{expected}");
+        assert_eq!(expected.lines().count(), 14, "{expected}");
         assert_eq!(lines_without_time(&written), lines_without_time(&expected));
         assert_eq!(
             lines_without_time(&written)[0],
             " INFO ccrelay::log_line::tests: move relayed game=g1 ply=12 iccf=5254 from=vera \
              to=boris channel_in=tcp channel_out=link:kr"
+        );
+        assert_eq!(
+            lines_without_time(&written)[13],
+            " WARN rustls::client: a record from a dependency"
         );
     }
 
