@@ -45,7 +45,10 @@ enum Pending {
         player: String,
         line: String,
         mover: Outgoing,
-        opponent: Option<(String, Outgoing)>,
+        /// The opponent, whose outbox row the move makes, online or not.
+        reader: Option<String>,
+        /// The opponent's queue, if logged in.
+        opponent: Option<Outgoing>,
     },
     /// `player` received every push up to `upto` (the SQLite floor records it).
     Ack {
@@ -74,15 +77,23 @@ async fn main() -> std::io::Result<()> {
         Some(other) => return Err(std::io::Error::other(format!("unknown option {other}"))),
     };
     if sqlite {
-        let conn = store::open(&dir).map_err(std::io::Error::other)?;
-        std::thread::spawn(move || record_moves(conn, moves));
+        let mut conn = store::open(&dir).map_err(std::io::Error::other)?;
+        let (mut seq, mut prev) = (0, [0; 32]);
+        std::thread::spawn(move || {
+            commit_groups(moves, |group| {
+                record_group(&mut conn, group, &mut seq, &mut prev).ok()
+            })
+        });
     } else {
         std::fs::create_dir_all(&dir)?;
-        let file = std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(dir.join("moves"))?;
-        std::thread::spawn(move || write_moves(file, moves));
+        let mut next_push = 0;
+        std::thread::spawn(move || {
+            commit_groups(moves, |group| write_moves(&mut file, group, &mut next_push))
+        });
     }
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     println!("ccrelay listening on {}", listener.local_addr()?);
@@ -94,45 +105,19 @@ async fn main() -> std::io::Result<()> {
     }
 }
 
-/// Appends each group of moves waiting, syncs it, then answers and pushes every one of them.
-fn write_moves(mut file: std::fs::File, mut moves: mpsc::Receiver<Pending>) {
+/// Takes each group of what is waiting, has `commit` make it durable (each move's push id, or
+/// `None` to stop), then answers and pushes every one of them.
+fn commit_groups(
+    mut moves: mpsc::Receiver<Pending>,
+    mut commit: impl FnMut(&[Pending]) -> Option<Vec<i64>>,
+) {
     let mut group = Vec::new();
-    let mut next_push = 0;
     while let Some(first) = moves.blocking_recv() {
         group.push(first);
         while let Ok(next) = moves.try_recv() {
             group.push(next);
         }
-        let mut text = String::new();
-        for pending in &group {
-            if let Pending::Move { player, line, .. } = pending {
-                text.push_str(&format!("{player} {line}\n"));
-            }
-        }
-        if file
-            .write_all(text.as_bytes())
-            .and_then(|()| file.sync_data())
-            .is_err()
-        {
-            return;
-        }
-        for pending in group.drain(..) {
-            next_push += 1;
-            answer(pending, next_push);
-        }
-    }
-}
-
-/// [`write_moves`] with the journal's three statements in place of the flat file.
-fn record_moves(mut conn: rusqlite::Connection, mut moves: mpsc::Receiver<Pending>) {
-    let mut group = Vec::new();
-    let (mut seq, mut prev) = (0, [0; 32]);
-    while let Some(first) = moves.blocking_recv() {
-        group.push(first);
-        while let Ok(next) = moves.try_recv() {
-            group.push(next);
-        }
-        let Ok(ids) = record_group(&mut conn, &group, &mut seq, &mut prev) else {
+        let Some(ids) = commit(&group) else {
             return;
         };
         for (pending, id) in group.drain(..).zip(ids) {
@@ -141,7 +126,34 @@ fn record_moves(mut conn: rusqlite::Connection, mut moves: mpsc::Receiver<Pendin
     }
 }
 
-/// One commit: an entry and an outbox row a move, a delete an `ACK`; each move's push id.
+/// Appends a group's moves to the flat file and syncs it; push ids counted from 1.
+fn write_moves(
+    file: &mut std::fs::File,
+    group: &[Pending],
+    next_push: &mut i64,
+) -> Option<Vec<i64>> {
+    let mut text = String::new();
+    for pending in group {
+        if let Pending::Move { player, line, .. } = pending {
+            text.push_str(&format!("{player} {line}\n"));
+        }
+    }
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_data())
+        .ok()?;
+    Some(
+        group
+            .iter()
+            .map(|_| {
+                *next_push += 1;
+                *next_push
+            })
+            .collect(),
+    )
+}
+
+/// One commit of the journal's three statements: an entry and an outbox row a move, a delete
+/// an `ACK`; each move's push id.
 fn record_group(
     conn: &mut rusqlite::Connection,
     group: &[Pending],
@@ -155,7 +167,7 @@ fn record_group(
             Pending::Move {
                 player,
                 line,
-                opponent,
+                reader,
                 ..
             } => {
                 let mut words = line.split(' ').skip(1);
@@ -181,10 +193,12 @@ fn record_group(
                     },
                 )?;
                 (*seq, *prev) = (entry.seq, entry.hash);
-                let reader = opponent.as_ref().map_or("", |(name, _)| name.as_str());
-                ids.push(store::insert_outbox(
-                    &tx, reader, &game, entry.seq, line, false,
-                )?);
+                ids.push(match reader {
+                    Some(reader) => {
+                        store::insert_outbox(&tx, reader, &game, entry.seq, line, false)?
+                    }
+                    None => 0,
+                });
             }
             Pending::Ack { player, upto, .. } => {
                 store::mark_delivered(&tx, player, *upto)?;
@@ -207,7 +221,7 @@ fn answer(pending: Pending, id: i64) {
             ..
         } => {
             let _ = mover.try_send("250 recorded".to_owned());
-            if let Some((_, opponent)) = opponent {
+            if let Some(opponent) = opponent {
                 let _ = opponent.try_send(format!("* {id} {}", line.get(5..).unwrap_or_default()));
             }
         }
@@ -237,14 +251,15 @@ async fn serve(stream: TcpStream, players: Players, journal: mpsc::Sender<Pendin
                 let _ = outgoing.send("230 logged in".to_owned()).await;
             }
             (Some("MOVE"), Some(me)) => {
-                let opponent = ccrelay::bench::opponent_of(me).and_then(|o| {
-                    let queue = players.lock().ok().and_then(|p| p.get(&o).cloned())?;
-                    Some((o, queue))
-                });
+                let reader = ccrelay::bench::opponent_of(me);
+                let opponent = reader
+                    .as_ref()
+                    .and_then(|o| players.lock().ok()?.get(o).cloned());
                 let pending = Pending::Move {
                     player: me.clone(),
                     line,
                     mover: outgoing.clone(),
+                    reader,
                     opponent,
                 };
                 if journal.send(pending).await.is_err() {

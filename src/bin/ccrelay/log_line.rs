@@ -140,8 +140,7 @@ impl LeanVisitor<'_> {
             self.writer.write_char(' ')?;
         }
         if name == "message" {
-            let sanitize = self.writer.sanitizes_ansi_escapes();
-            if sanitize {
+            if self.writer.sanitizes_ansi_escapes() {
                 return write!(Escaping(&mut self.writer), "{value:?}");
             }
             return write!(self.writer, "{value:?}");
@@ -190,20 +189,18 @@ impl fmt::Write for Escaping<'_, '_> {
     fn write_str(&mut self, text: &str) -> fmt::Result {
         let mut plain = 0;
         for (at, ch) in text.char_indices() {
-            let escaped = match ch {
-                '\x1b' => "\\x1b",
-                '\x07' => "\\x07",
-                '\x08' => "\\x08",
-                '\x0c' => "\\x0c",
-                '\x7f' => "\\x7f",
-                '\u{80}'..='\u{9f}' => "",
-                _ => continue,
-            };
+            // C0 controls a terminal acts on, DEL, and the C1 controls.
+            if !matches!(
+                ch,
+                '\x1b' | '\x07' | '\x08' | '\x0c' | '\x7f' | '\u{80}'..='\u{9f}'
+            ) {
+                continue;
+            }
             self.0.write_str(&text[plain..at])?;
-            if escaped.is_empty() {
-                write!(self.0, "\\u{{{:x}}}", ch as u32)?;
+            if ch < '\u{80}' {
+                write!(self.0, "\\x{:02x}", ch as u32)?;
             } else {
-                self.0.write_str(escaped)?;
+                write!(self.0, "\\u{{{:x}}}", ch as u32)?;
             }
             plain = at + ch.len_utf8();
         }
@@ -285,7 +282,9 @@ mod tests {
             text = "a \"quoted\"\tword\n",
             "a str field, quoted as Debug"
         );
-        tracing::info!("a message with an escape \x1b[31m red, a bell \x07, DEL \x7f, C1 \u{9b}");
+        tracing::info!(
+            "a message with an escape \x1b[31m red, a bell \x07, BS \x08, FF \x0c, DEL \x7f, C1 \u{9b}"
+        );
         tracing::info!(message = "a message as a str field \x1b]0;title\x07");
         tracing::debug!(count = 3u64, ratio = 0.5f64, signed = -4i64, on = true);
         tracing::trace!(r#type = "raw", "a raw identifier");
