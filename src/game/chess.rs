@@ -121,7 +121,10 @@ impl Board for ChessBoard {
         let PlyOf::Chess(m) = ply.0 else {
             return String::new();
         };
-        Iccf::from_move(m).to_string()
+        // Appended, not formatted: twice a move, at a quarter of `to_string`'s cost.
+        let mut code = Vec::with_capacity(5);
+        Iccf::from_move(m).append_to(&mut code);
+        String::from_utf8(code).unwrap_or_default()
     }
 
     fn write(&self, ply: &Ply, notation: Notation) -> String {

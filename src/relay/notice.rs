@@ -57,7 +57,10 @@ pub struct MoveData {
     pub iccf: String,
     /// The position before the move, as its board writes it (FEN for chess).
     pub before: String,
-    /// The position after it.
+    /// The position after it, as rows written before 2026-12 stored it. Newer rows leave it
+    /// out: it is `before` with the move played, and writing it was a second position a move
+    /// for nothing ([`MoveData::position_after`] works it out).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub after: String,
     /// The position before it and the move, as the relay held them when it made the notice
     /// (never stored): a notice pushed straight after its commit is written for its reader
@@ -99,8 +102,6 @@ impl MoveData {
     /// `m`, legal in `game`'s current position, as the game's next move.
     pub fn of(game: &Game, m: &Ply) -> MoveData {
         let before = game.board();
-        let mut after = before.boxed();
-        after.play(m);
         MoveData {
             kind: before.kind(),
             ply: u32::try_from(game.moves().len()).map_or(u32::MAX, |n| n.saturating_add(1)),
@@ -108,7 +109,7 @@ impl MoveData {
             side: before.turn().into(),
             iccf: before.code(m),
             before: before.fen(),
-            after: after.fen(),
+            after: String::new(),
             held: Held(Some(std::sync::Arc::new((before.boxed(), m.clone())))),
         }
     }
@@ -125,9 +126,24 @@ impl MoveData {
         Some(pos.write(&m, notation))
     }
 
-    /// The position after the move, if it still reads.
+    /// The position after the move: as stored by an older row, else `before` with the move
+    /// played (held in memory, or read back); `None` if the stored forms no longer read.
     pub fn position_after(&self) -> Option<Box<dyn Board>> {
-        board(self.kind, Some(&self.after)).ok()
+        if !self.after.is_empty() {
+            return board(self.kind, Some(&self.after)).ok();
+        }
+        let mut pos = match &self.held.0 {
+            Some(held) => {
+                let (pos, m) = held.as_ref();
+                let mut after = pos.boxed();
+                after.play(m);
+                return Some(after);
+            }
+            None => board(self.kind, Some(&self.before)).ok()?,
+        };
+        let m = pos.read_code(&self.iccf)?;
+        pos.play(&m);
+        Some(pos)
     }
 }
 

@@ -464,7 +464,7 @@ pub fn as_of(
         for mv in moves {
             end.play(mv);
         }
-        if end.fen() == m.mv.after {
+        if end.fen() == pos.fen() {
             lines.push(format!(
                 "moves: {}",
                 moves_from(start, moves, reader.notation)
@@ -1021,14 +1021,34 @@ mod tests {
         );
         assert!(view.contains("r . b q k b n r"), "{view}");
         assert!(view.contains("to move: White (alice), move 3"), "{view}");
+        // Read back from its row, which stores only the position before it, or from a row
+        // of the older form, which stored the one after it too: the same view.
+        let Notice::Move(stored) = Notice::from_body(&Notice::Move(Box::new(m.clone())).to_body())
+        else {
+            panic!("a move reads back as a move");
+        };
+        assert!(stored.mv.after.is_empty(), "one position a move is stored");
+        let mut older = stored.clone();
+        older.mv.after = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".into();
+        for read_back in [&stored, &older] {
+            let again = as_of(
+                read_back,
+                &lan_ru(),
+                players,
+                Some((start.as_ref(), &moves)),
+            );
+            assert_eq!(again.as_deref(), Some(view.as_str()));
+        }
         // A record that does not end in this move gives no moves rather than wrong ones.
         let (start, moves) = replay(Kind::Chess, None, &record[..3]).unwrap();
         let view = as_of(&m, &lan_ru(), players, Some((start.as_ref(), &moves))).unwrap();
         assert!(!view.contains("moves:"), "{view}");
         assert!(view.contains("r . b q k b n r"), "{view}");
         // A stored position that no longer reads is not shown rather than shown wrong.
-        let mut broken = m.clone();
-        broken.mv.after = "not a position".into();
+        let mut broken = *stored;
+        broken.mv.before = "not a position".into();
         assert_eq!(as_of(&broken, &lan_ru(), players, None), None);
+        older.mv.after = "not a position".into();
+        assert_eq!(as_of(&older, &lan_ru(), players, None), None);
     }
 }

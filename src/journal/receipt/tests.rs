@@ -80,6 +80,12 @@ fn failure(conn: &rusqlite::Connection, saved: &[Saved]) -> String {
 fn both_forms_read_back() {
     let s = Short::of(17, &[0xab; 32]);
     assert_eq!(s.to_string(), "r17:abababababab");
+    let counted: [u8; 32] = std::array::from_fn(|i| (i * 37 % 256) as u8);
+    assert_eq!(
+        Short::of(3, &counted).prefix,
+        hex::encode(counted)[..SHORT_HEX],
+        "the first digits of the whole hash"
+    );
     assert_eq!(Short::parse("r17:abababababab,"), Some(s.clone()));
     assert_eq!(Short::parse("r17:ababab"), None);
     assert_eq!(Short::parse("r0:abababababab"), None);
