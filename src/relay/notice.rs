@@ -3,8 +3,8 @@
 //!
 //! Data, not text, so that every transport writes the same event its own way (a protocol line,
 //! a mail in the reader's language, a link frame) as of the moment it happened: a move carries
-//! the positions before and after it (the moves before it are in the record, which never
-//! changes them), so a mail sent a day later still shows the game as it was after that move.
+//! the position before it (the moves before it are in the record, which never changes them),
+//! so a mail sent a day later still shows the game as it was after that move.
 //! Rows written before items were typed hold finished text; they are read back as
 //! [`Notice::Legacy`] and delivered as they are.
 
@@ -41,8 +41,8 @@ impl From<Side> for Color {
     }
 }
 
-/// One move in a normalised form: enough for any reader's notation to be written (the
-/// position before it) and for the game to be shown as of it (the position after it).
+/// One move in a normalised form: enough for any reader's notation to be written and for the
+/// game to be shown as of it (the position before it, and the move).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveData {
     /// The game played (chess when not written, as in rows older than the field).
