@@ -23,12 +23,14 @@ if [ "${1:-}" = "--release" ]; then
 else
   # cargo-deb packs target/release/ccrelay; stage the test build's binary there in a target
   # folder of its own, so no real release folder is ever mistaken for it.
-  if [ ! -x target/debug/ccrelay ]; then
+  # Where cargo builds: its default, or the folder CARGO_TARGET_DIR names.
+  built=${CARGO_TARGET_DIR:-target}/debug/ccrelay
+  if [ ! -x "$built" ]; then
     cargo test --locked --no-run
   fi
   stage=target/deb-stage
   mkdir -p "$stage/release"
-  cp target/debug/ccrelay "$stage/release/ccrelay"
+  cp "$built" "$stage/release/ccrelay"
   CARGO_TARGET_DIR="$stage" cargo deb --no-build --locked --strip --fast --output target/debian/
 fi
 

@@ -121,29 +121,30 @@ impl MoveData {
             let (pos, m) = held.as_ref();
             return Some(pos.write(m, notation));
         }
-        let pos = board(self.kind, Some(&self.before)).ok()?;
-        let m = pos.read_code(&self.iccf)?;
+        let (pos, m) = self.read_back()?;
         Some(pos.write(&m, notation))
     }
 
-    /// The position after the move: as stored by an older row, else `before` with the move
-    /// played (held in memory, or read back); `None` if the stored forms no longer read.
+    /// The position after the move: as an older row stored it, else the position before it
+    /// with the move played (held in memory, or read back); `None` if the stored forms no
+    /// longer read.
     pub fn position_after(&self) -> Option<Box<dyn Board>> {
         if !self.after.is_empty() {
             return board(self.kind, Some(&self.after)).ok();
         }
-        let mut pos = match &self.held.0 {
-            Some(held) => {
-                let (pos, m) = held.as_ref();
-                let mut after = pos.boxed();
-                after.play(m);
-                return Some(after);
-            }
-            None => board(self.kind, Some(&self.before)).ok()?,
+        let (mut pos, m) = match &self.held.0 {
+            Some(held) => (held.0.boxed(), held.1.clone()),
+            None => self.read_back()?,
         };
-        let m = pos.read_code(&self.iccf)?;
         pos.play(&m);
         Some(pos)
+    }
+
+    /// The position before the move and the move, read from their stored forms.
+    fn read_back(&self) -> Option<(Box<dyn Board>, Ply)> {
+        let pos = board(self.kind, Some(&self.before)).ok()?;
+        let m = pos.read_code(&self.iccf)?;
+        Some((pos, m))
     }
 }
 
