@@ -21,8 +21,9 @@ one_run() { awk '$1 == "1" {print $3, $4, $5; exit}'; }
 
 printf '%-5s %9s %9s %9s %9s %9s\n' round daemon user_us sys_us floor margin
 for round in $(seq "$rounds"); do
-  read -r floor _ _ < <(FLOOR=sqlite benches/relay-cost.sh 1 "$games" "$plies" | one_run)
-  read -r daemon user sys < <(benches/relay-cost.sh 1 "$games" "$plies" | one_run)
+  read -r floor _ _ <<< "$(FLOOR=sqlite benches/relay-cost.sh 1 "$games" "$plies" | one_run)"
+  read -r daemon user sys <<< "$(benches/relay-cost.sh 1 "$games" "$plies" | one_run)"
+  [ -n "$floor" ] && [ -n "$daemon" ] || { echo "round $round: a run failed" >&2; exit 1; }
   awk -v r="$round" -v d="$daemon" -v u="$user" -v s="$sys" -v f="$floor" \
     'BEGIN { printf "%-5s %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, d, u, s, f, d - f }' |
     tee -a "$work/rounds"
