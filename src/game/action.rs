@@ -208,11 +208,18 @@ pub enum Refusal {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ColorName(pub Color);
 
-impl fmt::Display for ColorName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self.0 {
+impl ColorName {
+    /// `White` or `Black`.
+    pub fn as_str(&self) -> &'static str {
+        match self.0 {
             Color::White => "White",
             Color::Black => "Black",
-        })
+        }
+    }
+}
+
+impl fmt::Display for ColorName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }

@@ -121,10 +121,7 @@ impl Board for ChessBoard {
         let PlyOf::Chess(m) = ply.0 else {
             return String::new();
         };
-        // Appended, not through the formatter: this runs twice a move.
-        let mut code = Vec::with_capacity(5);
-        Iccf::from_move(m).append_to(&mut code);
-        String::from_utf8(code).unwrap_or_default()
+        Iccf::from_move(m).to_code()
     }
 
     fn write(&self, ply: &Ply, notation: Notation) -> String {

@@ -555,15 +555,20 @@ pub fn days_hours(seconds: i64) -> String {
 #[derive(Copy, Clone, Debug)]
 pub struct DaysHours(pub i64);
 
-impl std::fmt::Display for DaysHours {
-    /// The digits by hand: four of these go with every move pushed and every move's reply, and
-    /// the formatting machinery costs several times what they need.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl DaysHours {
+    /// Appends what [`Display`](std::fmt::Display) writes (`3d 04h`, `-1d 02h`) to `out`.
+    pub fn push_to(&self, out: &mut String) {
+        out.push_str(self.write_into(&mut [0; 26]));
+    }
+
+    /// The text, written into the end of `buf`. The digits by hand: four of these go with
+    /// every move pushed and every move's reply, and the formatting machinery costs several
+    /// times what they need.
+    fn write_into<'b>(&self, buf: &'b mut [u8; 26]) -> &'b str {
         let s = self.0.unsigned_abs();
         let day = DAY.unsigned_abs();
         let (days, hours) = (s / day, (s % day) / 3600);
         // Written from the end: `-`, up to 20 digits of days, `d `, two of hours, `h`.
-        let mut buf = [0u8; 26];
         let mut at = buf.len();
         let mut put = |byte: u8| {
             at -= 1;
@@ -586,7 +591,13 @@ impl std::fmt::Display for DaysHours {
             put(b'-');
         }
         // Only ASCII digits and letters were written.
-        f.write_str(std::str::from_utf8(&buf[at..]).map_err(|_| std::fmt::Error)?)
+        std::str::from_utf8(&buf[at..]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for DaysHours {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.write_into(&mut [0; 26]))
     }
 }
 
@@ -784,6 +795,9 @@ mod tests {
             let (day, hour) = (DAY.unsigned_abs(), 3600);
             let wanted = format!("{sign}{}d {:02}h", s / day, (s % day) / hour);
             assert_eq!(days_hours(seconds), wanted, "{seconds}");
+            let mut appended = String::from("clock: ");
+            DaysHours(seconds).push_to(&mut appended);
+            assert_eq!(appended, format!("clock: {wanted}"), "{seconds}");
         }
     }
 }

@@ -50,6 +50,17 @@ impl fmt::Display for Short {
     }
 }
 
+impl Short {
+    /// Appends what [`Display`](fmt::Display) writes (`r23:5be01f9c03d2`) to `buf`, without
+    /// the formatter: a receipt follows every reply and push of a move.
+    pub fn append_to(&self, buf: &mut impl Extend<u8>) {
+        buf.extend(*b"r");
+        buf.extend(itoa::Buffer::new().format(self.seq).bytes());
+        buf.extend(*b":");
+        buf.extend(self.prefix.bytes());
+    }
+}
+
 /// A chain head the relay signed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignedHead {

@@ -106,6 +106,15 @@ impl Iccf {
             buf.push(digit);
         }
     }
+
+    /// The digits as a string (`5254`), what [`Display`](fmt::Display) writes, without the
+    /// formatter: the relay writes a move's code several times for every move.
+    pub fn to_code(self) -> String {
+        let mut code = Vec::with_capacity(5);
+        self.append_to(&mut code);
+        // Only ASCII digits were written.
+        String::from_utf8(code).unwrap_or_default()
+    }
 }
 
 impl Iccf {
@@ -304,6 +313,8 @@ mod tests {
                 for &m in &legal {
                     let read = Iccf::from_move(m).to_move_unchecked(&pos);
                     assert_eq!(read, Some(m), "{fen}, ply {ply}: {m:?}");
+                    let code = Iccf::from_move(m).to_code();
+                    assert_eq!(code, Iccf::from_move(m).to_string(), "{fen}, ply {ply}");
                     moves_read += 1;
                 }
                 pos.play_unchecked(legal[(ply * 7 + n) % legal.len()]);

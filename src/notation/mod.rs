@@ -85,7 +85,7 @@ impl Notation {
     /// Writes `m`, legal in `pos`.
     pub fn write(self, pos: &shakmaty::Chess, m: Move) -> String {
         match self {
-            Notation::Iccf => Iccf::from_move(m).to_string(),
+            Notation::Iccf => Iccf::from_move(m).to_code(),
             Notation::San(lang) => san::write(pos, m, lang),
             Notation::Lan(lang) => lan::write(pos, m, lang),
             Notation::Uci => uci::write(m),

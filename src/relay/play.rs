@@ -1,9 +1,12 @@
 //! Moves and the simple actions (draw offer, acceptance, decline, resignation): checked against
 //! the game, journaled, pushed to the opponent.
 
+use std::collections::HashMap;
+
 use shakmaty::Color;
 
 use crate::command::MoveLine;
+use crate::config::Reach;
 use crate::game::{Action, Game, Ply};
 use crate::journal::replay::DRAW_OFFER;
 use crate::journal::{EntryKind, Record};
@@ -14,9 +17,22 @@ use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for, notice_to};
 use super::{Channel, Pending, Reply, Status, render};
 
-/// Counts a player's move by the channel it came by and what became of it.
-fn moves_counted(channel: Channel, outcome: &'static str) {
-    metrics::counter!("ccrelay_moves_total", "channel" => channel.as_str(), "outcome" => outcome)
+/// Counts a player's move by the channel it came by and what became of it, in `counters`
+/// ([`State::moves_counted`]).
+fn count_move(
+    counters: &mut HashMap<(Channel, &'static str), metrics::Counter>,
+    channel: Channel,
+    outcome: &'static str,
+) {
+    counters
+        .entry((channel, outcome))
+        .or_insert_with(|| {
+            metrics::counter!(
+                "ccrelay_moves_total",
+                "channel" => channel.as_str(),
+                "outcome" => outcome
+            )
+        })
         .increment(1);
 }
 
@@ -41,11 +57,11 @@ impl State {
                 (read.ply, langs)
             }
             Err(refusal) => {
-                moves_counted(asked.channel, "refused");
+                count_move(&mut self.moves_counted, asked.channel, "refused");
                 return self.refuse(asked, game_id, refusal.into()).await;
             }
         };
-        moves_counted(asked.channel, "accepted");
+        count_move(&mut self.moves_counted, asked.channel, "accepted");
 
         let number = game.move_number();
         let iccf = game.board().code(&m);
@@ -94,17 +110,22 @@ impl State {
             records.push(answer_record);
             after = answered;
         }
-        let mut reply = format!(
-            "accepted {game_id} {number}{} {}",
-            dots(color),
-            render::with_numeric(&own_text, &iccf)
-        );
+        // `accepted g1 12... Nf6 (7866); clock: ...`, appended rather than formatted: a reply
+        // goes out for every move.
+        let mut reply = String::with_capacity(192);
+        reply.push_str("accepted ");
+        reply.push_str(game_id);
+        reply.push(' ');
+        reply.push_str(itoa::Buffer::new().format(number));
+        reply.push_str(dots(color));
+        reply.push(' ');
+        render::push_with_numeric(&mut reply, &own_text, &iccf);
         if draw_offer {
             reply.push_str(", draw offered");
         }
-        if let Some(clocks) = render::clock_line(&after, self.now) {
+        if let Some(clocks) = Clocks::of(&after, self.now) {
             reply.push_str("; ");
-            reply.push_str(&clocks);
+            render::push_clocks(&mut reply, &clocks);
         }
         self.commit(asked, after, records, reply).await
     }
@@ -142,12 +163,7 @@ impl State {
             from = %player,
             to = %opponent,
             channel_in = %channel,
-            channel_out = %self.players.get(opponent).map_or("none".to_owned(), |p| match &p.reach {
-                crate::config::Reach::Tcp => "tcp".to_owned(),
-                crate::config::Reach::Email => "email".to_owned(),
-                crate::config::Reach::Xfcc => "xfcc".to_owned(),
-                crate::config::Reach::Link(id) => format!("link:{id}"),
-            }),
+            channel_out = %ReachedBy(self.players.get(opponent).map(|p| &p.reach)),
             "move relayed"
         );
         // The opponent's line did not expect this move (or has run out): it is gone.
@@ -249,6 +265,22 @@ impl State {
                 ),
             ),
             Err(reply) => Pending::Now(reply),
+        }
+    }
+}
+
+/// How a move goes on to its opponent, for the log line: `tcp`, `email`, `xfcc`, `link:ID`,
+/// or `none` for an opponent the relay does not know.
+struct ReachedBy<'a>(Option<&'a Reach>);
+
+impl std::fmt::Display for ReachedBy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            None => f.write_str("none"),
+            Some(Reach::Tcp) => f.write_str("tcp"),
+            Some(Reach::Email) => f.write_str("email"),
+            Some(Reach::Xfcc) => f.write_str("xfcc"),
+            Some(Reach::Link(id)) => write!(f, "link:{id}"),
         }
     }
 }

@@ -3,8 +3,6 @@
 //! here (by way of [`super::Mailbox::render`]) when they deliver them; a mail's own words
 //! (its summary, what it adds) are `super::summary`'s, from the catalog.
 
-use std::fmt::Write as _;
-
 use jiff::Timestamp;
 use shakmaty::Color;
 
@@ -91,33 +89,47 @@ pub fn clock_line(game: &Game, now: Timestamp) -> Option<String> {
 
 /// [`clock_line`] from stored clocks.
 pub fn clocks(clocks: &Clocks) -> String {
-    // Written into one string: a clock line goes with every move pushed and every reply.
     let mut text = String::with_capacity(120);
+    push_clocks(&mut text, clocks);
+    text
+}
+
+/// Appends [`clocks`]'s line to `text`: a clock line goes with every move pushed and every
+/// reply, written into the line it ends.
+pub fn push_clocks(text: &mut String, clocks: &Clocks) {
     text.push_str("clock: ");
     for side in [Side::White, Side::Black] {
         if side == Side::Black {
             text.push_str(" | ");
         }
         let t = clocks.side(side);
-        let name = ColorName(side.into());
+        text.push_str(ColorName(side.into()).as_str());
         let (used, left) = (DaysHours(t.used), DaysHours(t.left));
-        // Writing into a String cannot fail.
-        let _ = match clocks.kind {
-            ClockKind::DaysPerMove if !t.running => write!(text, "{name} waiting"),
-            ClockKind::DaysPerMove => write!(text, "{name} {used} on this move, {left} left"),
-            ClockKind::MovesInDays => write!(
-                text,
-                "{name} {used} used, {left} left to move {}",
-                t.by_move
-            ),
-        };
+        // Appended, not formatted: `White 3d 04h used, 46d 20h left to move 10`.
+        match clocks.kind {
+            ClockKind::DaysPerMove if !t.running => text.push_str(" waiting"),
+            ClockKind::DaysPerMove => {
+                text.push(' ');
+                used.push_to(text);
+                text.push_str(" on this move, ");
+                left.push_to(text);
+                text.push_str(" left");
+            }
+            ClockKind::MovesInDays => {
+                text.push(' ');
+                used.push_to(text);
+                text.push_str(" used, ");
+                left.push_to(text);
+                text.push_str(" left to move ");
+                text.push_str(itoa::Buffer::new().format(t.by_move));
+            }
+        }
         if t.on_leave {
             text.push_str(" (on leave)");
         } else if t.running {
             text.push_str(" (running)");
         }
     }
-    text
 }
 
 /// A conditional line as its owner reads it: `if 12... Nf6 then 13. Bg5; if ...`.
@@ -196,10 +208,18 @@ pub fn show(game: &Game, notation: Notation, viewer: &str, now: Timestamp) -> St
 
 /// A move in the reader's notation followed by its ICCF numeric form, unless that is the same.
 pub fn with_numeric(text: &str, iccf: &str) -> String {
-    if text == iccf {
-        text.to_owned()
-    } else {
-        format!("{text} ({iccf})")
+    let mut out = String::with_capacity(text.len() + iccf.len() + 3);
+    push_with_numeric(&mut out, text, iccf);
+    out
+}
+
+/// Appends [`with_numeric`]'s text to `out`.
+pub fn push_with_numeric(out: &mut String, text: &str, iccf: &str) {
+    out.push_str(text);
+    if text != iccf {
+        out.push_str(" (");
+        out.push_str(iccf);
+        out.push(')');
     }
 }
 
@@ -230,13 +250,19 @@ fn dots(side: Side) -> &'static str {
 /// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
 /// `12... Nf6 (7866)`, `12... 7866`.
 pub(super) fn numbered(mv: &MoveData, reader: &Reader) -> String {
-    let text = mv.write(reader.notation).unwrap_or_else(|| mv.iccf.clone());
-    format!(
-        "{}{} {}",
-        mv.number,
-        dots(mv.side),
-        with_numeric(&text, &mv.iccf)
-    )
+    let mut text = String::with_capacity(32);
+    push_numbered(&mut text, mv, reader);
+    text
+}
+
+/// Appends [`numbered`]'s text to `out`, without the formatter (a move's push writes it).
+fn push_numbered(out: &mut String, mv: &MoveData, reader: &Reader) {
+    let text = mv.write(reader.notation);
+    let text = text.as_deref().unwrap_or(&mv.iccf);
+    out.push_str(itoa::Buffer::new().format(mv.number));
+    out.push_str(dots(mv.side));
+    out.push(' ');
+    push_with_numeric(out, text, &mv.iccf);
 }
 
 /// An item's line split as the protocol writes it: keyword, game, and the rest (which starts
@@ -245,7 +271,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
         if let Some(c) = clocks {
             text.push_str("; ");
-            text.push_str(&self::clocks(c));
+            push_clocks(&mut text, c);
         }
         text
     };
@@ -272,7 +298,11 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 cancels_line,
                 ..
             } = m.as_ref();
-            let mut text = format!(" {} by {mover}", numbered(mv, reader));
+            let mut text = String::with_capacity(192);
+            text.push(' ');
+            push_numbered(&mut text, mv, reader);
+            text.push_str(" by ");
+            text.push_str(mover);
             if *draw_offer {
                 text.push_str(", draw offered");
             }
@@ -436,7 +466,14 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
 /// `MOVE g1 12... Nf6 (7866) by boris; clock: ...`.
 pub fn notice(notice: &Notice, reader: &Reader) -> String {
     match (parts(notice, reader), notice) {
-        (Some((verb, game, rest)), _) => format!("{verb} {game}{rest}"),
+        (Some((verb, game, rest)), _) => {
+            let mut line = String::with_capacity(verb.len() + game.len() + rest.len() + 1);
+            line.push_str(verb);
+            line.push(' ');
+            line.push_str(game);
+            line.push_str(&rest);
+            line
+        }
         (None, Notice::Legacy { text }) => text.clone(),
         (None, _) => String::new(),
     }

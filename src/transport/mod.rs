@@ -10,5 +10,6 @@ pub mod line;
 pub mod link;
 pub mod serial_port;
 pub mod session;
+pub mod stopping;
 pub mod tcp;
 pub mod terminal;

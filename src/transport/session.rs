@@ -25,10 +25,10 @@ use futures::{Sink, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Sleep;
 use tokio_util::codec::Framed;
-use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use super::context::{Context, Peer};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
+use super::stopping::Stopping;
 use crate::auth::gate::Refusal;
 use crate::command::Command;
 use crate::limiter::CommandBudget;
@@ -55,12 +55,10 @@ pub struct Session<'a, S> {
     login: Option<LoggedIn>,
     /// Replies not yet written, in the order of their commands.
     answers: FuturesOrdered<Answer<'a>>,
-    /// The daemon stopping and the login or idle deadline, kept across events: made afresh
-    /// for every event they would each register with the runtime and leave it again. The
-    /// stop is watched through a token of the session's own, a child of the daemon's: a
-    /// cancellation future takes its token's locks on every poll, and on the daemon's token
-    /// those are one pair of locks every open session took on every event.
-    stopping: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// The daemon stopping (see [`Stopping`]) and the login or idle deadline, kept across
+    /// events: made afresh for every event they would each register with the runtime and
+    /// leave it again.
+    stopping: Stopping,
     deadline: Pin<Box<Sleep>>,
     /// Set while gathered lines wait for the client to read ([`Self::poll_flush_within`]),
     /// cleared when they are written.
@@ -94,7 +92,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             ctx,
             login: None,
             answers: FuturesOrdered::new(),
-            stopping: Box::pin(ctx.shutdown.child_token().cancelled_owned()),
+            stopping: Stopping::new(&ctx.shutdown),
             deadline: Box::pin(tokio::time::sleep(ctx.config.limits.login_timeout)),
             write_deadline: None,
         }
@@ -313,7 +311,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     /// the timer (which may fire early: the caller checks the deadline). Every source is
     /// registered with `cx` when none is ready, and each keeps what it has until asked again.
     fn poll_event(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Event> {
-        if self.stopping.as_mut().poll(cx).is_ready() {
+        if self.stopping.poll(cx).is_ready() {
             return Poll::Ready(Event::Shutdown);
         }
         if !self.answers.is_empty() {

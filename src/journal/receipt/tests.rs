@@ -86,6 +86,12 @@ fn both_forms_read_back() {
         hex::encode(counted)[..SHORT_HEX],
         "the first digits of the whole hash"
     );
+    for seq in [1, 17, 9_876_543_210, i64::MAX] {
+        let short = Short::of(seq, &counted);
+        let mut appended = Vec::new();
+        short.append_to(&mut appended);
+        assert_eq!(String::from_utf8(appended).unwrap(), short.to_string());
+    }
     assert_eq!(Short::parse("r17:abababababab,"), Some(s.clone()));
     assert_eq!(Short::parse("r17:ababab"), None);
     assert_eq!(Short::parse("r0:abababababab"), None);
