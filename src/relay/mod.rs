@@ -213,7 +213,7 @@ impl Relay {
             roster: roster.clone(),
             registry: replayed.registry,
             can_mail: config.email.is_some(),
-            moves_counted: std::collections::HashMap::new(),
+            moves_counted: Vec::new(),
             journal,
             // Whole seconds, even after a journal written before times were.
             now: state::whole_seconds(

@@ -1,8 +1,6 @@
 //! Moves and the simple actions (draw offer, acceptance, decline, resignation): checked against
 //! the game, journaled, pushed to the opponent.
 
-use std::collections::HashMap;
-
 use shakmaty::Color;
 
 use crate::command::MoveLine;
@@ -17,23 +15,35 @@ use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for, notice_to};
 use super::{Channel, Pending, Reply, Status, render};
 
-/// Counts a player's move by the channel it came by and what became of it, in `counters`
-/// ([`State::moves_counted`]).
-fn count_move(
-    counters: &mut HashMap<(Channel, &'static str), metrics::Counter>,
+/// Counts a player's move by the channel it came by and whether it was accepted, in
+/// `counters` ([`State::moves_counted`]).
+fn count_move(counters: &mut Vec<MoveCounter>, channel: Channel, accepted: bool) {
+    if let Some(counter) = counters
+        .iter()
+        .find(|c| c.channel == channel && c.accepted == accepted)
+    {
+        counter.counter.increment(1);
+        return;
+    }
+    let counter = metrics::counter!(
+        "ccrelay_moves_total",
+        "channel" => channel.as_str(),
+        "outcome" => if accepted { "accepted" } else { "refused" }
+    );
+    counter.increment(1);
+    counters.push(MoveCounter {
+        channel,
+        accepted,
+        counter,
+    });
+}
+
+/// One of `ccrelay_moves_total`'s counters, registered once: registering builds and looks up
+/// its key, several times the cost of counting, and a move is counted every time.
+pub(super) struct MoveCounter {
     channel: Channel,
-    outcome: &'static str,
-) {
-    counters
-        .entry((channel, outcome))
-        .or_insert_with(|| {
-            metrics::counter!(
-                "ccrelay_moves_total",
-                "channel" => channel.as_str(),
-                "outcome" => outcome
-            )
-        })
-        .increment(1);
+    accepted: bool,
+    counter: metrics::Counter,
 }
 
 impl State {
@@ -57,11 +67,11 @@ impl State {
                 (read.ply, langs)
             }
             Err(refusal) => {
-                count_move(&mut self.moves_counted, asked.channel, "refused");
+                count_move(&mut self.moves_counted, asked.channel, false);
                 return self.refuse(asked, game_id, refusal.into()).await;
             }
         };
-        count_move(&mut self.moves_counted, asked.channel, "accepted");
+        count_move(&mut self.moves_counted, asked.channel, true);
 
         let number = game.move_number();
         let iccf = game.board().code(&m);

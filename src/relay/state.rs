@@ -60,9 +60,8 @@ pub(super) struct State {
     pub(super) registry: crate::journal::registry::Registry,
     /// Whether the relay sends mail (an `[email]` section): a player can be reached by mail.
     pub(super) can_mail: bool,
-    /// The moves counted, by channel and outcome, each counter registered once: registering
-    /// builds and looks up its key, several times the cost of counting.
-    pub(super) moves_counted: HashMap<(super::Channel, &'static str), metrics::Counter>,
+    /// The moves counted, by channel and outcome (at most one counter each).
+    pub(super) moves_counted: Vec<super::play::MoveCounter>,
 }
 
 /// The outbox row telling `player` of `notice`, with the notice itself for the live push

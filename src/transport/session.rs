@@ -372,10 +372,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 let (mailbox, player) = (&self.ctx.mailbox, login.sender.player.clone());
                 self.answers.push_back(Box::pin(async move {
                     match mailbox.acknowledge(&player, upto).await {
-                        Ok(n) => Reply::new(
-                            Status::Done,
-                            format!("acknowledged up to {upto} ({n} message(s))"),
-                        ),
+                        Ok(n) => Reply::new(Status::Done, acknowledged(upto, n)),
                         Err(e) => Reply::not_recorded(&e),
                     }
                 }));
@@ -507,6 +504,18 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         );
         self.send_waiting().await
     }
+}
+
+/// The reply to an `ACK`: `acknowledged up to 17 (1 message(s))`, appended rather than
+/// formatted (an ACK follows every move pushed).
+fn acknowledged(upto: i64, n: usize) -> String {
+    let mut text = String::with_capacity(48);
+    text.push_str("acknowledged up to ");
+    text.push_str(itoa::Buffer::new().format(upto));
+    text.push_str(" (");
+    text.push_str(itoa::Buffer::new().format(n));
+    text.push_str(" message(s))");
+    text
 }
 
 /// How long gathered lines may wait for a client that takes none of them: from the moment a

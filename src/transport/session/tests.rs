@@ -119,3 +119,14 @@ async fn a_session_is_told_when_the_daemon_stops() {
     assert!(greeting.is_some_and(|g| g.starts_with("200 ccrelay")));
     assert_eq!(rest, ["421 the relay is shutting down"]);
 }
+
+/// docs/protocol.md's words for an acknowledgement, numbers written without the formatter.
+#[test]
+fn an_acknowledgement_reads_as_the_protocol_doc_shows_it() {
+    assert_eq!(acknowledged(11, 4), "acknowledged up to 11 (4 message(s))");
+    assert_eq!(acknowledged(0, 0), "acknowledged up to 0 (0 message(s))");
+    assert_eq!(
+        acknowledged(i64::MAX, 1),
+        format!("acknowledged up to {} (1 message(s))", i64::MAX)
+    );
+}
