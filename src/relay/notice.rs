@@ -395,14 +395,25 @@ impl Notice {
 
     /// The stored form: JSON, or the text itself for a legacy item.
     pub fn to_body(&self) -> String {
+        /// What a move's notice takes, with room to spare.
+        const BODY_CAPACITY: usize = 512;
         match self {
             Notice::Legacy { text } => text.clone(),
             // Plain data of strings, numbers and enums: serialising cannot fail; if it ever
             // did, the item still says what it could rather than nothing.
-            typed => serde_json::to_string(typed).unwrap_or_else(|e| {
-                tracing::error!(error = %e, "an outbox item did not serialise");
-                format!("({e})")
-            }),
+            typed => {
+                // Room for a move's notice at once (about 300 bytes): grown from serde_json's
+                // default, it was copied twice on the way.
+                let mut body = Vec::with_capacity(BODY_CAPACITY);
+                match serde_json::to_writer(&mut body, typed) {
+                    // serde_json writes UTF-8.
+                    Ok(()) => String::from_utf8(body).unwrap_or_default(),
+                    Err(e) => {
+                        tracing::error!(error = %e, "an outbox item did not serialise");
+                        format!("({e})")
+                    }
+                }
+            }
         }
     }
 

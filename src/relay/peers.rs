@@ -144,35 +144,50 @@ impl State {
     /// proposals; where the other node keeps it, each proposal.
     pub(super) fn count_and_route(&mut self, record: &mut Record) {
         let entry = &record.entry;
-        let (white, black, authority) = match self.games.get(&entry.game) {
-            Some(g) => (
-                g.white.clone(),
-                g.black.clone(),
-                self.ledgers
+        // The players read where they are, not copied: this runs for every entry.
+        let seat = |white: &str, black: &str| {
+            if entry.player == white {
+                Some(Color::White)
+            } else if entry.player == black {
+                Some(Color::Black)
+            } else {
+                None
+            }
+        };
+        let (color, role, authority) = match self.games.get(&entry.game) {
+            Some(g) => {
+                let authority = self
+                    .ledgers
                     .get(&entry.game)
-                    .map_or(Authority::White, |l| l.authority),
-            ),
+                    .map_or(Authority::White, |l| l.authority);
+                (
+                    seat(&g.white, &g.black),
+                    self.role_of(&g.white, &g.black, authority),
+                    authority,
+                )
+            }
             None if entry.kind == EntryKind::GameStart => match start_of(&entry.detail) {
-                Some(start) => start,
+                Some((white, black, authority)) => (
+                    seat(&white, &black),
+                    self.role_of(&white, &black, authority),
+                    authority,
+                ),
                 None => return,
             },
             None => return,
         };
-        let color = if entry.player == white {
-            Some(Color::White)
-        } else if entry.player == black {
-            Some(Color::Black)
-        } else {
-            None
+        if !self.ledgers.contains_key(&entry.game) {
+            self.ledgers.insert(
+                entry.game.clone(),
+                Ledger {
+                    authority,
+                    ..Ledger::default()
+                },
+            );
+        }
+        let Some(ledger) = self.ledgers.get_mut(&entry.game) else {
+            return;
         };
-        let role = self.role_of(&white, &black, authority);
-        let ledger = self
-            .ledgers
-            .entry(entry.game.clone())
-            .or_insert_with(|| Ledger {
-                authority,
-                ..Ledger::default()
-            });
         let before = *ledger;
         ledger.count(entry.kind, entry.time, color);
         let Some(role) = role else {
