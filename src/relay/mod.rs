@@ -12,6 +12,7 @@
 //! [`Reply`]s back.
 
 mod asked;
+mod counters;
 mod create;
 pub mod dead;
 mod event_show;
@@ -213,7 +214,7 @@ impl Relay {
             roster: roster.clone(),
             registry: replayed.registry,
             can_mail: config.email.is_some(),
-            moves_counted: Vec::new(),
+            moves_counted: Default::default(),
             journal,
             // Whole seconds, even after a journal written before times were.
             now: state::whole_seconds(

@@ -15,37 +15,6 @@ use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use super::state::{State, dots, notice_for, notice_to};
 use super::{Channel, Pending, Reply, Status, render};
 
-/// Counts a player's move by the channel it came by and whether it was accepted, in
-/// `counters` ([`State::moves_counted`]).
-fn count_move(counters: &mut Vec<MoveCounter>, channel: Channel, accepted: bool) {
-    if let Some(counter) = counters
-        .iter()
-        .find(|c| c.channel == channel && c.accepted == accepted)
-    {
-        counter.counter.increment(1);
-        return;
-    }
-    let counter = metrics::counter!(
-        "ccrelay_moves_total",
-        "channel" => channel.as_str(),
-        "outcome" => if accepted { "accepted" } else { "refused" }
-    );
-    counter.increment(1);
-    counters.push(MoveCounter {
-        channel,
-        accepted,
-        counter,
-    });
-}
-
-/// One of `ccrelay_moves_total`'s counters, registered once: registering builds and looks up
-/// its key, several times the cost of counting, and a move is counted every time.
-pub(super) struct MoveCounter {
-    channel: Channel,
-    accepted: bool,
-    counter: metrics::Counter,
-}
-
 impl State {
     pub(super) async fn play(&mut self, asked: &Asked, game_id: &str, line: MoveLine) -> Pending {
         let color = match self.seat(asked, game_id) {
@@ -67,11 +36,11 @@ impl State {
                 (read.ply, langs)
             }
             Err(refusal) => {
-                count_move(&mut self.moves_counted, asked.channel, false);
+                self.moves_counted.count(asked.channel, false);
                 return self.refuse(asked, game_id, refusal.into()).await;
             }
         };
-        count_move(&mut self.moves_counted, asked.channel, true);
+        self.moves_counted.count(asked.channel, true);
 
         let number = game.move_number();
         let iccf = game.board().code(&m);

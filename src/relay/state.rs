@@ -61,7 +61,7 @@ pub(super) struct State {
     /// Whether the relay sends mail (an `[email]` section): a player can be reached by mail.
     pub(super) can_mail: bool,
     /// The moves counted, by channel and outcome (at most one counter each).
-    pub(super) moves_counted: Vec<super::play::MoveCounter>,
+    pub(super) moves_counted: super::counters::MoveCounters,
 }
 
 /// The outbox row telling `player` of `notice`, with the notice itself for the live push
