@@ -21,6 +21,8 @@
 # weighed as the daemon's are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/summary.sh
+source benches/summary.sh
 runs=${1:-5}
 games=${2:-1000}
 plies=${3:-40}
@@ -110,17 +112,4 @@ for run in $(seq "$runs"); do
 done
 # median and range of each column (all but db_bytes)
 printf '%-4s %9s %9s %9s %9s %10s %9s %9s\n' "" moves/s us/move user_us sys_us bytes/move written/mv writes/mv
-for stat in med min max; do
-  printf '%-4s' "$stat"
-  for col in 2 3 4 5 6 8 9; do
-    sort -g -k"$col","$col" "$results" | awk -v c="$col" -v st="$stat" '
-      { v[NR] = $c }
-      END {
-        if (st == "min") x = v[1]
-        else if (st == "max") x = v[NR]
-        else x = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        printf (c == 9 ? " %9.2f" : " %9.1f"), x
-      }'
-  done
-  printf '\n'
-done
+summarise "$results" 4 2 3 4 5 6 8 9:2

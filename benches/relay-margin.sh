@@ -10,6 +10,8 @@
 # CCRELAY_BIN and CCRELAY_LOG as for benches/relay-cost.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/summary.sh
+source benches/summary.sh
 rounds=${1:-5}
 games=${2:-1000}
 plies=${3:-40}
@@ -28,17 +30,4 @@ for round in $(seq "$rounds"); do
     'BEGIN { printf "%-5s %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, d, u, s, f, d - f }' |
     tee -a "$work/rounds"
 done
-for stat in med min max; do
-  printf '%-5s' "$stat"
-  for col in 2 3 4 5 6; do
-    sort -g -k"$col","$col" "$work/rounds" | awk -v c="$col" -v st="$stat" '
-      { v[NR] = $c }
-      END {
-        if (st == "min") x = v[1]
-        else if (st == "max") x = v[NR]
-        else x = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        printf " %9.1f", x
-      }'
-  done
-  printf '\n'
-done
+summarise "$work/rounds" 5 2 3 4 5 6

@@ -545,62 +545,6 @@ pub fn check_leave(
     Ok(())
 }
 
-/// Days and hours, for people: `12d 04h`, `-0d 03h` when past a limit.
-pub fn days_hours(seconds: i64) -> String {
-    DaysHours(seconds).to_string()
-}
-
-/// Seconds written as [`days_hours`] does, straight into a formatter (a clock line is written
-/// for every move pushed).
-#[derive(Copy, Clone, Debug)]
-pub struct DaysHours(pub i64);
-
-impl DaysHours {
-    /// Appends what [`Display`](std::fmt::Display) writes (`3d 04h`, `-1d 02h`) to `out`.
-    pub fn push_to(&self, out: &mut String) {
-        out.push_str(self.write_into(&mut [0; 26]));
-    }
-
-    /// The text, written into the end of `buf`. The digits by hand: four of these go with
-    /// every move pushed and every move's reply, and the formatting machinery costs several
-    /// times what they need.
-    fn write_into<'b>(&self, buf: &'b mut [u8; 26]) -> &'b str {
-        let s = self.0.unsigned_abs();
-        let day = DAY.unsigned_abs();
-        let (days, hours) = (s / day, (s % day) / 3600);
-        // Written from the end: `-`, up to 20 digits of days, `d `, two of hours, `h`.
-        let mut at = buf.len();
-        let mut put = |byte: u8| {
-            at -= 1;
-            buf[at] = byte;
-        };
-        put(b'h');
-        put(b'0' + (hours % 10) as u8);
-        put(b'0' + (hours / 10 % 10) as u8);
-        put(b' ');
-        put(b'd');
-        let mut rest = days;
-        loop {
-            put(b'0' + (rest % 10) as u8);
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        if self.0 < 0 {
-            put(b'-');
-        }
-        // Only ASCII digits and letters were written.
-        std::str::from_utf8(&buf[at..]).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Display for DaysHours {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.write_into(&mut [0; 26]))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -770,34 +714,5 @@ mod tests {
         // Leave over New Year counts in each year.
         assert_eq!(leave(12, 30, 5).days_in(2027), 2);
         assert_eq!(leave(12, 30, 5).days_in(2028), 3);
-    }
-
-    #[test]
-    fn days_hours_reads_well() {
-        assert_eq!(days_hours(3 * DAY + 4 * 3600 + 59), "3d 04h");
-        assert_eq!(days_hours(-3 * 3600), "-0d 03h");
-        assert_eq!(days_hours(46 * DAY + 20 * 3600), "46d 20h");
-        // Written by hand, as `format!` would.
-        for seconds in [
-            0,
-            1,
-            3599,
-            3600,
-            DAY - 1,
-            DAY,
-            10 * DAY,
-            -DAY,
-            i64::MAX,
-            i64::MIN,
-        ] {
-            let s = seconds.unsigned_abs();
-            let sign = if seconds < 0 { "-" } else { "" };
-            let (day, hour) = (DAY.unsigned_abs(), 3600);
-            let wanted = format!("{sign}{}d {:02}h", s / day, (s % day) / hour);
-            assert_eq!(days_hours(seconds), wanted, "{seconds}");
-            let mut appended = String::from("clock: ");
-            DaysHours(seconds).push_to(&mut appended);
-            assert_eq!(appended, format!("clock: {wanted}"), "{seconds}");
-        }
     }
 }

@@ -24,6 +24,7 @@ mod boards;
 mod chess;
 pub mod clock;
 mod conditional;
+pub mod days_hours;
 mod diagram;
 mod draughts;
 mod saved;
@@ -74,6 +75,17 @@ pub struct Game {
     /// side's player sent in this game as the move it was. A player without a language of
     /// their own is read in these, so their game's language settles as it goes on.
     langs: [LangSet; 2],
+}
+
+/// The colour `player` plays in a game between `white` and `black`, if they play in it.
+pub fn side_of(white: &str, black: &str, player: &str) -> Option<Color> {
+    if white == player {
+        Some(Color::White)
+    } else if black == player {
+        Some(Color::Black)
+    } else {
+        None
+    }
 }
 
 /// The relay works on a copy of a game and plays one move on it: each history is copied with
@@ -251,13 +263,7 @@ impl Game {
 
     /// The colour `player` plays, if they play in this game.
     pub fn side_of(&self, player: &str) -> Option<Color> {
-        if self.white == player {
-            Some(Color::White)
-        } else if self.black == player {
-            Some(Color::Black)
-        } else {
-            None
-        }
+        side_of(&self.white, &self.black, player)
     }
 
     pub fn player(&self, color: Color) -> &str {

@@ -12,7 +12,8 @@ use super::replay::AdjudicationDetail;
 use super::{Entry, EntryKind};
 use crate::command::text::{escaped, quoted};
 use crate::game::ColorName;
-use crate::game::clock::{TimeControl, days_hours};
+use crate::game::clock::TimeControl;
+use crate::game::days_hours::days_hours;
 
 /// A readable report: players, time control, result, time used and leave, the moves with
 /// their dates, claims and decisions.

@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::{Command, MoveLine};
-use crate::game::{Action, Authority, Game, Refusal};
+use crate::game::{Action, Authority, Game, Refusal, side_of};
 use crate::journal::replay::{GameStartDetail, Ledger, proposer};
 use crate::journal::{EntryKind, NewEntry, Record};
 
@@ -145,15 +145,6 @@ impl State {
     pub(super) fn count_and_route(&mut self, record: &mut Record) {
         let entry = &record.entry;
         // The players read where they are, not copied: this runs for every entry.
-        let seat = |white: &str, black: &str| {
-            if entry.player == white {
-                Some(Color::White)
-            } else if entry.player == black {
-                Some(Color::Black)
-            } else {
-                None
-            }
-        };
         let (color, role, authority) = match self.games.get(&entry.game) {
             Some(g) => {
                 let authority = self
@@ -161,14 +152,14 @@ impl State {
                     .get(&entry.game)
                     .map_or(Authority::White, |l| l.authority);
                 (
-                    seat(&g.white, &g.black),
+                    g.side_of(&entry.player),
                     self.role_of(&g.white, &g.black, authority),
                     authority,
                 )
             }
             None if entry.kind == EntryKind::GameStart => match start_of(&entry.detail) {
                 Some((white, black, authority)) => (
-                    seat(&white, &black),
+                    side_of(&white, &black, &entry.player),
                     self.role_of(&white, &black, authority),
                     authority,
                 ),

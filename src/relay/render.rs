@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::text;
-use crate::game::clock::DaysHours;
+use crate::game::days_hours::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 

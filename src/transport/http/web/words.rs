@@ -230,7 +230,7 @@ mod tests {
         // The same as everywhere else English writes a clock (exports, pushes).
         assert_eq!(
             Words::of(Tongue::En).time_left(5 * day + 3600),
-            crate::game::clock::days_hours(5 * day + 3600)
+            crate::game::days_hours::days_hours(5 * day + 3600)
         );
     }
 
