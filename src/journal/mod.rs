@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod as_of;
 pub mod chain;
 pub mod crosstable;
 pub mod event_export;

@@ -13,7 +13,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::replay::GameStartDetail;
-use super::{EntryKind, JournalError, store};
+use super::{EntryKind, JournalError, as_of, store};
 
 /// The record entry kinds ([`EntryKind::is_record`]) as SQL's list.
 fn record_kinds_sql() -> String {
@@ -151,6 +151,11 @@ impl PeerView {
             .query_map(params![game, outbox], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
         Ok((fen, moves))
+    }
+
+    /// `game` around each of its entries in `seqs` (ascending): see [`as_of::game_as_of`].
+    pub fn game_as_of(&self, game: &str, seqs: &[i64]) -> Result<Vec<as_of::AsOf>, JournalError> {
+        as_of::game_as_of(&self.conn, game, seqs)
     }
 
     /// Games as PGN, each cut after its first `plies` moves when given: see

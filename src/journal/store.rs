@@ -509,6 +509,16 @@ pub fn for_each_entry_between(
     entries_where(conn, "seq BETWEEN ?1 AND ?2", params![first, last], f)
 }
 
+/// `game`'s entries up to and including `last`, in order (by the `entries_game` index).
+pub fn for_each_game_entry_until(
+    conn: &Connection,
+    game: &str,
+    last: i64,
+    f: impl FnMut(Entry) -> Result<(), JournalError>,
+) -> Result<(), JournalError> {
+    entries_where(conn, "game = ?1 AND seq <= ?2", params![game, last], f)
+}
+
 fn entries_where(
     conn: &Connection,
     condition: &str,

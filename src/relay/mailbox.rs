@@ -5,6 +5,7 @@
 //! journal, so they know nothing of storage; the link's read-only view of the journal lives
 //! here, not in the link.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -18,7 +19,7 @@ use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
 
 use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
-use super::notice::{Notice, Side};
+use super::notice::{MoveNotice, Notice, Side};
 use super::render::{self, Reader};
 use super::{Channel, Roster};
 
@@ -280,7 +281,61 @@ impl Mailbox {
         limit: usize,
     ) -> Result<Vec<Message>, MailboxError> {
         let items = self.journal.pending(player, after, limit).await?;
-        Ok(items.into_iter().map(Message::from).collect())
+        let mut messages: Vec<Message> = items.into_iter().map(Message::from).collect();
+        self.moves_from_record(&mut messages).await?;
+        Ok(messages)
+    }
+
+    /// Makes each move stored as its record entry ([`Notice::MoveInRecord`]) into its notice
+    /// again, replaying each game concerned once. A move whose entry no longer replays (a
+    /// record changed by hand) is told by its entry number, so that the reader's queue still
+    /// moves on; the error is logged.
+    async fn moves_from_record(&self, messages: &mut [Message]) -> Result<(), MailboxError> {
+        let mut wanted: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        for m in messages.iter() {
+            if matches!(m.notice, Notice::MoveInRecord {}) {
+                wanted
+                    .entry(m.game.clone())
+                    .or_default()
+                    .push(m.receipt.seq);
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let rebuilt = self
+            .read(move |v| {
+                let mut out = HashMap::new();
+                for (game, mut seqs) in wanted {
+                    seqs.sort_unstable();
+                    seqs.dedup();
+                    let found = match v.game_as_of(&game, &seqs) {
+                        Ok(found) => found,
+                        Err(e) => {
+                            tracing::error!(%game, error = %e, "a game's record does not replay; its moves are told by entry number");
+                            continue;
+                        }
+                    };
+                    for as_of in found {
+                        if let Some(notice) = MoveNotice::from_record(&as_of) {
+                            out.insert(as_of.entry.seq, notice);
+                        }
+                    }
+                }
+                Ok(out)
+            })
+            .await?;
+        for m in messages.iter_mut() {
+            if matches!(m.notice, Notice::MoveInRecord {}) {
+                m.notice = match rebuilt.get(&m.receipt.seq) {
+                    Some(notice) => Notice::Move(Box::new(notice.clone())),
+                    None => Notice::Legacy {
+                        text: format!("MOVE {}: record entry {}", m.game, m.receipt.seq),
+                    },
+                };
+            }
+        }
+        Ok(())
     }
 
     /// `player` received every item up to `upto`; returns how many were newly acknowledged.

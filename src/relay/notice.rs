@@ -13,7 +13,12 @@ use shakmaty::Color;
 
 use crate::game::clock::{Leave, Overdue, TimeControl};
 use crate::game::{Board, Game, Kind, Ply, board};
+use crate::journal::EntryKind;
+use crate::journal::as_of::AsOf;
+use crate::journal::replay::DRAW_OFFER;
 use crate::notation::Notation;
+
+use super::Channel;
 
 /// A side, as stored (shakmaty's colour has no serde form here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,6 +106,16 @@ fn is_chess(kind: &Kind) -> bool {
 impl MoveData {
     /// `m`, legal in `game`'s current position, as the game's next move.
     pub fn of(game: &Game, m: &Ply) -> MoveData {
+        let mut mv = MoveData::held(game, m);
+        mv.before = game.board().fen();
+        mv
+    }
+
+    /// [`MoveData::of`] with the position only held, not written out: for a notice whose row
+    /// stores its entry instead ([`MOVE_IN_RECORD`]), which never reads `before` (a FEN a move,
+    /// for nothing). Should such a notice be stored as data after all, [`Notice::to_body`]
+    /// writes the position then.
+    fn held(game: &Game, m: &Ply) -> MoveData {
         let before = game.board();
         MoveData {
             kind: before.kind(),
@@ -108,10 +123,19 @@ impl MoveData {
             number: before.move_number(),
             side: before.turn().into(),
             iccf: before.code(m),
-            before: before.fen(),
+            before: String::new(),
             after: String::new(),
             held: Held(Some(std::sync::Arc::new((before.boxed(), m.clone())))),
         }
+    }
+
+    /// This move with its position written out (`before`), if it was only held.
+    fn written_out(&self) -> MoveData {
+        let mut mv = self.clone();
+        if let (true, Some(held)) = (mv.before.is_empty(), &mv.held.0) {
+            mv.before = held.0.fen();
+        }
+        mv
     }
 
     /// The move as `notation` writes it: from the position held in memory, else from the
@@ -249,6 +273,65 @@ pub struct MoveNotice {
     pub cancels_line: bool,
 }
 
+impl MoveNotice {
+    /// `color`'s move `m` from `before` (which left the game as `after`), at `now`, as the
+    /// opponent hears of it: the one place a move's notice is made, live
+    /// ([`super::State::move_record`]) or rebuilt from the record ([`MoveNotice::from_record`]),
+    /// so that a push read back says exactly what the live one said.
+    pub fn new(
+        before: &Game,
+        after: &Game,
+        (color, m): (Color, &Ply),
+        draw_offer: bool,
+        from_line: bool,
+        now: jiff::Timestamp,
+    ) -> MoveNotice {
+        // The opponent's line did not expect this move (or has run out): it is gone.
+        let cancels_line = !from_line
+            && !before.conditional(!color).is_empty()
+            && after.conditional(!color).is_empty()
+            && after.conditional_reply().is_none();
+        MoveNotice {
+            game: before.id.clone(),
+            mover: before.player(color).to_owned(),
+            mv: MoveData::held(before, m),
+            draw_offer,
+            clocks: Clocks::of(after, now),
+            from_line,
+            cancels_line,
+        }
+    }
+
+    /// The notice of the move entry `as_of.entry`, made again from the record as
+    /// [`MoveNotice::new`] made it when the move was relayed: `None` if the entry is not a
+    /// move of a player of that game that reads there.
+    pub fn from_record(as_of: &AsOf) -> Option<MoveNotice> {
+        let (e, before) = (&as_of.entry, &as_of.before);
+        if e.kind != EntryKind::Move {
+            return None;
+        }
+        let color = before.side_of(&e.player)?;
+        let m = before.board().read_code(e.iccf.as_deref()?)?;
+        let now = e.time.parse().ok()?;
+        let from_line = e.channel == Channel::Conditional.as_str();
+        let draw_offer = e.detail == DRAW_OFFER;
+        Some(MoveNotice::new(
+            before,
+            &as_of.after,
+            (color, &m),
+            draw_offer,
+            from_line,
+            now,
+        ))
+    }
+}
+
+/// What an outbox row stores for a move the relay relayed from its own record entry: the row
+/// names the entry, and the notice is made again from it when the row is read back
+/// ([`Notice::MoveInRecord`]). About 300 bytes of JSON a move (the position, the clocks) were
+/// written for nothing: nearly every push is delivered live and acknowledged at once.
+pub const MOVE_IN_RECORD: &str = r#"{"move_in_record":{}}"#;
+
 /// One outbox item: what happened, for one reader. Stored externally tagged
 /// (`{"move":{...}}`): read back without buffering, as an internally tagged enum would be.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -370,6 +453,11 @@ pub enum Notice {
         player: String,
         reason: String,
     },
+    /// Stored for a move the relay relayed ([`MOVE_IN_RECORD`]): the move entry the outbox row
+    /// reports, to be made into its [`Notice::Move`] from the record
+    /// ([`MoveNotice::from_record`]). The mailbox does that before it hands a message out;
+    /// nothing renders this.
+    MoveInRecord {},
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
     Legacy {
@@ -399,6 +487,13 @@ impl Notice {
         const BODY_CAPACITY: usize = 512;
         match self {
             Notice::Legacy { text } => text.clone(),
+            // A relayed move's notice holds its position without writing it out (its row
+            // points at its entry): stored as data, it needs it.
+            Notice::Move(m) if m.mv.before.is_empty() && m.mv.held.0.is_some() => {
+                let mut m = m.clone();
+                m.mv = m.mv.written_out();
+                Notice::Move(m).to_body()
+            }
             // Plain data of strings, numbers and enums: serialising cannot fail; if it ever
             // did, the item still says what it could rather than nothing.
             typed => {

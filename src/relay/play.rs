@@ -12,7 +12,7 @@ use crate::notation::{Lang, Notation};
 
 use super::asked::Asked;
 use super::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
-use super::state::{State, dots, notice_for, notice_to};
+use super::state::{State, dots, move_notice_to, notice_for};
 use super::{Channel, Pending, Reply, Status, render};
 
 impl State {
@@ -125,43 +125,37 @@ impl State {
     ) -> (Game, Record) {
         let player = game.player(color);
         let opponent = game.player(!color);
-        let mv = MoveData::of(game, &m);
+        let iccf = game.board().code(&m);
         let mut entry = self.entry(&game.id, player, channel, EntryKind::Move, written);
-        entry.iccf = Some(mv.iccf.clone());
         entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
         if draw_offer {
             entry.detail = DRAW_OFFER.to_owned();
         }
         let mut after = game.clone();
-        after.apply_by(color, &Action::Move { m, draw_offer }, self.now);
+        after.apply_by(
+            color,
+            &Action::Move {
+                m: m.clone(),
+                draw_offer,
+            },
+            self.now,
+        );
         // One line per move relayed, for the operator: never the text or anything secret.
         tracing::info!(
             game = %game.id,
-            ply = mv.ply,
-            iccf = %mv.iccf,
+            ply = game.moves().len() + 1,
+            iccf = %iccf,
             from = %player,
             to = %opponent,
             channel_in = %channel,
             channel_out = %ReachedBy(self.players.get(opponent).map(|p| &p.reach)),
             "move relayed"
         );
-        // The opponent's line did not expect this move (or has run out): it is gone.
-        let cancels_line = !from_line
-            && !game.conditional(!color).is_empty()
-            && after.conditional(!color).is_empty()
-            && after.conditional_reply().is_none();
-        let notice = Notice::Move(Box::new(MoveNotice {
-            game: game.id.clone(),
-            mover: player.to_owned(),
-            mv,
-            draw_offer,
-            clocks: Clocks::of(&after, self.now),
-            from_line,
-            cancels_line,
-        }));
+        entry.iccf = Some(iccf);
+        let notice = MoveNotice::new(game, &after, (color, &m), draw_offer, from_line, self.now);
         let record = Record {
             entry,
-            outbox: vec![notice_to(opponent, notice)],
+            outbox: vec![move_notice_to(opponent, notice)],
         };
         (after, record)
     }

@@ -458,7 +458,11 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
             event,
             format!(" {player} withdrew ({reason}): their unfinished games are lost"),
         ),
-        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
+        // A move stored as its entry is made into its notice before anyone reads it.
+        Notice::Legacy { .. }
+        | Notice::Record { .. }
+        | Notice::Proposal { .. }
+        | Notice::MoveInRecord {} => return None,
     })
 }
 

@@ -14,7 +14,7 @@ use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record}
 use crate::notation::Lang;
 
 use super::asked::Asked;
-use super::notice::Notice;
+use super::notice::{MOVE_IN_RECORD, MoveNotice, Notice};
 use super::role::Role;
 use super::{Channel, Command, Pending, Reply, Status, render};
 
@@ -77,6 +77,18 @@ pub(super) fn notice_to(player: &str, notice: Notice) -> NewOutbox {
         body: notice.to_body(),
         sensitive: notice.holds_secret(),
         made: Some(std::sync::Arc::new(notice)),
+    }
+}
+
+/// The outbox row telling `player` of a move the relay relayed, `notice` being what
+/// [`MoveNotice::from_record`] makes again from the
+/// row's entry: the row stores only that it is such a move ([`MOVE_IN_RECORD`]).
+pub(super) fn move_notice_to(player: &str, notice: MoveNotice) -> NewOutbox {
+    NewOutbox {
+        player: player.to_owned(),
+        body: MOVE_IN_RECORD.to_owned(),
+        sensitive: false,
+        made: Some(std::sync::Arc::new(Notice::Move(Box::new(notice)))),
     }
 }
 

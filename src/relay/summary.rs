@@ -213,7 +213,8 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
             &[("player", player.into()), ("reason", reason.into())],
         ),
         Notice::Legacy { text } => text.clone(),
-        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
+        // A move stored as its entry is made into its notice before anyone reads it.
+        Notice::Record { .. } | Notice::Proposal { .. } | Notice::MoveInRecord {} => String::new(),
     }
 }
 

@@ -452,3 +452,137 @@ async fn a_start_from_a_snapshot_holds_what_a_replay_of_every_entry_holds() {
     let (_, found) = snapshot::verify_reporting(&conn, dir, &mut |_| {}).expect("verify");
     assert_eq!(found, Found::Agrees(last));
 }
+
+/// A move's outbox row stores only that it is its entry's move; read back, the notice made
+/// from the record is the one pushed live: the position, the clocks (on leave too), a draw
+/// offer, a move played from a conditional line and one that cancelled a line.
+#[tokio::test]
+async fn a_move_read_back_from_the_record_is_the_move_pushed_live() {
+    let f = testing::spawn(&format!(
+        "{}\n[[events]]\nid = \"ev\"\nname = \"Timed\"\ntime_control = \"10 moves in 50 days\"\n",
+        PLAYERS.replace("black = \"boris\"\n", "black = \"boris\"\nevent = \"ev\"\n")
+    ))
+    .await;
+    let mut live = [
+        f.mailbox.subscribe("alice", 100),
+        f.mailbox.subscribe("boris", 100),
+    ];
+    f.say_all(&[
+        ("alice", "MOVE g1 1. e4"),
+        ("admin", "CLOCK +1d"),
+        ("boris", "MOVE g1 1... e5"),
+        ("boris", "IF g1 2. Кf3 Кc6"),
+        ("admin", "CLOCK +2d"),
+        ("alice", "MOVE g1 2. Nf3"),
+        ("boris", "IF g1 3. Сb5 a6"),
+        ("admin", "CLOCK +1d"),
+        ("alice", "MOVE g1 3. Bc4 (=)"),
+        ("alice", "LEAVE 2027-02-01 5"),
+        ("boris", "MOVE g1 3... Кf6"),
+        ("admin", "CLOCK +3d"),
+        ("alice", "MOVE g1 4. d3"),
+    ])
+    .await;
+    let mut flags = (0, 0, 0);
+    for (player, feed) in ["alice", "boris"].into_iter().zip(&mut live) {
+        let mut pushed = Vec::new();
+        while let Ok(Some(m)) =
+            tokio::time::timeout(std::time::Duration::from_millis(200), feed.recv()).await
+        {
+            pushed.push(m);
+        }
+        // What was waiting before the subscription (the game's start) was not pushed.
+        let mut read = f.mailbox.waiting(player, 0, 100).await.expect("outbox");
+        read.retain(|m| pushed.iter().any(|p| p.id == m.id));
+        assert_eq!(read.len(), pushed.len(), "{player}");
+        let moves = pushed
+            .iter()
+            .filter(|m| matches!(m.notice, Notice::Move(_)));
+        assert!(moves.count() >= 3, "{player}: {pushed:?}");
+        for (read, pushed) in read.iter().zip(&pushed) {
+            assert_eq!(read.id, pushed.id);
+            assert_eq!(read.notice, pushed.notice, "{player}");
+            assert_eq!(f.mailbox.render(read), f.mailbox.render(pushed));
+            assert_eq!(f.mailbox.summary(read), f.mailbox.summary(pushed));
+            assert_eq!(f.mailbox.as_of(read).await, f.mailbox.as_of(pushed).await);
+            if let Notice::Move(m) = &read.notice {
+                assert!(m.clocks.is_some(), "{m:?}");
+                flags.0 += usize::from(m.draw_offer);
+                flags.1 += usize::from(m.from_line);
+                flags.2 += usize::from(m.cancels_line);
+            }
+        }
+    }
+    assert_eq!(
+        flags,
+        (1, 1, 1),
+        "a draw offer, a line's answer, a line cancelled"
+    );
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let stored: Vec<String> = conn
+        .prepare("SELECT body FROM outbox WHERE body LIKE '%move_in_record%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        stored.len(),
+        7,
+        "every move's row (one played from a line), and nothing else"
+    );
+    assert!(stored.iter().all(|b| b == notice::MOVE_IN_RECORD));
+}
+
+/// A relayed move's notice, which holds its position without writing it out, still stores
+/// the position if it is ever stored as data, and reads back the same.
+#[test]
+fn a_relayed_moves_notice_stored_as_data_keeps_its_position() {
+    let game = crate::game::Game::of_kind(crate::game::Kind::Chess, "g1", "alice", "boris", None)
+        .expect("game");
+    let m = game.board().read_code("5254").expect("e4");
+    let mut after = game.clone();
+    after.apply_by(
+        shakmaty::Color::White,
+        &crate::game::Action::Move {
+            m: m.clone(),
+            draw_offer: false,
+        },
+        jiff::Timestamp::UNIX_EPOCH,
+    );
+    let live = notice::MoveNotice::new(
+        &game,
+        &after,
+        (shakmaty::Color::White, &m),
+        false,
+        false,
+        jiff::Timestamp::UNIX_EPOCH,
+    );
+    assert!(live.mv.before.is_empty(), "held, not written out");
+    let body = Notice::Move(Box::new(live.clone())).to_body();
+    let Notice::Move(stored) = Notice::from_body(&body) else {
+        panic!("{body}");
+    };
+    assert_eq!(stored.mv.before, game.board().fen());
+    let english = crate::notation::Notation::San(crate::notation::Lang::English);
+    assert_eq!(stored.mv.write(english), live.mv.write(english));
+    assert_eq!(stored.mv.write(english).as_deref(), Some("e4"));
+}
+
+/// A move whose record no longer replays (changed by hand while the relay runs) is still
+/// delivered, told by its entry number, so that its reader's queue moves on.
+#[tokio::test]
+async fn a_move_whose_record_no_longer_replays_is_told_by_its_entry_number() {
+    let f = relay().await;
+    f.say_all(&[("alice", "MOVE g1 1. e4")]).await;
+    let conn = rusqlite::Connection::open(f.dir.path().join("journal.sqlite3")).expect("open");
+    conn.execute("UPDATE entries SET iccf = '1111' WHERE kind = 'move'", [])
+        .expect("tamper");
+    let waiting = f.waiting("boris").await;
+    assert!(
+        waiting
+            .iter()
+            .any(|w| w.starts_with("MOVE g1: record entry ")),
+        "{waiting:?}"
+    );
+}
