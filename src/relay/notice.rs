@@ -106,7 +106,7 @@ fn is_chess(kind: &Kind) -> bool {
 impl MoveData {
     /// `m`, legal in `game`'s current position, as the game's next move.
     pub fn of(game: &Game, m: &Ply) -> MoveData {
-        let mut mv = MoveData::held(game, m);
+        let mut mv = MoveData::held_only(game, m);
         mv.before = game.board().fen();
         mv
     }
@@ -115,7 +115,7 @@ impl MoveData {
     /// stores its entry instead ([`MOVE_IN_RECORD`]), which never reads `before` (a FEN a move,
     /// for nothing). Should such a notice be stored as data after all, [`Notice::to_body`]
     /// writes the position then.
-    fn held(game: &Game, m: &Ply) -> MoveData {
+    fn held_only(game: &Game, m: &Ply) -> MoveData {
         let before = game.board();
         MoveData {
             kind: before.kind(),
@@ -276,7 +276,7 @@ pub struct MoveNotice {
 impl MoveNotice {
     /// `color`'s move `m` from `before` (which left the game as `after`), at `now`, as the
     /// opponent hears of it: the one place a move's notice is made, live
-    /// ([`super::State::move_record`]) or rebuilt from the record ([`MoveNotice::from_record`]),
+    /// (`State::move_record`) or rebuilt from the record ([`MoveNotice::from_record`]),
     /// so that a push read back says exactly what the live one said.
     pub fn new(
         before: &Game,
@@ -294,7 +294,7 @@ impl MoveNotice {
         MoveNotice {
             game: before.id.clone(),
             mover: before.player(color).to_owned(),
-            mv: MoveData::held(before, m),
+            mv: MoveData::held_only(before, m),
             draw_offer,
             clocks: Clocks::of(after, now),
             from_line,
