@@ -304,7 +304,7 @@ impl MoveNotice {
 
     /// The notice of the move entry `as_of.entry`, made again from the record as
     /// [`MoveNotice::new`] made it when the move was relayed: `None` if the entry is not a
-    /// move of a player of that game that reads there.
+    /// move by a player of the game, legal where it was played.
     pub fn from_record(as_of: &AsOf) -> Option<MoveNotice> {
         let (e, before) = (&as_of.entry, &as_of.before);
         if e.kind != EntryKind::Move {
