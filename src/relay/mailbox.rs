@@ -289,7 +289,8 @@ impl Mailbox {
     /// Makes each move stored as its record entry ([`Notice::MoveInRecord`]) into its notice
     /// again, replaying each game concerned once. A move whose entry no longer replays (a
     /// record changed by hand) is told by its entry number, so that the reader's queue still
-    /// moves on; the error is logged.
+    /// moves on; the error is logged. A record that could not be read is an error: the
+    /// messages are not handed out, to be read again later.
     async fn moves_from_record(&self, messages: &mut [Message]) -> Result<(), MailboxError> {
         let mut wanted: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         for m in messages.iter() {
@@ -311,10 +312,13 @@ impl Mailbox {
                     seqs.dedup();
                     let found = match v.game_as_of(&game, &seqs) {
                         Ok(found) => found,
-                        Err(e) => {
+                        // A record that no longer replays will not replay later either; a
+                        // failed read might, and is the caller's error (nothing is sent).
+                        Err(JournalError::Corrupt(e)) => {
                             tracing::error!(%game, error = %e, "a game's record does not replay; its moves are told by entry number");
                             continue;
                         }
+                        Err(e) => return Err(e),
                     };
                     for as_of in found {
                         if let Some(notice) = MoveNotice::from_record(&as_of) {
