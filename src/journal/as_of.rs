@@ -7,7 +7,7 @@
 
 use rusqlite::Connection;
 
-use super::replay::{GameStartDetail, action_of, time_of};
+use super::replay::{GameStartDetail, action_of, names_no_game, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::Game;
 
@@ -36,10 +36,7 @@ pub fn game_as_of(conn: &Connection, game: &str, seqs: &[i64]) -> Result<Vec<AsO
             playing = Some(detail.game(&e.game, time_of(&e)?).map_err(corrupt)?);
             return Ok(());
         }
-        if matches!(
-            e.kind,
-            EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation
-        ) {
+        if names_no_game(e.kind) {
             return Ok(());
         }
         let Some(now) = playing.as_mut() else {

@@ -217,6 +217,16 @@ pub fn keeps_relay_time(kind: EntryKind) -> bool {
     )
 }
 
+/// Whether entries of `kind` belong to no game, whatever game they name: a rejected message may
+/// name one that does not exist (an email transport journals mail it refuses under whatever
+/// game its subject named), and the signing key's entries name none. They change nothing.
+pub fn names_no_game(kind: EntryKind) -> bool {
+    matches!(
+        kind,
+        EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation
+    )
+}
+
 /// What an entry does to its game, and by whom: `None` for entries that change no game (a
 /// rejected attempt; a result, which follows from the entries before it). Errors if the entry
 /// could not have been written by the relay (a stranger's action, an unreadable or
@@ -425,12 +435,7 @@ pub fn replay_after(
             );
             return Ok(());
         }
-        // A rejected message may name a game that does not exist (an email transport journals
-        // mail it refuses under whatever game its subject named): it changes nothing.
-        if matches!(
-            e.kind,
-            EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation
-        ) {
+        if names_no_game(e.kind) {
             return Ok(());
         }
         let Some(record) = out.games.get_mut(&e.game) else {
