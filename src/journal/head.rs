@@ -11,17 +11,28 @@ pub const SHORT_HEX: usize = 12;
 const _: () = assert!(SHORT_HEX.is_multiple_of(2), "whole bytes of the hash");
 
 /// The short receipt for an entry: `r17:3fa9c2d1e0b4`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its digits are kept in the value, not in a `String`: one is made for every entry a move
+/// writes and travels with the reply and the push, and an allocation each way cost more than
+/// the rest of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Short {
     pub seq: i64,
-    /// The first [`SHORT_HEX`] hex digits of the chain hash after the entry.
-    pub prefix: String,
+    /// The first [`SHORT_HEX`] hex digits of the chain hash after the entry, lower case.
+    prefix: [u8; SHORT_HEX],
 }
 
 impl Short {
+    /// The longest short receipt: `r`, an `i64`'s digits, `:`, the hex digits.
+    pub const MAX_LEN: usize = 1 + 20 + 1 + SHORT_HEX;
+
     pub fn of(seq: i64, hash: &[u8; 32]) -> Short {
-        // Only the bytes shown are encoded: this runs for every reply and push of a move.
-        let prefix = hex::encode(&hash[..SHORT_HEX / 2]);
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut prefix = [0; SHORT_HEX];
+        for (pair, byte) in prefix.chunks_exact_mut(2).zip(hash) {
+            pair[0] = DIGITS[usize::from(byte >> 4)];
+            pair[1] = DIGITS[usize::from(byte & 0x0f)];
+        }
         Short { seq, prefix }
     }
 
@@ -34,30 +45,44 @@ impl Short {
             return None;
         }
         let seq: i64 = seq.parse().ok().filter(|n| *n > 0)?;
-        if prefix.len() != SHORT_HEX || !prefix.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let prefix: [u8; SHORT_HEX] = prefix.as_bytes().try_into().ok()?;
+        if !prefix.iter().all(u8::is_ascii_hexdigit) {
             return None;
         }
         Some(Short {
             seq,
-            prefix: prefix.to_ascii_lowercase(),
+            prefix: prefix.map(|b| b.to_ascii_lowercase()),
         })
+    }
+
+    /// The hex digits: `3fa9c2d1e0b4`.
+    pub fn prefix(&self) -> &str {
+        // Only ASCII hex digits are ever stored.
+        std::str::from_utf8(&self.prefix).unwrap_or_default()
+    }
+
+    /// What [`Display`](fmt::Display) writes (`r23:5be01f9c03d2`), into `out` and without
+    /// the formatter: a receipt follows every reply and push of a move.
+    pub fn encode<'b>(&self, out: &'b mut [u8; Short::MAX_LEN]) -> &'b str {
+        let mut digits = itoa::Buffer::new();
+        let seq = digits.format(self.seq).as_bytes();
+        let len = 1 + seq.len() + 1 + SHORT_HEX;
+        out[0] = b'r';
+        out[1..=seq.len()].copy_from_slice(seq);
+        out[seq.len() + 1] = b':';
+        out[seq.len() + 2..len].copy_from_slice(&self.prefix);
+        std::str::from_utf8(&out[..len]).unwrap_or_default()
+    }
+
+    /// Appends what [`Short::encode`] writes to `buf`.
+    pub fn append_to(&self, buf: &mut impl Extend<u8>) {
+        buf.extend(self.encode(&mut [0; Short::MAX_LEN]).bytes());
     }
 }
 
 impl fmt::Display for Short {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}:{}", self.seq, self.prefix)
-    }
-}
-
-impl Short {
-    /// Appends what [`Display`](fmt::Display) writes (`r23:5be01f9c03d2`) to `buf`, without
-    /// the formatter: a receipt follows every reply and push of a move.
-    pub fn append_to(&self, buf: &mut impl Extend<u8>) {
-        buf.extend(*b"r");
-        buf.extend(itoa::Buffer::new().format(self.seq).bytes());
-        buf.extend(*b":");
-        buf.extend(self.prefix.bytes());
+        f.write_str(self.encode(&mut [0; Short::MAX_LEN]))
     }
 }
 

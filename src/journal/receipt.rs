@@ -206,11 +206,11 @@ pub fn check(conn: &Connection, saved: &[Saved]) -> Result<Checked, JournalError
         match s {
             Saved::Short(short) => {
                 let ours = hex::encode(at(seq));
-                if !ours.starts_with(&short.prefix) {
+                if !ours.starts_with(short.prefix()) {
                     let why = format!(
                         "the journal's hash after it begins {}, the receipt says {}",
                         &ours[..SHORT_HEX],
-                        short.prefix
+                        short.prefix()
                     );
                     return Err(fail(seq, matched, why));
                 }

@@ -37,6 +37,19 @@ impl Said {
         }
     }
 
+    /// A command and the text it was read from, recorded as it was written (bounded). Not
+    /// [`Said::new`] and then [`Said::text`]: that writes the canonical form only to drop it,
+    /// on the way of every move a session reads.
+    pub fn read_from(command: Command, text: &str) -> Said {
+        Said {
+            command,
+            text: bounded_text(text),
+            key: None,
+            message: None,
+            age: None,
+        }
+    }
+
     /// The text the command was read from.
     pub fn text(mut self, text: &str) -> Said {
         self.text = bounded_text(text);

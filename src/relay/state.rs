@@ -36,12 +36,17 @@ impl Clock {
     }
 }
 
+/// A table by game id. Its hasher is foldhash's, not the standard library's SipHash: a
+/// move looks a game up several times, and SipHash spent more on those lookups than the
+/// table's work. The ids are the config's and the admin's, never a stranger's.
+pub(super) type ByGame<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
 pub(super) struct State {
     /// Boxed: the table keeps room for more games than it holds, and a slot is then a pointer,
     /// not a whole game.
-    pub(super) games: HashMap<String, Box<Game>>,
+    pub(super) games: ByGame<Box<Game>>,
     /// What each game's record holds beside its moves (event, round, messages).
-    pub(super) facts: HashMap<String, super::facts::GameFacts>,
+    pub(super) facts: ByGame<super::facts::GameFacts>,
     pub(super) players: std::sync::Arc<BTreeMap<String, Player>>,
     /// Whether any player is reached across a link: without one, no game is played across a
     /// link, and asking costs nothing on the way of every move.
@@ -53,7 +58,7 @@ pub(super) struct State {
     /// even if the system clock does.
     pub(super) now: Timestamp,
     /// How far each game's record and proposals have gone, for the links.
-    pub(super) ledgers: HashMap<String, crate::journal::replay::Ledger>,
+    pub(super) ledgers: ByGame<crate::journal::replay::Ledger>,
     /// The players as every transport sees them (published on each change to `players`).
     pub(super) roster: super::Roster,
     /// The players and events registered while the relay runs, as the record holds them.
@@ -483,7 +488,12 @@ impl State {
         match self.enqueue(records).await {
             Ok(committed) => {
                 for after in afters {
-                    self.games.insert(after.id.clone(), Box::new(after));
+                    match self.games.get_mut(&after.id) {
+                        Some(game) => **game = after,
+                        None => {
+                            self.games.insert(after.id.clone(), Box::new(after));
+                        }
+                    }
                 }
                 Pending::AfterCommit(committed, Reply::new(Status::Done, reply))
             }

@@ -56,7 +56,7 @@ impl Fixture {
     async fn say(&self, sender: Sender, line: &str) -> Reply {
         let command = Command::parse(line).expect(line);
         self.relay
-            .call_said(sender, Said::new(command).text(line))
+            .call_said(sender, Said::read_from(command, line))
             .await
     }
 

@@ -7,8 +7,6 @@
 //! event, round and start, each side's last message), from the journal at start and from each
 //! command after.
 
-use std::collections::HashMap;
-
 use jiff::Timestamp;
 use shakmaty::Color;
 
@@ -266,7 +264,7 @@ impl State {
 /// Keeps the facts of the replayed games.
 pub(super) fn facts_of(
     games: &std::collections::BTreeMap<String, JournaledGame>,
-) -> HashMap<String, GameFacts> {
+) -> super::state::ByGame<GameFacts> {
     games
         .iter()
         .map(|(id, g)| (id.clone(), GameFacts::of_journaled(g)))

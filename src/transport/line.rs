@@ -206,7 +206,8 @@ pub fn put_push(buf: &mut BytesMut, id: i64, body: &str, receipt: Option<&ShortR
     buf.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
     buf.extend_from_slice(b" ");
     // A push is one line: a line break in its body would end it early.
-    if body.bytes().any(|b| b == b'\r' || b == b'\n') {
+    // `contains` on bytes is a `memchr`, not a loop over each byte.
+    if body.as_bytes().contains(&b'\n') || body.as_bytes().contains(&b'\r') {
         let one_line: String = body
             .chars()
             .map(|c| if c == '\r' || c == '\n' { ' ' } else { c })
@@ -224,7 +225,7 @@ pub fn put_push(buf: &mut BytesMut, id: i64, body: &str, receipt: Option<&ShortR
 /// Appends ` r23:5be01f9c03d2`, a receipt as it follows a reply or a push.
 fn put_receipt(buf: &mut BytesMut, receipt: &ShortReceipt) {
     buf.extend_from_slice(b" ");
-    receipt.append_to(buf);
+    buf.extend_from_slice(receipt.encode(&mut [0; ShortReceipt::MAX_LEN]).as_bytes());
 }
 
 pub const HELP: &str = "commands:

@@ -20,12 +20,12 @@ use std::sync::atomic::Ordering;
 use std::task::Poll;
 use std::time::Duration;
 
-use futures::stream::FuturesOrdered;
 use futures::{Sink, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Sleep;
 use tokio_util::codec::Framed;
 
+use self::answers::Answers;
 use super::context::{Context, Peer};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
 use super::stopping::Stopping;
@@ -45,16 +45,13 @@ struct LoggedIn {
     last_sent: i64,
 }
 
-/// A reply on its way: the commit of a command sent on, or one ready now.
-type Answer<'a> = Pin<Box<dyn std::future::Future<Output = Reply> + Send + 'a>>;
-
 pub struct Session<'a, S> {
     framed: Framed<S, LineCodec>,
     peer: Peer,
     ctx: &'a Context,
     login: Option<LoggedIn>,
     /// Replies not yet written, in the order of their commands.
-    answers: FuturesOrdered<Answer<'a>>,
+    answers: Answers<'a>,
     /// The daemon stopping (see [`Stopping`]) and the login or idle deadline, kept across
     /// events: made afresh for every event they would each register with the runtime and
     /// leave it again.
@@ -91,7 +88,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             peer,
             ctx,
             login: None,
-            answers: FuturesOrdered::new(),
+            answers: Answers::new(),
             stopping: Stopping::new(&ctx.shutdown),
             deadline: Box::pin(tokio::time::sleep(ctx.config.limits.login_timeout)),
             write_deadline: None,
@@ -174,7 +171,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         if self.answers.is_empty() {
             self.write_reply(&reply).await
         } else {
-            self.answers.push_back(Box::pin(std::future::ready(reply)));
+            self.answers.push_ready(reply);
             Ok(())
         }
     }
@@ -315,7 +312,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             return Poll::Ready(Event::Shutdown);
         }
         if !self.answers.is_empty() {
-            if let Poll::Ready(Some(reply)) = self.answers.poll_next_unpin(cx) {
+            if let Poll::Ready(Some(reply)) = self.answers.poll_next(cx) {
                 return Poll::Ready(Event::Answer(reply));
             }
         // A push its own command caused may be ready before that command's reply: pushes
@@ -394,7 +391,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .await?;
                     return Ok(true);
                 }
-                let said = Said::new(command).text(text);
+                let said = Said::read_from(command, text);
                 let answer = self.ctx.relay.submit_said(login.sender.clone(), said).await;
                 self.answers.push_back(Box::pin(answer));
             }
@@ -522,5 +519,6 @@ fn acknowledged(upto: i64, n: usize) -> String {
 /// write first has to wait until everything gathered is written.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
+pub mod answers;
 #[cfg(test)]
 mod tests;

@@ -82,8 +82,8 @@ fn both_forms_read_back() {
     assert_eq!(s.to_string(), "r17:abababababab");
     let counted: [u8; 32] = std::array::from_fn(|i| (i * 37 % 256) as u8);
     assert_eq!(
-        Short::of(3, &counted).prefix,
-        hex::encode(counted)[..SHORT_HEX],
+        Short::of(3, &counted).prefix(),
+        &hex::encode(counted)[..SHORT_HEX],
         "the first digits of the whole hash"
     );
     for seq in [1, 17, 9_876_543_210, i64::MAX] {
@@ -92,7 +92,7 @@ fn both_forms_read_back() {
         short.append_to(&mut appended);
         assert_eq!(String::from_utf8(appended).unwrap(), short.to_string());
     }
-    assert_eq!(Short::parse("r17:abababababab,"), Some(s.clone()));
+    assert_eq!(Short::parse("r17:abababababab,"), Some(s));
     assert_eq!(Short::parse("r17:ababab"), None);
     assert_eq!(Short::parse("r0:abababababab"), None);
     assert_eq!(Short::parse("e4"), None);

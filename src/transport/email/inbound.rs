@@ -325,8 +325,7 @@ impl Inbound {
             admin: false,
             channel: CHANNEL,
         };
-        let said = Said::new(request.command)
-            .text(&request.line)
+        let said = Said::read_from(request.command, &request.line)
             .key(Some(key.clone()))
             .message(request.message);
         let reply = self.relay.call_said(sender, said).await;

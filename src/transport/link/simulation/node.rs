@@ -93,7 +93,7 @@ impl Node {
     pub(super) async fn say(&self, sender: Sender, line: &str) -> Reply {
         let command = Command::parse(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
         self.relay
-            .call_said(sender, Said::new(command).text(line))
+            .call_said(sender, Said::read_from(command, line))
             .await
     }
 
