@@ -84,6 +84,7 @@ impl<'a> Answers<'a> {
         }
         match self.slots.front() {
             None => Poll::Ready(None),
+            // The front was just seen ready: the pop is that reply.
             Some(Slot::Ready(_)) => match self.slots.pop_front() {
                 Some(Slot::Ready(reply)) => Poll::Ready(Some(reply)),
                 _ => Poll::Ready(None),
