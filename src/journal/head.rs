@@ -27,12 +27,10 @@ impl Short {
     pub const MAX_LEN: usize = 1 + 20 + 1 + SHORT_HEX;
 
     pub fn of(seq: i64, hash: &[u8; 32]) -> Short {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        // Only the bytes shown are encoded, lower case; the lengths agree (SHORT_HEX digits
+        // from SHORT_HEX / 2 bytes), so this cannot fail.
         let mut prefix = [0; SHORT_HEX];
-        for (pair, byte) in prefix.chunks_exact_mut(2).zip(hash) {
-            pair[0] = DIGITS[usize::from(byte >> 4)];
-            pair[1] = DIGITS[usize::from(byte & 0x0f)];
-        }
+        let _ = hex::encode_to_slice(&hash[..SHORT_HEX / 2], &mut prefix);
         Short { seq, prefix }
     }
 
@@ -72,11 +70,6 @@ impl Short {
         out[seq.len() + 1] = b':';
         out[seq.len() + 2..len].copy_from_slice(&self.prefix);
         std::str::from_utf8(&out[..len]).unwrap_or_default()
-    }
-
-    /// Appends what [`Short::encode`] writes to `buf`.
-    pub fn append_to(&self, buf: &mut impl Extend<u8>) {
-        buf.extend(self.encode(&mut [0; Short::MAX_LEN]).bytes());
     }
 }
 

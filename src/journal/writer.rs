@@ -203,7 +203,7 @@ fn run_batch(
     prev: &mut [u8; 32],
     key: &Key,
 ) -> Result<Vec<OpResult>, JournalError> {
-    let tx = Commit::begin(conn)?;
+    let tx = conn.transaction()?;
     let first_seq = *seq;
     let mut results = Vec::with_capacity(batch.len());
     for op in batch.iter_mut() {
@@ -267,45 +267,6 @@ fn run_batch(
     }
     tx.commit()?;
     Ok(results)
-}
-
-/// One group commit's transaction. `BEGIN` and `COMMIT` are cached statements: rusqlite's
-/// `Connection::transaction` parses both again for every commit, a cost every move paid a
-/// share of. Dropped without [`Commit::commit`] (an error on the way), it rolls back.
-struct Commit<'c> {
-    conn: &'c rusqlite::Connection,
-    open: bool,
-}
-
-impl<'c> Commit<'c> {
-    fn begin(conn: &'c rusqlite::Connection) -> rusqlite::Result<Commit<'c>> {
-        conn.prepare_cached("BEGIN")?.execute([])?;
-        Ok(Commit { conn, open: true })
-    }
-
-    fn commit(mut self) -> rusqlite::Result<()> {
-        self.conn.prepare_cached("COMMIT")?.execute([])?;
-        self.open = false;
-        Ok(())
-    }
-}
-
-impl std::ops::Deref for Commit<'_> {
-    type Target = rusqlite::Connection;
-
-    fn deref(&self) -> &rusqlite::Connection {
-        self.conn
-    }
-}
-
-impl Drop for Commit<'_> {
-    fn drop(&mut self) {
-        // A failed statement may have ended the transaction already; then this fails too,
-        // which is as good.
-        if self.open && !self.conn.is_autocommit() {
-            let _ = self.conn.execute_batch("ROLLBACK");
-        }
-    }
 }
 
 fn answer(op: Op, result: OpResult, hub: &Hub) {

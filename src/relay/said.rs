@@ -37,9 +37,8 @@ impl Said {
         }
     }
 
-    /// A command and the text it was read from, recorded as it was written (bounded). Not
-    /// [`Said::new`] and then [`Said::text`]: that writes the canonical form only to drop it,
-    /// on the way of every move a session reads.
+    /// A command and the text it was read from, recorded as it was written (bounded). The
+    /// canonical form [`Said::new`] writes is not made, on the way of every move read.
     pub fn read_from(command: Command, text: &str) -> Said {
         Said {
             command,
@@ -48,12 +47,6 @@ impl Said {
             message: None,
             age: None,
         }
-    }
-
-    /// The text the command was read from.
-    pub fn text(mut self, text: &str) -> Said {
-        self.text = bounded_text(text);
-        self
     }
 
     pub fn key(mut self, key: Option<String>) -> Said {

@@ -175,9 +175,7 @@ async fn a_message_reaches_the_opponent_only_from_a_player_of_the_game() {
 async fn a_message_riding_with_a_move_is_sent_only_if_the_move_is_accepted() {
     let f = relay().await;
     let said = |line: &str| {
-        Said::new(Command::parse(line).unwrap())
-            .text(line)
-            .message(Some("Hello Boris".to_owned()))
+        Said::read_from(Command::parse(line).unwrap(), line).message(Some("Hello Boris".to_owned()))
     };
     let refused = f.relay.call_said(player("alice"), said("MOVE g1 e5")).await;
     assert_eq!(refused.status, Status::BadMove);

@@ -88,9 +88,9 @@ fn both_forms_read_back() {
     );
     for seq in [1, 17, 9_876_543_210, i64::MAX] {
         let short = Short::of(seq, &counted);
-        let mut appended = Vec::new();
-        short.append_to(&mut appended);
-        assert_eq!(String::from_utf8(appended).unwrap(), short.to_string());
+        let written = format!("r{seq}:{}", short.prefix());
+        assert_eq!(short.encode(&mut [0; Short::MAX_LEN]), written);
+        assert_eq!(short.to_string(), written);
     }
     assert_eq!(Short::parse("r17:abababababab,"), Some(s));
     assert_eq!(Short::parse("r17:ababab"), None);

@@ -82,14 +82,13 @@ impl<'a> Answers<'a> {
                 *slot = Slot::Ready(reply);
             }
         }
-        match self.slots.front() {
+        match self.slots.pop_front() {
             None => Poll::Ready(None),
-            // The front was just seen ready: the pop is that reply.
-            Some(Slot::Ready(_)) => match self.slots.pop_front() {
-                Some(Slot::Ready(reply)) => Poll::Ready(Some(reply)),
-                _ => Poll::Ready(None),
-            },
-            Some(Slot::Waiting(_)) => Poll::Pending,
+            Some(Slot::Ready(reply)) => Poll::Ready(Some(reply)),
+            Some(waiting) => {
+                self.slots.push_front(waiting);
+                Poll::Pending
+            }
         }
     }
 
