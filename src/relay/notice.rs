@@ -276,7 +276,8 @@ pub struct MoveNotice {
 impl MoveNotice {
     /// `color`'s move `m` from `before` (which left the game as `after`), at `now`, as the
     /// opponent hears of it: the one place a move's notice is made, live
-    /// (`State::move_record`) or rebuilt from the record ([`MoveNotice::from_record`]),
+    /// (`State::move_record`, in its two halves: [`MoveNotice::before`] then
+    /// [`NoticeBefore::after`]) or rebuilt from the record ([`MoveNotice::from_record`]),
     /// so that a push read back says exactly what the live one said.
     pub fn new(
         before: &Game,
@@ -286,19 +287,29 @@ impl MoveNotice {
         from_line: bool,
         now: jiff::Timestamp,
     ) -> MoveNotice {
-        // The opponent's line did not expect this move (or has run out): it is gone.
-        let cancels_line = !from_line
-            && !before.conditional(!color).is_empty()
-            && after.conditional(!color).is_empty()
-            && after.conditional_reply().is_none();
-        MoveNotice {
-            game: before.id.clone(),
-            mover: before.player(color).to_owned(),
-            mv: MoveData::held_only(before, m),
-            draw_offer,
-            clocks: Clocks::of(after, now),
-            from_line,
-            cancels_line,
+        MoveNotice::before(before, (color, m), draw_offer, from_line).after(after, now)
+    }
+
+    /// What the game before the move says of it: the relay plays a move on the game itself,
+    /// not on a copy, and finishes the notice from the game after it.
+    pub(super) fn before(
+        before: &Game,
+        (color, m): (Color, &Ply),
+        draw_offer: bool,
+        from_line: bool,
+    ) -> NoticeBefore {
+        NoticeBefore {
+            notice: MoveNotice {
+                game: before.id.clone(),
+                mover: before.player(color).to_owned(),
+                mv: MoveData::held_only(before, m),
+                draw_offer,
+                clocks: None,
+                from_line,
+                cancels_line: false,
+            },
+            reader: !color,
+            reader_had_line: !before.conditional(!color).is_empty(),
         }
     }
 
@@ -323,6 +334,28 @@ impl MoveNotice {
             from_line,
             now,
         ))
+    }
+}
+
+/// A move's notice made from the game before the move ([`MoveNotice::before`]), waiting for
+/// the game after it.
+pub(super) struct NoticeBefore {
+    notice: MoveNotice,
+    reader: Color,
+    reader_had_line: bool,
+}
+
+impl NoticeBefore {
+    /// The notice, with the clocks at `now` of `after`, the game the move left.
+    pub(super) fn after(self, after: &Game, now: jiff::Timestamp) -> MoveNotice {
+        let mut notice = self.notice;
+        // The reader's line did not expect this move (or has run out): it is gone.
+        notice.cancels_line = !notice.from_line
+            && self.reader_had_line
+            && after.conditional(self.reader).is_empty()
+            && after.conditional_reply().is_none();
+        notice.clocks = Clocks::of(after, now);
+        notice
     }
 }
 

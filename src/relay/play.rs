@@ -46,8 +46,14 @@ impl State {
         let iccf = game.board().code(&m);
         let own_text = self.written_for(&asked.player, game.board(), &m);
         let owner = game.player(!color).to_owned();
-        let (mut after, mut record) = self.move_record(
-            game,
+        // The move is played on the game itself, taken out of the table meanwhile (no copy of
+        // its history a move); `commit_played` puts it back.
+        let Some((id, mut game)) = self.games.remove_entry(game_id) else {
+            return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
+        };
+        let was_over = game.result().is_some();
+        let mut record = self.move_record(
+            &mut game,
             color,
             m,
             draw_offer,
@@ -59,17 +65,17 @@ impl State {
         if let Some(langs) = langs {
             // The player's letters settle further: kept with the game, and in the record so
             // that a restart reads their next move the same way.
-            after.set_langs(color, langs);
+            game.set_langs(color, langs);
             record.entry.langs = Some(langs);
         }
         let mut records = vec![record];
-        if let Some(answer) = after.conditional_reply() {
+        if let Some(answer) = game.conditional_reply() {
             // The opponent's conditional line expected this move: its answer is played at
             // once, at the same instant (it costs no time).
-            let answer_iccf = after.board().code(&answer);
-            let played = Box::new(MoveData::of(&after, &answer));
-            let (answered, mut answer_record) = self.move_record(
-                &after,
+            let answer_iccf = game.board().code(&answer);
+            let played = Box::new(MoveData::of(&game, &answer));
+            let mut answer_record = self.move_record(
+                &mut game,
                 !color,
                 answer,
                 false,
@@ -77,7 +83,7 @@ impl State {
                 Channel::Conditional,
                 true,
             );
-            let left = answered.conditional(!color).len() / 2;
+            let left = game.conditional(!color).len() / 2;
             answer_record.outbox.push(notice_for(
                 &owner,
                 &Notice::LinePlayed {
@@ -87,7 +93,6 @@ impl State {
                 },
             ));
             records.push(answer_record);
-            after = answered;
         }
         // `accepted g1 12... Nf6 (7866); clock: ...`, appended rather than formatted: a reply
         // goes out for every move.
@@ -102,27 +107,28 @@ impl State {
         if draw_offer {
             reply.push_str(", draw offered");
         }
-        if let Some(clocks) = Clocks::of(&after, self.now) {
+        if let Some(clocks) = Clocks::of(&game, self.now) {
             reply.push_str("; ");
             render::push_clocks(&mut reply, &clocks);
         }
-        self.commit(asked, after, records, reply).await
+        self.commit_played(asked, (id, game), was_over, records, reply)
+            .await
     }
 
-    /// `color`'s move `m` in `game`: the game after it, and its record (an entry of `kind`,
-    /// written `written`, arriving by `channel`) with the notice telling the opponent, with
-    /// both clocks; `from_line` for an answer played from the mover's conditional line.
+    /// `color`'s move `m`, played on `game`: its record (an entry of `kind`, written
+    /// `written`, arriving by `channel`) with the notice telling the opponent, with both
+    /// clocks; `from_line` for an answer played from the mover's conditional line.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn move_record(
         &self,
-        game: &Game,
+        game: &mut Game,
         color: Color,
         m: Ply,
         draw_offer: bool,
         written: &str,
         channel: Channel,
         from_line: bool,
-    ) -> (Game, Record) {
+    ) -> Record {
         let player = game.player(color);
         let opponent = game.player(!color);
         let iccf = game.board().code(&m);
@@ -131,15 +137,6 @@ impl State {
         if draw_offer {
             entry.detail = DRAW_OFFER.to_owned();
         }
-        let mut after = game.clone();
-        after.apply_by(
-            color,
-            &Action::Move {
-                m: m.clone(),
-                draw_offer,
-            },
-            self.now,
-        );
         // One line per move relayed, for the operator: never the text or anything secret.
         tracing::info!(
             game = %game.id,
@@ -152,12 +149,13 @@ impl State {
             "move relayed"
         );
         entry.iccf = Some(iccf);
-        let notice = MoveNotice::new(game, &after, (color, &m), draw_offer, from_line, self.now);
-        let record = Record {
+        let notice = MoveNotice::before(game, (color, &m), draw_offer, from_line);
+        game.apply_by(color, &Action::Move { m, draw_offer }, self.now);
+        let notice = notice.after(game, self.now);
+        Record {
             entry,
-            outbox: vec![move_notice_to(opponent, notice)],
-        };
-        (after, record)
+            outbox: vec![move_notice_to(game.player(!color), notice)],
+        }
     }
 
     pub(super) async fn act(&mut self, asked: &Asked, game_id: &str, action: Action) -> Pending {

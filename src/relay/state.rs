@@ -468,6 +468,34 @@ impl State {
         self.commit_many(asked, vec![after], records, reply).await
     }
 
+    /// [`State::commit`] for a move played on the game itself, taken out of the table as
+    /// `(id, game)` ([`State::play`]): the game goes back in its place, and the result is
+    /// recorded if the move ended it (`was_over`: it had ended before).
+    ///
+    /// The game goes back played even if the journal refuses the records. It refuses them
+    /// only once it has stopped (after a failed commit), as a commit that fails after they
+    /// were queued leaves the game played too: from then on nothing is acknowledged, and the
+    /// daemon stops (see [`Journal::open`]).
+    pub(super) async fn commit_played(
+        &mut self,
+        asked: &Asked,
+        (id, game): (String, Box<Game>),
+        was_over: bool,
+        mut records: Vec<Record>,
+        mut reply: String,
+    ) -> Pending {
+        if let (false, Some(result)) = (was_over, game.result()) {
+            records.push(self.result_record(&game, result, asked));
+            reply.push_str(&format!("; game over: {result}"));
+        }
+        // Back before the records are queued: routing them reads the game (its link).
+        self.games.insert(id, game);
+        match self.enqueue(records).await {
+            Ok(committed) => Pending::AfterCommit(committed, Reply::new(Status::Done, reply)),
+            Err(refused) => Pending::Now(refused),
+        }
+    }
+
     /// [`State::commit`] for several games at once (leave is taken in all a player's games).
     pub(super) async fn commit_many(
         &mut self,
