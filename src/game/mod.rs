@@ -88,8 +88,10 @@ pub fn side_of(white: &str, black: &str, player: &str) -> Option<Color> {
     }
 }
 
-/// The relay works on a copy of a game and plays one move on it: each history is copied with
-/// room for that move, so playing it does not grow (reallocate and copy) the copy again.
+/// The relay applies most actions to a copy of a game (a move a player sends is played on the
+/// game itself), and some of them play a move on it (a claim with its move, a move replicated
+/// from another node): each history is copied with room for that move, so playing it does not
+/// grow (reallocate and copy) the copy again.
 impl Clone for Game {
     fn clone(&self) -> Game {
         Game {
