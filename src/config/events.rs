@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::check::{Checker, Field};
-use super::players::Player;
+use super::players::Players;
 pub use crate::event::{Event, Viewing};
 use crate::game::clock::{OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
@@ -152,7 +152,7 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
 pub(super) fn check_games(
     c: &mut Checker,
     raw: Vec<RawGame>,
-    players: &BTreeMap<String, Player>,
+    players: &Players,
     events: &BTreeMap<String, Event>,
 ) -> Vec<GameConfig> {
     let mut games: Vec<GameConfig> = Vec::new();

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::check::{Checker, Field};
 use super::events::GameConfig;
-use super::players::{Player, Reach};
+use super::players::{Players, Reach};
 use super::secret::LinkSecret;
 use super::serial::{self, RawSerial, SerialConfig};
 
@@ -89,7 +89,7 @@ const WINDOW_MAX: u64 = 8;
 pub(super) fn check(
     c: &mut Checker,
     raw: Vec<RawLink>,
-    players: &BTreeMap<String, Player>,
+    players: &Players,
     games: &[GameConfig],
 ) -> Vec<LinkConfig> {
     let mut links: Vec<LinkConfig> = Vec::new();
@@ -105,7 +105,9 @@ pub(super) fn check(
             links.push(link);
         }
     }
-    for (id, p) in players {
+    let mut by_id: Vec<_> = players.iter().collect();
+    by_id.sort_unstable_by_key(|(id, _)| *id);
+    for (id, p) in by_id {
         if let Reach::Link(link) = &p.reach
             && !links.iter().any(|l| &l.id == link)
         {

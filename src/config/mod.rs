@@ -80,7 +80,7 @@ pub use self::events::{Event, GameConfig, Viewing};
 pub use self::http::{AddressSet, HttpConfig};
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
-pub use self::players::{Player, Reach};
+pub use self::players::{Player, Players, Reach};
 pub use self::secret::{LinkSecret, Secret};
 pub use self::serial::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 pub use self::tcp::{Limits, TcpConfig, TlsFiles};
@@ -124,7 +124,7 @@ pub struct Config {
     /// The PHC hash of the admin secret; no admin login without it.
     pub admin_secret_hash: Option<String>,
     /// Shared with the relay, which reads them on every command (a copy would double them).
-    pub players: std::sync::Arc<BTreeMap<String, Player>>,
+    pub players: std::sync::Arc<Players>,
     pub events: BTreeMap<String, Event>,
     pub games: Vec<GameConfig>,
     pub clock: ClockConfig,

@@ -1,8 +1,6 @@
 //! `[[players]]`: who plays, how moves are written to them and how they are reached; and
 //! `[admin]`, the one login that is not a player.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use super::check::{Checker, Field};
@@ -95,9 +93,14 @@ pub(super) fn check_admin(c: &mut Checker, raw: Option<RawAdmin>) -> Option<Stri
     raw.map(|a| c.secret_hash("admin.secret_hash", a.secret_hash))
 }
 
+/// Every player by id. Hashed, not ordered: a move looks its players up several times (the
+/// mover's language and notation, the opponent's reach), and a tree of thousands of ids
+/// compares a dozen strings for each; what lists players sorts them.
+pub type Players = std::collections::HashMap<String, Player, foldhash::fast::RandomState>;
+
 /// Checks `[[players]]`; ids are unique and none is `admin`.
-pub(super) fn check(c: &mut Checker, raw: Vec<RawPlayer>) -> BTreeMap<String, Player> {
-    let mut players = BTreeMap::new();
+pub(super) fn check(c: &mut Checker, raw: Vec<RawPlayer>) -> Players {
+    let mut players = Players::default();
     for (i, p) in raw.into_iter().enumerate() {
         let prefix = format!("players[{i}]");
         let player = check_one(c, &prefix, p);

@@ -329,7 +329,9 @@ impl State {
             return Reply::new(Status::Forbidden, "only the arbiter (admin) lists players");
         }
         let mut lines = vec![format!("{} player(s)", self.players.len())];
-        for p in self.players.values() {
+        let mut sorted: Vec<&Player> = self.players.values().collect();
+        sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        for p in sorted {
             let from = if self.registry.players.contains_key(&p.id) {
                 "registered"
             } else {

@@ -4,15 +4,12 @@
 //! sender) and may follow the changes (the email transport starts delivering to a player
 //! registered with `REACH email`).
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use tokio::sync::broadcast;
 
 use crate::config::Player;
-
-/// Every player by id.
-pub type Players = BTreeMap<String, Player>;
+pub use crate::config::Players;
 
 /// Changes a slow follower may fall behind before it is told it lagged (and reads the whole
 /// roster again).

@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::text::{self, TextKind};
-use crate::config::{Event, Player};
+use crate::config::{Event, Players};
 use crate::game::{Action, Board, Game, Ply, Refusal};
 use crate::journal::replay::GameStartDetail;
 use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record};
@@ -47,7 +47,7 @@ pub(super) struct State {
     pub(super) games: ByGame<Box<Game>>,
     /// What each game's record holds beside its moves (event, round, messages).
     pub(super) facts: ByGame<super::facts::GameFacts>,
-    pub(super) players: std::sync::Arc<BTreeMap<String, Player>>,
+    pub(super) players: std::sync::Arc<Players>,
     /// Whether any player is reached across a link: without one, no game is played across a
     /// link, and asking costs nothing on the way of every move.
     pub(super) anyone_across_link: bool,

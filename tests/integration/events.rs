@@ -209,6 +209,15 @@ fn a_round_robin_of_seven_with_a_bye_each_round_survives_a_restart() {
         "{players}"
     );
     assert!(!players.contains(&secrets["p4"]), "no secret in the list");
+    // Listed by id, whatever order the relay keeps them in.
+    let ids: Vec<&str> = players
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(ids, sorted, "{players}");
     let mut p3 = daemon.connect();
     assert_eq!(p3.call(&format!("LOGIN p3 {}", secrets["p3"])).0, 230);
     let (code, text) = p3.call("GAMES");

@@ -4,12 +4,11 @@
 //! where the player's configuration asks for it, a passing DKIM signature of the From
 //! domain. Tokens are checked against Argon2id hashes; no token is stored or logged.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::message::Mail;
 use crate::auth::Verifier;
-use crate::config::Player;
+use crate::config::{Player, Players};
 
 /// Why a mail does not count.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -30,10 +29,7 @@ pub enum AuthError {
 }
 
 /// The player whose address `from` is, if any (and only one).
-pub fn player_by_address<'a>(
-    players: &'a BTreeMap<String, Player>,
-    from: &str,
-) -> Option<&'a Player> {
+pub fn player_by_address<'a>(players: &'a Players, from: &str) -> Option<&'a Player> {
     if from.is_empty() {
         return None;
     }
