@@ -276,8 +276,8 @@ pub struct MoveNotice {
 impl MoveNotice {
     /// `color`'s move `m` from `before` (which left the game as `after`), at `now`, as the
     /// opponent hears of it: the one place a move's notice is made, live
-    /// (`State::move_record`, in its two halves: [`MoveNotice::before`] then
-    /// [`NoticeBefore::after`]) or rebuilt from the record ([`MoveNotice::from_record`]),
+    /// (`State::move_record`, in its two halves: `MoveNotice::before` then
+    /// `NoticeBefore::after`) or rebuilt from the record ([`MoveNotice::from_record`]),
     /// so that a push read back says exactly what the live one said.
     pub fn new(
         before: &Game,
