@@ -51,7 +51,7 @@ impl State {
         let Some((id, mut game)) = self.games.remove_entry(game_id) else {
             return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
         };
-        let was_over = game.result().is_some();
+        let before = game.result().cloned();
         let mut record = self.move_record(
             &mut game,
             color,
@@ -111,7 +111,7 @@ impl State {
             reply.push_str("; ");
             render::push_clocks(&mut reply, &clocks);
         }
-        self.commit_played(asked, (id, game), was_over, records, reply)
+        self.commit_played(asked, (id, game), before, records, reply)
             .await
     }
 

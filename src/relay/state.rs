@@ -469,8 +469,8 @@ impl State {
     }
 
     /// [`State::commit`] for a move played on the game itself, taken out of the table as
-    /// `(id, game)` ([`State::play`]): the game goes back in its place, and the result is
-    /// recorded if the move ended it (`was_over`: it had ended before).
+    /// `(id, game)` ([`State::play`]) when its result was `before`: the game goes back in its
+    /// place.
     ///
     /// The game goes back played even if the journal refuses the records. It refuses them
     /// only once it has stopped (after a failed commit), as a commit that fails after they
@@ -480,14 +480,11 @@ impl State {
         &mut self,
         asked: &Asked,
         (id, game): (String, Box<Game>),
-        was_over: bool,
+        before: Option<crate::game::GameResult>,
         mut records: Vec<Record>,
         mut reply: String,
     ) -> Pending {
-        if let (false, Some(result)) = (was_over, game.result()) {
-            records.push(self.result_record(&game, result, asked));
-            reply.push_str(&format!("; game over: {result}"));
-        }
+        self.record_result(asked, &game, before.as_ref(), &mut records, &mut reply);
         // Back before the records are queued: routing them reads the game (its link).
         self.games.insert(id, game);
         match self.enqueue(records).await {
@@ -506,12 +503,7 @@ impl State {
     ) -> Pending {
         for after in &afters {
             let before = self.games.get(&after.id).and_then(|g| g.result());
-            if let Some(result) = after.result()
-                && before != Some(result)
-            {
-                records.push(self.result_record(after, result, asked));
-                reply.push_str(&format!("; game over: {result}"));
-            }
+            self.record_result(asked, after, before, &mut records, &mut reply);
         }
         match self.enqueue(records).await {
             Ok(committed) => {
@@ -526,6 +518,24 @@ impl State {
                 Pending::AfterCommit(committed, Reply::new(Status::Done, reply))
             }
             Err(refused) => Pending::Now(refused),
+        }
+    }
+
+    /// The result's record, and `; game over: ...` in `reply`, if `after` has a result it did
+    /// not have `before` the change being committed.
+    fn record_result(
+        &self,
+        asked: &Asked,
+        after: &Game,
+        before: Option<&crate::game::GameResult>,
+        records: &mut Vec<Record>,
+        reply: &mut String,
+    ) {
+        if let Some(result) = after.result()
+            && before != Some(result)
+        {
+            records.push(self.result_record(after, result, asked));
+            reply.push_str(&format!("; game over: {result}"));
         }
     }
 
