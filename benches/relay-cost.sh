@@ -8,6 +8,8 @@
 # range of RUNS runs.
 #
 # Usage: benches/relay-cost.sh [RUNS] [GAMES] [PLIES]   (defaults 5 1000 40)
+# With PLIES 0 nothing is played: every player logs in, reads what waits for it and leaves, and
+# the figures are per login (two a game): the part of a run's cost that is not its moves.
 # CCRELAY_BIN names the binary (default: target/release/ccrelay, built first). The daemon logs
 # as a new user's does, at its default level (`info`: a line a move, here to a file), unless
 # CCRELAY_LOG is set (`CCRELAY_LOG=warn` for the figures measured before 2026-12-03).
@@ -54,14 +56,23 @@ cleanup() {
 trap cleanup EXIT
 tck=$(getconf CLK_TCK)
 moves=$((games * plies))
+# What the figures are divided by: the moves, or with none the logins.
+per=$moves
+unit=move
+abbr=mv
+if [ "$plies" -eq 0 ]; then
+  per=$((games * 2))
+  unit=login
+  abbr=lg
+fi
 
 # user and system ticks of a process
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
 # bytes written and write calls of a process
 writes() { awk '/^wchar:/ {w = $2} /^syscw:/ {c = $2} END {print w, c}' "/proc/$1/io"; }
 
-printf '%-4s %9s %9s %9s %9s %10s %10s %9s %9s\n' run moves/s us/move user_us sys_us bytes/move db_bytes \
-  written/mv writes/mv
+printf '%-4s %9s %9s %9s %9s %10s %10s %9s %9s\n' run moves/s "us/$unit" user_us sys_us "bytes/$unit" db_bytes \
+  "written/$abbr" "writes/$abbr"
 results=$work/results
 for run in $(seq "$runs"); do
   dir=$work/run$run
@@ -101,7 +112,7 @@ for run in $(seq "$runs"); do
     after_bytes=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
   fi
   rate=$(awk '/^moves\/s:/ {print $2; exit}' "$dir/bench")
-  awk -v r="$run" -v rate="$rate" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$tck" -v m="$moves" \
+  awk -v r="$run" -v rate="$rate" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$tck" -v m="$per" \
     -v b=$((after_bytes - before_bytes)) -v db="$after_bytes" -v w=$((w1 - w0)) -v c=$((c1 - c0)) '
     BEGIN {
       us = 1e6 / t / m
@@ -111,5 +122,6 @@ for run in $(seq "$runs"); do
   rm -rf "$dir"
 done
 # median and range of each column (all but db_bytes)
-printf '%-4s %9s %9s %9s %9s %10s %9s %9s\n' "" moves/s us/move user_us sys_us bytes/move written/mv writes/mv
+printf '%-4s %9s %9s %9s %9s %10s %9s %9s\n' "" moves/s "us/$unit" user_us sys_us "bytes/$unit" "written/$abbr" \
+  "writes/$abbr"
 summarise "$results" 4 2 3 4 5 6 8 9:2
