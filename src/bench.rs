@@ -188,7 +188,7 @@ impl Client {
         };
         client.reply().await?; // greeting
         client.send(&format!("LOGIN {player} bench")).await?;
-        let code = client.reply().await?;
+        let (code, _) = client.reply().await?;
         if code != 230 {
             return Err(std::io::Error::other(format!("login {player}: {code}")));
         }
@@ -239,8 +239,9 @@ impl Client {
         Ok(true)
     }
 
-    /// The code of the next reply that is not an ACK's (its last line), setting pushes aside.
-    async fn reply(&mut self) -> std::io::Result<u16> {
+    /// The code of the next reply that is not an ACK's, and its last line, setting pushes
+    /// aside.
+    async fn reply(&mut self) -> std::io::Result<(u16, String)> {
         loop {
             let line = self.line().await?;
             if self.take_push(&line) || line.as_bytes().get(3) == Some(&b'-') {
@@ -249,10 +250,10 @@ impl Client {
             if self.take_ack_reply(&line)? {
                 continue;
             }
-            return line
-                .get(..3)
-                .and_then(|c| c.parse().ok())
-                .ok_or_else(|| std::io::Error::other(format!("bad reply {line:?}")));
+            return match line.get(..3).and_then(|c| c.parse().ok()) {
+                Some(code) => Ok((code, line)),
+                None => Err(std::io::Error::other(format!("bad reply {line:?}"))),
+            };
         }
     }
 
@@ -282,6 +283,9 @@ impl Client {
         Ok(())
     }
 }
+
+/// How long a move's reply and push may take, at most, before the run gives up.
+const ANSWER_WITHIN: Duration = Duration::from_secs(60);
 
 /// Knights out and back: legal forever, so any number of plies can be played.
 const DANCE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
@@ -322,19 +326,51 @@ async fn play(
         mover
             .send(&format!("MOVE g{game} {}", DANCE[ply % 4]))
             .await?;
-        let id = receiver.push().await?;
-        latencies.push(due.elapsed());
-        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let code = mover.reply().await?;
+        // The opponent's push and the mover's reply come on two connections in either order;
+        // a refused move has no push, so the reply is read as soon as it comes.
+        let answered = async {
+            tokio::select! {
+                id = receiver.push() => {
+                    let id = id?;
+                    let latency = due.elapsed();
+                    let reply = mover.reply().await?;
+                    Ok::<_, std::io::Error>((id, latency, reply))
+                }
+                reply = mover.reply() => {
+                    let reply = reply?;
+                    if reply.0 != 250 {
+                        return Ok((0, due.elapsed(), reply));
+                    }
+                    let id = receiver.push().await?;
+                    Ok((id, due.elapsed(), reply))
+                }
+            }
+        };
+        let (id, latency, (code, line)) = tokio::time::timeout(ANSWER_WITHIN, answered)
+            .await
+            .map_err(|_| {
+                std::io::Error::other(format!(
+                    "game g{game} ply {ply}: no answer within {} s",
+                    ANSWER_WITHIN.as_secs()
+                ))
+            })??;
         if code != 250 {
             return Err(std::io::Error::other(format!(
-                "game {game} ply {ply}: {code}"
+                "game g{game} ply {ply}: {line} (a benchmark plays its games from their start: \
+                 fill a fresh directory with `ccrelay bench --fill`)"
             )));
         }
+        latencies.push(latency);
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         receiver.ack(id).await?;
     }
-    white.finish().await?;
-    black.finish().await?;
+    let finished = async {
+        white.finish().await?;
+        black.finish().await
+    };
+    tokio::time::timeout(ANSWER_WITHIN, finished)
+        .await
+        .map_err(|_| std::io::Error::other("the last acknowledgements were not answered"))??;
     Ok(latencies)
 }
 
@@ -440,8 +476,14 @@ async fn drive(
     // Read the GAME messages waiting before the clock starts: one a game for each player.
     for (games, white, black) in pairs.iter_mut().filter(|_| game_pushes) {
         for _ in games.clone() {
-            white.push().await.map_err(|e| e.to_string())?;
-            black.push().await.map_err(|e| e.to_string())?;
+            let both = async {
+                white.push().await?;
+                black.push().await
+            };
+            tokio::time::timeout(ANSWER_WITHIN, both)
+                .await
+                .map_err(|_| "a game's start was not pushed".to_owned())?
+                .map_err(|e| e.to_string())?;
         }
     }
 

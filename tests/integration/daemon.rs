@@ -1003,6 +1003,35 @@ fn the_benchmark_drives_a_daemon_running_as_its_own_process() {
     assert_eq!(moves_in(&mut c, "g3"), 6);
 }
 
+/// Regression: a second run against the same daemon found its games past their start, its
+/// first move refused, and waited for ever for the push that a refused move never makes.
+#[test]
+fn a_benchmark_whose_move_is_refused_stops_with_the_refusal_not_a_hang() {
+    let (_dir, daemon) = bench_daemon(2, 1);
+    let addr = daemon.addr.to_string();
+    let args = [
+        "bench",
+        "--games",
+        "2",
+        "--plies",
+        "2",
+        "--rate",
+        "0",
+        "--connect",
+        &addr,
+    ];
+    ccrelay_ok(&args);
+    let mut again = ccrelay();
+    again.args(args);
+    let out = crate::support::output_within(again, Duration::from_secs(60));
+    assert!(!out.status.success(), "the second run succeeded");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ply 0: 4") && stderr.contains("ccrelay bench --fill"),
+        "{stderr}"
+    );
+}
+
 /// Commands sent together are answered in their order, whichever of them waits for the
 /// journal and whichever is answered at once: a session reads ahead while moves commit.
 #[test]

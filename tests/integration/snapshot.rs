@@ -3,11 +3,10 @@
 //! by hand that is not built on (docs/journal.md, "Snapshots").
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::daemon::{ALICE, BORIS, Daemon, temp_setup};
-use crate::support::ccrelay;
+use crate::support::{ccrelay, output_within};
 
 fn data_dir(config: &Path) -> PathBuf {
     config.parent().expect("dir").join("data")
@@ -110,29 +109,15 @@ fn a_restart_builds_on_the_snapshot_written_at_stop_and_plays_on() {
 
 /// `ccrelay run` that is expected to stop by itself: its exit success and standard error.
 fn run_expecting_stop(config: &Path) -> (bool, String) {
-    let mut child = ccrelay()
-        .args(["run", "--config"])
+    let mut run = ccrelay();
+    run.args(["run", "--config"])
         .arg(config)
-        .env("CCRELAY_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ccrelay run");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            let out = child.wait_with_output().expect("output");
-            return (
-                status.success(),
-                String::from_utf8_lossy(&out.stderr).into_owned(),
-            );
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the daemon started on a journal with a changed entry");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        .env("CCRELAY_LOG", "warn");
+    let out = output_within(run, Duration::from_secs(60));
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Helpers shared by the test modules.
 
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use ccrelay::convert::{Format, Options, convert};
 use ccrelay::notation::Lang;
@@ -44,6 +46,43 @@ pub fn read_fixture(path: &str) -> String {
 /// The built `ccrelay` binary.
 pub fn ccrelay() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ccrelay"))
+}
+
+/// Runs `command` to its end, its output read as it comes; panics if it is still running
+/// after `within` (killed first), so a test of something that must stop never hangs.
+pub fn output_within(mut command: Command, within: Duration) -> Output {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the command");
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().expect("stdout")));
+    let stderr = read(Box::new(child.stderr.take().expect("stderr")));
+    let deadline = Instant::now() + within;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} still running after {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout"),
+        stderr: stderr.join().expect("stderr"),
+    }
 }
 
 /// The moves of numbered movetext, without numbers, results and draw offers:
