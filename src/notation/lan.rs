@@ -44,7 +44,7 @@ pub fn write(pos: &Chess, m: Move, lang: Lang) -> String {
     }
     let mut after = pos.clone();
     after.play_unchecked(m);
-    match Suffix::from_position(&after) {
+    match san::suffix(&after) {
         Some(Suffix::Check) => out.push('+'),
         Some(Suffix::Checkmate) => out.push('#'),
         None => {}

@@ -16,16 +16,38 @@
 //! ```
 
 use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingSide, Chess, Move};
+use shakmaty::{CastlingSide, Chess, Move, Position};
 
 use super::Lang;
 
 /// The SAN of `m` (legal in `pos`) in `lang`, with `+` or `#`.
 pub fn write(pos: &Chess, m: Move, lang: Lang) -> String {
-    let san_plus = SanPlus::from_move(pos.clone(), m);
+    let san = San::from_move(pos, m);
+    let mut after = pos.clone();
+    after.play_unchecked(m);
     let mut out = String::with_capacity(8);
-    append(&mut out, san_plus, lang);
+    append(
+        &mut out,
+        SanPlus {
+            san,
+            suffix: suffix(&after),
+        },
+        lang,
+    );
     out
+}
+
+/// `+` or `#` for the position after a move. shakmaty's `Suffix::from_position` asks for the
+/// game's outcome, which generates every legal move even when the king is not in check; a
+/// suffix needs them only to tell mate from check, so this generates them only then.
+pub(super) fn suffix(after: &Chess) -> Option<Suffix> {
+    if !after.is_check() {
+        None
+    } else if after.legal_moves().is_empty() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    }
 }
 
 /// Appends an already computed [`SanPlus`] in `lang`'s letters.
@@ -81,5 +103,63 @@ pub(super) fn castle(side: CastlingSide, lang: Lang, dash: char) -> &'static str
         (CastlingSide::QueenSide, true, '-') => "0-0-0",
         (CastlingSide::KingSide, true, _) => "0—0",
         (CastlingSide::QueenSide, true, _) => "0—0—0",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    use super::*;
+
+    /// Positions with mates, checks, a stalemate, promotions, castling and en passant to move
+    /// from, and the start.
+    const FENS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+        "3qk3/1P6/8/8/8/8/6p1/4K2R w K - 0 1",
+        "r3k2r/ppp1qppp/2n5/3pP3/8/8/PPP2PPP/R3K2R w KQkq d6 0 9",
+        "4k3/8/8/8/8/8/3r4/R3K3 w Q - 0 1",
+    ];
+
+    /// The suffix without generating moves when not in check is shakmaty's, on every legal
+    /// move of these positions and of the positions a step on from them.
+    #[test]
+    fn the_suffix_is_shakmatys_on_every_move() {
+        let mut checked = 0;
+        let mut marks = [0; 3];
+        for fen in FENS {
+            let start: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("position");
+            let mut positions = vec![start.clone()];
+            for m in start.legal_moves() {
+                let mut next = start.clone();
+                next.play_unchecked(m);
+                positions.push(next);
+            }
+            for pos in positions {
+                for m in pos.legal_moves() {
+                    let theirs = SanPlus::from_move(pos.clone(), m);
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    assert_eq!(suffix(&after), theirs.suffix, "{fen}: {m:?}");
+                    assert_eq!(write(&pos, m, Lang::English), theirs.to_string(), "{fen}");
+                    marks[match theirs.suffix {
+                        None => 0,
+                        Some(Suffix::Check) => 1,
+                        Some(Suffix::Checkmate) => 2,
+                    }] += 1;
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} moves");
+        assert!(marks.iter().all(|&n| n > 0), "none, check, mate: {marks:?}");
     }
 }
