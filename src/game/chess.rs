@@ -2,7 +2,7 @@
 //! [`crate::notation`] and written in any of its notations.
 
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 
 use crate::notation::movetext::parse_position;
 use crate::notation::{Iccf, Notation, ReadIn, Reader};
@@ -95,7 +95,7 @@ impl Board for ChessBoard {
         let pos = &self.0;
         if pos.is_checkmate() {
             Some(GameResult::new(Some(!pos.turn()), EndReason::Checkmate))
-        } else if pos.is_stalemate() {
+        } else if !a_pawn_can_step(pos) && pos.is_stalemate() {
             Some(GameResult::new(None, EndReason::Stalemate))
         } else if pos.is_insufficient_material() {
             Some(GameResult::new(None, EndReason::InsufficientMaterial))
@@ -141,5 +141,100 @@ impl Board for ChessBoard {
 
     fn diagram(&self) -> String {
         diagram(self.0.board())
+    }
+}
+
+/// Whether a pawn of the side to move can step one square forward: a legal move found without
+/// generating them all. A stalemate needs there to be none, and after most moves some pawn can
+/// step, so asking this first spares the outcome's test of stalemate its full generation.
+fn a_pawn_can_step(pos: &Chess) -> bool {
+    let pawns = pos.our(Role::Pawn);
+    let ahead = match pos.turn() {
+        Color::White => pawns.shift(8),
+        Color::Black => pawns.shift(-8),
+    } & !pos.board().occupied();
+    ahead
+        .into_iter()
+        .any(|to| !pos.san_candidates(Role::Pawn, to).is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::CastlingMode;
+
+    use super::*;
+
+    /// Stalemates with no pawn, a blocked pawn and a pinned pawn that has room to step; a
+    /// mate; positions where a pawn can step or cannot but pieces move.
+    const FENS: &[(&str, Option<EndReason>)] = &[
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some(EndReason::Stalemate)),
+        ("k7/P7/K7/8/8/p7/P7/8 b - - 0 1", Some(EndReason::Stalemate)),
+        (
+            "4k3/3p4/5Q2/1B6/8/8/8/7K b - - 0 1",
+            Some(EndReason::Stalemate),
+        ),
+        (
+            "6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1",
+            Some(EndReason::Checkmate),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            None,
+        ),
+        (
+            "k7/P7/K7/8/8/p7/P7/7N b - - 0 1",
+            Some(EndReason::Stalemate),
+        ),
+        ("k7/P7/K7/8/8/p7/P7/7n b - - 0 1", None),
+        ("4k3/3p4/5Q2/1B6/8/8/8/7K w - - 0 1", None),
+    ];
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("position")
+    }
+
+    #[test]
+    fn the_outcome_tells_stalemate_whether_or_not_a_pawn_has_room() {
+        for (fen, want) in FENS {
+            let got = ChessBoard(position(fen)).outcome().map(|r| r.reason);
+            assert_eq!(got, *want, "{fen}");
+        }
+    }
+
+    /// A pawn that can step is a legal move, and the outcome is shakmaty's, on every
+    /// position one move from these.
+    #[test]
+    fn a_pawn_that_can_step_is_a_legal_move_and_the_outcome_is_shakmatys() {
+        let mut seen = 0;
+        for (fen, _) in FENS {
+            let start = position(fen);
+            let mut positions = vec![start.clone()];
+            for m in start.legal_moves() {
+                let mut next = start.clone();
+                next.play_unchecked(m);
+                positions.push(next);
+            }
+            for pos in positions {
+                if a_pawn_can_step(&pos) {
+                    assert!(!pos.legal_moves().is_empty(), "{fen}");
+                }
+                let theirs = if pos.is_checkmate() {
+                    Some(EndReason::Checkmate)
+                } else if pos.is_stalemate() {
+                    Some(EndReason::Stalemate)
+                } else if pos.is_insufficient_material() {
+                    Some(EndReason::InsufficientMaterial)
+                } else {
+                    None
+                };
+                let ours = ChessBoard(pos).outcome().map(|r| r.reason);
+                assert_eq!(ours, theirs, "{fen}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 50, "{seen} positions");
     }
 }
