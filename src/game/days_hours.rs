@@ -22,46 +22,42 @@ pub struct DaysHours(pub i64);
 impl DaysHours {
     /// Appends what [`Display`](std::fmt::Display) writes (`3d 04h`, `-1d 02h`) to `out`.
     pub fn push_to(&self, out: &mut String) {
-        out.push_str(self.write_into(&mut [0; 26]));
+        let (negative, days, hours) = self.parts();
+        if negative {
+            out.push('-');
+        }
+        out.push_str(itoa::Buffer::new().format(days));
+        out.push_str("d ");
+        out.extend(hours);
+        out.push('h');
     }
 
-    /// The text, written into the end of `buf`. The digits by hand: four of these go with
-    /// every move pushed and every move's reply, and the formatting machinery costs several
-    /// times what they need.
-    fn write_into<'b>(&self, buf: &'b mut [u8; 26]) -> &'b str {
+    /// Whether it is past a limit, the whole days, and the hours left over as two digits.
+    /// The digits by hand (and the days by itoa): four of these go with every move pushed
+    /// and every move's reply, and the formatting machinery costs several times what they
+    /// need.
+    fn parts(&self) -> (bool, u64, [char; 2]) {
         let s = self.0.unsigned_abs();
         let day = DAY.unsigned_abs();
-        let (days, hours) = (s / day, (s % day) / 3600);
-        // Written from the end: `-`, up to 20 digits of days, `d `, two of hours, `h`.
-        let mut at = buf.len();
-        let mut put = |byte: u8| {
-            at -= 1;
-            buf[at] = byte;
-        };
-        put(b'h');
-        put(b'0' + (hours % 10) as u8);
-        put(b'0' + (hours / 10 % 10) as u8);
-        put(b' ');
-        put(b'd');
-        let mut rest = days;
-        loop {
-            put(b'0' + (rest % 10) as u8);
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        if self.0 < 0 {
-            put(b'-');
-        }
-        // Only ASCII digits and letters were written.
-        std::str::from_utf8(&buf[at..]).unwrap_or_default()
+        // Under 24.
+        let hours = ((s % day) / 3600) as u8;
+        let digit = |n: u8| char::from(b'0' + n % 10);
+        (self.0 < 0, s / day, [digit(hours / 10), digit(hours)])
     }
 }
 
 impl std::fmt::Display for DaysHours {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.write_into(&mut [0; 26]))
+        use std::fmt::Write as _;
+        let (negative, days, hours) = self.parts();
+        if negative {
+            f.write_str("-")?;
+        }
+        f.write_str(itoa::Buffer::new().format(days))?;
+        f.write_str("d ")?;
+        f.write_char(hours[0])?;
+        f.write_char(hours[1])?;
+        f.write_char('h')
     }
 }
 

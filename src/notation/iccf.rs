@@ -98,22 +98,25 @@ impl Iccf {
 
     /// Appends the digits to `buf` without allocating.
     pub fn append_to(self, buf: &mut Vec<u8>) {
-        for sq in [self.from, self.to] {
-            buf.push(b'1' + u8::from(sq.file()));
-            buf.push(b'1' + u8::from(sq.rank()));
-        }
-        if let Some(digit) = self.promotion.and_then(promotion_digit) {
-            buf.push(digit);
-        }
+        buf.extend(self.digits());
+    }
+
+    /// The code's ASCII digits: file and rank of the from square, of the to square, and the
+    /// promotion's digit if any.
+    fn digits(self) -> impl Iterator<Item = u8> {
+        let square = |sq: Square| [b'1' + u8::from(sq.file()), b'1' + u8::from(sq.rank())];
+        square(self.from)
+            .into_iter()
+            .chain(square(self.to))
+            .chain(self.promotion.and_then(promotion_digit))
     }
 
     /// The digits as a string (`5254`), what [`Display`](fmt::Display) writes, without the
     /// formatter: the relay writes a move's code several times for every move.
     pub fn to_code(self) -> String {
-        let mut code = Vec::with_capacity(5);
-        self.append_to(&mut code);
-        // Only ASCII digits were written.
-        String::from_utf8(code).unwrap_or_default()
+        let mut code = String::with_capacity(5);
+        code.extend(self.digits().map(char::from));
+        code
     }
 }
 
