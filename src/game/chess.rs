@@ -160,8 +160,6 @@ fn a_pawn_can_step(pos: &Chess) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::CastlingMode;
-
     use super::*;
 
     /// Stalemates with no pawn, a blocked pawn and a pinned pawn that has room to step; a
@@ -189,17 +187,12 @@ mod tests {
         ("4k3/3p4/5Q2/1B6/8/8/8/7K w - - 0 1", None),
     ];
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position")
-    }
-
     #[test]
     fn the_outcome_tells_stalemate_whether_or_not_a_pawn_has_room() {
         for (fen, want) in FENS {
-            let got = ChessBoard(position(fen)).outcome().map(|r| r.reason);
+            let got = ChessBoard(parse_position(fen).expect("a FEN"))
+                .outcome()
+                .map(|r| r.reason);
             assert_eq!(got, *want, "{fen}");
         }
     }
@@ -210,14 +203,7 @@ mod tests {
     fn a_pawn_that_can_step_is_a_legal_move_and_the_outcome_is_shakmatys() {
         let mut seen = 0;
         for (fen, _) in FENS {
-            let start = position(fen);
-            let mut positions = vec![start.clone()];
-            for m in start.legal_moves() {
-                let mut next = start.clone();
-                next.play_unchecked(m);
-                positions.push(next);
-            }
-            for pos in positions {
+            for pos in crate::notation::and_one_move_on(fen) {
                 if a_pawn_can_step(&pos) {
                     assert!(!pos.legal_moves().is_empty(), "{fen}");
                 }

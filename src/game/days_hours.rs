@@ -22,42 +22,33 @@ pub struct DaysHours(pub i64);
 impl DaysHours {
     /// Appends what [`Display`](std::fmt::Display) writes (`3d 04h`, `-1d 02h`) to `out`.
     pub fn push_to(&self, out: &mut String) {
-        let (negative, days, hours) = self.parts();
-        if negative {
-            out.push('-');
-        }
-        out.push_str(itoa::Buffer::new().format(days));
-        out.push_str("d ");
-        out.extend(hours);
-        out.push('h');
+        // Writing to a String cannot fail.
+        let _ = self.write_to(out);
     }
 
-    /// Whether it is past a limit, the whole days, and the hours left over as two digits.
-    /// The digits by hand (and the days by itoa): four of these go with every move pushed
-    /// and every move's reply, and the formatting machinery costs several times what they
-    /// need.
-    fn parts(&self) -> (bool, u64, [char; 2]) {
+    /// The text, to a String or a formatter alike. The digits by hand (the days by itoa),
+    /// with no `write!` and no check of the ASCII written: four of these go with every move
+    /// pushed and every move's reply, and the formatting machinery costs several times what
+    /// they need.
+    fn write_to(&self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
         let s = self.0.unsigned_abs();
         let day = DAY.unsigned_abs();
         // Under 24.
         let hours = ((s % day) / 3600) as u8;
-        let digit = |n: u8| char::from(b'0' + n % 10);
-        (self.0 < 0, s / day, [digit(hours / 10), digit(hours)])
+        if self.0 < 0 {
+            out.write_char('-')?;
+        }
+        out.write_str(itoa::Buffer::new().format(s / day))?;
+        out.write_str("d ")?;
+        out.write_char(char::from(b'0' + hours / 10))?;
+        out.write_char(char::from(b'0' + hours % 10))?;
+        out.write_char('h')
     }
 }
 
 impl std::fmt::Display for DaysHours {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use std::fmt::Write as _;
-        let (negative, days, hours) = self.parts();
-        if negative {
-            f.write_str("-")?;
-        }
-        f.write_str(itoa::Buffer::new().format(days))?;
-        f.write_str("d ")?;
-        f.write_char(hours[0])?;
-        f.write_char(hours[1])?;
-        f.write_char('h')
+        self.write_to(f)
     }
 }
 

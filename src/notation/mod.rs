@@ -104,3 +104,18 @@ impl std::fmt::Display for Notation {
         }
     }
 }
+
+/// A FEN's position and every position one legal move on from it: the positions on which
+/// tests hold a shortcut of ours to shakmaty's own answer.
+#[cfg(test)]
+pub(crate) fn and_one_move_on(fen: &str) -> Vec<shakmaty::Chess> {
+    use shakmaty::Position;
+    let start = movetext::parse_position(fen).expect("a FEN");
+    let mut positions = vec![start.clone()];
+    for m in start.legal_moves() {
+        let mut next = start.clone();
+        next.play_unchecked(m);
+        positions.push(next);
+    }
+    positions
+}

@@ -108,8 +108,7 @@ pub(super) fn castle(side: CastlingSide, lang: Lang, dash: char) -> &'static str
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::Position;
 
     use super::*;
 
@@ -132,18 +131,7 @@ mod tests {
         let mut checked = 0;
         let mut marks = [0; 3];
         for fen in FENS {
-            let start: Chess = fen
-                .parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Standard)
-                .expect("position");
-            let mut positions = vec![start.clone()];
-            for m in start.legal_moves() {
-                let mut next = start.clone();
-                next.play_unchecked(m);
-                positions.push(next);
-            }
-            for pos in positions {
+            for pos in crate::notation::and_one_move_on(fen) {
                 for m in pos.legal_moves() {
                     let theirs = SanPlus::from_move(pos.clone(), m);
                     let mut after = pos.clone();

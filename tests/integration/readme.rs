@@ -29,7 +29,7 @@
 //!    last word).
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -250,41 +250,15 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// `sh -e` on a script, within [`WAIT`]: its status and standard output.
+/// `sh -e` on a script, within [`WAIT`]: its status, standard output and standard error.
 fn run_script(script: &str, dir: &Path, path: &str) -> (ExitStatus, String, String) {
-    let mut child = Command::new("sh")
-        .args(["-ec", script])
-        .current_dir(dir)
-        .env("PATH", path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh");
-    let read = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = pipe.read_to_string(&mut text);
-            text
-        })
-    };
-    let stdout = read(Box::new(child.stdout.take().expect("stdout")));
-    let stderr = read(Box::new(child.stderr.take().expect("stderr")));
-    let deadline = Instant::now() + WAIT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("still running after {WAIT:?}:\n{script}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut sh = Command::new("sh");
+    sh.args(["-ec", script]).current_dir(dir).env("PATH", path);
+    let out = crate::support::output_within(sh, WAIT);
     (
-        status,
-        stdout.join().expect("stdout"),
-        stderr.join().expect("stderr"),
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
