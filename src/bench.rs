@@ -118,6 +118,19 @@ fn pair_of(g: usize, per_player: usize) -> usize {
     g / per_player.max(1)
 }
 
+/// When game `g` of `games` moves first, as a fraction of the interval between two of its
+/// moves: the games are spread evenly over the interval, so the offered load is even, and a
+/// pair's games (`per_player` of them, played one move at a time over the pair's two
+/// connections) are spread evenly among themselves. Given consecutive moments, a pair's games
+/// were all due within a fraction of a millisecond, and each of its moves waited for the ones
+/// before it: the benchmark measured its own queue, not the relay.
+fn first_due(g: usize, games: usize, per_player: usize) -> f64 {
+    let per_player = per_player.max(1);
+    let pairs = games.div_ceil(per_player);
+    let slot = (g % per_player) * pairs + g / per_player;
+    slot as f64 / (per_player * pairs) as f64
+}
+
 /// The opponent of `player` in every game the benchmark's configuration gives them: `p{2k}`
 /// plays `p{2k+1}` (see `config_text`). For a server that stands in for the daemon under `ccrelay
 /// bench --connect` (`examples/wire_floor.rs`); `None` for a name not of that form.
@@ -493,12 +506,11 @@ async fn drive(
     let players = 2 * pairs.len();
     let mut playing = tokio::task::JoinSet::new();
     for (games, white, black) in pairs {
-        // Games start spread over one interval, so the offered load is even.
         let games = games
             .map(|g| {
                 let schedule = every.map(|every| {
                     (
-                        started + every.mul_f64(g as f64 / options.games as f64),
+                        started + every.mul_f64(first_due(g, options.games, per_player)),
                         every,
                     )
                 });
@@ -546,6 +558,40 @@ async fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pairs_games_are_due_spread_over_the_interval_not_one_after_another() {
+        for (games, per_player) in [(1, 1), (7, 1), (12, 3), (10, 10), (10_000, 10), (13, 5)] {
+            let mut all: Vec<f64> = (0..games)
+                .map(|g| first_due(g, games, per_player))
+                .collect();
+            assert!(all.iter().all(|f| (0.0..1.0).contains(f)), "{all:?}");
+            // Each game its own moment, and the moments evenly apart.
+            all.sort_by(f64::total_cmp);
+            all.dedup();
+            assert_eq!(all.len(), games);
+            let pairs = games.div_ceil(per_player);
+            let step = 1.0 / (per_player * pairs) as f64;
+            assert!(
+                all.windows(2).all(|w| w[1] - w[0] >= step - 1e-12),
+                "{games} {per_player}: {all:?}"
+            );
+            // A pair's games a whole share of the interval apart.
+            for pair in 0..pairs {
+                let mut own: Vec<f64> = (pair * per_player..((pair + 1) * per_player).min(games))
+                    .map(|g| first_due(g, games, per_player))
+                    .collect();
+                own.sort_by(f64::total_cmp);
+                let share = 1.0 / per_player as f64;
+                assert!(
+                    own.windows(2).all(|w| (w[1] - w[0] - share).abs() < 1e-9),
+                    "pair {pair} of {games} {per_player}: {own:?}"
+                );
+            }
+        }
+        // One game a pair: as before, game g at g / games.
+        assert_eq!(first_due(3, 8, 1), 3.0 / 8.0);
+    }
 
     #[test]
     fn every_game_of_the_configuration_is_between_a_player_and_their_opponent_of() {
