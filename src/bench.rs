@@ -566,7 +566,7 @@ mod tests {
                 .map(|g| first_due(g, games, per_player))
                 .collect();
             assert!(all.iter().all(|f| (0.0..1.0).contains(f)), "{all:?}");
-            // Each game its own moment, and the moments evenly apart.
+            // Each game its own moment, the moments at least one slot apart.
             all.sort_by(f64::total_cmp);
             all.dedup();
             assert_eq!(all.len(), games);
