@@ -122,12 +122,12 @@ fn pair_of(g: usize, per_player: usize) -> usize {
 /// moves: the games are spread evenly over the interval, so the offered load is even, and a
 /// pair's games (`per_player` of them, played one move at a time over the pair's two
 /// connections) are spread evenly among themselves. Given consecutive moments, a pair's games
-/// were all due within a fraction of a millisecond, and each of its moves waited for the ones
-/// before it: the benchmark measured its own queue, not the relay.
+/// would all be due within a fraction of a millisecond, and each of its moves would wait for
+/// the ones before it: the benchmark would measure its own queue, not the relay.
 fn first_due(g: usize, games: usize, per_player: usize) -> f64 {
     let per_player = per_player.max(1);
     let pairs = games.div_ceil(per_player);
-    let slot = (g % per_player) * pairs + g / per_player;
+    let slot = (g % per_player) * pairs + pair_of(g, per_player);
     slot as f64 / (per_player * pairs) as f64
 }
 
@@ -578,7 +578,8 @@ mod tests {
             );
             // A pair's games a whole share of the interval apart.
             for pair in 0..pairs {
-                let mut own: Vec<f64> = (pair * per_player..((pair + 1) * per_player).min(games))
+                let mut own: Vec<f64> = (0..games)
+                    .filter(|&g| pair_of(g, per_player) == pair)
                     .map(|g| first_due(g, games, per_player))
                     .collect();
                 own.sort_by(f64::total_cmp);
