@@ -145,7 +145,7 @@ pub type Game = String;
 
 /// `game` without the clock that runs: the side to move loses time between two reads, so two
 /// reads of an unchanged game differ there (by a minute as soon as a second has passed).
-pub fn without_running_clock(game: &str) -> Game {
+fn without_running_clock(game: &str) -> Game {
     let side = if field(game, "myTurn").as_deref() == Some("true") {
         "Player"
     } else {
