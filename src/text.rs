@@ -39,6 +39,8 @@ pub const MAX_MESSAGE_CHARS: usize = 500;
 pub const MAX_REASON_CHARS: usize = 500;
 /// The most characters in a name (a player's, an event's, a site's, a round's).
 pub const MAX_NAME_CHARS: usize = 100;
+/// The most characters in a mail address (RFC 5321's limit on a path, less its brackets).
+pub const MAX_ADDRESS_CHARS: usize = 254;
 /// The most characters of a text a log line shows (see [`Logged`]).
 pub const MAX_LOGGED_CHARS: usize = 80;
 
@@ -49,8 +51,10 @@ pub enum TextKind {
     Message,
     /// An adjudication's reason, a refusal's.
     Reason,
-    /// A name: a player's, an event's, a site's, a round's.
+    /// A name: a player's, an event's, a site's, a round's, a team's.
     Name,
+    /// A mail address.
+    Address,
 }
 
 impl TextKind {
@@ -60,6 +64,7 @@ impl TextKind {
             TextKind::Message => MAX_MESSAGE_CHARS,
             TextKind::Reason => MAX_REASON_CHARS,
             TextKind::Name => MAX_NAME_CHARS,
+            TextKind::Address => MAX_ADDRESS_CHARS,
         }
     }
 
@@ -68,6 +73,7 @@ impl TextKind {
             TextKind::Message => "a message",
             TextKind::Reason => "a reason",
             TextKind::Name => "a name",
+            TextKind::Address => "an address",
         }
     }
 }
@@ -198,7 +204,7 @@ pub fn check(text: &str, kind: TextKind) -> Result<(), TextError> {
 /// and the whole is trimmed and cut to `max_chars` (a cut text ends in `…`). What comes out
 /// passes [`check`] for any kind that allows `max_chars`, unless it is empty.
 pub fn scrub(text: &str, max_chars: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max_chars * 4));
+    let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4)));
     for (c, verdict) in verdicts(text) {
         match verdict {
             None => out.push(c),
@@ -218,6 +224,68 @@ pub fn scrub(text: &str, max_chars: usize) -> String {
         return cut;
     }
     out.to_owned()
+}
+
+/// A text mended by [`mend`], and whether mending changed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mended {
+    /// The text as its reader gets it: passes [`check`] for the kind it was mended for, or is
+    /// empty when nothing readable was left.
+    pub text: String,
+    /// Whether it differs from the text as written (trimmed): a line break, a character the
+    /// check refuses, or a cut: the record then keeps the words as received beside the words
+    /// delivered.
+    pub changed: bool,
+}
+
+/// A text that rides with something its writer must not lose for it (a message sent with a
+/// move, from Scid's multi-line box or a web form's), made to pass [`check`] for `kind`
+/// rather than refused, as a mail client mends what it cannot show: each line break (LF, CR,
+/// CRLF, NEL, U+2028, U+2029) with the spaces around it becomes one visible ` / ` and blank
+/// lines go; every other character the check refuses is mended as [`scrub`] mends it
+/// (controls become spaces, what reorders or hides text is left out); a text longer than
+/// the kind allows is cut and ends in `…`, the mark that it was cut. A text that passes the
+/// check comes back as written, trimmed, `changed` false.
+///
+/// ```
+/// use ccrelay::text::{TextKind, check, mend};
+///
+/// let mended = mend("Thanks for the game,\r\nGood luck\u{202E}!", TextKind::Message);
+/// assert_eq!(mended.text, "Thanks for the game, / Good luck!");
+/// assert!(mended.changed);
+/// assert_eq!(check(&mended.text, TextKind::Message), Ok(()));
+/// assert!(!mend("Удачи!", TextKind::Message).changed);
+/// ```
+pub fn mend(text: &str, kind: TextKind) -> Mended {
+    let trimmed = text.trim();
+    if check(trimmed, kind).is_ok() {
+        return Mended {
+            text: trimmed.to_owned(),
+            changed: false,
+        };
+    }
+    let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+    let lines: Vec<String> = trimmed
+        .split(is_break)
+        .map(|line| scrub(line, usize::MAX))
+        .filter(|line| !line.is_empty())
+        .collect();
+    let joined = lines.join(" / ");
+    let max = kind.max_chars();
+    let text = if joined.chars().nth(max).is_some() {
+        let mut cut: String = joined.chars().take(max.saturating_sub(1)).collect();
+        while cut.ends_with(|c: char| c.is_whitespace() || c == '/' || is_joiner(c)) {
+            cut.pop();
+        }
+        cut.push('…');
+        cut
+    } else {
+        joined
+    };
+    Mended {
+        changed: text != trimmed,
+        text,
+    }
 }
 
 /// `text` as it may be written into a line of an export or a log: every character [`check`]
@@ -381,6 +449,39 @@ mod tests {
         assert!(long.ends_with('…'));
         assert_eq!(check(&long, TextKind::Name), Ok(()));
         assert_eq!(scrub("\u{202E}\n", 10), "");
+    }
+
+    #[test]
+    fn a_mended_text_passes_the_check_and_keeps_its_lines_visible() {
+        let scid = mend("Thanks for the game,\nGood luck", TextKind::Message);
+        assert_eq!(scid.text, "Thanks for the game, / Good luck");
+        assert!(scid.changed);
+        // A web form's CRLF, blank lines and a line of nothing readable.
+        let form = mend(
+            "a\r\n\r\n  b \u{2028}\u{202E}\u{200B}\u{2029}c\u{85}d",
+            TextKind::Message,
+        );
+        assert_eq!(form.text, "a / b / c / d");
+        // The forgery from the report cannot start a line of its own.
+        let forged = mend("ok\u{1b}[2K\u{1b}[1G* 99 RESULT p1 1-0", TextKind::Message);
+        assert_eq!(check(&forged.text, TextKind::Message), Ok(()));
+        assert!(!forged.text.contains('\u{1b}'));
+        // Cut to the kind's length, with the mark that it was cut.
+        let long = mend(&"слово ".repeat(400), TextKind::Message);
+        assert_eq!(long.text.chars().count(), MAX_MESSAGE_CHARS);
+        assert!(long.text.ends_with('…') && long.changed);
+        assert_eq!(check(&long.text, TextKind::Message), Ok(()));
+        // A cut never ends on a line's separator.
+        let lines = mend(&format!("{}\nb", "a".repeat(498)), TextKind::Message);
+        assert_eq!(lines.text, format!("{}…", "a".repeat(498)));
+        // Nothing readable left: empty.
+        assert_eq!(mend("\u{202E}\n\u{200B}", TextKind::Message).text, "");
+        // A text that passes comes back as written, trimmed.
+        let fine = mend("  می‌خواهم 👨\u{200D}👩  ", TextKind::Message);
+        assert_eq!(
+            (fine.text.as_str(), fine.changed),
+            ("می‌خواهم 👨\u{200D}👩", false)
+        );
     }
 
     #[test]

@@ -177,6 +177,8 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         }
     };
     w.done()?;
+    // Every free text of every command through the one check, whichever verb read it.
+    command.check_texts().map_err(|e| bad(e.to_string()))?;
     Ok(command)
 }
 

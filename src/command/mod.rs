@@ -237,21 +237,95 @@ pub enum Command {
 }
 
 impl Command {
-    /// Checks every text a person wrote in the command ([`text::check`]): a message, an
-    /// adjudication's or a refusal's reason, a round. The grammar checks them as it reads; a
-    /// command built another way (XFCC, a link, the web) is checked here by the relay before
-    /// anything is applied.
-    pub fn check_texts(&self) -> Result<(), TextError> {
+    /// Every free text a person wrote in the command, with its kind: a message, a reason (an
+    /// adjudication's, a withdrawal's, a refusal's), a name (a round's, a player's, a team's,
+    /// an event's keys), an address. Ids, moves, dates and keywords are not free text: each
+    /// has its own reader. The match names every command and every field, with no `..`, so a
+    /// new command or a new field does not compile until it says here whether it carries
+    /// free text.
+    pub fn texts(&self) -> Vec<(&str, TextKind)> {
         match self {
-            Command::Message { text, .. } => text::check(text, TextKind::Message),
-            Command::Adjudicate { reason, .. } | Command::PeerRefused { reason, .. } => {
-                text::check(reason, TextKind::Reason)
+            Command::Games | Command::Players | Command::Events => Vec::new(),
+            Command::Show { game: _ }
+            | Command::OfferDraw { game: _ }
+            | Command::AcceptDraw { game: _ }
+            | Command::DeclineDraw { game: _ }
+            | Command::Resign { game: _ } => Vec::new(),
+            Command::Move { game: _, line: _ }
+            | Command::Claim {
+                game: _,
+                claim: _,
+                with: _,
             }
+            | Command::Conditional { game: _, moves: _ } => Vec::new(),
+            Command::Leave { first: _, days: _ }
+            | Command::Receipt { entry: _ }
+            | Command::Clock { set: _ }
+            | Command::Dead { action: _ } => Vec::new(),
+            // A secret is never shown to anyone; its own reader refuses controls.
+            Command::Secret { secret: _ } => Vec::new(),
+            Command::Message { game: _, text } => vec![(text.as_str(), TextKind::Message)],
+            Command::Adjudicate {
+                game: _,
+                score: _,
+                reason,
+            }
+            | Command::PeerRefused {
+                game: _,
+                number: _,
+                reason,
+            } => vec![(reason.as_str(), TextKind::Reason)],
             Command::Create {
-                round: Some(round), ..
-            } => text::check(round, TextKind::Name),
-            _ => Ok(()),
+                game: _,
+                white: _,
+                black: _,
+                kind: _,
+                event: _,
+                fen: _,
+                round,
+            } => round.iter().map(|r| (r.as_str(), TextKind::Name)).collect(),
+            Command::Player {
+                id: _,
+                action: _,
+                fields:
+                    PlayerFields {
+                        name,
+                        notation: _,
+                        lang: _,
+                        reach: _,
+                        email,
+                    },
+            } => {
+                let name = name.iter().map(|n| (n.as_str(), TextKind::Name));
+                let email = email.iter().map(|e| (e.as_str(), TextKind::Address));
+                name.chain(email).collect()
+            }
+            Command::Event { id: _, action } => match action {
+                // Every key's value (a name, a site, a time control, a number): a name's
+                // length and characters.
+                EventAction::New { system: _, keys } => keys
+                    .iter()
+                    .map(|(_, value)| (value.as_str(), TextKind::Name))
+                    .collect(),
+                EventAction::Enter { team, players: _ } => {
+                    team.iter().map(|t| (t.as_str(), TextKind::Name)).collect()
+                }
+                EventAction::Withdraw { player: _, reason } => {
+                    vec![(reason.as_str(), TextKind::Reason)]
+                }
+                EventAction::Draw | EventAction::Start | EventAction::Show => Vec::new(),
+            },
         }
+    }
+
+    /// Checks every free text of the command ([`Command::texts`]) with the one check
+    /// ([`text::check`]). The grammar checks every command it reads so; a command built
+    /// another way (XFCC, a link, the web) is checked here by the relay before anything is
+    /// applied.
+    pub fn check_texts(&self) -> Result<(), TextError> {
+        self.texts()
+            .into_iter()
+            .try_for_each(|(said, kind)| text::check(said, kind))
     }
 
     /// The game a command acts on, if one.

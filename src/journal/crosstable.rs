@@ -13,6 +13,7 @@ use super::JournalError;
 use super::event_export::event_games;
 use super::record::{Names, Record};
 use super::registry::EventRecord;
+use crate::command::text::escaped;
 use crate::event::System;
 use crate::event::standings::match_score;
 pub use crate::event::standings::{Played, Row, halves, quarters, standings};
@@ -50,7 +51,7 @@ pub fn crosstable(
     );
     let registered = replayed.registry.events.get(event_id);
     let mut out = String::new();
-    let _ = writeln!(out, "CROSSTABLE {event} ({site})\n");
+    let _ = writeln!(out, "CROSSTABLE {} ({})\n", escaped(&event), escaped(&site));
     if let Some(record) = registered.filter(|r| r.event.system == Some(System::Match)) {
         write_match(&mut out, record, &played, names);
     }
@@ -60,7 +61,12 @@ pub fn crosstable(
     {
         let _ = writeln!(out, "\nWithdrawn (unfinished games lost, marked + and -):");
         for (player, reason) in &record.withdrawn {
-            let _ = writeln!(out, "  {}: {reason}", names.player(player));
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                escaped(&names.player(player)),
+                escaped(reason)
+            );
         }
     }
     let _ = writeln!(out, "\nGames:");
@@ -128,7 +134,12 @@ fn write_match(out: &mut String, record: &EventRecord, played: &[Played], names:
         return;
     };
     let score = match_score(&first.players, &second.players, played);
-    let _ = writeln!(out, "MATCH {} - {}\n", first.name, second.name);
+    let _ = writeln!(
+        out,
+        "MATCH {} - {}\n",
+        escaped(&first.name),
+        escaped(&second.name)
+    );
     for (board, (a, b, finished)) in score.boards.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -143,9 +154,9 @@ fn write_match(out: &mut String, record: &EventRecord, played: &[Played], names:
     let _ = writeln!(
         out,
         "  total: {} {} - {} {}\n",
-        first.name,
+        escaped(&first.name),
         halves(score.total.0),
         halves(score.total.1),
-        second.name
+        escaped(&second.name)
     );
 }

@@ -14,7 +14,7 @@ use rusqlite::Connection;
 use shakmaty::Color;
 
 use super::{Entry, JournalError, store};
-use crate::command::text::escaped;
+use crate::command::text::{escaped, scrub};
 use crate::notation::pgn::{LineWriter, write_tags};
 
 pub use super::record::{EventInfo, Names, PlayerInfo};
@@ -199,16 +199,16 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Text safe inside a PGN comment: no closing brace, one line, at most 200 characters.
+/// Text safe inside a PGN comment: no closing brace, one line, nothing that reorders or hides
+/// text ([`scrub`]), at most 200 characters.
 fn comment_text(text: &str) -> String {
-    text.chars()
+    scrub(text, 200)
+        .chars()
         .map(|c| match c {
             '{' => '(',
             '}' => ')',
-            c if c.is_control() => ' ',
             c => c,
         })
-        .take(200)
         .collect()
 }
 

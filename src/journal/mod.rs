@@ -97,11 +97,14 @@ pub enum EntryKind {
     /// A player withdrawn from an event ([`registry::WithdrawDetail`]): their unfinished
     /// games' results follow in the same commit.
     EventWithdraw,
+    /// The administrator moved the manual clock (`CLOCK`, `[clock] mode = "manual"`): the
+    /// entry's time is the clock's new time, so a restart never finds the clock earlier.
+    ClockSet,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 26] = [
+    const NAMES: [(EntryKind, &'static str); 27] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -128,6 +131,7 @@ impl EntryKind {
         (EntryKind::EventDraw, "event_draw"),
         (EntryKind::EventStart, "event_start"),
         (EntryKind::EventWithdraw, "event_withdraw"),
+        (EntryKind::ClockSet, "clock_set"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -161,13 +165,14 @@ impl EntryKind {
         Self::RECORD.contains(&self)
     }
 
-    /// Belongs to no game: the relay's signing keys, and the players and events registered
-    /// while it runs (their entries have an empty game).
+    /// Belongs to no game: the relay's signing keys, the manual clock's moves, and the
+    /// players and events registered while it runs (their entries have an empty game).
     pub fn is_gameless(self) -> bool {
         matches!(
             self,
             EntryKind::SigningKey
                 | EntryKind::KeyRotation
+                | EntryKind::ClockSet
                 | EntryKind::PlayerAdd
                 | EntryKind::PlayerSet
                 | EntryKind::PlayerSecret
@@ -184,7 +189,7 @@ impl EntryKind {
 
     /// A player's or an event's registration ([`registry`]).
     pub fn is_registry(self) -> bool {
-        self.is_gameless() && !Self::KEYS.contains(&self)
+        self.is_gameless() && !Self::KEYS.contains(&self) && self != EntryKind::ClockSet
     }
 
     pub fn parse(s: &str) -> Option<EntryKind> {

@@ -219,11 +219,12 @@ pub fn keeps_relay_time(kind: EntryKind) -> bool {
 
 /// Whether entries of `kind` belong to no game, whatever game they name: a rejected message may
 /// name one that does not exist (an email transport journals mail it refuses under whatever
-/// game its subject named), and the signing key's entries name none. They change nothing.
+/// game its subject named), and the signing key's and the manual clock's entries name none.
+/// They change no game (a clock's entry moves only the relay's time).
 pub fn names_no_game(kind: EntryKind) -> bool {
     matches!(
         kind,
-        EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation
+        EntryKind::Rejected | EntryKind::SigningKey | EntryKind::KeyRotation | EntryKind::ClockSet
     )
 }
 
@@ -252,7 +253,8 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | EntryKind::EventEnter
         | EntryKind::EventDraw
         | EntryKind::EventStart
-        | EntryKind::EventWithdraw => {
+        | EntryKind::EventWithdraw
+        | EntryKind::ClockSet => {
             return Ok(None);
         }
         EntryKind::DrawOffer => Action::OfferDraw,

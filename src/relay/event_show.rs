@@ -7,12 +7,14 @@ use crate::game::{EndReason, GameResult};
 
 use super::asked::Asked;
 use super::events::{numbered, refused};
+use super::render::shown;
 use super::state::State;
 use super::{Reply, Status};
 
 impl State {
     /// `EVENT SHOW <id>`: the entrants, the games by round and the standings; for the admin
-    /// and the event's own players.
+    /// and the event's own players. Anyone else is told they do not play in it when
+    /// spectators see its games, and that there is no such event otherwise.
     pub(super) fn show_event(&self, asked: &Asked, id: &str) -> Result<Reply, Reply> {
         let Some(event) = self.events.get(id) else {
             return Err(refused(Status::NotFound, format!("no event {id:?}")));
@@ -29,6 +31,11 @@ impl State {
                 .any(|(g, _)| self.games.get(*g).is_some_and(|g| g.side_of(p).is_some()))
         };
         if !asked.admin && !record.is_some_and(|r| r.has(&asked.player)) && !plays(&asked.player) {
+            // As for a game (`State::seat`): an event whose games spectators may not see is
+            // answered as one that does not exist, word for word, so an id reveals nothing.
+            if !games.iter().any(|(g, _)| self.spectators_see(g)) {
+                return Err(refused(Status::NotFound, format!("no event {id:?}")));
+            }
             return Err(refused(
                 Status::Forbidden,
                 format!("you do not play in event {id}"),
@@ -60,7 +67,7 @@ impl State {
             for team in &r.teams {
                 lines.push(format!(
                     "team {}: {}",
-                    team.name,
+                    shown(&team.name),
                     numbered(r, Some(&team.name))
                 ));
             }
@@ -68,7 +75,7 @@ impl State {
                 lines.push(format!("drawn with seed {}", draw.seed));
             }
             for (player, reason) in &r.withdrawn {
-                lines.push(format!("withdrawn: {player} ({reason})"));
+                lines.push(format!("withdrawn: {player} ({})", shown(reason)));
             }
         }
         let mut played = Vec::new();
@@ -105,10 +112,10 @@ impl State {
             }
             lines.push(format!(
                 "match: {} {} - {} {}",
-                r.teams[0].name,
+                shown(&r.teams[0].name),
                 standings::halves(score.total.0),
                 standings::halves(score.total.1),
-                r.teams[1].name
+                shown(&r.teams[1].name)
             ));
         }
         for row in standings::standings(&played) {

@@ -57,7 +57,7 @@ pub use preview::Preview;
 pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use roster::{Players, Roster};
-pub use said::Said;
+pub use said::{MessageAlone, Said, mended_message};
 pub use view::{GameView, Standing, san_movetext};
 pub use watch::{Watched, crosstable};
 

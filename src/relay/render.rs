@@ -425,7 +425,10 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
         } => (
             "WELCOME",
             player,
-            format!(" {name}: you are registered; moves are written to you in {notation}"),
+            format!(
+                " {}: you are registered; moves are written to you in {notation}",
+                shown(name)
+            ),
         ),
         Notice::EventStarted { event, name, games } => {
             let list: Vec<String> = games
@@ -443,7 +446,8 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 "EVENT",
                 event,
                 format!(
-                    " {name} started: your {} game(s): {}",
+                    " {} started: your {} game(s): {}",
+                    shown(name),
                     games.len(),
                     list.join(", ")
                 ),
@@ -456,7 +460,10 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
         } => (
             "WITHDRAWN",
             event,
-            format!(" {player} withdrew ({reason}): their unfinished games are lost"),
+            format!(
+                " {player} withdrew ({}): their unfinished games are lost",
+                shown(reason)
+            ),
         ),
         // A move stored as its entry is made into its notice before anyone reads it.
         Notice::Legacy { .. }

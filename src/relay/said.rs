@@ -2,7 +2,10 @@
 //! the transport's idempotency key, a message riding with it, and its age when it was made on
 //! another node.
 
+use crate::command::text::{self, Mended, TextKind};
 use crate::command::{Command, bounded_text};
+
+use super::Reply;
 
 /// A command as a transport received it.
 #[derive(Clone, Debug)]
@@ -64,3 +67,62 @@ impl Said {
         self
     }
 }
+
+/// A message sent alone from a front end whose box holds any text, ready for the relay.
+#[derive(Clone, Debug)]
+pub struct MessageAlone {
+    pub said: Said,
+    /// Whether mending changed the words: the front end says so with the reply
+    /// ([`MessageAlone::told`]).
+    pub mended: bool,
+}
+
+impl MessageAlone {
+    /// The relay's reply to the message, saying that it was mended when it was.
+    pub fn told(&self, reply: Reply) -> Reply {
+        if self.mended && reply.status.is_success() {
+            let text = format!("{}; {MENDED}", reply.text);
+            return Reply::new(reply.status, text);
+        }
+        reply
+    }
+}
+
+/// What a front end whose box holds any text (XFCC's `myMessage`, a web page's message box)
+/// sends when a message goes alone: the text mended as a message riding with a move is
+/// ([`text::mend`]), recorded with the words as received when mending changed them; `None`
+/// when nothing readable is left of it.
+pub fn mended_message(game: &str, written: &str) -> Option<MessageAlone> {
+    let mended = text::mend(written, TextKind::Message);
+    if mended.text.is_empty() {
+        return None;
+    }
+    let said = message_said(game, written, &mended);
+    let command = Command::Message {
+        game: game.to_owned(),
+        text: mended.text,
+    };
+    Some(MessageAlone {
+        said: Said {
+            text: said,
+            ..Said::new(command)
+        },
+        mended: mended.changed,
+    })
+}
+
+/// The words a message's entry records: `MSG <game> <text>` as delivered, or, when mending
+/// changed them, as received, escaped ([`text::escaped`]: a line break shows as `\n`) and
+/// bounded, so the record shows what was written beside what was delivered (the entry's
+/// detail).
+pub(super) fn message_said(game: &str, written: &str, mended: &Mended) -> String {
+    if mended.changed {
+        bounded_text(&format!("MSG {game} {}", text::escaped(written.trim())))
+    } else {
+        format!("MSG {game} {}", mended.text)
+    }
+}
+
+/// What a reply adds when a message was mended.
+pub(super) const MENDED: &str = "the message was mended for its reader (line breaks shown as \" / \", \
+     characters that hide or reorder text left out, cut at 500 characters)";

@@ -16,6 +16,7 @@ use crate::notation::Lang;
 use super::asked::Asked;
 use super::notice::{MOVE_IN_RECORD, MoveNotice, Notice};
 use super::role::Role;
+use super::said;
 use super::{Channel, Command, Pending, Reply, Status, render};
 
 /// Where the relay's time comes from.
@@ -163,24 +164,37 @@ impl State {
         command: Command,
         message: Option<String>,
     ) -> Pending {
-        // A message that may not go refuses the whole: nothing is applied, so the player can
-        // send both again, the message mended.
-        if let Some(text) = &message
-            && let Err(e) = text::check(text, TextKind::Message)
-        {
-            return Pending::Now(Reply::new(Status::BadCommand, format!("nothing done: {e}")));
-        }
+        // The words never cost the command (DESIGN: a move is refused only for what is wrong
+        // with the move): a message the check would refuse is mended, and the record keeps
+        // the words as received beside the words delivered.
+        let message = message.map(|written| {
+            let mended = text::mend(&written, TextKind::Message);
+            (written, mended)
+        });
         let game = command.game().map(str::to_owned);
         let pending = self.handle(asked, command).await;
-        let (Some(text), Some(game)) = (message, game) else {
+        let (Some((written, mended)), Some(game)) = (message, game) else {
             return pending;
         };
         match pending {
+            Pending::AfterCommit(committed, reply)
+                if reply.status.is_success() && mended.text.is_empty() =>
+            {
+                let text = format!(
+                    "{}\nmessage not sent: nothing readable was left of it",
+                    reply.text
+                );
+                Pending::AfterCommit(committed, Reply::new(reply.status, text))
+            }
             Pending::AfterCommit(_, reply) if reply.status.is_success() => {
-                let asked = asked.saying(format!("MSG {game} {text}"));
-                match self.message_noted(&asked, &game, &text).await {
+                let asked = asked.saying(said::message_said(&game, &written, &mended));
+                match self.message_noted(&asked, &game, &mended.text).await {
                     Pending::AfterCommit(committed, sent) if sent.status.is_success() => {
-                        let text = format!("{}\n{}", reply.text, sent.text);
+                        let mut text = format!("{}\n{}", reply.text, sent.text);
+                        if mended.changed {
+                            text.push_str("; ");
+                            text.push_str(said::MENDED);
+                        }
                         Pending::AfterCommit(committed, Reply::new(reply.status, text))
                     }
                     // The command stands; the message could not be sent: say so.

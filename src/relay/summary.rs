@@ -183,7 +183,10 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
         Notice::Recorded { what, .. } => say(Key::SummaryRecorded, &[("what", what.into())]),
         Notice::Welcome { name, notation, .. } => say(
             Key::SummaryWelcome,
-            &[("name", name.into()), ("notation", notation.into())],
+            &[
+                ("name", (&shown(name)).into()),
+                ("notation", notation.into()),
+            ],
         ),
         Notice::EventStarted { name, games, .. } => {
             let list: Vec<String> = games
@@ -202,7 +205,7 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
             say(
                 Key::SummaryEventStarted,
                 &[
-                    ("name", name.into()),
+                    ("name", (&shown(name)).into()),
                     ("count", games.len().into()),
                     ("games", (&list.join(", ")).into()),
                 ],
@@ -210,7 +213,10 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
         }
         Notice::Withdrawn { player, reason, .. } => say(
             Key::SummaryWithdrawn,
-            &[("player", player.into()), ("reason", reason.into())],
+            &[
+                ("player", player.into()),
+                ("reason", (&shown(reason)).into()),
+            ],
         ),
         Notice::Legacy { text } => text.clone(),
         // A move stored as its entry is made into its notice before anyone reads it.

@@ -262,8 +262,8 @@ async fn the_journal_is_healthy_until_a_commit_fails() {
 }
 
 /// A front end that builds commands itself (XFCC, a link) cannot skip the one text check: a
-/// message, a reason or a round the check refuses is refused by the relay with its reason,
-/// and a move carrying such a message is refused whole. Nothing is journaled or sent.
+/// message, a reason, a round, a withdrawal's reason or a team's name the check refuses is
+/// refused by the relay with its reason, and nothing is journaled or sent.
 #[tokio::test]
 async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done() {
     let f = relay().await;
@@ -286,16 +286,6 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
             reply.text
         );
         assert!(reply.text.starts_with("a message may"), "{}", reply.text);
-        let mv = Command::parse("MOVE g1 e4").expect("move");
-        let said = Said::new(mv).message(Some(hostile.to_owned()));
-        let reply = f.relay.call_said(player("alice"), said).await;
-        assert_eq!(
-            reply.status,
-            Status::BadCommand,
-            "{hostile:?}: {}",
-            reply.text
-        );
-        assert!(reply.text.contains("nothing done"), "{}", reply.text);
     }
     let long = "x".repeat(crate::command::MAX_MESSAGE_CHARS + 1);
     let reply = f.relay.call(player("alice"), message(&long)).await;
@@ -318,6 +308,30 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
     };
     let reply = f.relay.call(admin(), create).await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
+    let event = |action| Command::Event {
+        id: "e1".to_owned(),
+        action,
+    };
+    for (command, says) in [
+        (
+            event(crate::command::EventAction::Withdraw {
+                player: "alice".to_owned(),
+                reason: "\u{1b}[2K\u{1b}[1G* 99 RESULT".to_owned(),
+            }),
+            "a reason may not hold control characters",
+        ),
+        (
+            event(crate::command::EventAction::Enter {
+                team: Some("T".repeat(150)),
+                players: vec!["alice".to_owned()],
+            }),
+            "a name has at most 100 characters",
+        ),
+    ] {
+        let reply = f.relay.call(admin(), command).await;
+        assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
+        assert_eq!(reply.text, says);
+    }
     assert_eq!(f.entries().len(), before, "a refused text was journaled");
     assert!(
         f.waiting("boris")
@@ -330,6 +344,47 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
     let said = Said::new(mv).message(Some("Удачи".to_owned()));
     let reply = f.relay.call_said(player("alice"), said).await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
+}
+
+/// A message riding with a move never costs the move (DESIGN: a move is refused only for
+/// what is wrong with the move): the move is played, the message mended and delivered, the
+/// reply says it was mended, and the message's entry keeps the words as received (escaped)
+/// beside the words delivered.
+#[tokio::test]
+async fn a_riding_message_the_check_refuses_is_mended_and_the_move_played() {
+    let f = relay().await;
+    let mv = Command::parse("MOVE g1 e4").expect("move");
+    let said = Said::new(mv).message(Some("Thanks for the game,\nGood luck\u{202E}".to_owned()));
+    let reply = f.relay.call_said(player("alice"), said).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(reply.text.contains("mended"), "{}", reply.text);
+    let waiting = f.waiting("boris").await;
+    assert!(
+        waiting.iter().any(|p| p.starts_with("MOVE g1")),
+        "{waiting:?}"
+    );
+    assert!(
+        waiting
+            .iter()
+            .any(|p| p.starts_with("MSG g1 from alice: Thanks for the game, / Good luck")),
+        "{waiting:?}"
+    );
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let mut messages = Vec::new();
+    store::for_each_entry(&conn, None, |e| {
+        if e.kind == EntryKind::Message {
+            messages.push((e.text, e.detail));
+        }
+        Ok(())
+    })
+    .expect("entries");
+    assert_eq!(
+        messages,
+        [(
+            "MSG g1 Thanks for the game,\\nGood luck\\u{202e}".to_owned(),
+            "Thanks for the game, / Good luck".to_owned()
+        )]
+    );
 }
 
 /// A message on record that never passed the one check (written before it, or kept by the

@@ -175,6 +175,18 @@ impl State {
             ));
         }
         self.clock = Clock::Manual(target);
+        self.catch_up();
+        // Journaled at the clock's new time: a restart starts the manual clock no earlier
+        // than the record's last entry, so the clock never goes back.
+        let mut entry = self.said_entry(asked, "", EntryKind::ClockSet);
+        entry.detail = target.to_string();
+        let record = Record {
+            entry,
+            outbox: Vec::new(),
+        };
+        if let Err(refused) = self.enqueue(vec![record]).await {
+            return Pending::Now(refused);
+        }
         self.tick().await;
         self.after_commit(Reply::new(Status::Done, format!("clock {}", self.now)))
             .await

@@ -303,6 +303,108 @@ mod tests {
         assert_eq!(listed, help);
     }
 
+    /// Every command HELP lists, with a sample line for each free text it takes: `{T}` a
+    /// text that runs to the line's end or sits in quotes, `{W}` a text of one word. A command
+    /// listed without a sample, or a sample whose text the grammar takes unchecked, fails here:
+    /// the next command cannot forget the one check.
+    const FREE_TEXTS: &[(&str, &[&str])] = &[
+        ("LOGIN", &[]),
+        ("GAMES", &[]),
+        ("SHOW", &[]),
+        ("MOVE", &[]),
+        ("DRAW", &[]),
+        ("RESIGN", &[]),
+        ("CLAIM", &[]),
+        ("IF", &[]),
+        ("LEAVE", &[]),
+        ("MSG", &["MSG g1 {T}"]),
+        ("ACK", &[]),
+        ("CREATE", &["CREATE g9 alice boris ROUND {W}"]),
+        ("ADJUDICATE", &["ADJUDICATE g1 1-0 {T}"]),
+        ("RECEIPT", &[]),
+        ("CLOCK", &[]),
+        ("DEAD", &[]),
+        ("SECRET", &[]),
+        ("EVENTS", &[]),
+        ("EVENT SHOW", &[]),
+        (
+            "PLAYER ADD|SET",
+            &[
+                r#"PLAYER ADD carol NAME "{T}" EMAIL {W}"#,
+                r#"PLAYER SET carol NAME "{T}" EMAIL {W}"#,
+            ],
+        ),
+        ("PLAYER SECRET", &[]),
+        ("PLAYERS", &[]),
+        (
+            "EVENT NEW",
+            &[r#"EVENT NEW e1 SYSTEM round-robin NAME "{T}" SITE "{T}" TIME "{T}""#],
+        ),
+        ("EVENT ENTER", &[r#"EVENT ENTER m1 TEAM "{T}" alice boris"#]),
+        ("EVENT WITHDRAW", &["EVENT WITHDRAW e1 alice {T}"]),
+        ("QUIT", &[]),
+    ];
+
+    #[test]
+    fn every_free_text_of_every_command_goes_through_the_one_check() {
+        let hostile = [
+            "\u{1b}[2K\u{1b}[1G*99_RESULT_p1_1-0".to_owned(),
+            "1-0\u{202E}0-1".to_owned(),
+            "ad\u{200B}min".to_owned(),
+            "a\u{2028}b".to_owned(),
+            "x".repeat(501),
+        ];
+        for line in HELP.lines().skip(1) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let key = match words.as_slice() {
+                [first @ ("EVENT" | "PLAYER"), second, ..] => format!("{first} {second}"),
+                [first, ..] => (*first).to_owned(),
+                [] => continue,
+            };
+            let Some((_, samples)) = FREE_TEXTS.iter().find(|(k, _)| *k == key) else {
+                panic!("HELP's {key:?} has no entry in FREE_TEXTS: say which texts it takes");
+            };
+            for sample in *samples {
+                let slots = sample.matches('{').count();
+                assert!(slots > 0, "{sample}: a sample names its texts");
+                for slot in 0..slots {
+                    for text in &hostile {
+                        let mut n = 0;
+                        let mut one_word = false;
+                        let filled: String = sample
+                            .split_inclusive('}')
+                            .map(|part| {
+                                let Some(at) = part.find('{') else {
+                                    return part.to_owned();
+                                };
+                                let this = n;
+                                n += 1;
+                                if this != slot {
+                                    return format!("{}ok", &part[..at]);
+                                }
+                                one_word = &part[at..] == "{W}";
+                                format!("{}{text}", &part[..at])
+                            })
+                            .collect();
+                        if one_word && text.contains(char::is_whitespace) {
+                            continue;
+                        }
+                        let e = Command::parse(&filled).expect_err(&filled).to_string();
+                        assert!(
+                            e.contains("may not hold") || e.contains("at most"),
+                            "{filled:?}: {e}"
+                        );
+                    }
+                }
+                // The same line with plain texts passes: the refusal was the text's.
+                let plain = sample
+                    .replace("{T}", "plain words")
+                    .replace("{W}", "plain@example.org");
+                assert!(Command::parse(&plain).is_ok(), "{plain}");
+            }
+        }
+    }
+
     #[test]
     fn the_line_protocols_own_words() {
         assert_eq!(

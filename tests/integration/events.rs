@@ -682,3 +682,102 @@ fn a_script_runs_an_event_through_ccrelay_admin() {
     assert_eq!(refused.status.code(), Some(1), "{refused:?}");
     assert_eq!(entries(&config), before);
 }
+
+/// Regression: `EVENT WITHDRAW`'s reason and `EVENT ENTER ... TEAM`'s name skipped the text
+/// check: escape codes forging a push, U+202E and U+2028 reached a player's push, `EVENT
+/// SHOW`, the crosstable and the PGN comment, and a 150-character team name was taken where
+/// other names stop at 100. Each is refused with the check's reason, and nothing changes:
+/// the journal is as it was, nobody is pushed anything, the withdrawal then goes.
+#[test]
+fn a_withdrawal_reason_or_team_name_the_text_check_refuses_changes_nothing() {
+    let (_dir, config, daemon) = admin_only();
+    let mut a = admin(&daemon);
+    let secrets = add_players(&mut a, &["r", "s", "t", "k1", "s1"]);
+    ok(&mut a, "EVENT NEW wd SYSTEM round-robin");
+    ok(&mut a, "EVENT ENTER wd r s t");
+    ok(&mut a, "EVENT START wd");
+    ok(&mut a, "EVENT NEW m1 SYSTEM match");
+    let mut r = daemon.connect();
+    assert_eq!(r.call(&format!("LOGIN r {}", secrets["r"])).0, 230);
+    let before = entries(&config);
+    let team = "T".repeat(150);
+    for (line, why) in [
+        (
+            "EVENT WITHDRAW wd t \u{1b}[2K\u{1b}[1G* 99 RESULT wd 1-0".to_owned(),
+            "a reason may not hold control characters",
+        ),
+        (
+            "EVENT WITHDRAW wd t ill\u{202E}ssenli".to_owned(),
+            "a reason may not hold characters that reorder text",
+        ),
+        (
+            "EVENT WITHDRAW wd t ill\u{2028}* 99 RESULT".to_owned(),
+            "a reason may not hold line or paragraph separators",
+        ),
+        (
+            format!("EVENT ENTER m1 TEAM \"{team}\" k1"),
+            "a name has at most 100 characters",
+        ),
+        (
+            "EVENT ENTER m1 TEAM \"Kras\u{202E}noyarsk\" k1".to_owned(),
+            "a name may not hold characters that reorder text",
+        ),
+    ] {
+        let (code, text) = a.call(&line);
+        assert_eq!(code, 400, "{line:?}: {text}");
+        assert!(text.contains(why), "{line:?}: {text}");
+        assert_eq!(entries(&config), before, "{line:?} changed the journal");
+    }
+    // r was pushed nothing: the first push r sees is the withdrawal that goes.
+    let text = ok(&mut a, "EVENT WITHDRAW wd t illness");
+    assert!(text.starts_with("t withdrawn from wd"), "{text}");
+    let withdrawn = (0..20)
+        .map(|_| r.next_push().1)
+        .find(|p| p.starts_with("WITHDRAWN wd"))
+        .expect("r is told");
+    assert!(withdrawn.contains("(illness)"), "{withdrawn}");
+    ok(&mut a, "EVENT ENTER m1 TEAM \"Krasnoyarsk\" k1");
+    ok(&mut a, "EVENT ENTER m1 TEAM \"Petersburg\" s1");
+    let show = ok(&mut a, "EVENT SHOW wd");
+    assert!(
+        !show.contains('\u{1b}') && !show.contains('\u{202E}'),
+        "{show}"
+    );
+}
+
+/// Regression: `EVENT SHOW` of a private event answered 403 to a player not in it and 404
+/// for an event that does not exist, so an id told whether it existed. Now, as for games, an
+/// event whose games spectators may not see is answered as one that does not exist, word for
+/// word; a public event's answer says the player does not play in it.
+#[test]
+fn event_show_of_a_hidden_event_reveals_nothing_to_a_non_entrant() {
+    let (_dir, _config, daemon) = admin_only();
+    let mut a = admin(&daemon);
+    let secrets = add_players(&mut a, &["p", "q", "x", "u"]);
+    ok(&mut a, "EVENT NEW hid SYSTEM round-robin VIEW private");
+    ok(&mut a, "EVENT ENTER hid p q x");
+    ok(&mut a, "EVENT START hid");
+    ok(&mut a, "EVENT NEW fin SYSTEM round-robin VIEW finished");
+    ok(&mut a, "EVENT ENTER fin p q x");
+    ok(&mut a, "EVENT START fin");
+    ok(&mut a, "EVENT NEW open SYSTEM round-robin");
+    ok(&mut a, "EVENT ENTER open p q x");
+    ok(&mut a, "EVENT START open");
+    let mut u = daemon.connect();
+    assert_eq!(u.call(&format!("LOGIN u {}", secrets["u"])).0, 230);
+    let (none_code, none) = u.call("EVENT SHOW nosuch");
+    assert_eq!(none_code, 404, "{none}");
+    for hidden in ["hid", "fin"] {
+        let (code, text) = u.call(&format!("EVENT SHOW {hidden}"));
+        assert_eq!(code, none_code, "{hidden}: {text}");
+        assert_eq!(text.replace(hidden, "nosuch"), none, "{hidden}");
+    }
+    let (code, text) = u.call("EVENT SHOW open");
+    assert_eq!(code, 403, "{text}");
+    assert!(text.contains("you do not play in event open"), "{text}");
+    // An entrant and the arbiter are answered as ever.
+    let mut p = daemon.connect();
+    assert_eq!(p.call(&format!("LOGIN p {}", secrets["p"])).0, 230);
+    assert!(ok(&mut p, "EVENT SHOW hid").starts_with("event hid"));
+    assert!(ok(&mut a, "EVENT SHOW fin").starts_with("event fin"));
+}

@@ -528,3 +528,27 @@ fn a_restart_under_the_manual_clock_keeps_its_time_and_forfeits_nothing() {
     }
     assert_journal_verifies(&config);
 }
+
+/// Regression: the manual clock went back on a restart (`CLOCK +3d` was not journaled, and a
+/// restart started the clock at the record's last entry). It is journaled at the clock's new
+/// time, and after a kill -9 and a restart the clock reads as before; the journal verifies.
+#[test]
+fn the_manual_clock_never_goes_back_on_a_restart() {
+    let (_dir, config) = setup("time_control = \"10 moves in 50 days\"");
+    let mut daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let moved = ok(&mut arbiter, "CLOCK +3d");
+    assert!(moved.contains("2027-01-04T00:00:00Z"), "{moved}");
+    drop(arbiter);
+    daemon.kill9();
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    let read = ok(&mut arbiter, "CLOCK");
+    assert!(read.contains("2027-01-04T00:00:00Z"), "{read}");
+    // Going back is refused, and nothing is journaled for it.
+    let (code, text) = arbiter.call(&format!("CLOCK {START}"));
+    assert_eq!(code, 409, "{text}");
+    drop((arbiter, daemon));
+    assert_journal_verifies(&config);
+}

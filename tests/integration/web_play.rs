@@ -466,3 +466,123 @@ fn a_player_past_the_command_budget_is_refused_and_nothing_is_recorded() {
     }
     panic!("five messages sent past the budget were all recorded");
 }
+
+/// The number a 303 after an action names (`?done=N`).
+fn done_number(response: &Response) -> u64 {
+    assert_eq!(response.status, 303, "{}", response.body);
+    let location = response
+        .headers
+        .iter()
+        .find(|(n, _)| n == "location")
+        .map(|(_, v)| v.clone())
+        .expect("a location");
+    let (_, n) = location.split_once("?done=").expect("a done number");
+    n.parse().expect("a number")
+}
+
+/// Regression: a message from the page's box refused for its line breaks (a text box holds
+/// several lines) or anything else the text check refuses. It is mended and sent, alone or
+/// riding with a move, which is played: a move is refused for what is wrong with the move,
+/// never for its words.
+#[test]
+fn a_message_with_line_breaks_from_the_page_is_mended_and_never_costs_the_move() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let token = form_token(&page(http, "/play/games/g1", &cookie).body);
+    let mut alice = daemon.login(&ALICE);
+    let mut carol = daemon.login(&crate::web::CAROL);
+    let sent = post_form(
+        http,
+        "/play/games/g1",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "message"),
+            ("message", "Спасибо!\r\nУдачи\u{202E}"),
+        ],
+    );
+    let shown = followed(http, &sent, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    assert!(shown.body.contains("mended"), "{}", shown.body);
+    let push = push_starting(&mut alice, "MSG g1");
+    assert!(push.contains("from boris: Спасибо! / Удачи"), "{push}");
+    assert!(!push.contains('\u{202E}'), "{push}");
+    // A move with a message riding on it: both go.
+    let sent = post_form(
+        http,
+        "/play/games/g2",
+        &cookie,
+        &[
+            ("form", &token),
+            ("do", "move"),
+            ("move", "Кf3"),
+            ("number", "1"),
+            ("message", "Good luck,\nCarol"),
+        ],
+    );
+    let shown = followed(http, &sent, &cookie);
+    assert!(
+        shown.body.contains("class=\"flash done\""),
+        "{}",
+        shown.body
+    );
+    assert!(push_starting(&mut carol, "MOVE g2").contains("Nf3"));
+    let push = push_starting(&mut carol, "MSG g2");
+    assert!(push.contains("from boris: Good luck, / Carol"), "{push}");
+}
+
+/// Regression: `?done=N` counted every session's actions (one counter for all), so a player
+/// learned how many actions everyone else took. The number is drawn for each reply and found
+/// only with its own session.
+#[test]
+fn the_done_number_counts_nothing_and_shows_only_to_its_session() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let boris = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let alice = player_cookie(http, "alice", ALICE.secret).expect("login");
+    let token = form_token(&page(http, "/play/games/g1", &boris).body);
+    let numbers: Vec<u64> = (0..3)
+        .map(|i| {
+            let text = format!("hello {i}");
+            done_number(&post_form(
+                http,
+                "/play/games/g1",
+                &boris,
+                &[("form", &token), ("do", "message"), ("message", &text)],
+            ))
+        })
+        .collect();
+    assert!(
+        numbers.windows(2).all(|w| w[1] != w[0] + 1),
+        "numbers that count: {numbers:?}"
+    );
+    let own = page(http, &format!("/play/games/g1?done={}", numbers[2]), &boris);
+    assert!(own.body.contains("class=\"flash done\""), "{}", own.body);
+    let other = page(http, &format!("/play/games/g1?done={}", numbers[2]), &alice);
+    assert_eq!(other.status, 200, "{}", other.body);
+    assert!(!other.body.contains("class=\"flash"), "{}", other.body);
+}
+
+/// Regression: `/play/receipts/N` was not counted against the command budget, so a session
+/// could have the relay sign receipts without end. Past the budget it is refused (429).
+#[test]
+fn a_receipt_past_the_command_budget_is_refused() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    // The budget refills a command every 100 ms: spend it again if one came back.
+    for _ in 0..5 {
+        spend_the_budget(http, &cookie);
+        let receipt = page(http, "/play/receipts/1", &cookie);
+        if receipt.status == 429 {
+            return;
+        }
+        assert_eq!(receipt.status, 200, "{}", receipt.body);
+    }
+    panic!("five receipts past the budget were all signed");
+}

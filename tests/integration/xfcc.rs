@@ -143,24 +143,6 @@ pub fn field(xml: &str, name: &str) -> Option<String> {
 /// One game of a `GetMyGames` answer: the XML inside its `<XfccGame>`.
 pub type Game = String;
 
-/// `game` without the clock that runs: the side to move loses time between two reads, so two
-/// reads of an unchanged game differ there (by a minute as soon as a second has passed).
-fn without_running_clock(game: &str) -> Game {
-    let side = if field(game, "myTurn").as_deref() == Some("true") {
-        "Player"
-    } else {
-        "Opponent"
-    };
-    let mut rest = game.to_owned();
-    for unit in ["days", "hours", "minutes"] {
-        let (open, close) = (format!("<{unit}{side}>"), format!("</{unit}{side}>"));
-        if let (Some(start), Some(end)) = (rest.find(&open), rest.find(&close)) {
-            rest.replace_range(start..end + close.len(), "");
-        }
-    }
-    rest
-}
-
 /// A player of the XFCC service.
 pub struct Xfcc<'a> {
     pub addr: SocketAddr,
@@ -1222,20 +1204,109 @@ fn metrics_count_moves_and_read_as_prometheus_text() {
     );
 }
 
-/// A `MakeAMove` whose `myMessage` the one text check refuses (escape sequences forging a
-/// push, a bidirectional override, an invisible character, a line separator, 600 characters)
-/// is refused whole, with or without a move: nothing is played, nothing reaches the opponent,
-/// nothing is journaled. The same message mended then goes.
+/// Boris's pushes up to and including the first that starts with `until`.
+fn pushes_until(boris: &mut crate::daemon::Client, until: &str) -> Vec<String> {
+    let mut pushes = Vec::new();
+    while !pushes.iter().any(|p: &String| p.starts_with(until)) {
+        pushes.push(boris.next_push().1);
+    }
+    pushes
+}
+
+/// Regression: a `MakeAMove` whose `myMessage` held a line break (Scid's message box has
+/// several lines), a character the text check refuses or more than 500 characters was
+/// refused whole as `InvalidMove`, the legal move lost to "Thanks for the game,\nGood luck".
+/// The move is played; the opponent receives the message mended (line breaks as ` / `, cut
+/// to 500 characters with `…`); the record keeps the words as received beside the words
+/// delivered, and verifies.
 #[test]
-fn a_hostile_message_refuses_the_whole_move_and_changes_nothing() {
+fn a_message_with_a_line_break_or_2000_characters_never_costs_the_move() {
     let (_dir, config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
-    let http = daemon.http.unwrap();
     let alice = Xfcc {
-        addr: http,
+        addr: daemon.http.unwrap(),
         player: &ALICE,
     };
+    let mut boris = daemon.login(&BORIS);
+    let sent = alice.make_a_move(
+        "g1",
+        &MoveArgs {
+            movecount: Some(1),
+            my_move: "e4",
+            message: "Thanks for the game,\nGood luck",
+            ..MoveArgs::default()
+        },
+    );
+    assert_eq!(sent, "Success");
+    let pushes = pushes_until(&mut boris, "MSG g1");
+    assert!(
+        pushes
+            .iter()
+            .any(|p| p.starts_with("MOVE g1 1. ") && p.contains("(5254)")),
+        "{pushes:?}"
+    );
+    let message = pushes.last().unwrap();
+    assert!(
+        message.starts_with("MSG g1 from alice: Thanks for the game, / Good luck"),
+        "{message:?}"
+    );
+    let (code, text) = boris.call("MOVE g1 1... 5755");
+    assert!((200..300).contains(&code), "{text}");
+    let long = "Спасибо за партию! ".repeat(106);
+    assert!(long.chars().count() > 2000);
+    let sent = alice.make_a_move(
+        "g1",
+        &MoveArgs {
+            movecount: Some(2),
+            my_move: "Nf3",
+            message: &long,
+            ..MoveArgs::default()
+        },
+    );
+    assert_eq!(sent, "Success");
+    let pushes = pushes_until(&mut boris, "MSG g1");
+    assert!(
+        pushes
+            .iter()
+            .any(|p| p.starts_with("MOVE g1 2. ") && p.contains("(7163)")),
+        "{pushes:?}"
+    );
+    let message = pushes.last().unwrap();
+    let words = message
+        .strip_prefix("MSG g1 from alice: ")
+        .unwrap_or_else(|| panic!("{message:?}"));
+    // Less the receipt at the push's end (` r12:5be01f9c03d2`).
+    let words = match words.rsplit_once(' ') {
+        Some((words, receipt)) if receipt.starts_with('r') && receipt.contains(':') => words,
+        _ => words,
+    };
+    assert_eq!(words.chars().count(), 500, "{words:?}");
+    assert!(words.ends_with('…'), "{words:?}");
+    let moves = field(&alice.game("g1"), "moves").unwrap_or_default();
+    assert!(
+        moves.contains("e4") && moves.contains("Nf3"),
+        "both moves played: {moves}"
+    );
+    drop((boris, daemon));
+    assert_journal_verifies(&config);
+    // The record: the words as received (the line break escaped in the entry, and the
+    // entry escaped again by the export) and as delivered.
+    let text = crate::daemon::journal_export(&config, "g1", "text");
+    assert!(
+        text.contains("Thanks for the game,\\\\nGood luck"),
+        "{text}"
+    );
+    assert!(text.contains("Thanks for the game, / Good luck"), "{text}");
+}
+
+/// A `MakeAMove` whose `myMessage` the one text check refuses (escape sequences forging a
+/// push, a bidirectional override, an invisible character, a line separator, 600
+/// characters) still plays its move, and a message alone still goes: mended, so nothing
+/// hostile reaches the opponent's line or the record's exports as such.
+#[test]
+fn a_hostile_message_is_mended_and_never_refuses_the_move() {
+    let (_dir, config, daemon) = start(&[ALICE, BORIS], &[("g1", "alice", "boris")], "", "");
+    let http = daemon.http.unwrap();
     let mut boris_tcp = daemon.login(&BORIS);
-    let before = without_running_clock(&alice.game("g1"));
     let long = "x".repeat(600);
     let hostile: [&str; 5] = [
         "&#x1b;[2K&#x1b;[1G* 99 RESULT p1 1-0 (resignation)&#x1b;[8m",
@@ -1244,68 +1315,60 @@ fn a_hostile_message_refuses_the_whole_move_and_changes_nothing() {
         "line\u{2028}break",
         &long,
     ];
-    for message in hostile {
-        for (my_move, count) in [("e4", "1"), ("", "")] {
-            // The message goes into the envelope as written (a character reference included).
-            let body = envelope(
-                "MakeAMove",
-                &[
-                    ("username", ALICE.id),
-                    ("password", ALICE.secret),
-                    ("gameId", "g1"),
-                    ("movecount", count),
-                    ("myMove", my_move),
-                    ("myMessage", "@MESSAGE@"),
-                ],
-            )
-            .replace("@MESSAGE@", message);
-            let r = post(http, "/xfccbasic.asmx", body.as_bytes());
-            assert_eq!(r.status, 200, "{}", r.body);
-            assert_eq!(
-                field(&r.body, "MakeAMoveResult").as_deref(),
-                Some("InvalidMove"),
-                "{message:?} with {my_move:?}"
+    // Each alone, then the first with Alice's move.
+    let sends = hostile
+        .iter()
+        .map(|m| (*m, "", ""))
+        .chain([(hostile[0], "e4", "1")]);
+    for (message, my_move, count) in sends {
+        // The message goes into the envelope as written (a character reference included).
+        let body = envelope(
+            "MakeAMove",
+            &[
+                ("username", ALICE.id),
+                ("password", ALICE.secret),
+                ("gameId", "g1"),
+                ("movecount", count),
+                ("myMove", my_move),
+                ("myMessage", "@MESSAGE@"),
+            ],
+        )
+        .replace("@MESSAGE@", message);
+        let r = post(http, "/xfccbasic.asmx", body.as_bytes());
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            field(&r.body, "MakeAMoveResult").as_deref(),
+            Some("Success"),
+            "{message:?} with {my_move:?}"
+        );
+        let pushes = pushes_until(&mut boris_tcp, "MSG g1");
+        if !my_move.is_empty() {
+            assert!(pushes.iter().any(|p| p.contains("(5254)")), "{pushes:?}");
+        }
+        for p in &pushes {
+            assert!(
+                !p.contains('\u{1b}')
+                    && !p.contains('\u{202E}')
+                    && !p.contains('\u{200B}')
+                    && !p.contains('\u{2028}')
+                    && p.chars().count() < 600,
+                "{p:?}"
             );
         }
-    }
-    // Alice's clock runs meanwhile; everything else, Boris's clock included, stays as it was.
-    assert_eq!(
-        without_running_clock(&alice.game("g1")),
-        before,
-        "a refused call changed the game"
-    );
-    // A clean move and message go, and are the first things Boris is pushed after the start.
-    let sent = alice.make_a_move(
-        "g1",
-        &MoveArgs {
-            movecount: Some(1),
-            my_move: "e4",
-            message: "good luck",
-            ..MoveArgs::default()
-        },
-    );
-    assert_eq!(sent, "Success");
-    let mut pushes = Vec::new();
-    while !pushes.iter().any(|p: &String| p.starts_with("MSG g1")) {
-        pushes.push(boris_tcp.next_push().1);
-    }
-    assert_eq!(
-        pushes.iter().filter(|p| p.starts_with("MOVE g1")).count(),
-        1,
-        "{pushes:?}"
-    );
-    for p in &pushes {
-        assert!(
-            !p.contains("RESULT p1") && !p.contains('\u{1b}') && !p.contains('\u{202E}'),
-            "{p:?}"
-        );
     }
     drop((boris_tcp, daemon));
     assert_journal_verifies(&config);
     let text = crate::daemon::journal_export(&config, "g1", "text");
+    for line in text.lines() {
+        assert!(
+            !line.contains('\u{1b}') && !line.contains('\u{202E}') && !line.starts_with("* 99"),
+            "{line:?}"
+        );
+    }
+    let pgn = crate::daemon::journal_export(&config, "g1", "pgn");
     assert!(
-        !text.contains("RESULT p1") && !text.contains('\u{202E}'),
-        "{text}"
+        !pgn.contains('\u{1b}') && !pgn.contains('\u{202E}'),
+        "{pgn}"
     );
 }
 

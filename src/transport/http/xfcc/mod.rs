@@ -22,13 +22,15 @@ use axum::routing::get;
 use shakmaty::Color;
 
 use super::PeerAddr;
-use crate::command::text::{self, Logged, TextError, TextKind};
+use crate::command::text::Logged;
 use crate::command::{Command, MoveLine, NumberedMove};
 use crate::game::{Claim, EndReason, Kind};
 use crate::limiter::KeyedBudget;
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
-use crate::relay::{Channel, GameView, Relay, Reply, Said, Sender, Standing, Status};
+use crate::relay::{
+    Channel, GameView, Relay, Reply, Said, Sender, Standing, Status, mended_message,
+};
 use crate::transport::context::Context;
 use soap::Call;
 
@@ -340,23 +342,18 @@ struct MoveRequest {
     message: Option<String>,
 }
 
-/// The call's `myMessage`, trimmed, if it has one, as the one text check allows a message: a
-/// `MakeAMove` whose message is refused is refused whole (nothing is played), as `MSG` is over
-/// the line protocol.
-pub fn checked_message(call: &Call) -> Result<Option<String>, TextError> {
-    match call.field("myMessage").map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(said) => {
-            text::check(said, TextKind::Message)?;
-            Ok(Some(said.to_owned()))
-        }
-    }
+/// The call's `myMessage` as written, trimmed, if it has any words. It is never a reason to
+/// refuse the call: the relay mends it for its reader ([`crate::command::text::mend`]: Scid's
+/// box holds several lines) and records that it did.
+pub fn written_message(call: &Call) -> Option<&str> {
+    call.field("myMessage")
+        .map(str::trim)
+        .filter(|said| !said.is_empty())
 }
 
 impl MoveRequest {
-    /// The request's fields; `None` if a flag or the move number is not one. The message is
-    /// taken already checked.
-    fn read(call: &Call, message: Option<String>) -> Option<MoveRequest> {
+    /// The request's fields; `None` if a flag or the move number is not one.
+    fn read(call: &Call) -> Option<MoveRequest> {
         let nonempty = |name: &str| {
             call.field(name)
                 .map(str::trim)
@@ -374,7 +371,7 @@ impl MoveRequest {
                 Some(n) => Some(n.parse().ok()?),
             },
             my_move: nonempty("myMove"),
-            message,
+            message: written_message(call).map(str::to_owned),
         })
     }
 }
@@ -387,14 +384,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
         tracing::warn!(player = %Logged(&player), "XFCC MakeAMove refused: over the commands a minute");
         return MoveResult::ServerError;
     }
-    let message = match checked_message(call) {
-        Ok(message) => message,
-        Err(e) => {
-            tracing::info!(player = %Logged(&player), reason = %e, "XFCC MakeAMove refused whole: its message");
-            return MoveResult::InvalidMove;
-        }
-    };
-    let Some(request) = MoveRequest::read(call, message) else {
+    let Some(request) = MoveRequest::read(call) else {
         return MoveResult::InvalidMove;
     };
     let sender = Sender {
@@ -471,11 +461,12 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
                 repeat: None,
             },
         }
-    } else if let Some(text) = request.message.clone() {
-        return outcome(
-            &view,
-            relay.call(sender, Command::Message { game, text }).await,
-        );
+    } else if let Some(written) = &request.message {
+        let Some(alone) = mended_message(&game, written) else {
+            tracing::info!(player = %Logged(&player), "XFCC MakeAMove: nothing readable in the message alone");
+            return MoveResult::InvalidMove;
+        };
+        return outcome(&view, relay.call_said(sender, alone.said).await);
     } else {
         return MoveResult::InvalidMove;
     };

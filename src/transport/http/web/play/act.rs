@@ -21,7 +21,7 @@ use super::{Me, forged, form_is_ours, me, to_login};
 use crate::command::{Command, MoveLine, bounded_text};
 use crate::game::Claim;
 use crate::notation::number::MoveNumber;
-use crate::relay::{Channel, Reply, Said, Sender, Status};
+use crate::relay::{Channel, Reply, Said, Sender, Status, mended_message};
 
 /// A form of a game's page.
 #[derive(Deserialize, Default)]
@@ -80,7 +80,33 @@ async fn color_in(web: &Web, me: &Me, game: &str) -> Result<Option<Color>, Respo
     }
 }
 
-/// The command a form asks for, or the reply refusing its words.
+/// What a form asks of the relay (but a message alone: [`message_alone`]), or the reply
+/// refusing its words. A message riding with a move is never refused for its words: the
+/// relay mends it (a text box holds line breaks) and records that it did.
+fn said_of(act: &Act, game: &str, color: Option<Color>) -> Result<Said, Reply> {
+    let said = Said::new(command_of(act, game, color)?);
+    let written = act.message.trim();
+    Ok(match act.action.as_str() {
+        "move" if !written.is_empty() => said.message(Some(written.to_owned())),
+        _ => said,
+    })
+}
+
+/// A message sent alone from the page's box: mended, never refused for its words (a text
+/// box holds line breaks), the reply saying when it was mended.
+async fn message_alone(web: &Web, me: &Me, game: &str, text: &str) -> Reply {
+    let Some(alone) = mended_message(game, text) else {
+        return Reply::new(Status::BadCommand, "the message is empty: write something");
+    };
+    let reply = web
+        .ctx
+        .relay
+        .call_said(sender(me), alone.said.clone())
+        .await;
+    alone.told(reply)
+}
+
+/// The command a form asks for (but a message), or the reply refusing its words.
 fn command_of(act: &Act, game: &str, color: Option<Color>) -> Result<Command, Reply> {
     let game = game.to_owned();
     let bad = |why: String| Reply::new(Status::BadCommand, why);
@@ -99,10 +125,6 @@ fn command_of(act: &Act, game: &str, color: Option<Color>) -> Result<Command, Re
             let words = format!("CLAIM {} {}", claim.as_str(), act.with.trim());
             Command::parse_in(&words, &game).map_err(|e| bad(e.to_string()))?
         }
-        "message" => Command::Message {
-            game,
-            text: act.message.trim().to_owned(),
-        },
         "line" | "cancel-line" => {
             let moves = if act.action == "line" {
                 act.line.trim()
@@ -154,13 +176,16 @@ pub async fn game(
         };
         return page_of(&web, &me, &id, shown).await;
     }
-    let reply = match command_of(&act, &id, color) {
-        Ok(_) if !within_budget => too_many(),
-        Ok(command) => {
-            let said = Said::new(command);
-            web.ctx.relay.call_said(sender(&me), said).await
+    let reply = if act.action == "message" && !within_budget {
+        too_many()
+    } else if act.action == "message" {
+        message_alone(&web, &me, &id, &act.message).await
+    } else {
+        match said_of(&act, &id, color) {
+            Ok(_) if !within_budget => too_many(),
+            Ok(said) => web.ctx.relay.call_said(sender(&me), said).await,
+            Err(reply) => reply,
         }
-        Err(reply) => reply,
     };
     let done = web.play.flashes.put(&me.session, reply);
     Redirect::to(&format!("/play/games/{id}?done={done}")).into_response()
@@ -257,6 +282,14 @@ pub async fn receipt(
     let Some(me) = me(&web, &headers) else {
         return to_login();
     };
+    // A receipt is signed for the asking: it costs a command like every other request.
+    if !web.play.commands.spend(&me.session.player) {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{}\n", too_many().text),
+        )
+            .into_response();
+    }
     let reply = web
         .ctx
         .relay

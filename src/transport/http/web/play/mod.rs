@@ -52,15 +52,35 @@ pub const ICON_TURN: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox=
 
 /// The replies to players' actions, each shown on the page the browser is sent to after the
 /// action (`?done=N`, for [`FLASH_KEPT`]; a page followed live shows it again when it is put
-/// in place anew, and a second tab does not take it away).
+/// in place anew, and a second tab does not take it away). `N` is drawn at random for each
+/// reply and found only with its own session: it counts nothing, so it tells nobody how many
+/// actions anyone took.
 #[derive(Default)]
 pub struct Flashes(Mutex<FlashMap>);
 
 #[derive(Default)]
 struct FlashMap {
-    next: u64,
     /// By (session, number): when it was said, and the reply.
     replies: HashMap<(String, u64), (std::time::Instant, Reply)>,
+}
+
+/// A reply's number for `session`: random (53 bits, whole in a script's number), never 0,
+/// never one the session already has.
+fn flash_number(map: &FlashMap, session: &str) -> u64 {
+    loop {
+        let mut bytes = [0u8; 8];
+        let n = match getrandom::fill(&mut bytes) {
+            Ok(()) => u64::from_le_bytes(bytes) >> 11,
+            // No randomness: one past the session's own numbers, which tell of nobody else.
+            Err(_) => {
+                let own = map.replies.keys().filter(|(s, _)| s == session);
+                own.map(|(_, n)| *n).max().unwrap_or(0) + 1
+            }
+        };
+        if n != 0 && !map.replies.contains_key(&(session.to_owned(), n)) {
+            return n;
+        }
+    }
 }
 
 /// Replies kept at once, at most.
@@ -76,8 +96,7 @@ impl Flashes {
         if map.replies.len() >= MAX_FLASHES {
             map.replies.clear();
         }
-        map.next += 1;
-        let n = map.next;
+        let n = flash_number(&map, &session.id);
         map.replies
             .insert((session.id.clone(), n), (std::time::Instant::now(), reply));
         n
