@@ -1025,10 +1025,27 @@ fn assert_link_metrics(http: std::net::SocketAddr) {
             })
             .unwrap_or_else(|| panic!("no {metric} in {}", response.body))
     };
+    let is_counter = |metric: &str| {
+        scrape.samples.iter().any(|s| {
+            s.metric == metric
+                && s.labels.get("link") == Some("peer")
+                && matches!(s.value, prometheus_parse::Value::Counter(_))
+        })
+    };
     assert_eq!(value("ccrelay_link_up"), 1.0);
-    assert!(value("ccrelay_link_bytes_out_total") > 0.0);
+    let bytes_out = value("ccrelay_link_bytes_out_total");
+    assert!(bytes_out > 0.0);
     assert!(value("ccrelay_link_bytes_in_total") > 0.0);
-    assert!(value("ccrelay_link_retransmissions_total") >= 0.0);
+    // Retransmissions are counted as a counter of whole frames sent again, each at least a
+    // byte of what went out: never more than the bytes sent.
+    assert!(
+        is_counter("ccrelay_link_retransmissions_total"),
+        "{}",
+        response.body
+    );
+    let retransmissions = value("ccrelay_link_retransmissions_total");
+    assert_eq!(retransmissions.fract(), 0.0, "{retransmissions}");
+    assert!(retransmissions <= bytes_out, "{retransmissions} > {bytes_out}");
 }
 
 #[test]
