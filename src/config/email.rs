@@ -367,6 +367,21 @@ mod tests {
 
     const HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ";
 
+    /// Finding "an address the mailer cannot send to": what the mailer's parsers refuse is
+    /// refused, though the looser shape check takes it.
+    #[test]
+    fn an_address_is_one_the_mailer_can_send_to() {
+        use super::{address_domain, mailable};
+        for good in ["carol@example.org", "o'brien+chess@mail.example.org"] {
+            assert_eq!(mailable(good), Ok(()), "{good}");
+        }
+        for bad in ["x@[127.0.0.1]", "x@exa mple.org", "x@-example.org"] {
+            let refused = mailable(bad).unwrap_err();
+            assert!(refused.contains("can send mail to"), "{bad}: {refused}");
+        }
+        assert!(address_domain("x@[127.0.0.1]").is_some());
+    }
+
     #[test]
     fn every_bad_email_key_is_named() {
         let text = format!(

@@ -135,3 +135,57 @@ impl Context {
         self.log_in(address, player, secret).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::auth::Verifier;
+    use crate::command::{Command, PlayerAction, PlayerFields};
+    use crate::relay::{Sender, Status};
+
+    /// Finding "a new secret ends what the old one opened": the secret the login door
+    /// remembered for a player (XFCC's every call) is forgotten when the arbiter gives them a
+    /// new one.
+    #[tokio::test]
+    async fn a_new_secret_makes_the_login_door_forget_the_old_one() {
+        let spawned = crate::relay::testing::spawn(
+            "[admin]\nsecret_hash = \"HASH\"\n[[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\n",
+        )
+        .await;
+        let ctx = Arc::new(Context::new(
+            Arc::new(spawned.config),
+            spawned.relay,
+            spawned.mailbox,
+            CancellationToken::new(),
+            TaskTracker::new(),
+            Arc::new(Verifier::new(1)),
+        ));
+        tokio::spawn(ctx.clone().forget_changed_secrets());
+        ctx.log_in("127.0.0.1", "alice", "unused".to_owned())
+            .await
+            .expect("the secret is alice's");
+        assert_eq!(ctx.remembered_secrets(), 1);
+        let arbiter = Sender {
+            player: "admin".to_owned(),
+            admin: true,
+            channel: Channel::Admin,
+        };
+        let secret = Command::Player {
+            id: "alice".to_owned(),
+            action: PlayerAction::Secret,
+            fields: PlayerFields::default(),
+        };
+        assert_eq!(ctx.relay.call(arbiter, secret).await.status, Status::Done);
+        let forgotten = async {
+            while ctx.remembered_secrets() > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), forgotten)
+            .await
+            .expect("the old secret is forgotten");
+        ctx.shutdown.cancel();
+    }
+}

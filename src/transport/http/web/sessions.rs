@@ -348,6 +348,62 @@ mod tests {
         }
     }
 
+    /// Finding "not left on disk": a session's form token is in the file while the session
+    /// lives, and nowhere in it once the session ended and the log is checkpointed.
+    #[test]
+    fn an_ended_sessions_form_token_is_not_left_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let kept = store.open_session("boris", "h").unwrap();
+        let token = store.open_session("alice", "h").unwrap();
+        let session = store.find(&token, |_| Some("h".to_owned())).unwrap();
+        let on_disk = |store: &PlayerSessions| {
+            store
+                .db()
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+                .unwrap();
+            let mut bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+            bytes.extend(std::fs::read(dir.path().join(format!("{FILE}-wal"))).unwrap_or_default());
+            bytes
+                .windows(64)
+                .any(|w| w == session.form_token.as_bytes())
+        };
+        assert!(on_disk(&store), "the live session's form token is in the file");
+        store.close(&session);
+        assert!(!on_disk(&store), "the ended session's form token is still on disk");
+        assert!(store.find(&kept, |_| Some("h".to_owned())).is_some());
+    }
+
+    /// Finding "a new secret ends what the old one opened": the sessions of an old secret are
+    /// deleted, those of the new one and other players' kept, and a live stream of an ended
+    /// session is told; a logout ends its own streams only.
+    #[test]
+    fn the_sessions_of_an_old_secret_are_deleted_and_their_streams_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let old = store.open_session("alice", "old").unwrap();
+        let new = store.open_session("alice", "new").unwrap();
+        let boris = store.open_session("boris", "old").unwrap();
+        let found = |token: &str, hash: &str| store.find(token, |_| Some(hash.to_owned()));
+        let old_session = found(&old, "old").unwrap();
+        let new_session = found(&new, "new").unwrap();
+        let (old_stream, new_stream) = (store.follow(&old_session), store.follow(&new_session));
+        assert_eq!(store.end_old_secrets("alice", Some("new")), 1);
+        assert!(old_stream.ended().is_cancelled());
+        assert!(!new_stream.ended().is_cancelled());
+        let rows: i64 = store
+            .db()
+            .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 2, "alice's new session and boris's");
+        assert!(found(&new, "new").is_some() && found(&boris, "old").is_some());
+        store.close(&new_session);
+        assert!(new_stream.ended().is_cancelled());
+        // At a start, every session whose player's secret changed (or who is gone) ends.
+        assert_eq!(store.end_every_old_secret(|_| None), 1);
+        assert!(found(&boris, "old").is_none());
+    }
+
     #[test]
     fn a_player_keeps_at_most_per_player_sessions_the_oldest_going_first() {
         let dir = tempfile::tempdir().unwrap();
