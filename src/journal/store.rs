@@ -699,12 +699,16 @@ mod tests {
             bytes.extend(std::fs::read(log).unwrap_or_default());
             bytes
         };
-        let holds =
-            |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
-        assert!(holds(&files()), "the row is in the file before it is deleted");
+        let holds = |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        assert!(
+            holds(&files()),
+            "the row is in the file before it is deleted"
+        );
         assert_eq!(mark_delivered(&conn, "carol", welcome).unwrap(), 1);
-        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
         assert!(!holds(&files()), "the deleted secret is still on disk");
         assert_eq!(pending(&conn, "boris", 0, 10).unwrap().len(), 2);
     }

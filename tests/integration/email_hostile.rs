@@ -205,13 +205,21 @@ fn an_unmailable_address_is_refused_and_an_undeliverable_welcome_keeps_no_secret
         &mut admin,
         &format!("PLAYER ADD gina NAME \"Gina\" REACH email EMAIL {address}"),
     );
-    let secret = text.split_whitespace().last().expect("the secret").to_owned();
+    let secret = text
+        .split_whitespace()
+        .last()
+        .expect("the secret")
+        .to_owned();
     wait_dead(&daemon, "the welcome parked", |p, _, _| p == 1);
     let (_, _, lines) = dead(&mut admin);
     assert!(lines[0].contains("player=gina"), "{lines:#?}");
     assert!(lines[0].contains("its secret not kept"), "{lines:#?}");
     assert!(!lines[0].contains(&secret), "{lines:#?}");
-    let id = lines[0].split_whitespace().next().expect("an id").to_owned();
+    let id = lines[0]
+        .split_whitespace()
+        .next()
+        .expect("an id")
+        .to_owned();
     let (code, text) = admin.call(&format!("DEAD RETRY {id}"));
     assert_eq!(code, 409, "{text}");
     assert!(text.contains("held a secret"), "{text}");
@@ -222,7 +230,11 @@ fn an_unmailable_address_is_refused_and_an_undeliverable_welcome_keeps_no_secret
     let data = s.config.parent().expect("dir").join("data");
     let files = every_file(&data);
     assert!(files.iter().any(|(p, _)| p.ends_with("journal.sqlite3")));
-    assert!(files.iter().any(|(p, _)| p.starts_with(data.join("dead-letters"))));
+    assert!(
+        files
+            .iter()
+            .any(|(p, _)| p.starts_with(data.join("dead-letters")))
+    );
     for (path, bytes) in files {
         assert!(
             !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),

@@ -72,10 +72,7 @@ fn next_said(client: &mut Client) -> Option<String> {
 /// `client` is told its secret changed, and closed.
 fn closed_for_the_new_secret(client: &mut Client) {
     let said = next_said(client).expect("a line saying why");
-    assert!(
-        said.starts_with("421 your secret was changed"),
-        "{said}"
-    );
+    assert!(said.starts_with("421 your secret was changed"), "{said}");
     assert_eq!(client.read_line(), None, "the session is closed");
 }
 
@@ -122,14 +119,24 @@ fn a_new_secret_ends_what_the_old_one_opened() {
     assert_eq!(web_sessions_of(&data, "boris"), 1);
 
     let text = ok(&mut arbiter, "PLAYER SECRET boris");
-    let new = text.split_whitespace().last().expect("the secret").to_owned();
+    let new = text
+        .split_whitespace()
+        .last()
+        .expect("the secret")
+        .to_owned();
     closed_for_the_new_secret(&mut line);
     closed_for_the_new_secret(&mut other_line);
-    assert!(ends(&mut live), "the live stream goes on after a new secret");
+    assert!(
+        ends(&mut live),
+        "the live stream goes on after a new secret"
+    );
     assert!(!shows_my_games(http, &cookie));
     let deadline = Instant::now() + WITHIN;
     while web_sessions_of(&data, "boris") > 0 {
-        assert!(Instant::now() < deadline, "the old secret's web session is still in the file");
+        assert!(
+            Instant::now() < deadline,
+            "the old secret's web session is still in the file"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     // The arbiter's session is not a player's, and another player's goes on.
@@ -146,7 +153,10 @@ fn a_new_secret_ends_what_the_old_one_opened() {
     assert_eq!(code, 250, "{text}");
     closed_for_the_new_secret(&mut said_it);
     closed_for_the_new_secret(&mut beside);
-    assert!(ends(&mut live), "the live stream goes on after the player's SECRET");
+    assert!(
+        ends(&mut live),
+        "the live stream goes on after the player's SECRET"
+    );
     assert!(!shows_my_games(http, &cookie));
     logged_in(&daemon, "boris", "correct-horse-battery-staple");
     ok(&mut arbiter, "PLAYERS");

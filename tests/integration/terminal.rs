@@ -231,7 +231,10 @@ fn secrets_only_on_private_wires() {
     terminal.expect("230 welcome admin");
     for (line, refused) in [
         ("PLAYER ADD yuri\r", "403 PLAYER ADD carries a secret"),
-        ("PLAYER SECRET alice\r", "403 PLAYER SECRET carries a secret"),
+        (
+            "PLAYER SECRET alice\r",
+            "403 PLAYER SECRET carries a secret",
+        ),
     ] {
         terminal.type_bytes(line.as_bytes());
         let said = terminal.expect("nothing done");

@@ -238,7 +238,15 @@ pub async fn player(
             () = logged_out.cancelled() => {}
         }
     });
-    listen(web, Scope::Player(player), peer, headers, BTreeMap::new(), until).await
+    listen(
+        web,
+        Scope::Player(player),
+        peer,
+        headers,
+        BTreeMap::new(),
+        until,
+    )
+    .await
 }
 
 /// A spectator's stream ends only with the daemon.

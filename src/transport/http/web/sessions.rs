@@ -277,12 +277,14 @@ impl PlayerSessions {
     /// A live stream's hold on `session`: ended with the session.
     pub fn follow(&self, session: &Session) -> Following {
         let mut followed = self.followed.lock().unwrap_or_else(|p| p.into_inner());
-        let f = followed.entry(session.id.clone()).or_insert_with(|| Followed {
-            ended: CancellationToken::new(),
-            streams: 0,
-            player: session.player.clone(),
-            secret: session.secret.clone(),
-        });
+        let f = followed
+            .entry(session.id.clone())
+            .or_insert_with(|| Followed {
+                ended: CancellationToken::new(),
+                streams: 0,
+                player: session.player.clone(),
+                secret: session.secret.clone(),
+            });
         f.streams += 1;
         Following {
             session: session.id.clone(),
@@ -368,9 +370,15 @@ mod tests {
                 .windows(64)
                 .any(|w| w == session.form_token.as_bytes())
         };
-        assert!(on_disk(&store), "the live session's form token is in the file");
+        assert!(
+            on_disk(&store),
+            "the live session's form token is in the file"
+        );
         store.close(&session);
-        assert!(!on_disk(&store), "the ended session's form token is still on disk");
+        assert!(
+            !on_disk(&store),
+            "the ended session's form token is still on disk"
+        );
         assert!(store.find(&kept, |_| Some("h".to_owned())).is_some());
     }
 
