@@ -141,6 +141,16 @@ impl LoginGate {
         self.remembered.forget(player);
     }
 
+    /// Forgets every remembered secret (who changed is not known).
+    pub fn forget_everyone(&self) {
+        self.remembered.clear();
+    }
+
+    /// How many secrets are remembered now.
+    pub fn remembered(&self) -> usize {
+        self.remembered.len()
+    }
+
     /// The daemon's Argon2 verifier (for checks that are not logins, such as mail tokens).
     pub fn verifier(&self) -> &Arc<Verifier> {
         &self.verifier

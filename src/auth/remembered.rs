@@ -133,6 +133,11 @@ impl Remembered {
         self.lock().retain(|_, e| e.player != player);
     }
 
+    /// Forgets everything.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
     /// Entries held now (expired ones included until they are next met).
     pub fn len(&self) -> usize {
         self.lock().len()

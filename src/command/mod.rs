@@ -355,6 +355,25 @@ impl Command {
             | Command::Events => None,
         }
     }
+
+    /// The command's name if it or its reply carries a secret: `SECRET`'s new secret, the one
+    /// `PLAYER ADD` and `PLAYER SECRET` draw and answer with. Such a command is taken only
+    /// over a wire no one else reads (TLS, the relay's own machine, the admin socket): a
+    /// transport refuses it anywhere else, before anything is done.
+    pub fn carries_secret(&self) -> Option<&'static str> {
+        match self {
+            Command::Secret { .. } => Some("SECRET"),
+            Command::Player {
+                action: PlayerAction::Add,
+                ..
+            } => Some("PLAYER ADD"),
+            Command::Player {
+                action: PlayerAction::Secret,
+                ..
+            } => Some("PLAYER SECRET"),
+            _ => None,
+        }
+    }
 }
 
 /// What is wrong with the words of a command.

@@ -147,6 +147,22 @@ pub fn address_domain(address: &str) -> Option<&str> {
     ok.then_some(domain)
 }
 
+/// Whether the relay's mailer can send to `address`, by the mailer's own parsers: `lettre`'s
+/// `Mailbox`, which the mail's `To:` is built from (`transport/email/outbound.rs`), and its
+/// `Address`, the SMTP envelope's recipient (`transport/email/smtp.rs`). An address these
+/// refuse (`x@[127.0.0.1]`, which the looser [`address_domain`] takes) could never be mailed:
+/// a player is not registered with it.
+pub fn mailable(address: &str) -> Result<(), String> {
+    let refused = |e: lettre::address::AddressError| {
+        format!("{address:?} is not an address the relay can send mail to ({e})")
+    };
+    address
+        .parse::<lettre::message::Mailbox>()
+        .map_err(refused)?;
+    address.parse::<lettre::Address>().map_err(refused)?;
+    Ok(())
+}
+
 fn is_loopback(server: &str) -> bool {
     server == "localhost"
         || server
@@ -330,6 +346,10 @@ pub(super) fn check_player(c: &mut Checker, prefix: &str, raw: RawPlayerEmail) -
     let address = c.required(&address_key, raw.address);
     if !address.is_empty() && address_domain(&address).is_none() {
         c.problem(address_key, format!("{address:?} is not an address"));
+    } else if !address.is_empty()
+        && let Err(why) = mailable(&address.to_lowercase())
+    {
+        c.problem(address_key, why);
     }
     let token_hash = c.secret_hash(&format!("{prefix}.token_hash"), raw.token_hash);
     PlayerEmail {
@@ -346,6 +366,21 @@ mod tests {
     use crate::config::{Config, Reach};
 
     const HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZJ0fKQ";
+
+    /// Finding "an address the mailer cannot send to": what the mailer's parsers refuse is
+    /// refused, though the looser shape check takes it.
+    #[test]
+    fn an_address_is_one_the_mailer_can_send_to() {
+        use super::{address_domain, mailable};
+        for good in ["carol@example.org", "o'brien+chess@mail.example.org"] {
+            assert_eq!(mailable(good), Ok(()), "{good}");
+        }
+        for bad in ["x@[127.0.0.1]", "x@exa mple.org", "x@-example.org"] {
+            let refused = mailable(bad).unwrap_err();
+            assert!(refused.contains("can send mail to"), "{bad}: {refused}");
+        }
+        assert!(address_domain("x@[127.0.0.1]").is_some());
+    }
 
     #[test]
     fn every_bad_email_key_is_named() {

@@ -63,11 +63,17 @@ pub const FILE_NAME: &str = "journal.sqlite3";
 /// Opens (creating if needed) the journal with WAL and `synchronous=FULL`: a commit that
 /// returns is on disk. The data directory, when made here, is synced into its parent: SQLite
 /// syncs the folder it creates the journal in, not the folders above.
+///
+/// With `secure_delete`: a deleted row's bytes are overwritten with zeros, not left in the
+/// file's free space. A welcome's outbox row holds the new player's secret until the mail
+/// is sent; once it is deleted, the secret is nowhere in the file (and, once the log is
+/// checkpointed, nowhere in the `-wal` either).
 pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
     crate::durable::create_dir_all(data_dir)
         .map_err(|e| JournalError::Io(format!("{}: {e}", data_dir.display())))?;
     let conn = Connection::open(data_dir.join(FILE_NAME))?;
     plan_once(&conn)?;
+    conn.pragma_update(None, "secure_delete", "ON")?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -672,6 +678,39 @@ mod tests {
         let conn = open(dir.path()).unwrap();
         let third = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
         assert!(third > second && second > first, "{first} {second} {third}");
+    }
+
+    /// Finding "not left on disk": a welcome's row holds the new player's secret; once it is
+    /// delivered (deleted) and the log checkpointed, its bytes are in neither the database
+    /// file nor its log, though rows beside it on the same page stay.
+    #[test]
+    fn a_welcomes_secret_is_not_left_on_disk_once_its_row_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(dir.path()).unwrap();
+        insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+        let secret = "welcome-secret-5d1f0c93a7e24b68";
+        let body = format!(r#"{{"welcome":{{"player":"carol","secret":"{secret}"}}}}"#);
+        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let welcome = insert_outbox(&conn, "carol", "", 1, &body, true).unwrap();
+        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let files = || {
+            let mut bytes = std::fs::read(dir.path().join(FILE_NAME)).unwrap();
+            let log = dir.path().join(format!("{FILE_NAME}-wal"));
+            bytes.extend(std::fs::read(log).unwrap_or_default());
+            bytes
+        };
+        let holds = |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        assert!(
+            holds(&files()),
+            "the row is in the file before it is deleted"
+        );
+        assert_eq!(mark_delivered(&conn, "carol", welcome).unwrap(), 1);
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        assert!(!holds(&files()), "the deleted secret is still on disk");
+        assert_eq!(pending(&conn, "boris", 0, 10).unwrap().len(), 2);
     }
 
     /// A journal of layout 0 (the release before rows were removed on delivery): its

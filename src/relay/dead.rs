@@ -10,6 +10,10 @@
 //! `name: value` lines, an empty line, then the mail's bytes as they were to be sent.
 //! Parking the same letter again (a crash between parking and acknowledging the outbox)
 //! replaces it: ids come from what was sent (`o<outbox id>`, `r<reply id hash>`).
+//!
+//! A mail that held a secret (a new player's welcome) is parked without its bytes: the letter
+//! keeps that the welcome failed, to whom and why, never the secret. It cannot be sent again
+//! (`DEAD RETRY` says so); `PLAYER SECRET` draws a new secret for the arbiter to pass on.
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +33,10 @@ pub enum DeadError {
     Io(#[from] std::io::Error),
     #[error("no dead letter {0:?}")]
     NotFound(String),
+    #[error(
+        "dead letter {0} holds no mail to send again: it held a secret, which was not kept (PLAYER SECRET gives the player a new one; DEAD DROP {0} then)"
+    )]
+    NothingToSend(String),
 }
 
 /// Where a letter is.
@@ -67,7 +75,7 @@ pub struct DeadLetter {
     pub error: String,
     /// When it was parked (RFC 3339).
     pub parked_at: String,
-    /// The mail, as it was to be sent.
+    /// The mail, as it was to be sent; empty for a mail that held a secret.
     pub bytes: Vec<u8>,
 }
 
@@ -240,6 +248,9 @@ impl DeadLetters {
     /// The admin asks for a parked letter to be sent again.
     pub fn retry(&self, id: &str) -> Result<DeadLetter, DeadError> {
         let letter = self.find(State::Parked, id)?;
+        if letter.bytes.is_empty() {
+            return Err(DeadError::NothingToSend(letter.id));
+        }
         let retry = self.dir.join("retry");
         create_dir_all(&retry)?;
         // Both folders synced: a cut must not leave the letter parked and waiting at once.
@@ -319,6 +330,7 @@ pub(super) async fn answer(store: DeadLetters, sender: &Sender, action: DeadActi
         Ok(Err(DeadError::NotFound(id))) => {
             Reply::new(Status::NotFound, format!("no dead letter {id:?}"))
         }
+        Ok(Err(e @ DeadError::NothingToSend(_))) => Reply::new(Status::Refused, e.to_string()),
         Ok(Err(e)) => Reply::new(Status::NotRecorded, e.to_string()),
         Err(e) => Reply::new(Status::NotRecorded, format!("dead letters: {e}")),
     }

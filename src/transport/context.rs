@@ -23,9 +23,11 @@ pub struct Peer {
     /// Where output passes through a slow line: the highest message id actually printed.
     /// A bare `ACK` then acknowledges only what the person can have read.
     pub printed: Option<Arc<AtomicI64>>,
-    /// Whether no one else can read the wire: TLS, or a connection from this machine. A
-    /// player may set their own secret (`SECRET`) only over such a wire; a plain TCP
-    /// connection from elsewhere and a serial line (which may be a radio modem) are not.
+    /// Whether no one else can read the wire: TLS, a connection from this machine, the admin
+    /// socket. A command that carries a secret (`SECRET`, and `PLAYER ADD` and `PLAYER SECRET`
+    /// whose replies do: [`crate::command::Command::carries_secret`]) is taken only over such a
+    /// wire; a plain TCP connection from elsewhere and a serial line (which may be a radio
+    /// modem) are not.
     pub private_wire: bool,
 }
 
@@ -63,8 +65,14 @@ impl Context {
     /// Logs `player` in with `secret` from `address` (a key from
     /// [`crate::limiter::address_key`], or a serial device): `admin` is the arbiter, any other
     /// name a player. Refusals are counted in `ccrelay_logins_refused_total`; nothing here
-    /// logs the secret.
-    pub async fn log_in(&self, address: &str, player: &str, secret: String) -> Result<(), Refusal> {
+    /// logs the secret. A login gives the secret hash it was checked against: what it opens
+    /// ends when that is no longer the player's ([`crate::relay::Roster::ended`]).
+    pub async fn log_in(
+        &self,
+        address: &str,
+        player: &str,
+        secret: String,
+    ) -> Result<String, Refusal> {
         let hash = if player == "admin" {
             self.config.admin_secret_hash.clone()
         } else {
@@ -74,11 +82,42 @@ impl Context {
             .logins
             .check(address, player, secret, hash.as_deref())
             .await;
-        if let Err(refusal) = checked {
-            metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
-                .increment(1);
+        match checked {
+            Ok(()) => Ok(hash.unwrap_or_default()),
+            Err(refusal) => {
+                metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
+                    .increment(1);
+                Err(refusal)
+            }
         }
-        checked
+    }
+
+    /// Forgets the secrets the login door remembers for a player as soon as the roster
+    /// announces a change of theirs (a new secret above all), until the daemon stops: a
+    /// remembered secret is keyed by the hash it was checked against and so opens nothing
+    /// after a new secret, and with this it is not kept either.
+    pub async fn forget_changed_secrets(self: Arc<Self>) {
+        let mut changes = self.relay.roster().changes();
+        loop {
+            let changed = tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                changed = changes.recv() => changed,
+            };
+            match changed {
+                Ok(player) => self.logins.secret_changed(&player),
+                // Who changed is not known: forget every player's.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    self.logins.forget_everyone();
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// How many secrets the login door remembers now.
+    #[cfg(test)]
+    pub(crate) fn remembered_secrets(&self) -> usize {
+        self.logins.remembered()
     }
 
     /// [`Context::log_in`] for a player only: the name `admin` is refused like a wrong secret
@@ -88,11 +127,65 @@ impl Context {
         address: &str,
         player: &str,
         secret: String,
-    ) -> Result<(), Refusal> {
+    ) -> Result<String, Refusal> {
         if player == "admin" || player.is_empty() {
             // Checked against nothing, so it costs and counts as any wrong login does.
             return self.log_in(address, "", secret).await;
         }
         self.log_in(address, player, secret).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::auth::Verifier;
+    use crate::command::{Command, PlayerAction, PlayerFields};
+    use crate::relay::{Sender, Status};
+
+    /// Finding "a new secret ends what the old one opened": the secret the login door
+    /// remembered for a player (XFCC's every call) is forgotten when the arbiter gives them a
+    /// new one.
+    #[tokio::test]
+    async fn a_new_secret_makes_the_login_door_forget_the_old_one() {
+        let spawned = crate::relay::testing::spawn(
+            "[admin]\nsecret_hash = \"HASH\"\n[[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\n",
+        )
+        .await;
+        let ctx = Arc::new(Context::new(
+            Arc::new(spawned.config),
+            spawned.relay,
+            spawned.mailbox,
+            CancellationToken::new(),
+            TaskTracker::new(),
+            Arc::new(Verifier::new(1)),
+        ));
+        tokio::spawn(ctx.clone().forget_changed_secrets());
+        ctx.log_in("127.0.0.1", "alice", "unused".to_owned())
+            .await
+            .expect("the secret is alice's");
+        assert_eq!(ctx.remembered_secrets(), 1);
+        let arbiter = Sender {
+            player: "admin".to_owned(),
+            admin: true,
+            channel: Channel::Admin,
+        };
+        let secret = Command::Player {
+            id: "alice".to_owned(),
+            action: PlayerAction::Secret,
+            fields: PlayerFields::default(),
+        };
+        assert_eq!(ctx.relay.call(arbiter, secret).await.status, Status::Done);
+        let forgotten = async {
+            while ctx.remembered_secrets() > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), forgotten)
+            .await
+            .expect("the old secret is forgotten");
+        ctx.shutdown.cancel();
     }
 }

@@ -249,7 +249,7 @@ SECRET <new secret>                    your own secret (over TLS or from the rel
 EVENTS                                 the events (yours; all for the admin)
 EVENT SHOW <event>                     entrants, pairings by round, standings
 PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc] [EMAIL <a>]   (admin)
-PLAYER SECRET <id>                     a new secret for a player (admin)
+PLAYER SECRET <id>                     a new secret for a player (admin; over TLS or from the relay's machine)
 PLAYERS                                every player, no secrets (admin)
 EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
 EVENT ENTER <event> [TEAM \"<team>\"] <player>...   EVENT DRAW|START <event>   (admin)

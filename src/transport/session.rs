@@ -30,7 +30,6 @@ use super::context::{Context, Peer};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
 use super::stopping::Stopping;
 use crate::auth::gate::Refusal;
-use crate::command::Command;
 use crate::limiter::CommandBudget;
 use crate::relay::{Message, Subscription};
 use crate::relay::{Reply, Said, Sender, Status};
@@ -52,7 +51,8 @@ pub struct Session<'a, S> {
     login: Option<LoggedIn>,
     /// Replies not yet written, in the order of their commands.
     answers: Answers<'a>,
-    /// The daemon stopping (see [`Stopping`]) and the login or idle deadline, kept across
+    /// The daemon stopping (see [`Stopping`]), or for a player's session their secret
+    /// changing too ([`Session::log_in`]), and the login or idle deadline, kept across
     /// events: made afresh for every event they would each register with the runtime and
     /// leave it again.
     stopping: Stopping,
@@ -230,8 +230,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 }
                 Event::Shutdown => {
                     self.drain_answers().await?;
-                    self.send("421 the relay is shutting down".to_owned())
-                        .await?;
+                    let why = if self.ctx.shutdown.is_cancelled() {
+                        "421 the relay is shutting down"
+                    } else {
+                        // What the old secret opened ends with it: this session too.
+                        "421 your secret was changed (SECRET or PLAYER SECRET): log in with the new one; closing"
+                    };
+                    self.send(why.to_owned()).await?;
                     return Ok(());
                 }
                 Event::Timeout => {
@@ -383,10 +388,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .await?;
                     return Ok(true);
                 };
-                if matches!(command, Command::Secret { .. }) && !self.peer.private_wire {
+                if let Some(name) = command.carries_secret()
+                    && !self.peer.private_wire
+                {
                     self.reply(Reply::new(
                         Status::Forbidden,
-                        "SECRET only over TLS or from the relay's own machine: this wire is plain",
+                        format!(
+                            "{name} carries a secret: only over TLS, from the relay's own machine or on the admin socket; this wire is not private, nothing done"
+                        ),
                     ))
                     .await?;
                     return Ok(true);
@@ -405,20 +414,33 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 .write_reply(&Reply::new(Status::BadCommand, "already logged in"))
                 .await;
         }
-        if let Err(refusal) = self.ctx.log_in(&self.peer.key, &player, secret).await {
-            tracing::warn!(peer = %self.peer.key, player = ?player, "{refusal}");
-            let status = match refusal {
-                Refusal::Wrong => Status::LoginRefused,
-                Refusal::TooMany | Refusal::Busy(_) => Status::TooMany,
-            };
-            return self
-                .write_reply(&Reply::new(status, refusal.to_string()))
-                .await;
-        }
+        let hash = match self.ctx.log_in(&self.peer.key, &player, secret).await {
+            Ok(hash) => hash,
+            Err(refusal) => {
+                tracing::warn!(peer = %self.peer.key, player = ?player, "{refusal}");
+                let status = match refusal {
+                    Refusal::Wrong => Status::LoginRefused,
+                    Refusal::TooMany | Refusal::Busy(_) => Status::TooMany,
+                };
+                return self
+                    .write_reply(&Reply::new(status, refusal.to_string()))
+                    .await;
+            }
+        };
         let config = &self.ctx.config;
         let (admin, notation) = if player == "admin" {
             (true, None)
         } else {
+            // A player's session ends with the secret it was opened with: watched with the
+            // daemon's stop, one flag for both. The arbiter's secret is the configuration's.
+            let stop = self.ctx.shutdown.child_token();
+            let ended = self.ctx.relay.roster().ended(&player, &hash);
+            self.stopping = Stopping::on(async move {
+                tokio::select! {
+                    () = stop.cancelled() => {}
+                    () = ended => {}
+                }
+            });
             (false, self.ctx.relay.roster().with(&player, |p| p.notation))
         };
         tracing::info!(peer = %self.peer.key, %player, "logged in");

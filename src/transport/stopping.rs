@@ -1,5 +1,6 @@
 //! The daemon's stop as a session watches it: a flag checked on every event, not the
-//! cancellation token's future polled on every event.
+//! cancellation token's future polled on every event. The same for any end a session waits
+//! on with it ([`Stopping::on`]: a player's session also ends when their secret changes).
 //!
 //! A token's future takes two locks on every poll (the token's node, then its notifier's list
 //! of waiters), and a session asks whether it should stop before each of its events, several
@@ -20,22 +21,25 @@
 //! assert!(stopping.poll(&mut cx).is_ready());
 //! ```
 
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
 use futures::task::AtomicWaker;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use tokio_util::sync::CancellationToken;
 
-/// A token's cancellation, cheap to ask about again and again from one task.
+/// A token's cancellation (or another end), cheap to ask about again and again from one task.
 pub struct Stopping {
-    cancelled: Pin<Box<WaitForCancellationFutureOwned>>,
+    cancelled: Pin<Box<dyn Future<Output = ()> + Send>>,
     signal: Arc<Signal>,
     /// The waker the token's future is polled with: [`Signal`]'s.
     own: Waker,
     /// Whether the future has been polled since it was made or last woken.
     armed: bool,
+    /// Whether the future has ended (it is not polled again).
+    ended: bool,
 }
 
 /// Raised by the token's future's waker; wakes the task that watches.
@@ -60,29 +64,42 @@ impl Stopping {
     /// Watches `token` (through a child of its own, so that a session's watch takes no lock
     /// every other session's takes).
     pub fn new(token: &CancellationToken) -> Stopping {
+        Stopping::on(token.child_token().cancelled_owned())
+    }
+
+    /// Watches `end`, a future polled only when its own waker says it may have ended.
+    pub fn on(end: impl Future<Output = ()> + Send + 'static) -> Stopping {
         let signal = Arc::new(Signal {
             raised: AtomicBool::new(false),
             task: AtomicWaker::new(),
         });
         Stopping {
-            cancelled: Box::pin(token.child_token().cancelled_owned()),
+            cancelled: Box::pin(end),
             own: Waker::from(Arc::clone(&signal)),
             signal,
             armed: false,
+            ended: false,
         }
     }
 
-    /// Ready once the token is cancelled; else `cx` is woken when it is.
+    /// Ready once the token is cancelled (the future has ended); else `cx` is woken when it
+    /// is.
     pub fn poll(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        if self.ended {
+            return Poll::Ready(());
+        }
         // Registered before the flag is read: a cancellation after the read wakes this task.
         self.signal.task.register(cx.waker());
         if self.armed && !self.signal.raised.swap(false, Ordering::AcqRel) {
             return Poll::Pending;
         }
         self.armed = true;
-        self.cancelled
+        let polled = self
+            .cancelled
             .as_mut()
-            .poll(&mut Context::from_waker(&self.own))
+            .poll(&mut Context::from_waker(&self.own));
+        self.ended = polled.is_ready();
+        polled
     }
 }
 

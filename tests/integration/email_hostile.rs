@@ -164,6 +164,86 @@ fn wait_dead(daemon: &Daemon, what: &str, ok: impl Fn(usize, usize, &[String]) -
     }
 }
 
+/// Every file under `dir`, read whole.
+fn every_file(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(every_file(&path));
+        } else {
+            let bytes = std::fs::read(&path).expect("read");
+            files.push((path, bytes));
+        }
+    }
+    files
+}
+
+/// Findings "an address the mailer cannot send to" and "not left on disk": an address the
+/// text check takes but the mailer's own parsers refuse is refused at `PLAYER ADD`, nothing
+/// done; a welcome the server refuses for good is parked as a dead letter without its secret
+/// (and cannot be sent again), and once the daemon has stopped no file in its data directory
+/// holds the secret.
+#[test]
+fn an_unmailable_address_is_refused_and_an_undeliverable_welcome_keeps_no_secret() {
+    let _turn = lock();
+    require_mail_servers();
+    let s = setup(&[], &[crate::daemon::BORIS], &[], None);
+    let mut daemon = Daemon::start(&s.config);
+    let mut admin = crate::daemon::admin(&daemon);
+    let (code, text) = admin.call("PLAYER ADD lit REACH email EMAIL x@[127.0.0.1]");
+    assert_eq!(code, 400, "{text}");
+    assert!(
+        text.contains("\"x@[127.0.0.1]\" is not an address the relay can send mail to"),
+        "{text}"
+    );
+    assert!(!crate::daemon::ok(&mut admin, "PLAYERS").contains("\nlit "));
+
+    // Postfix refuses every gone-*@ccrelay.test with 550 (tests/mail/setup.sh).
+    let address = format!("{}@{DOMAIN}", unique("gone"));
+    let text = crate::daemon::ok(
+        &mut admin,
+        &format!("PLAYER ADD gina NAME \"Gina\" REACH email EMAIL {address}"),
+    );
+    let secret = text
+        .split_whitespace()
+        .last()
+        .expect("the secret")
+        .to_owned();
+    wait_dead(&daemon, "the welcome parked", |p, _, _| p == 1);
+    let (_, _, lines) = dead(&mut admin);
+    assert!(lines[0].contains("player=gina"), "{lines:#?}");
+    assert!(lines[0].contains("its secret not kept"), "{lines:#?}");
+    assert!(!lines[0].contains(&secret), "{lines:#?}");
+    let id = lines[0]
+        .split_whitespace()
+        .next()
+        .expect("an id")
+        .to_owned();
+    let (code, text) = admin.call(&format!("DEAD RETRY {id}"));
+    assert_eq!(code, 409, "{text}");
+    assert!(text.contains("held a secret"), "{text}");
+    drop(admin);
+
+    // Stopped: the journal's log is emptied into its file; nothing holds the secret.
+    assert!(daemon.terminate().success());
+    let data = s.config.parent().expect("dir").join("data");
+    let files = every_file(&data);
+    assert!(files.iter().any(|(p, _)| p.ends_with("journal.sqlite3")));
+    assert!(
+        files
+            .iter()
+            .any(|(p, _)| p.starts_with(data.join("dead-letters")))
+    );
+    for (path, bytes) in files {
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{} holds the welcome's secret",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     let _turn = lock();

@@ -28,6 +28,7 @@ mod receipts;
 mod regressions;
 mod roundtrip;
 mod rules;
+mod secrets;
 mod seeds;
 mod snapshot;
 mod support;

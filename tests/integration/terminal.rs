@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::daemon::{ALICE, BORIS, Daemon, config_text_with};
+use crate::daemon::{ADMIN_SECRET, ALICE, BORIS, Daemon, admin, config_text_with, ok};
 
 /// The far end of a pseudo-terminal: what a terminal program would see and send.
 struct Terminal {
@@ -214,4 +214,49 @@ fn a_draughts_game_from_a_terminal() {
     terminal.type_bytes(b"SHOW d1\r");
     let shown = terminal.expect("to move: Black (boris), move 2");
     assert!(shown.contains("a b c d e f g h"), "{shown:?}");
+}
+
+/// Finding "secrets only on private wires": a serial line may be a radio modem, so a command
+/// that carries a secret (`PLAYER ADD` and `PLAYER SECRET` in their replies, `SECRET` in its
+/// words) is refused there with its reason and does nothing; on the relay's own machine over
+/// TCP the same commands are done.
+#[test]
+fn secrets_only_on_private_wires() {
+    let mut terminal = Terminal::open();
+    let (_dir, daemon) = serve(&terminal, "g1", "chess");
+    std::thread::sleep(Duration::from_millis(300));
+    terminal.type_bytes(b"\r");
+    terminal.expect("\r\n> ");
+    terminal.type_bytes(format!("LOGIN admin {ADMIN_SECRET}\r").as_bytes());
+    terminal.expect("230 welcome admin");
+    for (line, refused) in [
+        ("PLAYER ADD yuri\r", "403 PLAYER ADD carries a secret"),
+        (
+            "PLAYER SECRET alice\r",
+            "403 PLAYER SECRET carries a secret",
+        ),
+    ] {
+        terminal.type_bytes(line.as_bytes());
+        let said = terminal.expect("nothing done");
+        assert!(said.contains(refused), "{said:?}");
+    }
+    terminal.type_bytes(b"QUIT\r");
+    terminal.expect("221 bye");
+    std::thread::sleep(Duration::from_millis(300));
+    terminal.type_bytes(b"\r");
+    terminal.expect("\r\n> ");
+    terminal.type_bytes(b"LOGIN alice alice-secret\r");
+    terminal.expect("230 welcome alice");
+    terminal.type_bytes(b"SECRET correct-horse-battery-staple\r");
+    let said = terminal.expect("nothing done");
+    assert!(said.contains("403 SECRET carries a secret"), "{said:?}");
+
+    // Nothing was done: no player yuri, Alice's secret the one she had.
+    let mut arbiter = admin(&daemon);
+    assert!(!ok(&mut arbiter, "PLAYERS").contains("yuri"));
+    daemon.login(&ALICE);
+    // From the relay's own machine the wire is private: the same commands are done.
+    assert!(ok(&mut arbiter, "PLAYER ADD yuri").contains("secret, shown this once"));
+    assert!(ok(&mut arbiter, "PLAYER SECRET alice").contains("new secret for alice"));
+    drop(daemon);
 }

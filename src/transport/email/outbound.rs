@@ -405,18 +405,32 @@ impl Outbound {
                         self.mailbox.unsubscribe(&player, feed.id);
                         return;
                     }
-                    // Parked, then acknowledged: the player's later mail goes on.
+                    // Parked, then acknowledged: the player's later mail goes on. A mail
+                    // holding a secret (a welcome) is parked without it: the letter says a
+                    // welcome failed, and once the outbox row is acknowledged the secret is
+                    // nowhere (the journal deletes with `secure_delete`).
                     Sent::Refused(error) => {
+                        let (what, bytes) = if item.notice.holds_secret() {
+                            (
+                                format!(
+                                    "{} (its secret not kept: PLAYER SECRET {player} draws a new one)",
+                                    subject_of(&out.bytes)
+                                ),
+                                Vec::new(),
+                            )
+                        } else {
+                            (subject_of(&out.bytes), out.bytes)
+                        };
                         let letter = DeadLetter {
                             id: format!("o{}", item.id),
                             state: DeadState::Parked,
                             player: player.clone(),
                             to: to.clone(),
                             game: item.game.clone(),
-                            what: subject_of(&out.bytes),
+                            what,
                             error,
                             parked_at: now_rfc3339(),
-                            bytes: out.bytes,
+                            bytes,
                         };
                         if !self.park(letter).await {
                             stuck = true;

@@ -7,10 +7,14 @@
 //! At most `http.max_listeners` listen at once, and `http.max_listeners_per_address` from one
 //! address (`http.exempt_addresses` aside); one more is answered 503 and the page's script
 //! tries again later. Each stream sends a keep-alive comment every 15 s and ends when the
-//! daemon stops. A listener that falls behind the relay's announcements reads again.
+//! daemon stops. A listener that falls behind the relay's announcements reads again. A
+//! player's stream (`/play/live`) also ends with the session that opened it: at its logout,
+//! and when the player's secret changes ([`crate::relay::Roster::ended`]).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,12 +86,17 @@ async fn fingerprint(web: &Web, scope: &Scope, arbiter: bool) -> Option<String> 
     (!shown.is_empty() || matches!(scope, Scope::All)).then(|| shown.join("|"))
 }
 
+/// What ends a stream besides the daemon's stop (never, for a spectator's).
+type Until = Pin<Box<dyn Future<Output = ()> + Send>>;
+
 struct Listener {
     web: Arc<Web>,
     scope: Scope,
     arbiter: bool,
     last: String,
     changes: tokio::sync::broadcast::Receiver<String>,
+    /// Ends the stream before the daemon stops: a player's session ending.
+    until: Until,
     _permit: OwnedSemaphorePermit,
     /// The listener's place among its address's (none for an exempt address).
     _place: Option<Place>,
@@ -99,6 +108,7 @@ impl Listener {
         loop {
             let changed = tokio::select! {
                 () = self.web.ctx.shutdown.cancelled() => return None,
+                () = self.until.as_mut() => return None,
                 changed = self.changes.recv() => changed,
             };
             match changed {
@@ -123,6 +133,7 @@ async fn listen(
     peer: Option<Extension<PeerAddr>>,
     headers: HeaderMap,
     query: BTreeMap<String, String>,
+    until: Until,
 ) -> Response {
     let v = match viewer(&web, &headers, &query) {
         Ok(v) => v,
@@ -163,6 +174,7 @@ async fn listen(
         arbiter: v.arbiter,
         last,
         changes,
+        until,
         _permit: permit,
         _place: place,
     };
@@ -182,7 +194,7 @@ pub async fn index(
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::All, peer, headers, query).await
+    listen(web, Scope::All, peer, headers, query, never()).await
 }
 
 /// `/games/{id}/live`.
@@ -193,7 +205,7 @@ pub async fn game(
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::Game(id), peer, headers, query).await
+    listen(web, Scope::Game(id), peer, headers, query, never()).await
 }
 
 /// `/play/live`: the logged-in player's games (401 without a session).
@@ -205,8 +217,41 @@ pub async fn player(
     let Some(me) = super::play::me(&web, &headers) else {
         return (StatusCode::UNAUTHORIZED, "log in first\n").into_response();
     };
-    let scope = Scope::Player(me.session.player);
-    listen(web, scope, peer, headers, BTreeMap::new()).await
+    // The secret hash the session was opened with, as the roster has it now: the stream
+    // ends once it is no longer the player's (looked at again after subscribing, so a new
+    // secret since the session was found ends it at once).
+    let player = me.session.player.clone();
+    let roster = web.ctx.relay.roster();
+    let Some(hash) = roster
+        .with(&player, |p| p.secret_hash.clone())
+        .filter(|hash| super::sessions::secret_digest(hash) == me.session.secret)
+    else {
+        return (StatusCode::UNAUTHORIZED, "log in first\n").into_response();
+    };
+    let secret_changed = roster.ended(&player, &hash);
+    let following = web.play.sessions.follow(&me.session);
+    let logged_out = following.ended();
+    let until: Until = Box::pin(async move {
+        let _following = following;
+        tokio::select! {
+            () = secret_changed => {}
+            () = logged_out.cancelled() => {}
+        }
+    });
+    listen(
+        web,
+        Scope::Player(player),
+        peer,
+        headers,
+        BTreeMap::new(),
+        until,
+    )
+    .await
+}
+
+/// A spectator's stream ends only with the daemon.
+fn never() -> Until {
+    Box::pin(std::future::pending())
 }
 
 /// `/events/{id}/live`.
@@ -217,5 +262,5 @@ pub async fn event(
     headers: HeaderMap,
     Query(query): Query<BTreeMap<String, String>>,
 ) -> Response {
-    listen(web, Scope::Event(id), peer, headers, query).await
+    listen(web, Scope::Event(id), peer, headers, query, never()).await
 }

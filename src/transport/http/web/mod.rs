@@ -77,7 +77,12 @@ impl Web {
                 play::MAX_BUDGETS,
             ),
         };
-        Ok(Arc::new(Web {
+        // A secret changed while the daemon was stopped, or before a crash let the sessions
+        // of the old one be deleted: they end now.
+        let roster = ctx.relay.roster().clone();
+        play.sessions
+            .end_every_old_secret(|player| roster.with(player, |p| p.secret_hash.clone()));
+        let web = Arc::new(Web {
             ctx,
             listeners: Arc::new(Semaphore::new(http.max_listeners)),
             listeners_by_address: Default::default(),
@@ -86,12 +91,44 @@ impl Web {
             arbiters: login::Sessions::default(),
             tls: http.tls.is_some(),
             play,
-        }))
+        });
+        web.ctx
+            .tracker
+            .spawn(end_sessions_of_old_secrets(web.clone()));
+        Ok(web)
     }
 
     /// Whether the request carries a live arbiter session's cookie.
     pub fn is_arbiter(&self, headers: &HeaderMap) -> bool {
         self.arbiters.is_arbiter(headers)
+    }
+}
+
+/// Ends the players' web sessions (and their live streams) opened with a secret that is no
+/// longer theirs, as the roster announces each change, until the daemon stops.
+async fn end_sessions_of_old_secrets(web: Arc<Web>) {
+    use tokio::sync::broadcast::error::RecvError;
+    let roster = web.ctx.relay.roster().clone();
+    let mut changes = roster.changes();
+    loop {
+        let changed = tokio::select! {
+            () = web.ctx.shutdown.cancelled() => return,
+            changed = changes.recv() => changed,
+        };
+        let ended = match changed {
+            Ok(player) => {
+                let hash = roster.with(&player, |p| p.secret_hash.clone());
+                web.play.sessions.end_old_secrets(&player, hash.as_deref())
+            }
+            Err(RecvError::Lagged(_)) => web
+                .play
+                .sessions
+                .end_every_old_secret(|player| roster.with(player, |p| p.secret_hash.clone())),
+            Err(RecvError::Closed) => return,
+        };
+        if ended > 0 {
+            tracing::info!(sessions = ended, "web sessions of an old secret ended");
+        }
     }
 }
 

@@ -7,14 +7,21 @@
 //! session. Each session has its own random form token (every form a player sends carries
 //! it, against cross-site requests) and the digest of the player's secret hash when it was
 //! opened: a new secret (`SECRET`, `PLAYER SECRET`) ends every session opened with the old.
+//! Such a session is never found again (its digest no longer matches), and its row is
+//! deleted as the roster announces the new secret ([`PlayerSessions::end_old_secrets`]) and
+//! at every start, so the end holds across restarts. A logout deletes its row and ends the
+//! live streams the session opened ([`PlayerSessions::follow`]).
 //! Sessions last [`LIFETIME`]; a player has at most [`PER_PLAYER`] (the oldest goes first),
-//! the file at most [`MAX_SESSIONS`].
+//! the file at most [`MAX_SESSIONS`]. The file is kept with `secure_delete`: a deleted
+//! session's form token is overwritten, not left in the file's free pages.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
+use tokio_util::sync::CancellationToken;
 
 /// How long a session lasts from the login.
 pub const LIFETIME: jiff::SignedDuration = jiff::SignedDuration::from_hours(30 * 24);
@@ -33,6 +40,8 @@ pub struct Session {
     pub form_token: String,
     /// The token's digest: the session's name in the file and in memory.
     pub id: String,
+    /// The digest of the secret hash it was opened with ([`secret_digest`]).
+    pub secret: String,
 }
 
 /// What is wrong with the session store.
@@ -46,6 +55,44 @@ pub struct SessionsError {
 /// The players' sessions.
 pub struct PlayerSessions {
     db: Mutex<Connection>,
+    /// The sessions that have live streams open, each with the token that ends them.
+    followed: Arc<Mutex<HashMap<String, Followed>>>,
+}
+
+/// A session's live streams: the token ending them, how many are open, and whose session
+/// it is (its player and secret digest).
+struct Followed {
+    ended: CancellationToken,
+    streams: usize,
+    player: String,
+    secret: String,
+}
+
+/// A live stream's hold on its session: [`Following::ended`] is cancelled when the session
+/// ends (logout, a new secret). Dropped with the stream; the last one lets the session go.
+pub struct Following {
+    session: String,
+    ended: CancellationToken,
+    followed: Arc<Mutex<HashMap<String, Followed>>>,
+}
+
+impl Following {
+    /// Cancelled when the session ends.
+    pub fn ended(&self) -> CancellationToken {
+        self.ended.clone()
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        let mut followed = self.followed.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(f) = followed.get_mut(&self.session) {
+            f.streams = f.streams.saturating_sub(1);
+            if f.streams == 0 {
+                followed.remove(&self.session);
+            }
+        }
+    }
 }
 
 fn digest(bytes: &[u8]) -> String {
@@ -78,7 +125,8 @@ impl PlayerSessions {
         };
         let db = Connection::open(&path).map_err(fail)?;
         db.execute_batch(
-            "PRAGMA journal_mode=WAL;
+            "PRAGMA secure_delete=ON;
+             PRAGMA journal_mode=WAL;
              PRAGMA synchronous=NORMAL;
              PRAGMA busy_timeout=2000;
              CREATE TABLE IF NOT EXISTS sessions (
@@ -92,7 +140,10 @@ impl PlayerSessions {
              CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player, opened);",
         )
         .map_err(fail)?;
-        Ok(PlayerSessions { db: Mutex::new(db) })
+        Ok(PlayerSessions {
+            db: Mutex::new(db),
+            followed: Default::default(),
+        })
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -171,10 +222,11 @@ impl PlayerSessions {
             player,
             form_token,
             id,
+            secret,
         })
     }
 
-    /// Ends a session (logout).
+    /// Ends a session (logout), and the live streams it opened.
     pub fn close(&self, session: &Session) {
         if let Err(e) = self
             .db()
@@ -182,6 +234,75 @@ impl PlayerSessions {
         {
             tracing::error!(error = %e, "cannot end a web session");
         }
+        self.end_streams(|id, _| id == session.id);
+    }
+
+    /// Ends every session of `player` not opened with `secret_hash`, their secret hash now
+    /// (`None`: no such player, every session of theirs ends); how many ended.
+    pub fn end_old_secrets(&self, player: &str, secret_hash: Option<&str>) -> usize {
+        let kept = secret_hash.map(secret_digest).unwrap_or_default();
+        let ended = self.db().execute(
+            "DELETE FROM sessions WHERE player = ?1 AND secret <> ?2",
+            params![player, kept],
+        );
+        self.end_streams(|_, f| f.player == player && f.secret != kept);
+        ended.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "cannot end a player's old web sessions");
+            0
+        })
+    }
+
+    /// [`Self::end_old_secrets`] for every player with a session (`secret_hash_of` gives a
+    /// player's secret hash now): at start, and when the roster's announcements were missed.
+    pub fn end_every_old_secret(&self, secret_hash_of: impl Fn(&str) -> Option<String>) -> usize {
+        let players: Vec<String> = {
+            let db = self.db();
+            let listed = db
+                .prepare("SELECT DISTINCT player FROM sessions")
+                .and_then(|mut stmt| {
+                    stmt.query_map([], |r| r.get(0))?
+                        .collect::<rusqlite::Result<Vec<String>>>()
+                });
+            listed.unwrap_or_else(|e| {
+                tracing::error!(error = %e, "cannot read the web sessions");
+                Vec::new()
+            })
+        };
+        players
+            .iter()
+            .map(|p| self.end_old_secrets(p, secret_hash_of(p).as_deref()))
+            .sum()
+    }
+
+    /// A live stream's hold on `session`: ended with the session.
+    pub fn follow(&self, session: &Session) -> Following {
+        let mut followed = self.followed.lock().unwrap_or_else(|p| p.into_inner());
+        let f = followed
+            .entry(session.id.clone())
+            .or_insert_with(|| Followed {
+                ended: CancellationToken::new(),
+                streams: 0,
+                player: session.player.clone(),
+                secret: session.secret.clone(),
+            });
+        f.streams += 1;
+        Following {
+            session: session.id.clone(),
+            ended: f.ended.clone(),
+            followed: self.followed.clone(),
+        }
+    }
+
+    /// Ends the live streams of the sessions `which` names.
+    fn end_streams(&self, which: impl Fn(&str, &Followed) -> bool) {
+        let mut followed = self.followed.lock().unwrap_or_else(|p| p.into_inner());
+        followed.retain(|id, f| {
+            let end = which(id, f);
+            if end {
+                f.ended.cancel();
+            }
+            !end
+        });
     }
 }
 
@@ -227,6 +348,68 @@ mod tests {
         for file in [bytes, wal] {
             assert!(!file.windows(64).any(|w| w == token.as_bytes()));
         }
+    }
+
+    /// Finding "not left on disk": a session's form token is in the file while the session
+    /// lives, and nowhere in it once the session ended and the log is checkpointed.
+    #[test]
+    fn an_ended_sessions_form_token_is_not_left_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let kept = store.open_session("boris", "h").unwrap();
+        let token = store.open_session("alice", "h").unwrap();
+        let session = store.find(&token, |_| Some("h".to_owned())).unwrap();
+        let on_disk = |store: &PlayerSessions| {
+            store
+                .db()
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+                .unwrap();
+            let mut bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+            bytes.extend(std::fs::read(dir.path().join(format!("{FILE}-wal"))).unwrap_or_default());
+            bytes
+                .windows(64)
+                .any(|w| w == session.form_token.as_bytes())
+        };
+        assert!(
+            on_disk(&store),
+            "the live session's form token is in the file"
+        );
+        store.close(&session);
+        assert!(
+            !on_disk(&store),
+            "the ended session's form token is still on disk"
+        );
+        assert!(store.find(&kept, |_| Some("h".to_owned())).is_some());
+    }
+
+    /// Finding "a new secret ends what the old one opened": the sessions of an old secret are
+    /// deleted, those of the new one and other players' kept, and a live stream of an ended
+    /// session is told; a logout ends its own streams only.
+    #[test]
+    fn the_sessions_of_an_old_secret_are_deleted_and_their_streams_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = PlayerSessions::open(dir.path()).unwrap();
+        let old = store.open_session("alice", "old").unwrap();
+        let new = store.open_session("alice", "new").unwrap();
+        let boris = store.open_session("boris", "old").unwrap();
+        let found = |token: &str, hash: &str| store.find(token, |_| Some(hash.to_owned()));
+        let old_session = found(&old, "old").unwrap();
+        let new_session = found(&new, "new").unwrap();
+        let (old_stream, new_stream) = (store.follow(&old_session), store.follow(&new_session));
+        assert_eq!(store.end_old_secrets("alice", Some("new")), 1);
+        assert!(old_stream.ended().is_cancelled());
+        assert!(!new_stream.ended().is_cancelled());
+        let rows: i64 = store
+            .db()
+            .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 2, "alice's new session and boris's");
+        assert!(found(&new, "new").is_some() && found(&boris, "old").is_some());
+        store.close(&new_session);
+        assert!(new_stream.ended().is_cancelled());
+        // At a start, every session whose player's secret changed (or who is gone) ends.
+        assert_eq!(store.end_every_old_secret(|_| None), 1);
+        assert!(found(&boris, "old").is_none());
     }
 
     #[test]

@@ -158,7 +158,7 @@ async fn authenticate(x: &Xfcc, peer: &str, call: &Call) -> Option<String> {
     let player = call.field("username").unwrap_or("").trim().to_owned();
     let secret = call.field("password").unwrap_or("").to_owned();
     match x.ctx.log_in_player(peer, &player, secret).await {
-        Ok(()) => Some(player),
+        Ok(_) => Some(player),
         Err(refusal) => {
             tracing::warn!(%peer, player = %Logged(&player), "XFCC {refusal}");
             None

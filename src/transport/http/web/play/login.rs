@@ -78,16 +78,15 @@ pub async fn submit(
     }
     let peer = super::super::login_key(peer);
     let player = login.player.trim().to_owned();
-    if let Err(refusal) = web.ctx.log_in_player(&peer, &player, login.secret).await {
-        tracing::warn!(%peer, "web player {refusal}");
-        return form(&web, tongue, super::super::refused_status(&refusal), true);
-    }
-    let hash = web
-        .ctx
-        .relay
-        .roster()
-        .with(&player, |p| p.secret_hash.clone());
-    let Some(token) = hash.and_then(|h| web.play.sessions.open_session(&player, &h)) else {
+    // The session keeps the hash the secret was checked against: a new secret since ends it.
+    let hash = match web.ctx.log_in_player(&peer, &player, login.secret).await {
+        Ok(hash) => hash,
+        Err(refusal) => {
+            tracing::warn!(%peer, "web player {refusal}");
+            return form(&web, tongue, super::super::refused_status(&refusal), true);
+        }
+    };
+    let Some(token) = web.play.sessions.open_session(&player, &hash) else {
         return form(&web, tongue, StatusCode::SERVICE_UNAVAILABLE, true);
     };
     tracing::info!(%peer, player = %player, "player logged in on the web");
