@@ -4,10 +4,14 @@
 //! the relay (so only once it is committed) and speaks only when that differs, so a move
 //! hidden by a delay rule makes no event at all.
 //!
-//! At most `http.max_listeners` listen at once, and `http.max_listeners_per_address` from one
-//! address (`http.exempt_addresses` aside); one more is answered 503 and the page's script
-//! tries again later. Each stream sends a keep-alive comment every 15 s and ends when the
-//! daemon stops. A listener that falls behind the relay's announcements reads again.
+//! Spectators' pages: at most `http.max_listeners` listen at once, and
+//! `http.max_listeners_per_address` from one address (`http.exempt_addresses` aside), an
+//! eighth of that once half the listeners are taken ([`fair_limit`]), so a handful of
+//! addresses cannot take them all; one more is answered 503 and the page's script tries again
+//! later. A player's own pages (`/play/live`) listen apart from strangers: at most
+//! [`PLAYER_LISTENERS`] a player, whatever spectators hold. Each stream sends a keep-alive
+//! comment every 15 s and ends when the daemon stops. A listener that falls behind the relay's
+//! announcements reads again.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -21,8 +25,8 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::super::super::per_address::{Place, fair_limit};
 use super::super::PeerAddr;
-use super::super::per_address::Place;
 use super::{Web, not_found, viewer};
 use crate::relay::Watched;
 
@@ -82,14 +86,19 @@ async fn fingerprint(web: &Web, scope: &Scope, arbiter: bool) -> Option<String> 
     (!shown.is_empty() || matches!(scope, Scope::All)).then(|| shown.join("|"))
 }
 
+/// Live pages one player may have open at once (tabs, a phone), beside every spectator's.
+pub const PLAYER_LISTENERS: usize = 8;
+
 struct Listener {
     web: Arc<Web>,
     scope: Scope,
     arbiter: bool,
     last: String,
     changes: tokio::sync::broadcast::Receiver<String>,
-    _permit: OwnedSemaphorePermit,
-    /// The listener's place among its address's (none for an exempt address).
+    /// The listener's place among spectators' (none for a player's own page).
+    _permit: Option<OwnedSemaphorePermit>,
+    /// The listener's place among its address's (a spectator's, but for an exempt address),
+    /// or among its player's.
     _place: Option<Place>,
 }
 
@@ -128,29 +137,33 @@ async fn listen(
         Ok(v) => v,
         Err(page) => return *page,
     };
-    let place = match peer.map(|p| p.0.0.ip()) {
-        Some(ip) if !web.exempt.contains(ip) => {
-            match web.listeners_by_address.take(ip, web.listeners_per_address) {
-                Some(place) => Some(place),
-                None => {
-                    return (
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        [("retry-after", "10")],
-                        "too many live listeners from your address; try again later\n",
-                    )
-                        .into_response();
-                }
-            }
+    let (permit, place) = match &scope {
+        Scope::Player(player) => {
+            let Some(place) = web
+                .player_listeners
+                .take_key(player.clone(), PLAYER_LISTENERS)
+            else {
+                return busy("too many of your live pages are open; close one");
+            };
+            (None, Some(place))
         }
-        _ => None,
-    };
-    let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [("retry-after", "10")],
-            "too many live listeners; try again later\n",
-        )
-            .into_response();
+        _ => {
+            let in_use = web.max_listeners - web.listeners.available_permits();
+            let place = match peer.map(|p| p.0.0.ip()) {
+                Some(ip) if !web.exempt.contains(ip) => {
+                    let limit = fair_limit(web.listeners_per_address, in_use, web.max_listeners);
+                    match web.listeners_by_address.take(ip, limit) {
+                        Some(place) => Some(place),
+                        None => return busy("too many live listeners from your address"),
+                    }
+                }
+                _ => None,
+            };
+            let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
+                return busy("too many live listeners");
+            };
+            (Some(permit), place)
+        }
     };
     // Subscribed before the first reading, so no change falls between the two.
     let changes = web.ctx.relay.changes();
@@ -172,6 +185,16 @@ async fn listen(
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// 503 with `why`: the page's script tries again later.
+fn busy(why: &str) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [("retry-after", "10")],
+        format!("{why}; try again later\n"),
+    )
         .into_response()
 }
 
