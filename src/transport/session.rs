@@ -208,6 +208,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         self.send(greeting).await?;
         metrics::gauge!("ccrelay_sessions_open").increment(1.0);
         let result = self.serve().await;
+        // Given back before the connection closes, so a client that sees the close finds it.
+        self.counted_until_login = None;
         metrics::gauge!("ccrelay_sessions_open").decrement(1.0);
         if let Some(login) = self.login.take()
             && let Some(pushes) = login.pushes
