@@ -7,7 +7,7 @@
 //! name ([`PerAddress::take_key`]).
 //!
 //! A pool shared by every address also has [`fair_limit`]: past half the pool, an address
-//! holding an eighth of its limit already gets no more, so a handful of addresses cannot take
+//! holding a quarter of its limit already gets no more, so a handful of addresses cannot take
 //! the pool that everyone else needs.
 //!
 //! The table holds only keys with something open, so it never outgrows what the server holds
@@ -28,15 +28,16 @@ pub struct Place {
 }
 
 /// What one address may hold of a shared pool of `pool` places while `in_use` of them are
-/// taken: its whole `limit` while at most half the pool is taken, then an eighth of it (at
-/// least one). Four addresses at their limit then take half the pool at most (with the
-/// shipped limits), and the other half goes a few places to an address, so a fresh address
-/// finds one unless dozens of addresses hold theirs.
+/// taken: its whole `limit` while at most half the pool is taken, then a quarter of it (at
+/// least one). Four addresses at their limit then take half the pool (with the shipped
+/// limits), and the other half goes a few places to an address (8 connections, enough for a
+/// browser's parallel requests; 2 live pages), so a fresh address finds one unless a dozen
+/// or more addresses hold theirs.
 pub fn fair_limit(limit: usize, in_use: usize, pool: usize) -> usize {
     if in_use.saturating_mul(2) <= pool {
         limit
     } else {
-        (limit / 8).max(1).min(limit)
+        (limit / 4).max(1).min(limit)
     }
 }
 
@@ -137,15 +138,15 @@ mod tests {
     }
 
     #[test]
-    fn past_half_the_pool_an_address_gets_an_eighth_of_its_limit() {
+    fn past_half_the_pool_an_address_gets_a_quarter_of_its_limit() {
         assert_eq!(fair_limit(32, 0, 256), 32);
         assert_eq!(fair_limit(32, 128, 256), 32);
-        assert_eq!(fair_limit(32, 129, 256), 4);
-        assert_eq!(fair_limit(8, 40, 64), 1);
+        assert_eq!(fair_limit(32, 129, 256), 8);
+        assert_eq!(fair_limit(8, 40, 64), 2);
         assert_eq!(fair_limit(3, 40, 64), 1, "never less than one");
         assert_eq!(fair_limit(0, 40, 64), 0, "never more than the limit");
         // Nine addresses each asking for 9 of a pool of 64 (8 an address): four take 32 and
-        // the rest one each, far from the whole pool.
+        // the rest two each, far from the whole pool.
         let table = PerAddress::default();
         let mut taken = Vec::new();
         for n in 0..9u8 {
@@ -156,7 +157,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(taken.len(), 32 + 5);
+        assert_eq!(taken.len(), 32 + 5 * 2);
         assert!(
             table
                 .take(ip("198.51.100.1"), fair_limit(8, taken.len(), 64))

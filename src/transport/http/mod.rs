@@ -4,9 +4,9 @@
 //! Bounded like the line protocol: at most `http.max_connections` connections are served at
 //! once (more wait in the kernel's backlog), and at most `http.max_connections_per_address`
 //! from one address (an IPv6 address's /64; `http.exempt_addresses` and
-//! `http.trusted_proxies` aside), and, once half of `http.max_connections` are taken, an
-//! eighth of that ([`fair_limit`]): so a handful of addresses holding slow request heads take
-//! half the connections at most, and a fresh address always finds a place. A connection over
+//! `http.trusted_proxies` aside), and, once half of `http.max_connections` are taken, a
+//! quarter of that ([`fair_limit`]): so a handful of addresses holding slow request heads take
+//! little more than half the connections, and a fresh address finds a place. A connection over
 //! its address's limit is served from a small pool of its own ([`OVERFLOW`] connections,
 //! [`OVERFLOW_PER_ADDRESS`] from one address, one request each, a short deadline) that answers
 //! `/healthz` and says 503 to anything else, so one client can neither take every connection

@@ -5,8 +5,8 @@
 //! hidden by a delay rule makes no event at all.
 //!
 //! Spectators' pages: at most `http.max_listeners` listen at once, and
-//! `http.max_listeners_per_address` from one address (`http.exempt_addresses` aside), an
-//! eighth of that once half the listeners are taken ([`fair_limit`]), so a handful of
+//! `http.max_listeners_per_address` from one address (`http.exempt_addresses` aside), a
+//! quarter of that once half the listeners are taken ([`fair_limit`]), so a handful of
 //! addresses cannot take them all; one more is answered 503 and the page's script tries again
 //! later. A player's own pages (`/play/live`) listen apart from strangers: at most
 //! [`PLAYER_LISTENERS`] a player, whatever spectators hold. Each stream sends a keep-alive
