@@ -302,6 +302,32 @@ mod tests {
         assert!(refused(&too_long).contains("longer"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Whatever a proxy sends, the reader ends without a panic and never reads past the
+        /// header's bound; a header read leaves what follows it.
+        #[test]
+        fn any_bytes_are_read_within_the_bound(
+            kind in 0u8..3,
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1200),
+        ) {
+            let mut input = match kind {
+                0 => b"PROXY ".to_vec(),
+                1 => V2_SIGNATURE.to_vec(),
+                _ => Vec::new(),
+            };
+            input.extend_from_slice(&bytes);
+            let (carried, rest) = read_all(&input);
+            let consumed = input.len() - rest.len();
+            proptest::prop_assert!(consumed <= 16 + V2_MAX_BODY);
+            if carried.is_ok() && kind == 0 {
+                proptest::prop_assert!(consumed <= V1_MAX);
+                proptest::prop_assert!(input[..consumed].ends_with(b"\r\n"));
+            }
+        }
+    }
+
     #[test]
     fn a_proxy_that_says_nothing_is_timed_out() {
         let runtime = tokio::runtime::Builder::new_current_thread()

@@ -262,4 +262,29 @@ mod tests {
             "both saying the same"
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Whatever the headers hold, the reader ends without a panic, and a client it names
+        /// is an address written in the header it came from.
+        #[test]
+        fn any_header_is_read_without_a_panic(
+            x in "[0-9a-fA-F:.,\\[\\] \"=;_a-z]{0,80}",
+            rfc in "[0-9a-fA-F:.,\\[\\] \"=;_a-z]{0,80}",
+        ) {
+            let mut headers = HeaderMap::new();
+            if let Ok(value) = x.parse() {
+                headers.append("x-forwarded-for", value);
+            }
+            if let Ok(value) = rfc.parse() {
+                headers.append("forwarded", value);
+            }
+            if let Ok(Some(ip)) = client(&headers, &trusted()) {
+                let written = format!("{x} {rfc}");
+                let v4_written = ip.is_ipv4() && written.contains(&ip.to_string());
+                proptest::prop_assert!(v4_written || ip.is_ipv6(), "{ip} from {written:?}");
+            }
+        }
+    }
 }
