@@ -144,6 +144,9 @@ fn players_for(games: usize, per_player: usize) -> usize {
     2 * games.div_ceil(per_player.max(1))
 }
 
+/// Players logging in at once, each on a connection of its own from this machine's address.
+const LOGINS_AT_ONCE: usize = 64;
+
 /// The benchmark's configuration: `games` games, game `g` between players `p{2k}` (white) and
 /// `p{2k+1}` for its pair `k` (each with the secret `bench`), the journal in `data_dir`, any
 /// free port.
@@ -154,12 +157,14 @@ fn config_text(
 ) -> Result<String, String> {
     let players = players_for(games, per_player);
     let hash = crate::auth::hash_secret_cheap("bench")?;
-    // Every player logs in from one address, 64 at a time: the limit on logins checked at
-    // once from one address (counted before the check) must let that many through.
+    // Every player logs in from one address, LOGINS_AT_ONCE at a time: the limit on logins
+    // checked at once from one address (counted before the check), and on connections from
+    // one address not logged in yet, must let that many through.
     let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\ncommands_per_minute = 1000000\nfailed_logins_per_minute = {}\nidle_timeout_secs = 3600\n",
+        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\nmax_connections = {}\nmax_connections_per_address_before_login = {}\ncommands_per_minute = 1000000\nfailed_logins_per_minute = {}\nidle_timeout_secs = 3600\n",
         data_dir.display().to_string(),
         players + 16,
+        LOGINS_AT_ONCE + 16,
         (players + 16).min(10_000)
     );
     for i in 0..players {
@@ -457,7 +462,7 @@ async fn drive(
     game_pushes: bool,
 ) -> Result<BenchReport, String> {
     // Log in a bounded number at a time, as a real crowd arrives, not all in one burst.
-    let connecting = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
+    let connecting = std::sync::Arc::new(tokio::sync::Semaphore::new(LOGINS_AT_ONCE));
     let per_player = options.games_per_player.max(1);
     let mut logins = tokio::task::JoinSet::new();
     for pair in 0..players_for(options.games, per_player) / 2 {

@@ -4,12 +4,13 @@
 //!
 //! Absent, no HTTP server runs.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::addresses::{AddressSet, addresses};
 use super::check::Checker;
 use super::tcp::{TlsFiles, tls_files};
 
@@ -27,80 +28,8 @@ pub(super) struct RawHttp {
     max_connections_per_address: Option<i64>,
     max_listeners_per_address: Option<i64>,
     exempt_addresses: Option<Vec<String>>,
+    trusted_proxies: Option<Vec<String>>,
     metrics_from: Option<Vec<String>>,
-}
-
-/// Addresses and networks (`192.0.2.7`, `10.0.0.0/8`, `::1`, `2001:db8::/32`), as the
-/// configuration lists them. An IPv4 address seen on an IPv6 socket (`::ffff:192.0.2.7`) is
-/// matched as the IPv4 address it is.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AddressSet(Vec<(IpAddr, u8)>);
-
-impl AddressSet {
-    /// The loopback addresses, `127.0.0.1` and `::1`.
-    pub fn loopback() -> AddressSet {
-        AddressSet(vec![
-            (IpAddr::from([127, 0, 0, 1]), 32),
-            (IpAddr::from(Ipv6Addr::LOCALHOST), 128),
-        ])
-    }
-
-    /// Whether `ip` is one of the set or in one of its networks.
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        let ip = ip.to_canonical();
-        self.0.iter().any(|&(net, bits)| match (net, ip) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(bits)).unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(bits)).unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        })
-    }
-
-    /// Reads `addr` or `addr/bits`.
-    fn read(text: &str) -> Result<(IpAddr, u8), String> {
-        let refuse = || format!("{text:?} is not an address or a network (\"10.0.0.0/8\")");
-        let (addr, bits) = match text.trim().split_once('/') {
-            Some((addr, bits)) => (addr, Some(bits)),
-            None => (text.trim(), None),
-        };
-        let addr: IpAddr = addr.parse().map_err(|_| refuse())?;
-        let addr = addr.to_canonical();
-        let most = if addr.is_ipv4() { 32 } else { 128 };
-        let bits = match bits {
-            None => most,
-            Some(b) => b
-                .parse::<u8>()
-                .ok()
-                .filter(|b| *b <= most)
-                .ok_or_else(refuse)?,
-        };
-        Ok((addr, bits))
-    }
-}
-
-/// Checks a list of addresses; `default` when absent.
-fn addresses(
-    c: &mut Checker,
-    key: &str,
-    raw: Option<Vec<String>>,
-    default: AddressSet,
-) -> AddressSet {
-    let Some(raw) = raw else {
-        return default;
-    };
-    let mut set = Vec::new();
-    for (i, text) in raw.iter().enumerate() {
-        match AddressSet::read(text) {
-            Ok(net) => set.push(net),
-            Err(e) => c.problem(format!("{key}[{i}]"), e),
-        }
-    }
-    AddressSet(set)
 }
 
 /// The HTTP server's settings.
@@ -129,6 +58,13 @@ pub struct HttpConfig {
     /// Addresses the per-address limits do not apply to (a reverse proxy in front of the
     /// daemon, a monitor); the limits in all still do. None unless configured.
     pub exempt_addresses: AddressSet,
+    /// Reverse proxies in front of the server (nginx, a port forward that says who it
+    /// forwards): a request from one of these names its client in `X-Forwarded-For` or
+    /// `Forwarded` (RFC 7239), and that client's address is the request's for every
+    /// per-address limit, the login door and `metrics_from`. Their connections are not counted
+    /// per address (they carry many clients); their clients' live listeners are. None unless
+    /// configured; from anyone else those headers are ignored.
+    pub trusted_proxies: AddressSet,
     /// Who is served `/metrics`: these addresses (loopback unless configured), and the arbiter
     /// logged in on the web. Anyone else gets 403: the counters move with moves in games
     /// spectators may not see.
@@ -149,6 +85,7 @@ impl HttpConfig {
             max_connections_per_address: 32,
             max_listeners_per_address: 8,
             exempt_addresses: AddressSet::default(),
+            trusted_proxies: AddressSet::default(),
             metrics_from: AddressSet::loopback(),
         }
     }
@@ -225,6 +162,12 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawHttp>) -> Option<HttpConfig>
             "http.exempt_addresses",
             raw.exempt_addresses,
             d.exempt_addresses,
+        ),
+        trusted_proxies: addresses(
+            c,
+            "http.trusted_proxies",
+            raw.trusted_proxies,
+            d.trusted_proxies,
         ),
         metrics_from: addresses(c, "http.metrics_from", raw.metrics_from, d.metrics_from),
     })

@@ -11,6 +11,7 @@
 //! |---|---|
 //! | `mod.rs` | the whole file: [`Config`], `data_dir`, the order sections are checked in |
 //! | `journal.rs` | `[journal]` (the signing key) |
+//! | `addresses.rs` | lists of addresses and networks ([`AddressSet`]), as several sections take them |
 //! | `check.rs` | the one `Checker`, [`ConfigError`], [`valid_id`], `Field` |
 //! | `secret.rs` | [`Secret`], [`LinkSecret`], and the one reader of `X` / `X_file` secrets |
 //! | `tcp.rs` | `[tcp]`, `[limits]` |
@@ -55,6 +56,7 @@
 //! assert_eq!(config.players["alice"].notation.to_string(), "iccf");
 //! ```
 
+mod addresses;
 mod check;
 mod clock;
 mod email;
@@ -73,11 +75,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub use self::addresses::AddressSet;
 pub use self::check::{ConfigError, ConfigProblem, GAME_ID_RULE, valid_game_id, valid_id};
 pub use self::clock::ClockConfig;
 pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
 pub use self::events::{Event, GameConfig, Viewing};
-pub use self::http::{AddressSet, HttpConfig};
+pub use self::http::HttpConfig;
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{Player, Players, Reach};

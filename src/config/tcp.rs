@@ -1,5 +1,6 @@
-//! `[tcp]`: where the line protocol listens, with or without TLS; and `[limits]`: the bounds
-//! on what a client can make the daemon hold or wait for.
+//! `[tcp]`: where the line protocol listens, with or without TLS, and the proxies whose PROXY
+//! protocol header names the client; and `[limits]`: the bounds on what a client can make the
+//! daemon hold or wait for.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::addresses::{AddressSet, addresses};
 use super::check::Checker;
 
 #[derive(Deserialize, Default)]
@@ -15,12 +17,14 @@ pub(super) struct RawTcp {
     listen: Option<String>,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
+    trusted_proxies: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawLimits {
     max_connections: Option<i64>,
+    max_connections_per_address_before_login: Option<i64>,
     max_line_bytes: Option<i64>,
     idle_timeout_secs: Option<i64>,
     login_timeout_secs: Option<i64>,
@@ -36,6 +40,12 @@ pub(super) struct RawLimits {
 pub struct TcpConfig {
     pub listen: SocketAddr,
     pub tls: Option<TlsFiles>,
+    /// Proxies in front of the listener (nginx's stream module with `proxy_protocol on`,
+    /// HAProxy with `send-proxy`): a connection from one of these must begin with a PROXY
+    /// protocol header (version 1 or 2), and the client it names is the connection's address
+    /// for every limit, the login door and the private-wire rule. None unless configured; a
+    /// PROXY header from anyone else is a line like any other (and no command).
+    pub trusted_proxies: AddressSet,
 }
 
 #[derive(Clone, Debug)]
@@ -48,6 +58,11 @@ pub struct TlsFiles {
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_connections: usize,
+    /// Connections from one client address (an IPv6 /64) that have not logged in yet, at once;
+    /// one more is told `421` and closed. A flood of silent connections from one address then
+    /// holds this many of `max_connections`, never all of them; a session that logs in no
+    /// longer counts (its secret is the limit then).
+    pub max_connections_per_address_before_login: usize,
     pub max_line_bytes: usize,
     pub idle_timeout: Duration,
     pub login_timeout: Duration,
@@ -75,6 +90,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 2048,
+            max_connections_per_address_before_login: 16,
             max_line_bytes: 1024,
             idle_timeout: Duration::from_secs(900),
             login_timeout: Duration::from_secs(30),
@@ -122,7 +138,17 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawTcp>) -> TcpConfig {
         SocketAddr::from(([127, 0, 0, 1], 0))
     });
     let tls = tls_files(c, "tcp", raw.tls_cert, raw.tls_key);
-    TcpConfig { listen, tls }
+    let trusted_proxies = addresses(
+        c,
+        "tcp.trusted_proxies",
+        raw.trusted_proxies,
+        AddressSet::default(),
+    );
+    TcpConfig {
+        listen,
+        tls,
+        trusted_proxies,
+    }
 }
 
 /// Checks `[limits]`; each absent key keeps its [`Limits::default`].
@@ -134,6 +160,12 @@ pub(super) fn check_limits(c: &mut Checker, raw: Option<RawLimits>) -> Limits {
             "limits.max_connections",
             raw.max_connections,
             d.max_connections as u64,
+            1_000_000,
+        ) as usize,
+        max_connections_per_address_before_login: c.positive(
+            "limits.max_connections_per_address_before_login",
+            raw.max_connections_per_address_before_login,
+            d.max_connections_per_address_before_login as u64,
             1_000_000,
         ) as usize,
         max_line_bytes: c.positive(
@@ -178,5 +210,47 @@ pub(super) fn check_limits(c: &mut Checker, raw: Option<RawLimits>) -> Limits {
             u64::from(d.xfcc_fetches_per_minute),
             1_000_000,
         ) as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use std::path::Path;
+
+    fn load(text: &str) -> Result<Config, String> {
+        Config::from_toml(text, Path::new("/etc/ccrelay")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn trusted_proxies_and_the_limit_before_login_are_read_and_each_bad_one_named() {
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        let d = load("").unwrap();
+        assert!(
+            !d.tcp.trusted_proxies.contains(ip("127.0.0.1")),
+            "none by default"
+        );
+        assert_eq!(d.limits.max_connections_per_address_before_login, 16);
+        let c = load(
+            "[tcp]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\"]\n\
+             [limits]\nmax_connections_per_address_before_login = 4\n",
+        )
+        .unwrap();
+        assert!(c.tcp.trusted_proxies.contains(ip("10.2.3.4")));
+        assert!(!c.tcp.trusted_proxies.contains(ip("127.0.0.2")));
+        assert_eq!(c.limits.max_connections_per_address_before_login, 4);
+        let e = load(
+            "[tcp]\ntrusted_proxies = [\"nginx\"]\n\
+             [limits]\nmax_connections_per_address_before_login = 0\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("tcp.trusted_proxies[0]"), "{e}");
+        assert!(
+            e.contains("limits.max_connections_per_address_before_login"),
+            "{e}"
+        );
+        let e = load("[http]\nlisten = \"127.0.0.1:1\"\ntrusted_proxies = [\"::1/129\"]\n")
+            .unwrap_err();
+        assert!(e.contains("http.trusted_proxies[0]"), "{e}");
     }
 }

@@ -16,18 +16,19 @@ use crate::relay::{Channel, Mailbox, Relay};
 /// Who is at the other end of a session, for the login limit and the logs.
 #[derive(Clone, Debug)]
 pub struct Peer {
-    /// What failed logins are counted by: an IPv4 address, an IPv6 /64, a serial device.
+    /// What failed logins are counted by: an IPv4 address, an IPv6 /64 (behind a trusted
+    /// proxy, the client's it names), a serial device.
     pub key: String,
     /// The transport, as journal entries name it: `tcp`, `serial`.
     pub channel: Channel,
     /// Where output passes through a slow line: the highest message id actually printed.
     /// A bare `ACK` then acknowledges only what the person can have read.
     pub printed: Option<Arc<AtomicI64>>,
-    /// Whether no one else can read the wire: TLS, a connection from this machine, the admin
-    /// socket. A command that carries a secret (`SECRET`, and `PLAYER ADD` and `PLAYER SECRET`
-    /// whose replies do: [`crate::command::Command::carries_secret`]) is taken only over such a
-    /// wire; a plain TCP connection from elsewhere and a serial line (which may be a radio
-    /// modem) are not.
+    /// Whether no one else can read the wire: TLS, a connection from this machine (through a
+    /// proxy, both hops: `tcp::private_wire`), the admin socket. A command that carries a
+    /// secret (`SECRET`, and `PLAYER ADD` and `PLAYER SECRET` whose replies do:
+    /// [`crate::command::Command::carries_secret`]) is taken only over such a wire; a plain
+    /// TCP connection from elsewhere and a serial line (which may be a radio modem) are not.
     pub private_wire: bool,
 }
 

@@ -8,6 +8,8 @@ pub mod email;
 pub mod http;
 pub mod line;
 pub mod link;
+pub mod per_address;
+pub mod proxy_header;
 pub mod serial_port;
 pub mod session;
 pub mod stopping;

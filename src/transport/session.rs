@@ -28,6 +28,7 @@ use tokio_util::codec::Framed;
 use self::answers::Answers;
 use super::context::{Context, Peer};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
+use super::per_address::Place;
 use super::stopping::Stopping;
 use crate::auth::gate::Refusal;
 use crate::limiter::CommandBudget;
@@ -60,6 +61,9 @@ pub struct Session<'a, S> {
     /// Set while gathered lines wait for the client to read ([`Self::poll_flush_within`]),
     /// cleared when they are written.
     write_deadline: Option<Pin<Box<Sleep>>>,
+    /// The session's place among its address's connections not logged in yet (TCP's
+    /// `limits.max_connections_per_address_before_login`): given back at login or close.
+    counted_until_login: Option<Place>,
 }
 
 const OUTBOX_PAGE: usize = 256;
@@ -92,7 +96,14 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             stopping: Stopping::new(&ctx.shutdown),
             deadline: Box::pin(tokio::time::sleep(ctx.config.limits.login_timeout)),
             write_deadline: None,
+            counted_until_login: None,
         }
+    }
+
+    /// The session holds `place` until it logs in.
+    pub fn counted_until_login(mut self, place: Place) -> Session<'a, S> {
+        self.counted_until_login = Some(place);
+        self
     }
 
     /// A session on the admin socket (`transport::admin`): logged in as the administrator
@@ -197,6 +208,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
         self.send(greeting).await?;
         metrics::gauge!("ccrelay_sessions_open").increment(1.0);
         let result = self.serve().await;
+        // Given back before the connection closes, so a client that sees the close finds it.
+        self.counted_until_login = None;
         metrics::gauge!("ccrelay_sessions_open").decrement(1.0);
         if let Some(login) = self.login.take()
             && let Some(pushes) = login.pushes
@@ -444,6 +457,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             (false, self.ctx.relay.roster().with(&player, |p| p.notation))
         };
         tracing::info!(peer = %self.peer.key, %player, "logged in");
+        self.counted_until_login = None;
         let pushes = self
             .ctx
             .mailbox

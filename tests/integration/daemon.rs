@@ -192,7 +192,12 @@ pub struct Client {
 
 impl Client {
     pub fn connect(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).expect("connect");
+        Client::over(TcpStream::connect(addr).expect("connect"))
+    }
+
+    /// A client on a connection already open (from another address, through a proxy), once
+    /// the daemon's greeting is read.
+    pub fn over(stream: TcpStream) -> Client {
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
             .expect("timeout");

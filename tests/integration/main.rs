@@ -4,6 +4,7 @@ mod admin;
 mod attack;
 mod cli;
 mod daemon;
+mod doors;
 mod draughts;
 mod draughts_relay;
 mod draughts_seed;

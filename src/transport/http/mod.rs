@@ -3,15 +3,23 @@
 //!
 //! Bounded like the line protocol: at most `http.max_connections` connections are served at
 //! once (more wait in the kernel's backlog), and at most `http.max_connections_per_address`
-//! from one address (an IPv6 address's /64; `http.exempt_addresses` aside): a connection over
-//! its address's limit is served from a small pool of its own ([`OVERFLOW`] connections, one
-//! request each, a short deadline) that answers `/healthz` and says 503 to anything else, so
-//! one client can neither take every connection nor keep the health check from being
-//! answered. Each request head and TLS handshake must arrive within
-//! `http.header_timeout_secs` (which also closes an idle kept-alive connection), a whole
-//! request within `http.request_timeout_secs` (a slow body gets 408), and a body over
-//! `http.max_body_bytes` gets 413 before it is read. On shutdown the listener stops, each
+//! from one address (an IPv6 address's /64; `http.exempt_addresses` and
+//! `http.trusted_proxies` aside), and, once half of `http.max_connections` are taken, a
+//! quarter of that ([`fair_limit`]): so a handful of addresses holding slow request heads take
+//! little more than half the connections, and a fresh address finds a place. A connection over
+//! its address's limit is served from a small pool of its own ([`OVERFLOW`] connections,
+//! [`OVERFLOW_PER_ADDRESS`] from one address, one request each, a short deadline) that answers
+//! `/healthz` and says 503 to anything else, so one client can neither take every connection
+//! nor keep the health check from being answered. Each request head and TLS handshake must
+//! arrive within `http.header_timeout_secs` (which also closes an idle kept-alive connection),
+//! a whole request within `http.request_timeout_secs` (a slow body gets 408), and a body over
+//! `http.max_body_bytes` gets 413: at once, before any of it is read, when its
+//! `Content-Length` says so ([`declared_too_large`]). On shutdown the listener stops, each
 //! connection finishes the request in hand and closes.
+//!
+//! A request from `http.trusted_proxies` is its client's ([`forwarded`]): [`PeerAddr`] is the
+//! address the proxy's `X-Forwarded-For` or `Forwarded` names, for the login door, the live
+//! listeners' limits and `/metrics`.
 //!
 //! Every response carries the security headers ([`secure_headers`]): a Content-Security-Policy
 //! that lets a page run only the scripts and styles the server serves as files, never inline
@@ -19,7 +27,7 @@
 //! `X-Content-Type-Options: nosniff`. `/metrics` is served only to `http.metrics_from`
 //! (loopback unless configured) and to the arbiter logged in on the web.
 
-pub mod per_address;
+pub mod forwarded;
 pub mod web;
 pub mod xfcc;
 
@@ -40,16 +48,19 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
 use super::context::Context;
+use super::per_address::{PerAddress, fair_limit};
 use crate::config::{AddressSet, HttpConfig};
-use per_address::PerAddress;
 
-/// The address a request came from, put in each request's extensions by the server.
+/// The client a request came from, put in each request's extensions: the connection's peer,
+/// or, from a trusted proxy, the client the proxy names (with port 0 when it names none).
 #[derive(Copy, Clone, Debug)]
 pub struct PeerAddr(pub SocketAddr);
 
 /// Connections over their address's limit served at once (`/healthz` only), at most; one
 /// more is closed at once.
 pub const OVERFLOW: usize = 16;
+/// Of those, from one address at most: a few addresses cannot fill the overflow either.
+pub const OVERFLOW_PER_ADDRESS: usize = 2;
 /// How long a connection over its address's limit has to send its request head.
 const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -66,6 +77,8 @@ pub fn router(
 ) -> Result<Router, web::sessions::SessionsError> {
     let tls = http.tls.is_some();
     let timeout = http.request_timeout;
+    let max_body = http.max_body_bytes;
+    let trusted = Arc::new(http.trusted_proxies.clone());
     let web = web::Web::new(ctx.clone(), http)?;
     let metrics_state = MetricsAccess {
         ctx: ctx.clone(),
@@ -88,7 +101,58 @@ pub fn router(
         .layer(axum::middleware::from_fn(move |request, next| {
             within(timeout, request, next)
         }))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            declared_too_large(max_body, request, next)
+        }))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            name_the_client(trusted.clone(), request, next)
+        }))
         .layer(axum::middleware::map_response(secure_headers)))
+}
+
+/// A request from a trusted proxy is its client's: [`PeerAddr`] becomes the address the
+/// proxy names ([`forwarded::client`]); a request whose proxy names none readably gets 400.
+async fn name_the_client(trusted: Arc<AddressSet>, mut request: Request, next: Next) -> Response {
+    let Some(&PeerAddr(hop)) = request.extensions().get::<PeerAddr>() else {
+        return next.run(request).await;
+    };
+    if !trusted.contains(hop.ip()) {
+        return next.run(request).await;
+    }
+    match forwarded::client(request.headers(), &trusted) {
+        Ok(None) => {}
+        Ok(Some(client)) => {
+            request
+                .extensions_mut()
+                .insert(PeerAddr(SocketAddr::new(client, 0)));
+        }
+        Err(e) => {
+            tracing::warn!(proxy = %hop, error = %e, "request from a trusted proxy refused");
+            return (StatusCode::BAD_REQUEST, format!("{e}\n")).into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// A request whose `Content-Length` is over `max_body` gets 413 as soon as its head is read,
+/// and the connection is closed: waiting for a body that will be refused anyway would hold the
+/// connection until the request timeout. (A body without a length is cut at `max_body` as it
+/// is read.)
+async fn declared_too_large(max_body: usize, request: Request, next: Next) -> Response {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(length) if length > max_body as u64 => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            [(header::CONNECTION, "close")],
+            format!("a request body is at most {max_body} bytes (http.max_body_bytes)\n"),
+        )
+            .into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 /// What a connection over its address's limit is served: `/healthz`, and 503 for anything
@@ -220,6 +284,7 @@ pub async fn serve(
     let overflow_permits = Arc::new(Semaphore::new(OVERFLOW));
     let overflow = overflow_router(ctx.clone());
     let per_address = PerAddress::default();
+    let overflow_by_address = PerAddress::default();
     loop {
         let permit = tokio::select! {
             permit = permits.clone().acquire_owned() => match permit {
@@ -239,13 +304,20 @@ pub async fn serve(
             },
             () = ctx.shutdown.cancelled() => return,
         };
-        let place = if http.exempt_addresses.contains(addr.ip()) {
+        // A trusted proxy's connections carry many clients, counted by request where it
+        // matters (the login door, live listeners).
+        let unlimited =
+            http.exempt_addresses.contains(addr.ip()) || http.trusted_proxies.contains(addr.ip());
+        let place = if unlimited {
             Ok(None)
         } else {
-            per_address
-                .take(addr.ip(), http.max_connections_per_address)
-                .map(Some)
-                .ok_or(())
+            let in_use = http.max_connections - permits.available_permits();
+            let limit = fair_limit(
+                http.max_connections_per_address,
+                in_use,
+                http.max_connections,
+            );
+            per_address.take(addr.ip(), limit).map(Some).ok_or(())
         };
         let (tls, ctx2) = (tls.clone(), ctx.clone());
         let Ok(place) = place else {
@@ -253,6 +325,11 @@ pub async fn serve(
             // connection gets one request from the overflow pool, or is closed if that is full.
             drop(permit);
             metrics::counter!("ccrelay_http_over_address_limit_total").increment(1);
+            let Some(overflow_place) = overflow_by_address.take(addr.ip(), OVERFLOW_PER_ADDRESS)
+            else {
+                drop(stream);
+                continue;
+            };
             let Ok(overflow_permit) = overflow_permits.clone().try_acquire_owned() else {
                 drop(stream);
                 continue;
@@ -260,6 +337,7 @@ pub async fn serve(
             let router = overflow.clone();
             ctx.tracker.spawn(async move {
                 let _permit = overflow_permit;
+                let _place = overflow_place;
                 let served = Serving {
                     router,
                     header_timeout: OVERFLOW_HEADER_TIMEOUT,

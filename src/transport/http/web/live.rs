@@ -4,12 +4,16 @@
 //! the relay (so only once it is committed) and speaks only when that differs, so a move
 //! hidden by a delay rule makes no event at all.
 //!
-//! At most `http.max_listeners` listen at once, and `http.max_listeners_per_address` from one
-//! address (`http.exempt_addresses` aside); one more is answered 503 and the page's script
-//! tries again later. Each stream sends a keep-alive comment every 15 s and ends when the
-//! daemon stops. A listener that falls behind the relay's announcements reads again. A
-//! player's stream (`/play/live`) also ends with the session that opened it: at its logout,
-//! and when the player's secret changes ([`crate::relay::Roster::ended`]).
+//! Spectators' pages: at most `http.max_listeners` listen at once, and
+//! `http.max_listeners_per_address` from one address (`http.exempt_addresses` aside), a
+//! quarter of that once half the listeners are taken ([`fair_limit`]), so a handful of
+//! addresses cannot take them all; one more is answered 503 and the page's script tries again
+//! later. A player's own pages (`/play/live`) listen apart from strangers: at most
+//! [`PLAYER_LISTENERS`] a player, whatever spectators hold. Each stream sends a keep-alive
+//! comment every 15 s and ends when the daemon stops. A listener that falls behind the relay's
+//! announcements reads again. A player's stream (`/play/live`) also ends with the session
+//! that opened it: at its logout, and when the player's secret changes
+//! ([`crate::relay::Roster::ended`]).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -25,8 +29,8 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::super::super::per_address::{Place, fair_limit};
 use super::super::PeerAddr;
-use super::super::per_address::Place;
 use super::{Web, not_found, viewer};
 use crate::relay::Watched;
 
@@ -89,6 +93,9 @@ async fn fingerprint(web: &Web, scope: &Scope, arbiter: bool) -> Option<String> 
 /// What ends a stream besides the daemon's stop (never, for a spectator's).
 type Until = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+/// Live pages one player may have open at once (tabs, a phone), beside every spectator's.
+pub const PLAYER_LISTENERS: usize = 8;
+
 struct Listener {
     web: Arc<Web>,
     scope: Scope,
@@ -97,8 +104,10 @@ struct Listener {
     changes: tokio::sync::broadcast::Receiver<String>,
     /// Ends the stream before the daemon stops: a player's session ending.
     until: Until,
-    _permit: OwnedSemaphorePermit,
-    /// The listener's place among its address's (none for an exempt address).
+    /// The listener's place among spectators' (none for a player's own page).
+    _permit: Option<OwnedSemaphorePermit>,
+    /// The listener's place among its address's (a spectator's, but for an exempt address),
+    /// or among its player's.
     _place: Option<Place>,
 }
 
@@ -139,29 +148,33 @@ async fn listen(
         Ok(v) => v,
         Err(page) => return *page,
     };
-    let place = match peer.map(|p| p.0.0.ip()) {
-        Some(ip) if !web.exempt.contains(ip) => {
-            match web.listeners_by_address.take(ip, web.listeners_per_address) {
-                Some(place) => Some(place),
-                None => {
-                    return (
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        [("retry-after", "10")],
-                        "too many live listeners from your address; try again later\n",
-                    )
-                        .into_response();
-                }
-            }
+    let (permit, place) = match &scope {
+        Scope::Player(player) => {
+            let Some(place) = web
+                .player_listeners
+                .take_key(player.clone(), PLAYER_LISTENERS)
+            else {
+                return busy("too many of your live pages are open; close one");
+            };
+            (None, Some(place))
         }
-        _ => None,
-    };
-    let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [("retry-after", "10")],
-            "too many live listeners; try again later\n",
-        )
-            .into_response();
+        _ => {
+            let in_use = web.max_listeners - web.listeners.available_permits();
+            let place = match peer.map(|p| p.0.0.ip()) {
+                Some(ip) if !web.exempt.contains(ip) => {
+                    let limit = fair_limit(web.listeners_per_address, in_use, web.max_listeners);
+                    match web.listeners_by_address.take(ip, limit) {
+                        Some(place) => Some(place),
+                        None => return busy("too many live listeners from your address"),
+                    }
+                }
+                _ => None,
+            };
+            let Ok(permit) = web.listeners.clone().try_acquire_owned() else {
+                return busy("too many live listeners");
+            };
+            (Some(permit), place)
+        }
     };
     // Subscribed before the first reading, so no change falls between the two.
     let changes = web.ctx.relay.changes();
@@ -184,6 +197,16 @@ async fn listen(
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// 503 with `why`: the page's script tries again later.
+fn busy(why: &str) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [("retry-after", "10")],
+        format!("{why}; try again later\n"),
+    )
         .into_response()
 }
 

@@ -44,6 +44,7 @@ use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 
 use super::super::context::Context;
+use super::super::per_address::PerAddress;
 use crate::config::HttpConfig;
 use crate::notation::{Lang, Notation};
 use words::{Tongue, Words};
@@ -51,11 +52,14 @@ use words::{Tongue, Words};
 /// What every page handler shares.
 pub struct Web {
     ctx: Arc<Context>,
-    /// One permit per live listener (`http.max_listeners`).
+    /// One permit per spectator's live listener (`http.max_listeners`).
     listeners: Arc<Semaphore>,
-    /// Live listeners by address (`http.max_listeners_per_address`).
-    listeners_by_address: super::per_address::PerAddress,
+    max_listeners: usize,
+    /// Spectators' live listeners by address (`http.max_listeners_per_address`).
+    listeners_by_address: PerAddress,
     listeners_per_address: usize,
+    /// Players' own live pages, by player ([`live::PLAYER_LISTENERS`]).
+    player_listeners: PerAddress,
     /// Addresses the per-address limit does not apply to.
     exempt: crate::config::AddressSet,
     arbiters: login::Sessions,
@@ -85,7 +89,9 @@ impl Web {
         let web = Arc::new(Web {
             ctx,
             listeners: Arc::new(Semaphore::new(http.max_listeners)),
+            max_listeners: http.max_listeners,
             listeners_by_address: Default::default(),
+            player_listeners: Default::default(),
             listeners_per_address: http.max_listeners_per_address,
             exempt: http.exempt_addresses.clone(),
             arbiters: login::Sessions::default(),
