@@ -10,11 +10,12 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
-use crate::daemon::{ALICE, BORIS, Client, Daemon, config_text_with};
-use crate::web::start;
-use crate::web_play::player_cookie;
-use crate::web_security::{connect_from, get_from};
-use crate::xfcc::{Response, envelope, parse_response, raw};
+use crate::support::config::{ALICE, BORIS, config_text_with};
+use crate::support::daemon::Daemon;
+use crate::support::http::{Response, connect_from, get_from, parse_response, raw};
+use crate::support::line::Client;
+use crate::support::web::{player_cookie, start};
+use crate::support::xfcc::envelope;
 
 fn ip(last: u8) -> Ipv4Addr {
     Ipv4Addr::new(127, 0, 0, last)
