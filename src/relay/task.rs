@@ -9,7 +9,7 @@
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::command::{Command, MoveLine};
+use crate::command::{Command, DeadAction, MoveLine};
 use crate::config::Config;
 use crate::journal::{Journal, JournalError, Replayed};
 
@@ -18,7 +18,7 @@ use super::pending::Pending;
 use super::preview::{self, Preview};
 use super::replica::Replicated;
 use super::reply::{Reply, Status};
-use super::request::Request;
+use super::request::{Request, Sender};
 use super::roster::Roster;
 use super::state::State;
 use super::undelivered::{self, DeadLetters};
@@ -152,12 +152,12 @@ impl Relay {
     /// commits this one, and writes the replies in the order of the commands.
     pub async fn submit(&self, request: Request) -> impl Future<Output = Reply> + Send + 'static {
         enum Queued {
-            Undelivered(DeadLetters, Request),
+            Undelivered(DeadLetters, Sender, DeadAction),
             Relay(oneshot::Receiver<Pending>),
             Refused,
         }
-        let queued = if let Command::Dead { .. } = request.command {
-            Queued::Undelivered(self.undelivered.clone(), request)
+        let queued = if let Command::Dead { action } = request.command {
+            Queued::Undelivered(self.undelivered.clone(), request.sender, action)
         } else {
             let (reply, rx) = oneshot::channel();
             let call = Call { request, reply };
@@ -169,7 +169,9 @@ impl Relay {
         };
         async move {
             match queued {
-                Queued::Undelivered(store, request) => undelivered::answer(store, request).await,
+                Queued::Undelivered(store, sender, action) => {
+                    undelivered::answer(store, &sender, action).await
+                }
                 Queued::Relay(rx) => match rx.await {
                     Ok(pending) => pending.resolve().await,
                     Err(_) => Reply::shutting_down(),

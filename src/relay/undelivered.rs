@@ -18,8 +18,7 @@
 use std::path::{Path, PathBuf};
 
 use super::reply::{Reply, Status};
-use super::request::Request;
-use crate::command::Command;
+use super::request::Sender;
 use crate::command::DeadAction;
 use crate::durable::{create_dir_all, sync_dir};
 
@@ -293,11 +292,7 @@ impl DeadLetters {
 }
 
 /// The admin's `DEAD` command, answered from the store (off the async threads).
-pub(super) async fn answer(store: DeadLetters, request: Request) -> Reply {
-    let Command::Dead { action } = request.command else {
-        return Reply::new(Status::BadCommand, "not a DEAD command");
-    };
-    let sender = &request.sender;
+pub(super) async fn answer(store: DeadLetters, sender: &Sender, action: DeadAction) -> Reply {
     if !sender.admin {
         return Reply::new(Status::Forbidden, "only the admin sees the dead letters");
     }

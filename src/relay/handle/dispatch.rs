@@ -155,7 +155,7 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
             score,
             reason,
         } => results::adjudicate(state, request, game, *score, reason).await,
-        Command::Clock { set } => clock::set_clock(state, request, set.clone()).await,
+        Command::Clock { set } => clock::set_clock(state, request, *set).await,
         // Answered by the relay's handle, before it reaches the games.
         Command::Dead { .. } => Pending::Now(Reply::new(
             Status::BadCommand,
