@@ -20,8 +20,9 @@ use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem
 
 use super::notice::{MoveNotice, Notice, Side};
 use super::render::{self, Reader};
+use super::reply::Channel;
+use super::roster::Roster;
 use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
-use super::{Channel, Roster};
 
 /// The record could not be read or written.
 #[derive(Debug, thiserror::Error)]

@@ -33,7 +33,7 @@ pub(super) struct State {
 }
 
 /// The outbox row telling `player` of `notice`, with the notice itself for the live push
-/// ([`Message`](super::Message) takes it rather than read the body back).
+/// ([`Message`](crate::relay::mailbox::Message) takes it rather than read the body back).
 pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
     notice_to(player, notice.clone())
 }

@@ -1,7 +1,7 @@
 //! Players while the relay runs: the arbiter's `PLAYER ADD|SET|SECRET` and `PLAYERS`, and a
 //! player's own `SECRET`. Registrations are journaled (who, when, by whom: the entry's time,
 //! player and channel), replayed at start, and published to the transports through the
-//! [`super::Roster`]. A secret is drawn as `ccrelay init` draws them, shown once in the
+//! [`Roster`](crate::relay::roster::Roster). A secret is drawn as `ccrelay init` draws them, shown once in the
 //! reply, and kept only as its Argon2id hash, outside the record.
 //!
 //! A player of the configuration keeps its entry there: `PLAYER ADD` refuses their id and
