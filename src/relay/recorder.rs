@@ -63,7 +63,7 @@ impl Recorder {
         entry
     }
 
-    /// An entry by the request of the request being handled, recording what they said.
+    /// An entry by the sender of the request being handled, recording its words.
     /// It carries the request's idempotency key: the first such entry committed keeps it.
     pub(super) fn request_entry(&self, request: &Request, game: &str, kind: EntryKind) -> NewEntry {
         let mut entry = self.entry(game, &request.player, request.channel, kind, &request.text);
