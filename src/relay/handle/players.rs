@@ -121,12 +121,8 @@ pub(in crate::relay) async fn player(
         ));
     }
     let pending = match action {
-        PlayerAction::Add => {
-            crate::relay::handle::players::add_player(state, request, id, fields).await
-        }
-        PlayerAction::Set => {
-            crate::relay::handle::players::set_player(state, request, id, fields).await
-        }
+        PlayerAction::Add => add_player(state, request, id, fields).await,
+        PlayerAction::Set => set_player(state, request, id, fields).await,
         PlayerAction::Secret => {
             if id == "admin" {
                 return Pending::Now(Reply::new(
@@ -143,8 +139,7 @@ pub(in crate::relay) async fn player(
                         Status::Done,
                         format!("new secret for {id} (the old one no longer works): {secret}"),
                     );
-                    crate::relay::handle::players::change_secret(state, request, id, hash, reply)
-                        .await
+                    change_secret(state, request, id, hash, reply).await
                 }
                 Err(reply) => Err(reply),
             }
@@ -326,7 +321,7 @@ pub(in crate::relay) async fn own_secret(
         "SECRET (the new secret is not recorded)",
     );
     let player = request.player.clone();
-    crate::relay::handle::players::change_secret(
+    change_secret(
         state,
         request,
         &player,
