@@ -5,9 +5,9 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 
 use crate::notation::movetext::parse_position;
-use crate::notation::{Iccf, Notation, ReadIn, Reader};
+use crate::notation::{Iccf, Notation, ReadIn, Reader, king_move_squares};
 
-use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
+use super::board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult, diagram};
 
 /// A chess position.
@@ -34,6 +34,19 @@ impl ChessBoard {
 
 fn ply(m: Move) -> Ply {
     Ply(PlyOf::Chess(m))
+}
+
+fn file_rank(square: shakmaty::Square) -> FileRank {
+    FileRank {
+        file: u8::from(square.file()),
+        rank: u8::from(square.rank()),
+    }
+}
+
+/// A chess move's squares: from and to, castling as the king's move (as ICCF writes it).
+pub(super) fn squares(m: Move) -> Vec<FileRank> {
+    let (from, to) = king_move_squares(m);
+    vec![file_rank(from), file_rank(to)]
 }
 
 /// Room for a FEN: at most 71 bytes for the board (every square written out, and the
@@ -141,6 +154,31 @@ impl Board for ChessBoard {
 
     fn diagram(&self) -> String {
         diagram(self.0.board())
+    }
+
+    fn pieces(&self) -> Vec<PieceOn> {
+        let board = self.0.board();
+        let mut out = Vec::with_capacity(32);
+        for rank in shakmaty::Rank::ALL.into_iter().rev() {
+            for file in shakmaty::File::ALL {
+                let square = shakmaty::Square::from_coords(file, rank);
+                if let Some(piece) = board.piece_at(square) {
+                    out.push(PieceOn {
+                        at: file_rank(square),
+                        color: piece.color,
+                        figure: Figure::Chess(piece.role),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn checked_king(&self) -> Option<FileRank> {
+        if !self.0.is_check() {
+            return None;
+        }
+        self.0.board().king_of(self.0.turn()).map(file_rank)
     }
 }
 

@@ -12,7 +12,7 @@ use crate::draughts::notation::{self, Form};
 use crate::draughts::{self as rules, Outcome, all_moves, setup};
 use crate::notation::{LangSet, Notation, ReadIn};
 
-use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
+use super::board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult};
 
 /// A Russian draughts position, with the moves that led to it.
@@ -31,6 +31,22 @@ fn color(c: rules::Color) -> Color {
 
 fn ply(m: rules::Move) -> Ply {
     Ply(PlyOf::Draughts(Box::new(m)))
+}
+
+fn file_rank(square: rules::Square) -> FileRank {
+    FileRank {
+        file: square.file(),
+        rank: square.rank(),
+    }
+}
+
+/// A draughts move's squares: its whole path, from where it starts through every square a
+/// capture stops on to where it ends (the squares the record's numeric form names).
+pub(super) fn squares(m: &rules::Move) -> Vec<FileRank> {
+    std::iter::once(m.from())
+        .chain(m.landings().iter().copied())
+        .map(file_rank)
+        .collect()
 }
 
 impl DraughtsBoard {
@@ -159,5 +175,27 @@ impl Board for DraughtsBoard {
 
     fn diagram(&self) -> String {
         setup::write_diagram(self.position()).trim_end().to_owned()
+    }
+
+    fn pieces(&self) -> Vec<PieceOn> {
+        // PDN's order: the top rank first, each rank from the a-file.
+        rules::Square::all()
+            .filter_map(|square| {
+                let piece = self.position().piece_at(square)?;
+                Some(PieceOn {
+                    at: file_rank(square),
+                    color: color(piece.color),
+                    figure: match piece.kind {
+                        rules::Kind::Man => Figure::DraughtsMan,
+                        rules::Kind::King => Figure::DraughtsKing,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    fn checked_king(&self) -> Option<FileRank> {
+        // Draughts has no check.
+        None
     }
 }
