@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::daemon::{ALICE, BORIS, Daemon, config_text};
-use crate::support::ccrelay;
+use crate::support::config::{ALICE, BORIS, config_text};
+use crate::support::daemon::Daemon;
+use crate::support::process::ccrelay;
 
 /// A configuration in a fresh folder: its file, and the data directory.
 struct Club {

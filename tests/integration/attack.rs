@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use crate::daemon::{Client, Daemon};
-use crate::memory::memory_kb;
+use crate::support::config::{ALICE, BORIS};
+use crate::support::daemon::Daemon;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::Client;
+use crate::support::process::memory_kb;
 
 const MB: u64 = 1000;
 /// Each move answered, and pushed to the opponent, within this.
@@ -249,8 +252,8 @@ fn two_players_finish_a_game_under_every_flood_at_once() {
     let (_, before) = memory_kb(pid);
 
     // The players log in before the storm (a login under it may wait for a secret check).
-    let mut alice = daemon.login(&crate::daemon::ALICE);
-    let mut boris = daemon.login(&crate::daemon::BORIS);
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
 
     let stop = Arc::new(AtomicBool::new(false));
     let counts = Arc::new(Counts::default());
@@ -404,7 +407,7 @@ fn two_players_finish_a_game_under_every_flood_at_once() {
         peak / MB
     );
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&config);
+    assert_journal_verifies(&config);
 }
 
 /// The next push that reports a move, skipping others (a game-start notice).

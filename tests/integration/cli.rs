@@ -4,7 +4,8 @@
 use std::io::{Read, Write};
 use std::process::{Output, Stdio};
 
-use crate::support::{ccrelay, fixture};
+use crate::support::fixtures::fixture;
+use crate::support::process::ccrelay;
 
 /// `ccrelay convert ARGS` with every standard stream piped.
 fn spawn_convert(args: &[&str]) -> std::process::Child {

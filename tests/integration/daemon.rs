@@ -2,347 +2,23 @@
 //! ephemeral port, real sockets.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::net::TcpStream;
+use std::process::Command;
 use std::time::Duration;
 
-use ccrelay::notation::{Iccf, Lang, Notation, Reader, lan, san, uci};
+use ccrelay::notation::{Iccf, Lang, Notation, lan, san, uci};
 use shakmaty::{Chess, Position};
 
-use crate::support::ccrelay;
-
-/// A real game (TWIC, Kosanovic - Stanojevic, 133 half-moves) with castling on both sides,
-/// en passant (f5xg6) and an under-promotion (g7-g8=N).
-pub const LONG_GAME: &str = "d2d4 d7d5 g1f3 g8f6 e2e3 a7a6 c2c4 e7e6 b1c3 c7c5 d4c5 f8c5 a2a3 e8g8 b2b4 c5d6 c1b2 a6a5 c4c5 d6e7 c3a4 b8d7 f1b5 a5b4 a3b4 b7b6 e1g1 b6c5 b5d7 c8d7 a4c5 d7b5 f1e1 f6d7 d1d4 e7f6 d4d2 f6b2 a1a8 d8a8 c5d7 b5d7 d2b2 f7f6 h2h4 f8b8 h4h5 a8b7 e1b1 h7h6 b2d2 e6e5 f3h4 d7g4 b4b5 g4h5 b5b6 h5f7 d2b4 b7d7 f2f4 e5f4 e3f4 d5d4 b1d1 d4d3 b4e4 d3d2 h4f3 f7d5 e4d3 d7c6 f3d4 c6c1 d3d2 c1d2 d1d2 b8b6 d4f5 d5e6 f5e3 b6b4 g2g3 b4a4 g1f2 a4a2 d2a2 e6a2 f4f5 h6h5 g3g4 h5g4 f2g3 a2b1 g3g4 g8f7 g4f4 f7e7 e3f1 b1a2 f1g3 a2f7 g3e4 e7d7 e4c5 d7c6 c5e4 c6d5 e4g3 d5d4 g3e4 f7d5 e4g3 d5f7 g3e2 d4d3 e2g3 f7e8 g3e4 d3e2 e4c5 e8f7 c5e6 g7g5 f5g6 f7e6 g6g7 e2d3 g7g8n e6g8 f4f5 g8h7 f5f6";
-
-/// The moves of [`LONG_GAME`], with the position each is played in.
-pub fn long_game() -> Vec<(Chess, shakmaty::Move)> {
-    let mut pos = Chess::default();
-    let mut out = Vec::new();
-    for u in LONG_GAME.split_whitespace() {
-        let m = Reader::new(None).read(&pos, u).expect("legal").m;
-        out.push((pos.clone(), m));
-        pos.play_unchecked(m);
-    }
-    out
-}
-
-pub struct Player {
-    pub id: &'static str,
-    pub secret: &'static str,
-    pub notation: &'static str,
-    pub lang: Option<&'static str>,
-}
-
-pub const ALICE: Player = Player {
-    id: "alice",
-    secret: "alice-secret",
-    notation: "san",
-    lang: None,
+use crate::support::config::{
+    ADMIN_SECRET, ALICE, BORIS, Player, config_text, config_text_with, temp_setup,
 };
-pub const BORIS: Player = Player {
-    id: "boris",
-    secret: "boris-secret",
-    notation: "lan",
-    lang: Some("ru"),
-};
-pub const ADMIN_SECRET: &str = "admin-secret";
-
-/// A config for `players` and `games` (id, white, black), cheap hashes, port 0.
-pub fn config_text(data_dir: &Path, players: &[Player], games: &[(&str, &str, &str)]) -> String {
-    config_text_with(data_dir, players, games, "max_line_bytes = 200\n")
-}
-
-/// The same with other `[limits]`.
-pub fn config_text_with(
-    data_dir: &Path,
-    players: &[Player],
-    games: &[(&str, &str, &str)],
-    limits: &str,
-) -> String {
-    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
-    let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[limits]\n{limits}[admin]\nsecret_hash = {:?}\n",
-        data_dir.display().to_string(),
-        hash(ADMIN_SECRET)
-    );
-    text.push_str(&players_and_games_toml(players, games));
-    text
-}
-
-/// `[[players]]` tables for TCP players (cheap hashes of their secrets), then `[[games]]`.
-pub fn players_and_games_toml(players: &[Player], games: &[(&str, &str, &str)]) -> String {
-    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
-    let mut text = String::new();
-    for p in players {
-        text.push_str(&format!(
-            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\n",
-            p.id,
-            hash(p.secret),
-            p.notation
-        ));
-        if let Some(lang) = p.lang {
-            text.push_str(&format!("lang = {lang:?}\n"));
-        }
-    }
-    for (id, white, black) in games {
-        text.push_str(&format!(
-            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
-        ));
-    }
-    text
-}
-
-/// A running daemon; killed when dropped.
-pub struct Daemon {
-    pub child: Child,
-    pub addr: SocketAddr,
-    /// The HTTP server's address, when the config has `[http]`.
-    pub http: Option<SocketAddr>,
-}
-
-impl Daemon {
-    pub fn start(config: &Path) -> Daemon {
-        Daemon::start_logging(
-            config,
-            &std::env::var("CCRELAY_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
-        )
-    }
-
-    /// The same with `CCRELAY_LOG` set to `level` (a flood test does not want a warning per
-    /// refused login).
-    pub fn start_logging(config: &Path, level: &str) -> Daemon {
-        let mut run = ccrelay();
-        run.args(["run", "--config"]).arg(config);
-        Daemon::start_command(run, level)
-    }
-
-    /// A daemon started by `command` (`ccrelay run ...`, or a shell that ends by running it).
-    pub fn start_command(mut command: Command, level: &str) -> Daemon {
-        command.env("CCRELAY_LOG", level).stderr(Stdio::inherit());
-        Daemon::spawn(command)
-    }
-
-    /// A daemon started by `command` as it is set up (its environment, its standard error),
-    /// once it says where it listens.
-    pub fn spawn(mut command: Command) -> Daemon {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start ccrelay run");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("read the listening line");
-        let words: Vec<&str> = line
-            .trim()
-            .strip_prefix("ccrelay listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .split(' ')
-            .collect();
-        let addr = words[0].parse().expect("address");
-        let http = match words.get(1..) {
-            Some(["http", http]) => Some(http.parse().expect("http address")),
-            _ => None,
-        };
-        Daemon { child, addr, http }
-    }
-
-    pub fn kill9(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// SIGTERM, and the exit status.
-    pub fn terminate(&mut self) -> std::process::ExitStatus {
-        let _ = Command::new("kill")
-            .arg("-TERM")
-            .arg(self.child.id().to_string())
-            .status();
-        self.child.wait().expect("wait")
-    }
-
-    pub fn connect(&self) -> Client {
-        Client::connect(self.addr)
-    }
-
-    pub fn login(&self, p: &Player) -> Client {
-        let mut c = self.connect();
-        let (code, text) = c.call(&format!("LOGIN {} {}", p.id, p.secret));
-        assert_eq!(code, 230, "{text}");
-        c
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        self.kill9();
-    }
-}
-
-/// A line-protocol client on a real socket.
-pub struct Client {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-    /// Pushed messages (`* id text`) read so far and not yet taken.
-    pub pushes: Vec<(i64, String)>,
-}
-
-impl Client {
-    pub fn connect(addr: SocketAddr) -> Client {
-        Client::over(TcpStream::connect(addr).expect("connect"))
-    }
-
-    /// A client on a connection already open (from another address, through a proxy), once
-    /// the daemon's greeting is read.
-    pub fn over(stream: TcpStream) -> Client {
-        stream
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .expect("timeout");
-        let mut c = Client {
-            reader: BufReader::new(stream.try_clone().expect("clone")),
-            writer: stream,
-            pushes: Vec::new(),
-        };
-        let (code, _) = c.read_reply();
-        assert_eq!(code, 200);
-        c
-    }
-
-    pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).expect("write");
-    }
-
-    /// Reads one line; `None` at end of stream.
-    pub fn read_line(&mut self) -> Option<String> {
-        let mut line = String::new();
-        match self.reader.read_line(&mut line) {
-            Ok(0) => None,
-            Ok(_) => Some(line.trim_end_matches(['\r', '\n']).to_owned()),
-            Err(e) => panic!("read: {e}"),
-        }
-    }
-
-    /// Reads a reply (collecting pushes on the way): its code and text lines joined by `\n`.
-    pub fn read_reply(&mut self) -> (u16, String) {
-        let mut text = Vec::new();
-        loop {
-            let line = self
-                .read_line()
-                .expect("connection closed before the reply");
-            if let Some(push) = line.strip_prefix("* ") {
-                let (id, body) = push.split_once(' ').expect("push id");
-                self.pushes
-                    .push((id.parse().expect("push id"), body.to_owned()));
-                continue;
-            }
-            let code: u16 = line
-                .get(..3)
-                .and_then(|c| c.parse().ok())
-                .unwrap_or_else(|| panic!("bad reply line {line:?}"));
-            text.push(line.get(4..).unwrap_or("").to_owned());
-            if line.as_bytes().get(3) != Some(&b'-') {
-                return (code, text.join("\n"));
-            }
-        }
-    }
-
-    pub fn call(&mut self, line: &str) -> (u16, String) {
-        self.send_raw(format!("{line}\n").as_bytes());
-        self.read_reply()
-    }
-
-    /// Waits for the next push.
-    pub fn next_push(&mut self) -> (i64, String) {
-        if !self.pushes.is_empty() {
-            return self.pushes.remove(0);
-        }
-        let line = self
-            .read_line()
-            .expect("connection closed waiting for a push");
-        let push = line
-            .strip_prefix("* ")
-            .unwrap_or_else(|| panic!("expected a push, got {line:?}"));
-        let (id, body) = push.split_once(' ').expect("push id");
-        (id.parse().expect("id"), body.to_owned())
-    }
-}
-
-pub fn temp_setup(
-    players: &[Player],
-    games: &[(&str, &str, &str)],
-) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("ccrelay.toml");
-    std::fs::write(
-        &config,
-        config_text(&dir.path().join("data"), players, games),
-    )
-    .expect("write config");
-    (dir, config)
-}
-
-/// `ccrelay journal export` of one game in one format; it must succeed, and end with its
-/// signature line, which this returns the record without (tests/integration/receipts.rs
-/// checks the signature).
-pub fn journal_export(config: &Path, game: &str, format: &str) -> String {
-    let signed = journal_export_signed(config, game, format);
-    let at = signed
-        .rfind("% ccrelay-signature v1 ")
-        .unwrap_or_else(|| panic!("no signature line in {signed}"));
-    signed[..at].to_owned()
-}
-
-/// `ccrelay journal export` as written, signature line included.
-pub fn journal_export_signed(config: &Path, game: &str, format: &str) -> String {
-    let out = ccrelay()
-        .args([
-            "journal", "export", "--game", game, "--format", format, "--config",
-        ])
-        .arg(config)
-        .output()
-        .expect("export");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
-/// `ccrelay journal verify` passes on the config's journal.
-pub fn assert_journal_verifies(config: &Path) {
-    let verify = ccrelay()
-        .args(["journal", "verify", "--config"])
-        .arg(config)
-        .output()
-        .expect("verify");
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stderr)
-    );
-    assert!(String::from_utf8_lossy(&verify.stdout).contains("hash chain intact"));
-}
-
-/// The number of moves the daemon says a game has (from `GAMES`).
-pub fn moves_in(client: &mut Client, game: &str) -> usize {
-    let (code, text) = client.call("GAMES");
-    assert_eq!(code, 250, "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.starts_with(&format!("{game} ")))
-        .unwrap_or_else(|| panic!("{game} not listed: {text}"));
-    let before = line.split(" moves,").next().expect("moves");
-    before
-        .rsplit(' ')
-        .next()
-        .expect("count")
-        .parse()
-        .expect("count")
-}
+use crate::support::convert::convert_text;
+use crate::support::daemon::Daemon;
+use crate::support::games::long_game;
+use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::line::{Client, moves_in};
+use crate::support::process::{ccrelay, output_within};
+use crate::support::tls::tls_client_trusting;
 
 /// A move written the `i`-th way of a rotation through every notation and two languages.
 fn written(i: usize, pos: &Chess, m: shakmaty::Move, russian: bool) -> String {
@@ -584,7 +260,7 @@ fn games_are_created_at_runtime_and_survive_a_restart_with_journal_verify_and_ex
     assert_eq!(pgn.matches("[%ccsnt ").count(), 3, "{pgn}");
     assert!(pgn.contains("1... Kd7 {(=) [%ccsnt "), "{pgn}");
     // The exported PGN reads back in ccrelay's own reader.
-    let back = crate::support::convert_text(&pgn, ccrelay::convert::Format::Uci, None, None);
+    let back = convert_text(&pgn, ccrelay::convert::Format::Uci, None, None);
     assert_eq!(back.out, "e2e4 e8d7 e4e5\n", "{}", back.err);
     let sheet = export("iccf");
     let rows: Vec<Vec<&str>> = sheet
@@ -865,7 +541,6 @@ fn a_talking_session_stays_open_past_the_idle_limit_and_is_closed_once_silent() 
 fn tls_connections_speak_the_same_protocol() {
     use rustls::pki_types::ServerName;
 
-    use crate::support::tls_client_trusting;
     use std::sync::Arc;
 
     let dir = tempfile::tempdir().expect("tempdir");
@@ -936,31 +611,6 @@ fn tls_connections_speak_the_same_protocol() {
     );
 }
 
-/// The admin, logged in.
-pub fn admin(daemon: &Daemon) -> Client {
-    let mut c = daemon.connect();
-    assert_eq!(c.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
-    c
-}
-
-/// A call that must succeed (250); its text.
-pub fn ok(client: &mut Client, line: &str) -> String {
-    let (code, text) = client.call(line);
-    assert_eq!(code, 250, "{line}: {text}");
-    text
-}
-
-/// Skips pushes until one starting with `prefix`.
-pub fn push_starting(client: &mut Client, prefix: &str) -> String {
-    for _ in 0..20 {
-        let (_, body) = client.next_push();
-        if body.starts_with(prefix) {
-            return body;
-        }
-    }
-    panic!("no push starting with {prefix:?}");
-}
-
 /// `bench --fill` writes a journal the daemon starts on: verified, every game replayed with
 /// its moves, a player able to log in and play on.
 #[test]
@@ -1028,7 +678,7 @@ fn a_benchmark_whose_move_is_refused_stops_with_the_refusal_not_a_hang() {
     ccrelay_ok(&args);
     let mut again = ccrelay();
     again.args(args);
-    let out = crate::support::output_within(again, Duration::from_secs(60));
+    let out = output_within(again, Duration::from_secs(60));
     assert!(!out.status.success(), "the second run succeeded");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -10,11 +10,12 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
-use crate::daemon::{ALICE, BORIS, Client, Daemon, config_text_with};
-use crate::web::start;
-use crate::web_play::player_cookie;
-use crate::web_security::{connect_from, get_from};
-use crate::xfcc::{Response, envelope, parse_response, raw};
+use crate::support::config::{ALICE, BORIS, config_text_with};
+use crate::support::daemon::Daemon;
+use crate::support::http::{Response, connect_from, get_from, parse_response, raw};
+use crate::support::line::Client;
+use crate::support::web::{player_cookie, start};
+use crate::support::xfcc::envelope;
 
 fn ip(last: u8) -> Ipv4Addr {
     Ipv4Addr::new(127, 0, 0, last)
@@ -372,7 +373,7 @@ fn behind_a_trusted_tcp_proxy_each_client_is_its_own_address_and_secret_needs_a_
     assert_eq!(alice.call(&format!("LOGIN alice {}", ALICE.secret)).0, 230);
     let (code, text) = alice.call("SECRET correct-horse-battery-staple");
     assert_eq!(code, 403, "{text}");
-    assert!(text.contains("plain"), "{text}");
+    assert!(text.contains("this wire is not private"), "{text}");
     // A client on this machine, through the proxy on this machine, is private as before.
     let mut boris = Client::over(through_proxy(addr, &proxy_v1("127.0.0.1")));
     assert_eq!(boris.call(&format!("LOGIN boris {}", BORIS.secret)).0, 230);

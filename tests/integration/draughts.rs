@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use ccrelay::draughts::notation::{Form, write_path};
 use ccrelay::draughts::{Game, Move, Outcome, Position, all_moves, legal_moves, movegen, setup};
 
-use crate::support::ccrelay;
+use crate::support::process::ccrelay;
 
 const LIBS: [&str; 2] = ["pydraughts", "py-draughts"];
 

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use crate::daemon::{
-    ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text_with, journal_export, ok,
-    push_starting,
-};
+use crate::support::config::{ALICE, BORIS, config_text_with};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::line::{ok, push_starting};
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");

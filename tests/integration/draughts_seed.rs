@@ -4,7 +4,8 @@
 use std::fs;
 use std::process::Output;
 
-use crate::support::{ccrelay, fixture};
+use crate::support::fixtures::fixture;
+use crate::support::process::ccrelay;
 
 fn convert(file: &std::path::Path, start: Option<&str>, to: &str) -> Output {
     let mut cmd = ccrelay();

@@ -9,215 +9,18 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use ccrelay::config::{ImapConfig, Secret, SmtpConfig, TlsMode};
-use ccrelay::transport::email::{imap, smtp::Smtp};
-use futures::StreamExt;
 
-use crate::daemon::{ADMIN_SECRET, Client, Daemon};
-use crate::support::{MAIL_CA as CA, require_mail_servers};
-
-pub(crate) const DOMAIN: &str = "ccrelay.test";
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The mail tests take turns.
-static MAIL: Mutex<()> = Mutex::new(());
-
-pub(crate) fn lock() -> std::sync::MutexGuard<'static, ()> {
-    MAIL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime")
-}
-
-/// A fresh local part: `name-<pid>-<n>-<time>`.
-pub(crate) fn unique(name: &str) -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos()
-        % 1_000_000_000;
-    format!(
-        "{name}-{}-{}-{nanos}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-fn smtp_config() -> SmtpConfig {
-    SmtpConfig {
-        server: "127.0.0.1".into(),
-        port: 25,
-        tls: TlsMode::None,
-        ca_file: None,
-        user: None,
-        password: None,
-        timeout: Duration::from_secs(20),
-    }
-}
-
-/// Injects a mail by SMTP, retrying while the server is down (up to a minute).
-pub(crate) fn send(to: &str, raw: &[u8]) {
-    let rt = runtime();
-    let smtp = Smtp::new(&smtp_config(), &format!("injector@{DOMAIN}")).expect("smtp");
-    let start = Instant::now();
-    loop {
-        match rt.block_on(smtp.send(to, raw)) {
-            Ok(()) => return,
-            Err(e) if start.elapsed() < TIMEOUT => {
-                eprintln!("inject: {e}; retrying");
-                std::thread::sleep(Duration::from_millis(500));
-            }
-            Err(e) => panic!("cannot inject mail: {e}"),
-        }
-    }
-}
-
-/// A mail as a player reads it.
-#[derive(Clone, Debug)]
-pub(crate) struct Got {
-    pub(crate) subject: String,
-    pub(crate) text: String,
-    pub(crate) message_id: String,
-    raw: String,
-}
-
-fn imap_config(user: &str) -> ImapConfig {
-    ImapConfig {
-        server: "localhost".into(),
-        port: 993,
-        tls: TlsMode::Tls,
-        ca_file: Some(PathBuf::from(CA)),
-        user: format!("{user}@{DOMAIN}"),
-        password: Secret("test-pw".into()),
-        mailbox: "INBOX".into(),
-        processed_mailbox: None,
-        idle: false,
-    }
-}
-
-/// Every mail in `user`'s INBOX, oldest first, read by IMAP.
-pub(crate) fn mails(user: &str) -> Vec<Got> {
-    let rt = runtime();
-    rt.block_on(async {
-        let mut session = match imap::connect(&imap_config(user)).await {
-            Ok(s) => s,
-            Err(_) => return Vec::new(), // no mail yet: the mailbox does not exist
-        };
-        let mut uids: Vec<u32> = session
-            .uid_search("ALL")
-            .await
-            .expect("search")
-            .into_iter()
-            .collect();
-        uids.sort_unstable();
-        let mut out = Vec::new();
-        for uid in uids {
-            let fetched: Vec<_> = session
-                .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-                .await
-                .expect("fetch")
-                .collect()
-                .await;
-            for f in fetched {
-                let f = f.expect("fetch item");
-                let raw = f.body().unwrap_or_default().to_vec();
-                let parsed = mail_parser::MessageParser::default()
-                    .parse(&raw[..])
-                    .expect("parse");
-                out.push(Got {
-                    subject: parsed.subject().unwrap_or_default().to_owned(),
-                    text: parsed
-                        .body_text(0)
-                        .map(|t| t.into_owned())
-                        .unwrap_or_default(),
-                    message_id: parsed.message_id().unwrap_or_default().to_owned(),
-                    raw: String::from_utf8_lossy(&raw).into_owned(),
-                });
-            }
-        }
-        let _ = session.logout().await;
-        out
-    })
-}
-
-/// A player's mailbox, read in order: each mail is taken once.
-pub(crate) struct Reader {
-    user: String,
-    taken: usize,
-}
-
-impl Reader {
-    pub(crate) fn new(user: &str) -> Reader {
-        Reader {
-            user: user.to_owned(),
-            taken: 0,
-        }
-    }
-
-    /// The next mail (in arrival order) whose subject or text contains `needle`; mails before
-    /// it are skipped.
-    pub(crate) fn wait(&mut self, needle: &str) -> Got {
-        let start = Instant::now();
-        loop {
-            let all = mails(&self.user);
-            if let Some(i) = all[self.taken.min(all.len())..]
-                .iter()
-                .position(|m| m.subject.contains(needle) || m.text.contains(needle))
-            {
-                let i = self.taken + i;
-                self.taken = i + 1;
-                return all[i].clone();
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "{}: no mail with {needle:?} after {TIMEOUT:?}; mail so far: {:#?}",
-                self.user,
-                all.iter().map(|m| &m.subject).collect::<Vec<_>>()
-            );
-            std::thread::sleep(Duration::from_millis(300));
-        }
-    }
-
-    /// Any mail, read or not, whose subject or text contains `needle` (for mails whose order
-    /// of arrival is not fixed: two mails sent at once).
-    fn any(&self, needle: &str) -> Got {
-        let start = Instant::now();
-        loop {
-            if let Some(m) = mails(&self.user)
-                .into_iter()
-                .find(|m| m.subject.contains(needle) || m.text.contains(needle))
-            {
-                return m;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "{}: no mail with {needle:?}",
-                self.user
-            );
-            std::thread::sleep(Duration::from_millis(300));
-        }
-    }
-}
-
-/// A plain UTF-8 mail.
-pub(crate) fn plain(from: &str, to: &str, subject: &str, body: &str, headers: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@player.test>\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}\r\n",
-        unique("m"),
-        body.replace('\n', "\r\n")
-    )
-    .into_bytes()
-}
+use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, Player};
+use crate::support::daemon::Daemon;
+use crate::support::journal::{assert_journal_verifies, email_rejections};
+use crate::support::line::{Client, moves_in, push_with};
+use crate::support::mail::{
+    DOMAIN, EmailPlayer, Imap, Reader, TIMEOUT, lock, mails, plain, require_mail_servers, send,
+    setup, setup_with, unique,
+};
 
 /// A mail in a single-byte charset, 8bit or base64.
 fn encoded(from: &str, to: &str, subject: &str, body: &str, charset: &str, b64: bool) -> Vec<u8> {
@@ -254,144 +57,8 @@ fn html_only(from: &str, to: &str, subject: &str, html: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-pub(crate) struct EmailPlayer {
-    pub(crate) id: &'static str,
-    pub(crate) user: String,
-    pub(crate) token: &'static str,
-    notation: &'static str,
-    lang: Option<&'static str>,
-    pub(crate) dkim: bool,
-}
-
-impl EmailPlayer {
-    pub(crate) fn new(
-        id: &'static str,
-        notation: &'static str,
-        lang: Option<&'static str>,
-    ) -> EmailPlayer {
-        EmailPlayer {
-            id,
-            user: unique(id),
-            token: "tok3n",
-            notation,
-            lang,
-            dkim: false,
-        }
-    }
-    pub(crate) fn address(&self) -> String {
-        format!("{}@{DOMAIN}", self.user)
-    }
-}
-
-pub(crate) struct Setup {
-    _dir: tempfile::TempDir,
-    pub(crate) config: PathBuf,
-    relay: String,
-}
-
-impl Setup {
-    pub(crate) fn relay_address(&self) -> String {
-        format!("{}@{DOMAIN}", self.relay)
-    }
-    /// The relay's plus address with a token.
-    fn plus(&self, token: &str) -> String {
-        format!("{}+{token}@{DOMAIN}", self.relay)
-    }
-}
-
-/// How the relay reaches the IMAP server.
-#[derive(Clone, Copy)]
-enum Imap {
-    /// IMAPS, port 993.
-    Tls,
-    /// Port 143, upgraded with STARTTLS.
-    StartTls,
-}
-
-/// A config: `email` players reached by mail, `tcp` players by TCP, IMAP inbound (or a
-/// Maildir, if `maildir` is given), SMTP out with STARTTLS and a login, 1 s polls, retries
-/// capped at 2 s.
-pub(crate) fn setup(
-    email: &[&EmailPlayer],
-    tcp: &[crate::daemon::Player],
-    games: &[(&str, &str, &str)],
-    maildir: Option<&Path>,
-) -> Setup {
-    setup_with(email, tcp, games, maildir, Imap::Tls)
-}
-
-fn setup_with(
-    email: &[&EmailPlayer],
-    tcp: &[crate::daemon::Player],
-    games: &[(&str, &str, &str)],
-    maildir: Option<&Path>,
-    imap: Imap,
-) -> Setup {
-    // IMAPS with IDLE; or STARTTLS, polling without IDLE.
-    let (imap_port, imap_tls, idle) = match imap {
-        Imap::Tls => (993, "tls", true),
-        Imap::StartTls => (143, "starttls", false),
-    };
-    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let relay = unique("relay");
-    let inbound = match maildir {
-        Some(path) => format!("maildir = {:?}\n", path.display().to_string()),
-        None => format!(
-            "[email.imap]\nserver = \"localhost\"\nport = {imap_port}\ntls = \"{imap_tls}\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\nidle = {idle}\n"
-        ),
-    };
-    let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n\
-         [email]\naddress = \"{relay}@{DOMAIN}\"\npoll_interval_secs = 1\nretry_max_secs = 2\nmax_message_bytes = 262144\n{inbound}\
-         [email.smtp]\nserver = \"127.0.0.1\"\nport = 25\ntls = \"starttls\"\nca_file = {CA:?}\nuser = \"{relay}@{DOMAIN}\"\npassword = \"test-pw\"\ntimeout_secs = 10\n",
-        dir.path().join("data").display().to_string(),
-        hash(ADMIN_SECRET),
-    );
-    for p in email {
-        text.push_str(&format!(
-            "[[players]]\nid = {:?}\nsecret_hash = {:?}\nnotation = {:?}\nreach = \"email\"\n",
-            p.id,
-            hash("unused-secret"),
-            p.notation
-        ));
-        if let Some(lang) = p.lang {
-            text.push_str(&format!("lang = {lang:?}\n"));
-        }
-        text.push_str(&format!(
-            "[players.email]\naddress = {:?}\ntoken_hash = {:?}\ndkim = {}\n",
-            p.address(),
-            hash(p.token),
-            p.dkim
-        ));
-    }
-    text.push_str(&crate::daemon::players_and_games_toml(tcp, games));
-    let config = dir.path().join("ccrelay.toml");
-    std::fs::write(&config, text).expect("config");
-    Setup {
-        _dir: dir,
-        config,
-        relay,
-    }
-}
-
-/// Rejected journal entries from mail: (player, reason).
-pub(crate) fn email_rejections(config: &Path) -> Vec<(String, String)> {
-    let data = config.parent().unwrap().join("data/journal.sqlite3");
-    let conn =
-        rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .expect("journal");
-    let mut stmt = conn
-        .prepare("SELECT player, detail FROM entries WHERE kind = 'rejected' AND channel = 'email' ORDER BY seq")
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
-}
-
 /// The text of every journal entry.
-pub(crate) fn journal_texts(config: &Path) -> Vec<String> {
+fn journal_texts(config: &Path) -> Vec<String> {
     let data = config.parent().unwrap().join("data/journal.sqlite3");
     let conn =
         rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
@@ -421,26 +88,16 @@ fn assert_push(client: &mut Client, needle: &str, expected: &str) {
     );
 }
 
-/// Waits for a TCP push containing `needle`, skipping others.
-pub(crate) fn push_with(client: &mut Client, needle: &str) -> String {
-    loop {
-        let (_, body) = client.next_push();
-        if body.contains(needle) {
-            return body;
-        }
-    }
-}
-
 #[test]
 fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     let _turn = lock();
     require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
-    let boris = crate::daemon::BORIS;
+    let boris = BORIS;
     let game = "em-tcp";
     let s = setup(&[&alice], &[boris], &[(game, "alice", "boris")], None);
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let mut inbox = Reader::new(&alice.user);
     let relay = s.relay_address();
     let from = alice.address();
@@ -517,7 +174,7 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     );
     let refused = inbox.wait("REFUSED");
     assert!(refused.text.contains("409"), "{}", refused.text);
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 4);
+    assert_eq!(moves_in(&mut b, game), 4);
 
     send(
         &relay,
@@ -550,12 +207,12 @@ fn a_whole_game_between_an_email_player_and_a_tcp_player() {
     assert!(result.subject.contains(game));
     assert!(show(&mut b, game).contains("result: 1-0"));
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 
     // The mails as the player saved them hold their receipts against the journal.
     let saved = s.config.parent().expect("a folder").join("mails.txt");
     std::fs::write(&saved, format!("{}\n{}\n", ack.text, m.text)).expect("save the mails");
-    let out = crate::support::ccrelay()
+    let out = crate::support::process::ccrelay()
         .args(["journal", "verify", "--receipt"])
         .arg(&saved)
         .arg("--config")
@@ -579,16 +236,16 @@ fn a_ukrainian_reader_gets_ukrainian_pushes_and_mails() {
     let _turn = lock();
     require_mail_servers();
     let olena = EmailPlayer::new("olena", "san", Some("uk"));
-    const TARAS: crate::daemon::Player = crate::daemon::Player {
+    const TARAS: Player = Player {
         id: "taras",
         secret: "taras-secret",
         notation: "san",
         lang: Some("uk"),
     };
-    let alice = crate::daemon::ALICE;
+    let alice = ALICE;
     let s = setup(
         &[&olena],
-        &[crate::daemon::ALICE, TARAS],
+        &[ALICE, TARAS],
         &[("uk-tcp", "alice", "taras"), ("uk-mail", "alice", "olena")],
         None,
     );
@@ -606,9 +263,9 @@ fn a_ukrainian_reader_gets_ukrainian_pushes_and_mails() {
         ("Kf1", "d6", "MOVE uk-tcp 5. Крf1 (5161) by alice"),
         ("Rg1", "Bg4", "MOVE uk-tcp 6. Тg1 (8171) by alice"),
     ] {
-        crate::daemon::ok(&mut a, &format!("MOVE uk-tcp {white}"));
+        crate::support::line::ok(&mut a, &format!("MOVE uk-tcp {white}"));
         assert_push(&mut t, "MOVE uk-tcp", push);
-        crate::daemon::ok(&mut t, &format!("MOVE uk-tcp {black}"));
+        crate::support::line::ok(&mut t, &format!("MOVE uk-tcp {black}"));
     }
 
     // By mail: the game's start, then alice's move, in Ukrainian first.
@@ -621,7 +278,7 @@ fn a_ukrainian_reader_gets_ukrainian_pushes_and_mails() {
         started.subject
     );
     assert!(started.text.contains("Щоб відповісти"), "{}", started.text);
-    crate::daemon::ok(&mut a, "MOVE uk-mail Nf3");
+    crate::support::line::ok(&mut a, "MOVE uk-mail Nf3");
     let m = inbox.wait("хід 1. Кf3");
     assert!(
         m.subject.contains("uk-mail: хід 1. Кf3 (7163), alice"),
@@ -747,13 +404,13 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     // IMAP with STARTTLS and polling here; IMAPS with IDLE in the other tests.
     let s = setup_with(
         &[&alice, &carol],
-        &[crate::daemon::BORIS],
+        &[BORIS],
         &[(game, "alice", "boris"), ("em-c", "carol", "boris")],
         None,
         Imap::StartTls,
     );
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let relay = s.relay_address();
     let mut inbox = Reader::new(&alice.user);
     let mut carol_box = Reader::new(&carol.user);
@@ -804,8 +461,8 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     assert!(r.text.contains("DKIM"), "{}", r.text);
 
     // Nothing changed.
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 0);
-    assert_eq!(crate::daemon::moves_in(&mut b, "em-c"), 0);
+    assert_eq!(moves_in(&mut b, game), 0);
+    assert_eq!(moves_in(&mut b, "em-c"), 0);
     let rejected = email_rejections(&s.config);
     let reasons: Vec<&str> = rejected.iter().map(|(_, r)| r.as_str()).collect();
     assert!(
@@ -860,9 +517,9 @@ fn forged_unknown_wrong_token_replayed_and_huge_mail() {
     send(&relay, huge.as_bytes());
     let again = inbox.wait("handled before");
     assert!(again.text.contains("not applied again"), "{}", again.text);
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 1);
+    assert_eq!(moves_in(&mut b, game), 1);
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 /// A move mail shows the game as of that move, even when it is mailed after the game went
@@ -875,18 +532,13 @@ fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
     require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-asof";
-    let s = setup(
-        &[&alice],
-        &[crate::daemon::BORIS],
-        &[(game, "alice", "boris")],
-        None,
-    );
+    let s = setup(&[&alice], &[BORIS], &[(game, "alice", "boris")], None);
     let good = std::fs::read_to_string(&s.config).unwrap();
     let nowhere = good.replace("port = 25\n", "port = 9\n");
     assert_ne!(good, nowhere, "the SMTP port is in the config");
     std::fs::write(&s.config, &nowhere).unwrap();
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let relay = s.relay_address();
     let subject = format!("{game} key:{}", alice.token);
     for (mine, theirs) in [("1. e4", "1... e5"), ("2. Nf3", "2... Nc6")] {
@@ -895,7 +547,7 @@ fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
         let (code, text) = b.call(&format!("MOVE {game} {theirs}"));
         assert_eq!(code, 250, "{text}");
     }
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 4);
+    assert_eq!(moves_in(&mut b, game), 4);
     drop(b);
     drop(daemon);
     // Alice comes back online: the relay can mail again.
@@ -934,7 +586,7 @@ fn a_move_mail_sent_late_shows_the_game_as_of_that_move() {
         second.text
     );
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 /// A draughts game between a player by mail and one over TCP: the mail's move in seed 003's
@@ -945,19 +597,14 @@ fn a_draughts_game_between_an_email_player_and_a_tcp_player() {
     require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-draughts";
-    let s = setup(
-        &[&alice],
-        &[crate::daemon::BORIS],
-        &[(game, "alice", "boris")],
-        None,
-    );
+    let s = setup(&[&alice], &[BORIS], &[(game, "alice", "boris")], None);
     let text = std::fs::read_to_string(&s.config).unwrap();
     let id_line = format!("id = \"{game}\"\n");
     assert!(text.contains(&id_line), "{text}");
     let text = text.replace(&id_line, &format!("{id_line}game = \"draughts-ru\"\n"));
     std::fs::write(&s.config, text).unwrap();
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let relay = s.relay_address();
     let subject = format!("{game} key:{}", alice.token);
     let inbox = Reader::new(&alice.user);
@@ -1000,9 +647,9 @@ fn a_draughts_game_between_an_email_player_and_a_tcp_player() {
         &plain(&alice.address(), &relay, &subject, "2. d4:f6", ""),
     );
     push_with(&mut b, &format!("MOVE {game} 2. d4:f6"));
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 3);
+    assert_eq!(moves_in(&mut b, game), 3);
     drop((b, daemon));
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 fn service(args: &[&str]) {
@@ -1019,14 +666,9 @@ fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
     require_mail_servers();
     let alice = EmailPlayer::new("alice", "san", None);
     let game = "em-down";
-    let s = setup(
-        &[&alice],
-        &[crate::daemon::BORIS],
-        &[(game, "alice", "boris")],
-        None,
-    );
+    let s = setup(&[&alice], &[BORIS], &[(game, "alice", "boris")], None);
     let mut daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let relay = s.relay_address();
     let mut inbox = Reader::new(&alice.user);
     inbox.wait("you play White");
@@ -1053,7 +695,7 @@ fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
     daemon.kill9();
     drop(b);
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     std::thread::sleep(Duration::from_secs(2));
     service(&["dovecot"]);
     service(&["postfix", "start"]);
@@ -1085,7 +727,7 @@ fn mail_servers_stopped_mid_game_and_a_relay_killed_lose_nothing() {
         .count();
     assert_eq!(copies, 1);
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 #[test]
@@ -1100,7 +742,7 @@ fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     let maildir = PathBuf::from(format!("/var/mail/vhosts/{DOMAIN}/{relay_user}/Maildir"));
     let mut s = setup(
         &[&alice],
-        &[crate::daemon::BORIS],
+        &[BORIS],
         &[(game, "alice", "boris")],
         Some(&maildir),
     );
@@ -1110,7 +752,7 @@ fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     std::fs::write(&s.config, text).unwrap();
     s.relay = relay_user;
     let daemon = Daemon::start(&s.config);
-    let mut b = daemon.login(&crate::daemon::BORIS);
+    let mut b = daemon.login(&BORIS);
     let relay = s.relay_address();
     let mut inbox = Reader::new(&alice.user);
     inbox.wait("you play White");
@@ -1139,9 +781,9 @@ fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
     std::fs::copy(&cur[0], maildir.join("new").join("1.again.host")).unwrap();
     let again = inbox.wait("handled before");
     assert!(again.text.contains("e4"), "{}", again.text);
-    assert_eq!(crate::daemon::moves_in(&mut b, game), 1);
+    assert_eq!(moves_in(&mut b, game), 1);
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 /// A player registered by the arbiter with `REACH email` is mailed a welcome with their key,
@@ -1151,12 +793,7 @@ fn a_maildir_mail_seen_again_after_a_crash_is_not_applied_twice() {
 fn a_player_registered_for_mail_is_welcomed_and_told_of_an_events_games_in_one_mail() {
     let _turn = lock();
     require_mail_servers();
-    let s = setup(
-        &[],
-        &[crate::daemon::ALICE, crate::daemon::BORIS],
-        &[],
-        None,
-    );
+    let s = setup(&[], &[ALICE, BORIS], &[], None);
     let daemon = Daemon::start(&s.config);
     let mut admin = daemon.connect();
     assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
@@ -1227,7 +864,7 @@ fn a_player_registered_for_mail_is_welcomed_and_told_of_an_events_games_in_one_m
         "{}",
         listing.text
     );
-    let mut alice = daemon.login(&crate::daemon::ALICE);
+    let mut alice = daemon.login(&ALICE);
     push_with(&mut alice, "GAME spring-r3b1");
     let relay = s.relay_address();
     send(

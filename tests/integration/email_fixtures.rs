@@ -8,7 +8,7 @@
 
 use ccrelay::transport::email::{auth, inbound, maildir, message};
 
-use crate::support::fixture;
+use crate::support::fixtures::fixture;
 
 /// What is read of a mail, one `key: value` a line.
 fn read(path: &std::path::Path) -> String {

@@ -16,11 +16,13 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 
-use crate::daemon::{Client, Daemon};
-use crate::email::{
-    DOMAIN, EmailPlayer, Reader, email_rejections, lock, plain, push_with, send, setup, unique,
+use crate::support::config::BORIS;
+use crate::support::daemon::Daemon;
+use crate::support::journal::{assert_journal_verifies, email_rejections};
+use crate::support::line::{Client, moves_in, push_with};
+use crate::support::mail::{
+    DOMAIN, EmailPlayer, MAIL_CA, Reader, lock, plain, require_mail_servers, send, setup, unique,
 };
-use crate::support::require_mail_servers;
 
 /// Adds `keys` to the `[email]` section of a test configuration.
 fn email_keys(config: &Path, keys: &str) {
@@ -60,7 +62,7 @@ fn floods_of_refused_mail_grow_the_journal_by_at_most_the_bounds() {
     }
     let s = setup(
         &[&alice],
-        &[crate::daemon::BORIS],
+        &[BORIS],
         &[(game, "alice", "boris")],
         Some(maildir.path()),
     );
@@ -69,7 +71,7 @@ fn floods_of_refused_mail_grow_the_journal_by_at_most_the_bounds() {
         "rejected_journaled_per_sender_per_hour = 3\nrejected_journaled_per_hour = 10\n",
     );
     let daemon = Daemon::start(&s.config);
-    let mut boris = daemon.login(&crate::daemon::BORIS);
+    let mut boris = daemon.login(&BORIS);
     let mut inbox = Reader::new(&alice.user);
     inbox.wait("you play White");
     let relay = s.relay_address();
@@ -106,7 +108,7 @@ fn floods_of_refused_mail_grow_the_journal_by_at_most_the_bounds() {
     assert_eq!(rejected.len(), 10, "the bound in all: {rejected:#?}");
     assert!(from(&mallory) <= 3, "one sender: {rejected:#?}");
     assert!(from(alice.id) <= 3, "a forged player: {rejected:#?}");
-    assert_eq!(crate::daemon::moves_in(&mut boris, game), 0);
+    assert_eq!(moves_in(&mut boris, game), 0);
 
     // A good mail afterwards is played.
     deliver(
@@ -123,7 +125,7 @@ fn floods_of_refused_mail_grow_the_journal_by_at_most_the_bounds() {
     assert!(push.starts_with(&format!("MOVE {game} 1. e2—e4")), "{push}");
     inbox.wait("accepted");
     // The forged mails got Alice at most as many notes as were journaled for her address.
-    let notes = crate::email::mails(&alice.user)
+    let notes = crate::support::mail::mails(&alice.user)
         .iter()
         .filter(|m| m.text.contains("claiming to come from you"))
         .count();
@@ -134,12 +136,12 @@ fn floods_of_refused_mail_grow_the_journal_by_at_most_the_bounds() {
     );
     assert_eq!(email_rejections(&s.config).len(), 10);
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 /// `DEAD` as the admin: (parked, waiting) counts and the letters' lines.
 fn dead(admin: &mut Client) -> (usize, usize, Vec<String>) {
-    let text = crate::daemon::ok(admin, "DEAD");
+    let text = crate::support::line::ok(admin, "DEAD");
     let mut lines = text.lines();
     let head = lines.next().expect("a first line");
     let words: Vec<&str> = head.split_whitespace().collect();
@@ -151,7 +153,7 @@ fn dead(admin: &mut Client) -> (usize, usize, Vec<String>) {
 fn wait_dead(daemon: &Daemon, what: &str, ok: impl Fn(usize, usize, &[String]) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let mut admin = crate::daemon::admin(daemon);
+        let mut admin = crate::support::daemon::admin(daemon);
         let (parked, waiting, lines) = dead(&mut admin);
         if ok(parked, waiting, &lines) {
             return;
@@ -188,20 +190,20 @@ fn every_file(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn an_unmailable_address_is_refused_and_an_undeliverable_welcome_keeps_no_secret() {
     let _turn = lock();
     require_mail_servers();
-    let s = setup(&[], &[crate::daemon::BORIS], &[], None);
+    let s = setup(&[], &[BORIS], &[], None);
     let mut daemon = Daemon::start(&s.config);
-    let mut admin = crate::daemon::admin(&daemon);
+    let mut admin = crate::support::daemon::admin(&daemon);
     let (code, text) = admin.call("PLAYER ADD lit REACH email EMAIL x@[127.0.0.1]");
     assert_eq!(code, 400, "{text}");
     assert!(
         text.contains("\"x@[127.0.0.1]\" is not an address the relay can send mail to"),
         "{text}"
     );
-    assert!(!crate::daemon::ok(&mut admin, "PLAYERS").contains("\nlit "));
+    assert!(!crate::support::line::ok(&mut admin, "PLAYERS").contains("\nlit "));
 
     // Postfix refuses every gone-*@ccrelay.test with 550 (tests/mail/setup.sh).
     let address = format!("{}@{DOMAIN}", unique("gone"));
-    let text = crate::daemon::ok(
+    let text = crate::support::line::ok(
         &mut admin,
         &format!("PLAYER ADD gina NAME \"Gina\" REACH email EMAIL {address}"),
     );
@@ -252,18 +254,13 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     let gone = EmailPlayer::new("gone", "san", None);
     assert!(gone.user.starts_with("gone-"));
     let game = "em-dead";
-    let s = setup(
-        &[&gone],
-        &[crate::daemon::BORIS],
-        &[(game, "boris", "gone")],
-        None,
-    );
+    let s = setup(&[&gone], &[BORIS], &[(game, "boris", "gone")], None);
     let mut daemon = Daemon::start(&s.config);
     // The game's start, refused for good: parked, not retried for ever.
     wait_dead(&daemon, "the game's start parked", |p, _, _| p == 1);
     // The player's next mail is not held back behind it: Boris's move is tried, and parked.
-    let mut boris = daemon.login(&crate::daemon::BORIS);
-    crate::daemon::ok(&mut boris, &format!("MOVE {game} e4"));
+    let mut boris = daemon.login(&BORIS);
+    crate::support::line::ok(&mut boris, &format!("MOVE {game} e4"));
     wait_dead(&daemon, "the move parked too", |p, _, _| p == 2);
     // The player can still play by mail; the answer to their mail is refused for good too,
     // and parked as well.
@@ -286,7 +283,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     wait_dead(&daemon, "the answer to the mail parked", |p, _, lines| {
         p == 3 && lines.iter().any(|l| l.starts_with('r'))
     });
-    let mut admin = crate::daemon::admin(&daemon);
+    let mut admin = crate::support::daemon::admin(&daemon);
     let (_, _, lines) = dead(&mut admin);
     for line in &lines {
         assert!(line.contains(" parked "), "{line}");
@@ -310,7 +307,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     assert!(daemon.terminate().success());
     let daemon = Daemon::start(&s.config);
     std::thread::sleep(Duration::from_secs(2));
-    let mut admin = crate::daemon::admin(&daemon);
+    let mut admin = crate::support::daemon::admin(&daemon);
     let (parked, waiting, lines) = dead(&mut admin);
     assert_eq!((parked, waiting), (3, 0), "{lines:#?}");
     let ids: Vec<String> = lines
@@ -319,7 +316,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
         .collect();
 
     // The game's report lists the letters about the game, for the arbiter, in the signed text.
-    let out = crate::support::ccrelay()
+    let out = crate::support::process::ccrelay()
         .args([
             "journal", "export", "--game", game, "--format", "report", "--config",
         ])
@@ -347,7 +344,7 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
     assert!(section.contains("550"), "{report}");
 
     // Sent again: refused for good again, so parked again, with the server's new answer.
-    let text = crate::daemon::ok(&mut admin, &format!("DEAD RETRY {}", ids[0]));
+    let text = crate::support::line::ok(&mut admin, &format!("DEAD RETRY {}", ids[0]));
     assert!(text.contains("will be sent again"), "{text}");
     let first = ids[0].clone();
     wait_dead(&daemon, "retried and parked again", |p, w, lines| {
@@ -358,14 +355,14 @@ fn mail_refused_for_good_is_parked_and_the_players_later_mail_goes_on() {
                 .any(|l| l.starts_with(&format!("{first} parked")))
     });
     // Dropped: gone.
-    let text = crate::daemon::ok(&mut admin, &format!("DEAD DROP {}", ids[1]));
+    let text = crate::support::line::ok(&mut admin, &format!("DEAD DROP {}", ids[1]));
     assert!(text.contains("dropped"), "{text}");
     let (parked, _, _) = dead(&mut admin);
     assert_eq!(parked, 2);
     assert_eq!(admin.call(&format!("DEAD DROP {}", ids[1])).0, 404);
     assert_eq!(admin.call("DEAD RETRY nothing-here").0, 404);
     drop(daemon);
-    crate::daemon::assert_journal_verifies(&s.config);
+    assert_journal_verifies(&s.config);
 }
 
 /// NSD, an authoritative DNS server, serving one zone on a free port of 127.0.0.1.
@@ -473,18 +470,13 @@ fn dkim_signed_mail_passes_against_a_real_dns_server_and_a_changed_one_does_not(
         DOMAIN,
         &format!("{selector}._domainkey IN TXT \"v=DKIM1; k=ed25519; p={public}\""),
     );
-    let s = setup(
-        &[&alice],
-        &[crate::daemon::BORIS],
-        &[(game, "alice", "boris")],
-        None,
-    );
+    let s = setup(&[&alice], &[BORIS], &[(game, "alice", "boris")], None);
     email_keys(
         &s.config,
         &format!("dns_resolver = \"127.0.0.1:{}\"\n", nsd.port),
     );
     let daemon = Daemon::start(&s.config);
-    let mut boris = daemon.login(&crate::daemon::BORIS);
+    let mut boris = daemon.login(&BORIS);
     let mut inbox = Reader::new(&alice.user);
     inbox.wait("you play White");
     let relay = s.relay_address();
@@ -510,7 +502,7 @@ fn dkim_signed_mail_passes_against_a_real_dns_server_and_a_changed_one_does_not(
     send(&relay, changed.as_bytes());
     let refused = inbox.wait("REFUSED");
     assert!(refused.text.contains("DKIM"), "{}", refused.text);
-    assert_eq!(crate::daemon::moves_in(&mut boris, game), 0);
+    assert_eq!(moves_in(&mut boris, game), 0);
 
     // Signed and untouched: the signature checks out against the key NSD serves.
     send(&relay, sign("1. e4").as_bytes());
@@ -543,7 +535,7 @@ fn smtp_refusals_for_good_are_told_from_refusals_for_now() {
         server: "127.0.0.1".into(),
         port: 25,
         tls: TlsMode::StartTls,
-        ca_file: Some(PathBuf::from(crate::support::MAIL_CA)),
+        ca_file: Some(PathBuf::from(MAIL_CA)),
         user: Some(format!("{relay}@{DOMAIN}")),
         password: Some(Secret(password.into())),
         timeout: Duration::from_secs(20),

@@ -4,7 +4,7 @@
 use ccrelay::convert::Format;
 use ccrelay::notation::Lang;
 
-use crate::support::convert_text;
+use crate::support::convert::convert_text;
 
 struct Refusal {
     fen: Option<&'static str>,

@@ -8,8 +8,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::daemon::{ADMIN_SECRET, Client, Daemon, assert_journal_verifies, config_text_with};
-use crate::support::ccrelay;
+use crate::support::config::{ADMIN_SECRET, config_text_with};
+use crate::support::daemon::Daemon;
+use crate::support::http::raw;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::Client;
+use crate::support::process::ccrelay;
 
 /// A daemon whose configuration has the administrator and nothing else.
 fn admin_only() -> (tempfile::TempDir, PathBuf, Daemon) {
@@ -598,7 +602,7 @@ fn the_event_page_lists_the_pairings_by_round() {
     ok(&mut a, "EVENT ENTER web e1 e2 e3 e4");
     ok(&mut a, "EVENT START web");
     ok(&mut a, "ADJUDICATE web-r1b1 1-0 test result");
-    let page = crate::xfcc::raw(
+    let page = raw(
         http,
         b"GET /events/web HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
     );
@@ -618,7 +622,7 @@ fn the_event_page_lists_the_pairings_by_round() {
         "{}",
         page.body
     );
-    let pgn = crate::xfcc::raw(
+    let pgn = raw(
         http,
         b"GET /events/web.pgn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
     );

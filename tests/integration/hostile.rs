@@ -11,10 +11,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::daemon::{
-    ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text, config_text_with, ok,
-};
-use crate::support::ccrelay;
+use crate::support::config::{ALICE, BORIS, config_text, config_text_with};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::line::ok;
+use crate::support::process::ccrelay;
+use crate::support::xfcc::{envelope, post};
 
 #[test]
 fn hostile_text_over_tcp_is_refused_with_its_reason_and_nothing_is_sent() {
@@ -86,7 +88,7 @@ fn hostile_text_over_tcp_is_refused_with_its_reason_and_nothing_is_sent() {
     );
     drop((alice, boris, arbiter, daemon));
     assert_journal_verifies(&config);
-    let text = crate::daemon::journal_export(&config, "g1", "text");
+    let text = journal_export(&config, "g1", "text");
     assert!(text.contains(persian), "{text}");
     assert_eq!(text.matches("message").count(), 1, "{text}");
 }
@@ -119,11 +121,11 @@ fn hostile_names_reach_the_log_escaped_and_cut() {
     assert_ne!(code, 230);
     // An XFCC username of 60,000 characters, with a line break and a forged line.
     let username = format!("x\n{forged}\n{}", "y".repeat(60_000));
-    let body = crate::xfcc::envelope(
+    let body = envelope(
         "GetMyGames",
         &[("username", &username), ("password", "wrong")],
     );
-    let r = crate::xfcc::post(
+    let r = post(
         daemon.http.expect("http"),
         "/xfccbasic.asmx",
         body.as_bytes(),

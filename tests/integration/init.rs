@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::daemon::{Client, Daemon};
-use crate::support::ccrelay;
+use crate::support::daemon::Daemon;
+use crate::support::line::Client;
+use crate::support::process::ccrelay;
 
 #[test]
 fn init_then_run_then_play_with_the_printed_secrets() {

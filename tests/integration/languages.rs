@@ -8,8 +8,11 @@ use ccrelay::notation::Reader;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use crate::daemon::{BORIS, Client, Daemon, Player, assert_journal_verifies, temp_setup};
-use crate::support::convert_text;
+use crate::support::config::{BORIS, Player, temp_setup};
+use crate::support::convert::convert_text;
+use crate::support::daemon::Daemon;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::Client;
 
 /// A game read without a language: its moves in UCI, or the error.
 fn read(text: &str, fen: Option<&str>) -> Result<String, String> {

@@ -13,9 +13,14 @@ use ccrelay::transport::link::message::{self, Act, Body, Message, Side, game_cod
 use ccrelay::transport::link::session::{Session, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use crate::daemon::{ADMIN_SECRET, Client, Daemon, LONG_GAME, assert_journal_verifies};
-
-pub(crate) const SECRET: &str = "a shared secret of the two clubs";
+use crate::support::daemon::{Daemon, admin};
+use crate::support::games::LONG_GAME;
+use crate::support::http::get;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::Client;
+use crate::support::link::{
+    GAMES, Node, SECRET, local_of, middle, moves_of, node_config_with, rejected_in, settled,
+};
 
 /// Faults per chunk of bytes the simulator passes (per mille).
 #[derive(Clone, Copy)]
@@ -127,26 +132,12 @@ impl TcpSimulator {
     fn start(faults: Faults) -> TcpSimulator {
         let counts = Arc::new(Counts::default());
         let c = counts.clone();
-        let (ports, runtime) =
-            crate::support::middle(move |from, to, n| pump(from, to, faults, n, c.clone()));
+        let (ports, runtime) = middle(move |from, to, n| pump(from, to, faults, n, c.clone()));
         TcpSimulator {
             ports,
             counts,
             _runtime: runtime,
         }
-    }
-}
-
-pub(crate) struct Node {
-    pub(crate) dir: tempfile::TempDir,
-    pub(crate) config: PathBuf,
-    pub(crate) daemon: Daemon,
-}
-
-impl Node {
-    fn restart(&mut self) {
-        self.daemon.kill9();
-        self.daemon = Daemon::start(&self.config);
     }
 }
 
@@ -167,42 +158,6 @@ fn node_config(
         games,
         &format!("retransmit_ms = 150\nwindow = 4\n{link}"),
     )
-}
-
-/// [`node_config`] with the link table's settings after its id and secret all in `link`.
-pub(crate) fn node_config_with(
-    data: &Path,
-    local: &[&str],
-    remote: &[&str],
-    games: &[(&str, &str, &str)],
-    link: &str,
-) -> String {
-    let hash = |s: &str| ccrelay::auth::hash_secret_cheap(s).expect("hash");
-    let mut text = format!(
-        "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n[admin]\nsecret_hash = {:?}\n",
-        data.display().to_string(),
-        hash(ADMIN_SECRET)
-    );
-    for p in local {
-        text.push_str(&format!(
-            "[[players]]\nid = {p:?}\nsecret_hash = {:?}\nnotation = \"iccf\"\n",
-            hash(&format!("{p}-secret"))
-        ));
-    }
-    for p in remote {
-        text.push_str(&format!(
-            "[[players]]\nid = {p:?}\nreach = \"link\"\nlink = \"peer\"\n"
-        ));
-    }
-    for (id, white, black) in games {
-        text.push_str(&format!(
-            "[[games]]\nid = {id:?}\nwhite = {white:?}\nblack = {black:?}\n"
-        ));
-    }
-    text.push_str(&format!(
-        "[[links]]\nid = \"peer\"\nsecret = {SECRET:?}\n{link}"
-    ));
-    text
 }
 
 fn start_node(local: &[&str], remote: &[&str], games: &[(&str, &str, &str)], link: &str) -> Node {
@@ -246,44 +201,6 @@ fn wait_push(client: &mut Client, needle: &str) -> String {
         client.pushes = kept;
         client.pushes.push(push);
     }
-}
-
-fn export_text(config: &Path, game: &str) -> String {
-    crate::daemon::journal_export(config, game, "text")
-}
-
-/// A game's moves in a node's journal, in order: (player, ICCF).
-pub(crate) fn moves_of(config: &Path, game: &str) -> Vec<(String, String)> {
-    export_text(config, game)
-        .lines()
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split_whitespace().collect();
-            (cols.len() > 5 && cols[0].starts_with('#') && cols[4] == "move").then(|| {
-                let iccf = cols.last().unwrap().trim_matches(['(', ')']).to_owned();
-                (cols[2].to_owned(), iccf)
-            })
-        })
-        .collect()
-}
-
-/// How many `rejected` entries a node's journal holds for a game.
-pub(crate) fn rejected_in(config: &Path, game: &str) -> usize {
-    export_text(config, game)
-        .lines()
-        .filter(|l| l.split_whitespace().nth(4) == Some("rejected"))
-        .count()
-}
-
-/// The match: three games between the clubs, players on both nodes, White on either side.
-pub(crate) const GAMES: [(&str, &str, &str); 3] = [
-    ("m1", "anna", "boris"),
-    ("m2", "vera", "anna"),
-    ("m3", "anna", "vera"),
-];
-
-/// Who is where: anna on node A; boris and vera on node B.
-pub(crate) fn local_of(player: &str) -> usize {
-    if player == "anna" { 0 } else { 1 }
 }
 
 struct Match {
@@ -596,7 +513,7 @@ fn actions_that_cross_while_the_ports_are_pulled_end_in_one_record() {
         let (got, text) = c.call(line);
         assert_eq!(got, code, "{line}: {text}");
     };
-    let mut arbiter_b = crate::daemon::admin(&m.nodes[1].daemon);
+    let mut arbiter_b = admin(&m.nodes[1].daemon);
     // Black to move in every game, and the line is gone.
     lines.unplug();
     // m1, kept on A: boris (B) moves while anna (A) resigns. The resignation is recorded
@@ -947,69 +864,9 @@ fn an_illegal_proposal_is_refused_and_reported_forged_and_replayed_frames_are_ig
     assert_journal_verifies(&node.config);
 }
 
-/// A game's official record in a node's journal, as both nodes must hold it: every entry
-/// but refused attempts, proposals, reminders and conditional lines (each node's own), as
-/// (time, player, kind, move and detail); and the result line.
-fn record_of(config: &Path, game: &str) -> (Vec<(String, String, String, String)>, String) {
-    let text = export_text(config, game);
-    let result = text
-        .lines()
-        .find(|l| l.starts_with("Result:"))
-        .unwrap_or_default()
-        .to_owned();
-    let actions = text
-        .lines()
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split_whitespace().collect();
-            let official = cols.len() > 5
-                && cols[0].starts_with('#')
-                && !matches!(
-                    cols[4],
-                    "rejected" | "reminder" | "proposal" | "conditional"
-                );
-            // What follows the text as received (which each node has its own of).
-            let tail = match (l.rfind(" = "), l.rfind(" [")) {
-                (Some(m), _) => &l[m..],
-                (None, Some(d)) => &l[d..],
-                (None, None) => "",
-            };
-            official.then(|| {
-                (
-                    cols[1].to_owned(),
-                    cols[2].to_owned(),
-                    cols[4].to_owned(),
-                    tail.to_owned(),
-                )
-            })
-        })
-        .collect();
-    (actions, result)
-}
-
-/// Waits until both nodes hold the same record of `game` (the node that does not keep it
-/// applies the record as it comes), and returns it.
-pub(crate) fn settled(
-    nodes: &[Node],
-    game: &str,
-) -> (Vec<(String, String, String, String)>, String) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let a = record_of(&nodes[0].config, game);
-        let b = record_of(&nodes[1].config, game);
-        if a == b {
-            return a;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{game}: the two nodes' records differ:\n{a:?}\n{b:?}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 /// `/metrics` shows the link up, with bytes both ways (and its retransmission count).
 fn assert_link_metrics(http: std::net::SocketAddr) {
-    let response = crate::web::get(http, "/metrics");
+    let response = get(http, "/metrics");
     let scrape = prometheus_parse::Scrape::parse(response.body.lines().map(|l| Ok(l.to_owned())))
         .expect("Prometheus text");
     let value = |metric: &str| {
@@ -1045,7 +902,10 @@ fn assert_link_metrics(http: std::net::SocketAddr) {
     );
     let retransmissions = value("ccrelay_link_retransmissions_total");
     assert_eq!(retransmissions.fract(), 0.0, "{retransmissions}");
-    assert!(retransmissions <= bytes_out, "{retransmissions} > {bytes_out}");
+    assert!(
+        retransmissions <= bytes_out,
+        "{retransmissions} > {bytes_out}"
+    );
 }
 
 #[test]
@@ -1097,7 +957,7 @@ fn every_kind_of_action_crosses_a_link_where_one_node_listens() {
     ok(m.client("vera"), "DRAW m3 ACCEPT", 202);
     wait_push(m.client("anna"), "DRAW m3 accepted by vera");
     // m1: the arbiter of node B adjudicates it; node A records it, and both hold the result.
-    let mut arbiter = crate::daemon::admin(&m.nodes[1].daemon);
+    let mut arbiter = admin(&m.nodes[1].daemon);
     ok(
         &mut arbiter,
         "ADJUDICATE m1 1/2-1/2 agreed by the captains",

@@ -22,8 +22,12 @@ use ccrelay::transport::link::fec::AUTO;
 use ccrelay::transport::link::frame::{self, ACK, DATA, DEFAULT_TAG, HELLO};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::daemon::{Daemon, LONG_GAME, assert_journal_verifies};
-use crate::link::{GAMES, Node, local_of, moves_of, node_config_with, rejected_in, settled};
+use crate::support::daemon::Daemon;
+use crate::support::games::LONG_GAME;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::link::{
+    GAMES, Node, local_of, middle, moves_of, node_config_with, rejected_in, settled,
+};
 
 /// What the path does to what passes: per mille of units (a frame, up to its zero byte)
 /// dropped, duplicated and held back 0.2 to 3 s (so that later ones overtake it), and per
@@ -203,9 +207,8 @@ impl SlowPath {
     fn start(faults: PathFaults, seed: u64) -> SlowPath {
         let tally = Arc::new(Tally::default());
         let t = tally.clone();
-        let (ports, runtime) = crate::support::middle(move |from, to, n| {
-            direction(from, to, faults, seed ^ n, t.clone())
-        });
+        let (ports, runtime) =
+            middle(move |from, to, n| direction(from, to, faults, seed ^ n, t.clone()));
         SlowPath {
             ports,
             tally,

@@ -9,27 +9,14 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::daemon::Daemon;
+use crate::support::daemon::Daemon;
+use crate::support::process::memory_kb;
 
 /// Source addresses the flood comes from: 127.0.0.2 to 127.0.0.250, so the per-address login
 /// limit never stops it (each address tries once).
 const SOURCES: std::ops::RangeInclusive<u8> = 2..=250;
 /// Kilobytes in a megabyte, as `/proc` counts.
 const MB: u64 = 1000;
-
-/// `VmHWM` (peak resident) and `VmRSS` (resident now) of a process, in kB.
-pub(crate) fn memory_kb(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|kb| kb.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("no {name} in {status}"))
-    };
-    (field("VmHWM:"), field("VmRSS:"))
-}
 
 /// One wrong login from `source`: the reply's code.
 async fn wrong_login(source: Ipv4Addr, daemon: SocketAddr, n: u8) -> Result<u16, String> {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::ccrelay;
+use crate::support::process::ccrelay;
 
 /// Every file in `dir`, by name.
 fn files(dir: &Path) -> BTreeMap<String, String> {

@@ -2,19 +2,12 @@
 //! `.ci/run` installs pgn-extract; without it these tests fail, they never skip.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::support::{ccrelay, fixture};
+use crate::support::fixtures::fixture;
+use crate::support::peers::pgn_extract;
+use crate::support::process::ccrelay;
 
 const GAMES: [&str; 2] = ["games/lichess_db_1000k.pgn", "games/twic1599_1000k.pgn"];
-
-pub fn pgn_extract() -> Command {
-    let path = ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-        .expect("pgn-extract is not installed: `apt-get install pgn-extract` (.ci/run does)");
-    Command::new(path)
-}
 
 /// pgn-extract's games as lines of moves (`-W<format>`), without numbers and results.
 fn peer_games(file: &Path, format: &str) -> Vec<Vec<String>> {

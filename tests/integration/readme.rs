@@ -35,6 +35,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+use crate::support::process::output_within;
+
 const TOUR: &str = "## A five-minute tour";
 /// How long a relay's line or a script may take. Generous for a loaded 2-core machine; the
 /// tour itself takes a few seconds (the Maildir is read every 2 s).
@@ -254,7 +256,7 @@ fn free_port() -> u16 {
 fn run_script(script: &str, dir: &Path, path: &str) -> (ExitStatus, String, String) {
     let mut sh = Command::new("sh");
     sh.args(["-ec", script]).current_dir(dir).env("PATH", path);
-    let out = crate::support::output_within(sh, WAIT);
+    let out = output_within(sh, WAIT);
     (
         out.status,
         String::from_utf8_lossy(&out.stdout).into_owned(),

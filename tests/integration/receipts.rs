@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::daemon::{ALICE, BORIS, Daemon, temp_setup};
-use crate::support::ccrelay;
+use crate::support::config::{ALICE, BORIS, Player, temp_setup};
+use crate::support::daemon::Daemon;
+use crate::support::process::ccrelay;
 
 fn run(args: &[&str], config: &Path) -> (bool, String, String) {
     let out = ccrelay()
@@ -227,18 +228,18 @@ fn a_key_rotation_is_refused_while_the_daemon_runs_and_followed_after() {
 /// current daemon opens it, verifies it, sends exactly the pushes still owed, and plays on.
 #[test]
 fn a_journal_written_by_the_previous_release_is_verified_and_played_on() {
-    const OLD_ALICE: crate::daemon::Player = crate::daemon::Player {
+    const OLD_ALICE: Player = Player {
         secret: "bench",
         ..ALICE
     };
-    const OLD_BORIS: crate::daemon::Player = crate::daemon::Player {
+    const OLD_BORIS: Player = Player {
         secret: "bench",
         ..BORIS
     };
     let (_dir, config) = temp_setup(&[OLD_ALICE, OLD_BORIS], &[("g1", "alice", "boris")]);
     let data = data_dir(&config);
     std::fs::create_dir_all(&data).expect("data dir");
-    let fixture = crate::support::fixture("journal-dcc53eb");
+    let fixture = crate::support::fixtures::fixture("journal-dcc53eb");
     for file in ["journal.sqlite3", "signing.key", "signing.pub"] {
         std::fs::copy(fixture.join(file), data.join(file)).expect("copy the fixture");
     }

@@ -3,7 +3,7 @@
 use ccrelay::convert::Format;
 use ccrelay::notation::Lang;
 
-use crate::support::convert_text;
+use crate::support::convert::convert_text;
 
 fn uci(text: &str, lang: Option<Lang>, fen: Option<&str>) -> (String, String, u64) {
     let c = convert_text(text, Format::Uci, lang, fen);

@@ -8,7 +8,7 @@ use ccrelay::notation::{Iccf, Lang, Reader, lan, san, uci};
 use proptest::prelude::*;
 use shakmaty::{Chess, Move, Position};
 
-use crate::support::convert_text;
+use crate::support::convert::convert_text;
 
 /// Start positions rich in what random play seldom reaches: promotions (with and without
 /// capture, both colours), en passant, castling on both sides.

@@ -6,12 +6,12 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::daemon::{
-    ALICE, BORIS, Daemon, admin, assert_journal_verifies, config_text_with, journal_export, ok,
-    push_starting,
-};
-use crate::peer::pgn_extract;
-use crate::support::ccrelay;
+use crate::support::config::{ALICE, BORIS, config_text_with};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::line::{ok, push_starting};
+use crate::support::peers::pgn_extract;
+use crate::support::process::ccrelay;
 
 const START: &str = "2027-01-01T00:00:00Z";
 

@@ -8,9 +8,11 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::daemon::{ALICE, BORIS, Client, Daemon, admin, ok};
-use crate::web::{get_with, start};
-use crate::web_play::{form_token, player_cookie, post_form};
+use crate::support::config::{ALICE, BORIS};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::http::get_with;
+use crate::support::line::{Client, ok};
+use crate::support::web::{form_token, player_cookie, post_form, start};
 
 /// How long anything here may take to happen.
 const WITHIN: Duration = Duration::from_secs(10);

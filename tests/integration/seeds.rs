@@ -4,7 +4,8 @@
 use ccrelay::convert::Format;
 use ccrelay::notation::Lang;
 
-use crate::support::{convert_text, moves_only, read_fixture};
+use crate::support::convert::{convert_text, moves_only};
+use crate::support::fixtures::read_fixture;
 
 const GAMES: [(&str, Option<Lang>); 6] = [
     ("000-short", Some(Lang::Russian)),

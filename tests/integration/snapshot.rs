@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::daemon::{ALICE, BORIS, Daemon, temp_setup};
-use crate::support::{ccrelay, output_within};
+use crate::support::config::{ALICE, BORIS, temp_setup};
+use crate::support::daemon::Daemon;
+use crate::support::process::{ccrelay, output_within};
 
 fn data_dir(config: &Path) -> PathBuf {
     config.parent().expect("dir").join("data")

@@ -7,7 +7,9 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::daemon::{ADMIN_SECRET, ALICE, BORIS, Daemon, admin, config_text_with, ok};
+use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, config_text_with};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::line::ok;
 
 /// The far end of a pseudo-terminal: what a terminal program would see and send.
 struct Terminal {

@@ -7,126 +7,17 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::daemon::{ADMIN_SECRET, ALICE, BORIS, Daemon, Player, config_text_with, ok};
-use crate::support::moves_only;
-use crate::xfcc::{Response, raw};
-
-pub const CAROL: Player = Player {
-    id: "carol",
-    secret: "carol-secret",
-    notation: "san",
-    lang: None,
-};
-
-/// Events under every viewing rule, and their games.
-const EVENTS: &str = r#"
-[[events]]
-id = "open"
-name = "Open Cup"
-site = "Krasnoyarsk"
-
-[[events]]
-id = "slow"
-name = "Delayed Cup"
-view = "delay"
-delay = 2
-
-[[events]]
-id = "late"
-name = "Finished Cup"
-view = "finished"
-
-[[events]]
-id = "hidden"
-name = "Hidden Cup"
-view = "private"
-
-[[games]]
-id = "g1"
-event = "open"
-white = "alice"
-black = "boris"
-
-[[games]]
-id = "g2"
-event = "open"
-white = "boris"
-black = "carol"
-
-[[games]]
-id = "g3"
-event = "open"
-white = "carol"
-black = "alice"
-
-[[games]]
-id = "d1"
-event = "slow"
-white = "alice"
-black = "boris"
-
-[[games]]
-id = "f1"
-event = "late"
-white = "alice"
-black = "carol"
-
-[[games]]
-id = "p1"
-event = "hidden"
-white = "boris"
-black = "alice"
-
-[[games]]
-id = "dr1"
-event = "open"
-game = "draughts-ru"
-white = "alice"
-black = "carol"
-"#;
-
-/// A daemon with the events above, `[http]` on an ephemeral port and `http_extra` in it.
-pub fn start(http_extra: &str) -> (tempfile::TempDir, PathBuf, Daemon) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("ccrelay.toml");
-    let mut text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS, CAROL], &[], "");
-    text.push_str(EVENTS);
-    text.push_str(&format!("[http]\nlisten = \"127.0.0.1:0\"\n{http_extra}"));
-    std::fs::write(&config, text).expect("write config");
-    let daemon = Daemon::start(&config);
-    (dir, config, daemon)
-}
-
-/// GET `path` with extra header lines (each ending in `\r\n`).
-pub fn get_with(addr: SocketAddr, path: &str, headers: &str) -> Response {
-    raw(
-        addr,
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n")
-            .as_bytes(),
-    )
-}
-
-pub fn get(addr: SocketAddr, path: &str) -> Response {
-    get_with(addr, path, "")
-}
-
-/// The value of attribute `name` on the element with `id="id"`.
-pub fn attr_of(html: &str, id: &str, name: &str) -> Option<String> {
-    let at = html.find(&format!("id=\"{id}\""))?;
-    let tag_start = html[..at].rfind('<')?;
-    let tag_end = at + html[at..].find('>')?;
-    let tag = &html[tag_start..tag_end];
-    let key = format!("{name}=\"");
-    let from = tag.find(&key)? + key.len();
-    let len = tag[from..].find('"')?;
-    Some(tag[from..from + len].to_owned())
-}
+use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, CAROL, config_text_with};
+use crate::support::convert::moves_only;
+use crate::support::daemon::Daemon;
+use crate::support::http::{get, get_with, raw};
+use crate::support::line::ok;
+use crate::support::web::{arbiter_cookie, attr_of, start};
 
 /// The moves of a game page's list, as shown.
-pub fn moves_of(html: &str) -> Vec<String> {
+fn moves_of(html: &str) -> Vec<String> {
     html.split("<a class=\"move")
         .skip(1)
         .filter_map(|part| {
@@ -137,7 +28,7 @@ pub fn moves_of(html: &str) -> Vec<String> {
 }
 
 /// The moves of a PGN export, without tags, numbers, comments and result.
-pub fn pgn_moves(pgn: &str) -> Vec<String> {
+fn pgn_moves(pgn: &str) -> Vec<String> {
     let movetext: String = pgn
         .lines()
         .filter(|l| !l.starts_with('['))
@@ -154,31 +45,6 @@ pub fn pgn_moves(pgn: &str) -> Vec<String> {
         }
     }
     moves_only(&plain)
-}
-
-/// Logs the arbiter in on the web; the session cookie.
-pub fn arbiter_cookie(addr: SocketAddr, secret: &str) -> Result<String, u16> {
-    let body = format!("secret={secret}");
-    let response = raw(
-        addr,
-        format!(
-            "POST /login HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .as_bytes(),
-    );
-    if response.status != 303 {
-        return Err(response.status);
-    }
-    let cookie = response
-        .headers
-        .iter()
-        .find(|(n, v)| n == "set-cookie" && v.starts_with("ccrelay_arbiter="))
-        .map(|(_, v)| v.clone())
-        .expect("a session cookie");
-    assert!(cookie.contains("HttpOnly"), "{cookie}");
-    assert!(cookie.contains("SameSite=Strict"), "{cookie}");
-    Ok(cookie.split(';').next().unwrap_or_default().to_owned())
 }
 
 #[test]

@@ -8,76 +8,13 @@
 
 use std::net::SocketAddr;
 
-use crate::daemon::{ALICE, BORIS, Daemon, admin, ok, push_starting};
-use crate::web::{attr_of, get_with, start};
-use crate::xfcc::{Response, raw};
-
-/// A form POSTed with `cookie`; the response.
-pub fn post_form(addr: SocketAddr, path: &str, cookie: &str, fields: &[(&str, &str)]) -> Response {
-    let body: String = fields
-        .iter()
-        .map(|(k, v)| format!("{k}={}", urlencode(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    raw(
-        addr,
-        format!(
-            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .as_bytes(),
-    )
-}
-
-/// Percent-encoding for a form's value.
-pub fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-fn cookie_named(response: &Response, name: &str) -> Option<String> {
-    response
-        .headers
-        .iter()
-        .find(|(n, v)| n == "set-cookie" && v.starts_with(&format!("{name}=")))
-        .map(|(_, v)| v.clone())
-}
-
-/// Logs a player in through the form (with the form's own token); the session cookie
-/// (`ccrelay_player=...`), or the refusing response.
-pub fn player_cookie(addr: SocketAddr, id: &str, secret: &str) -> Result<String, Response> {
-    let form = get_with(addr, "/play", "");
-    assert_eq!(form.status, 200, "{}", form.body);
-    let token = attr_of(&form.body, "login-form-token", "value").expect("the form's token");
-    let form_cookie = cookie_named(&form, "ccrelay_login_form").expect("the form's cookie");
-    let form_cookie = form_cookie.split(';').next().unwrap_or_default();
-    let response = post_form(
-        addr,
-        "/play/login",
-        form_cookie,
-        &[("form", &token), ("player", id), ("secret", secret)],
-    );
-    if response.status != 303 {
-        return Err(response);
-    }
-    let cookie = cookie_named(&response, "ccrelay_player").expect("a session cookie");
-    assert!(cookie.contains("HttpOnly"), "{cookie}");
-    assert!(cookie.contains("SameSite=Strict"), "{cookie}");
-    assert!(cookie.contains("Path=/"), "{cookie}");
-    Ok(cookie.split(';').next().unwrap_or_default().to_owned())
-}
-
-/// The form token of a page (every form of the session carries the same).
-pub fn form_token(html: &str) -> String {
-    let at = html.find("name=\"form\" value=\"").expect("a form") + 19;
-    html[at..at + 64].to_owned()
-}
+use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, CAROL};
+use crate::support::daemon::{Daemon, admin};
+use crate::support::http::{Response, get_with};
+use crate::support::line::{ok, push_starting};
+use crate::support::web::{
+    attr_of, cookie_named, form_token, player_cookie, post_form, start, urlencode,
+};
 
 fn page(addr: SocketAddr, path: &str, cookie: &str) -> Response {
     get_with(addr, path, &format!("Cookie: {cookie}\r\n"))
@@ -132,7 +69,7 @@ fn a_wrong_secret_and_a_login_form_from_elsewhere_are_refused() {
     assert_eq!(forged.status, 403, "{}", forged.body);
     assert!(cookie_named(&forged, "ccrelay_player").is_none());
     // The arbiter's name is no player's.
-    let admin = player_cookie(http, "admin", crate::daemon::ADMIN_SECRET).unwrap_err();
+    let admin = player_cookie(http, "admin", ADMIN_SECRET).unwrap_err();
     assert_eq!(admin.status, 403);
 }
 
@@ -224,7 +161,7 @@ fn a_move_from_the_page_is_the_same_command_as_over_tcp() {
     let (_dir, _config, daemon) = start("");
     let http = daemon.http.expect("http");
     let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
-    let mut carol = daemon.login(&crate::web::CAROL);
+    let mut carol = daemon.login(&CAROL);
     let game = page(http, "/play/games/g2", &cookie);
     assert_eq!(game.status, 200, "{}", game.body);
     let token = form_token(&game.body);
@@ -330,7 +267,7 @@ fn a_session_survives_a_restart_and_ends_at_logout_or_a_new_secret() {
 fn a_draughts_game_is_played_from_the_page_too() {
     let (_dir, _config, daemon) = start("");
     let http = daemon.http.expect("http");
-    let mut carol = daemon.login(&crate::web::CAROL);
+    let mut carol = daemon.login(&CAROL);
     let cookie = player_cookie(http, "alice", ALICE.secret).expect("login");
     let answer = page(http, "/play/games/dr1/preview?move=c3-d4&number=1", &cookie);
     let json: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
@@ -405,7 +342,7 @@ fn resignation_needs_its_box_ticked_and_claims_and_leave_are_the_tcp_commands() 
         shown.body
     );
     // With the box ticked: resigned, 0-1, pushed to Carol.
-    let mut carol = daemon.login(&crate::web::CAROL);
+    let mut carol = daemon.login(&CAROL);
     let sure = post_form(
         http,
         "/play/games/g2",
@@ -491,7 +428,7 @@ fn a_message_with_line_breaks_from_the_page_is_mended_and_never_costs_the_move()
     let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
     let token = form_token(&page(http, "/play/games/g1", &cookie).body);
     let mut alice = daemon.login(&ALICE);
-    let mut carol = daemon.login(&crate::web::CAROL);
+    let mut carol = daemon.login(&CAROL);
     let sent = post_form(
         http,
         "/play/games/g1",

@@ -19,9 +19,10 @@ use fantoccini::actions::{
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 
-use crate::daemon::{ALICE, BORIS, Client as Line, ok, push_starting};
-use crate::web::{CAROL, start};
-use crate::web_browser::{Driver, attr, browser, moves, wait_for};
+use crate::support::browser::{Driver, attr, browser, moves, wait_for};
+use crate::support::config::{ALICE, BORIS, CAROL};
+use crate::support::line::{Client as Line, ok, push_starting};
+use crate::support::web::start;
 
 const WAIT: Duration = Duration::from_secs(10);
 

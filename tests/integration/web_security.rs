@@ -9,43 +9,9 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use crate::daemon::ADMIN_SECRET;
-use crate::web::{arbiter_cookie, get, get_with, start};
-use crate::xfcc::{Response, parse_response};
-
-/// A connection to `addr` from the loopback address `source`.
-pub fn connect_from(source: Ipv4Addr, addr: SocketAddr) -> TcpStream {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let stream = runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-        socket
-            .bind(SocketAddr::from((source, 0)))
-            .expect("bind a loopback source");
-        socket.connect(addr).await.expect("connect")
-    });
-    let stream = stream.into_std().expect("a std stream");
-    stream.set_nonblocking(false).expect("blocking");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    stream
-}
-
-/// GET `path` from `source` with extra header lines; the whole response.
-pub fn get_from(source: Ipv4Addr, addr: SocketAddr, path: &str, headers: &str) -> Response {
-    let mut stream = connect_from(source, addr);
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n"
-    )
-    .expect("write");
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes);
-    parse_response(&bytes)
-}
+use crate::support::config::ADMIN_SECRET;
+use crate::support::http::{Response, connect_from, get, get_from, get_with};
+use crate::support::web::{arbiter_cookie, start};
 
 fn header<'a>(r: &'a Response, name: &str) -> Option<&'a str> {
     r.headers

@@ -11,12 +11,14 @@ use std::time::Duration;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
-use crate::daemon::{
-    ADMIN_SECRET, ALICE, BORIS, Daemon, Player, assert_journal_verifies, config_text_with,
-    long_game, moves_in,
-};
-
-pub const XFCC_NS: &str = "http://www.bennedik.com/webservices/XfccBasic";
+use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, Player, config_text_with};
+use crate::support::daemon::Daemon;
+use crate::support::games::long_game;
+use crate::support::http::{parse_response, raw};
+use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::line::{Client, moves_in};
+use crate::support::tls::tls_client_trusting;
+use crate::support::xfcc::{XFCC_NS, envelope, post};
 
 const CAROL: Player = Player {
     id: "carol",
@@ -26,7 +28,7 @@ const CAROL: Player = Player {
 };
 
 /// A daemon with `[http]` on an ephemeral port and extra config text.
-pub fn start(
+fn start(
     players: &[Player],
     games: &[(&str, &str, &str)],
     limits: &str,
@@ -36,7 +38,7 @@ pub fn start(
 }
 
 /// [`start`], with the config text passed through `edit` first.
-pub fn start_edited(
+fn start_edited(
     players: &[Player],
     games: &[(&str, &str, &str)],
     limits: &str,
@@ -59,77 +61,8 @@ pub fn start_edited(
     (dir, config, daemon)
 }
 
-/// An HTTP response: status, headers (lower-case names), body.
-#[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-/// Sends raw bytes as one request on a new connection and reads the whole response.
-pub fn raw(addr: SocketAddr, request: &[u8]) -> Response {
-    let mut stream = TcpStream::connect(addr).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
-    stream.write_all(request).expect("write");
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes);
-    parse_response(&bytes)
-}
-
-/// A whole HTTP/1.1 response as read from the wire.
-pub fn parse_response(bytes: &[u8]) -> Response {
-    let text = String::from_utf8_lossy(bytes);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status line in {text:?}"));
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    Response {
-        status,
-        headers,
-        body: body.to_owned(),
-    }
-}
-
-/// POSTs `body` to the endpoint; `Connection: close`.
-pub fn post(addr: SocketAddr, path: &str, body: &[u8]) -> Response {
-    let mut request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    request.extend_from_slice(body);
-    raw(addr, &request)
-}
-
-/// `text` escaped for XML.
-pub fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-pub fn envelope(operation: &str, fields: &[(&str, &str)]) -> String {
-    let fields: String = fields
-        .iter()
-        .map(|(n, v)| format!("<{n}>{}</{n}>", esc(v)))
-        .collect();
-    format!(
-        r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><{operation} xmlns="{XFCC_NS}">{fields}</{operation}></soap:Body></soap:Envelope>"#
-    )
-}
-
 /// The text of the first `<name>` element in `xml`, unescaped.
-pub fn field(xml: &str, name: &str) -> Option<String> {
+fn field(xml: &str, name: &str) -> Option<String> {
     let open = format!("<{name}>");
     let start = xml.find(&open)? + open.len();
     let end = xml[start..].find(&format!("</{name}>"))? + start;
@@ -141,29 +74,29 @@ pub fn field(xml: &str, name: &str) -> Option<String> {
 }
 
 /// One game of a `GetMyGames` answer: the XML inside its `<XfccGame>`.
-pub type Game = String;
+type Game = String;
 
 /// A player of the XFCC service.
-pub struct Xfcc<'a> {
-    pub addr: SocketAddr,
-    pub player: &'a Player,
+struct Xfcc<'a> {
+    addr: SocketAddr,
+    player: &'a Player,
 }
 
 /// What `MakeAMove` is asked besides the game.
 #[derive(Default, Clone)]
-pub struct MoveArgs<'a> {
-    pub movecount: Option<u32>,
-    pub my_move: &'a str,
-    pub offer_draw: bool,
-    pub accept_draw: bool,
-    pub resign: bool,
-    pub claim_draw: bool,
-    pub message: &'a str,
+struct MoveArgs<'a> {
+    movecount: Option<u32>,
+    my_move: &'a str,
+    offer_draw: bool,
+    accept_draw: bool,
+    resign: bool,
+    claim_draw: bool,
+    message: &'a str,
 }
 
 impl Xfcc<'_> {
     /// Every game of the player, each its `<XfccGame>` XML; panics on a fault.
-    pub fn games(&self) -> Vec<Game> {
+    fn games(&self) -> Vec<Game> {
         let r = post(
             self.addr,
             "/xfccbasic.asmx",
@@ -191,7 +124,7 @@ impl Xfcc<'_> {
             .collect()
     }
 
-    pub fn game(&self, id: &str) -> Game {
+    fn game(&self, id: &str) -> Game {
         self.games()
             .into_iter()
             .find(|g| field(g, "id").as_deref() == Some(id))
@@ -199,11 +132,11 @@ impl Xfcc<'_> {
     }
 
     /// `MakeAMove`; its result.
-    pub fn make_a_move(&self, game: &str, args: &MoveArgs) -> String {
+    fn make_a_move(&self, game: &str, args: &MoveArgs) -> String {
         self.make_a_move_as(self.player.secret, game, args)
     }
 
-    pub fn make_a_move_as(&self, password: &str, game: &str, args: &MoveArgs) -> String {
+    fn make_a_move_as(&self, password: &str, game: &str, args: &MoveArgs) -> String {
         let count = args.movecount.map(|n| n.to_string()).unwrap_or_default();
         let b = |v: bool| if v { "true" } else { "false" };
         let body = envelope(
@@ -234,7 +167,7 @@ impl Xfcc<'_> {
     }
 
     /// Plays `san` as move `number`.
-    pub fn play(&self, game: &str, number: u32, san: &str) -> String {
+    fn play(&self, game: &str, number: u32, san: &str) -> String {
         self.make_a_move(
             game,
             &MoveArgs {
@@ -1021,7 +954,6 @@ fn an_idle_kept_alive_connection_is_closed_and_shutdown_is_clean() {
 fn xfcc_over_tls() {
     use rustls::pki_types::ServerName;
 
-    use crate::support::tls_client_trusting;
     use std::sync::Arc;
 
     let certified =
@@ -1205,7 +1137,7 @@ fn metrics_count_moves_and_read_as_prometheus_text() {
 }
 
 /// Boris's pushes up to and including the first that starts with `until`.
-fn pushes_until(boris: &mut crate::daemon::Client, until: &str) -> Vec<String> {
+fn pushes_until(boris: &mut Client, until: &str) -> Vec<String> {
     let mut pushes = Vec::new();
     while !pushes.iter().any(|p: &String| p.starts_with(until)) {
         pushes.push(boris.next_push().1);
@@ -1290,7 +1222,7 @@ fn a_message_with_a_line_break_or_2000_characters_never_costs_the_move() {
     assert_journal_verifies(&config);
     // The record: the words as received (the line break escaped in the entry, and the
     // entry escaped again by the export) and as delivered.
-    let text = crate::daemon::journal_export(&config, "g1", "text");
+    let text = journal_export(&config, "g1", "text");
     assert!(
         text.contains("Thanks for the game,\\\\nGood luck"),
         "{text}"
@@ -1358,14 +1290,14 @@ fn a_hostile_message_is_mended_and_never_refuses_the_move() {
     }
     drop((boris_tcp, daemon));
     assert_journal_verifies(&config);
-    let text = crate::daemon::journal_export(&config, "g1", "text");
+    let text = journal_export(&config, "g1", "text");
     for line in text.lines() {
         assert!(
             !line.contains('\u{1b}') && !line.contains('\u{202E}') && !line.starts_with("* 99"),
             "{line:?}"
         );
     }
-    let pgn = crate::daemon::journal_export(&config, "g1", "pgn");
+    let pgn = journal_export(&config, "g1", "pgn");
     assert!(
         !pgn.contains('\u{1b}') && !pgn.contains('\u{202E}'),
         "{pgn}"

@@ -10,9 +10,10 @@ use std::time::{Duration, Instant};
 
 use ccrelay::notation::Iccf;
 
-use crate::daemon::long_game;
-use crate::email::{DOMAIN, EmailPlayer, mails, plain, send, unique};
-use crate::support::MAIL_CA;
+use crate::support::games::long_game;
+use crate::support::mail::{
+    DOMAIN, EmailPlayer, MAIL_CA, mails, plain, require_mail_servers, send, unique,
+};
 
 pub struct Mailer {
     mira: EmailPlayer,
@@ -25,7 +26,7 @@ pub struct Mailer {
 
 impl Mailer {
     pub fn new() -> Mailer {
-        crate::support::require_mail_servers();
+        require_mail_servers();
         Mailer {
             mira: EmailPlayer::new("mira", "iccf", None),
             relay: unique("relay"),

@@ -16,7 +16,11 @@ use std::time::{Duration, Instant};
 
 use ccrelay::notation::{Iccf, uci};
 
-use crate::daemon::{ADMIN_SECRET, Client, Daemon, long_game};
+use crate::support::config::ADMIN_SECRET;
+use crate::support::daemon::Daemon;
+use crate::support::games::long_game;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::Client;
 
 const SECRET: &str = "a shared secret of the two clubs";
 pub const VERA_SECRET: &str = "vera-secret";
@@ -269,6 +273,6 @@ impl Peer {
         if let Some((mut daemon, _)) = self.node.take() {
             daemon.kill9();
         }
-        crate::daemon::assert_journal_verifies(&self.config);
+        assert_journal_verifies(&self.config);
     }
 }

@@ -28,8 +28,13 @@ use ccrelay::notation::{Iccf, uci};
 use super::layer::{Layer, require_fuse};
 use super::mail::Mailer;
 use super::peer::{Linked, Peer, node_a_config};
-use crate::daemon::{ALICE, BORIS, Client, Daemon, config_text, long_game};
-use crate::support::ccrelay;
+
+use crate::support::config::{ALICE, BORIS, config_text};
+use crate::support::daemon::Daemon;
+use crate::support::games::long_game;
+use crate::support::line::{Client, moves_in};
+use crate::support::mail::lock;
+use crate::support::process::ccrelay;
 
 const GAMES: usize = 4;
 /// Cuts in `cargo test`; `CCRELAY_POWER_CUTS=100` for the long run.
@@ -159,7 +164,7 @@ fn run(seed: u64, cuts: usize) -> Tally {
     let config = dir.path().join("ccrelay.toml");
     let mut peer = Peer::new();
     // The mail tests take turns: one of them stops the mail servers.
-    let _turn = crate::email::lock();
+    let _turn = lock();
     let mut mailer = Mailer::new();
     // The data directory is made by the daemon, on the disk that forgets.
     let text = config_text(&mnt.join("data"), &[ALICE, BORIS], &table)
@@ -508,7 +513,7 @@ fn play(
         }
     }
     // Alice in l1, which node A keeps: her move is in the record when answered 250.
-    let n = crate::daemon::moves_in(&mut alice, "l1");
+    let n = moves_in(&mut alice, "l1");
     if n.is_multiple_of(2) && n < line.len() {
         let (code, text) = alice.call(&format!("MOVE l1 {}", uci::write(line[n].1)));
         if code == 250 {

@@ -10,8 +10,12 @@ use ccrelay::transport::email::spool::Spool;
 
 use super::layer::Layer;
 use super::sync_dir;
-use crate::daemon::{ALICE, BORIS, Daemon, assert_journal_verifies, config_text};
-use crate::support::ccrelay;
+
+use crate::support::config::{ALICE, BORIS, config_text};
+use crate::support::daemon::Daemon;
+use crate::support::journal::assert_journal_verifies;
+use crate::support::line::moves_in;
+use crate::support::process::ccrelay;
 
 /// A folder `data` on a fresh layer, itself synced (so only what is tested can be lost).
 fn layer_with_data(root: &Path) -> (Layer, std::path::PathBuf) {
@@ -48,7 +52,7 @@ fn regression_the_data_directory_the_daemon_makes_survives_a_power_cut() {
     );
     assert_journal_verifies(&config);
     let daemon = Daemon::start(&config);
-    assert_eq!(crate::daemon::moves_in(&mut daemon.login(&BORIS), "g1"), 1);
+    assert_eq!(moves_in(&mut daemon.login(&BORIS), "g1"), 1);
 }
 
 #[test]
