@@ -237,7 +237,7 @@ async fn check(
         flash: None,
         preview: Some((bounded_text(&act.text), preview)),
     };
-    page_among(me, games, id, shown)
+    page_among(me, games, id, shown).ok_or_else(|| not_found(me.tongue))
 }
 
 /// A move refused before the relay reads it, with the player's games for its page.

@@ -264,30 +264,22 @@ pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
     page(me, &title, waiting, body)
 }
 
-/// The page of game `id` for `me`, with what it shows besides the game; `Err` with the page
-/// that answers instead when there is no such game of theirs (404) or the relay does not
-/// answer (503).
-pub async fn page_of(web: &Web, me: &Me, id: &str, shown: Shown) -> Result<Response, Response> {
+/// The page of game `id` for `me`, with what it shows besides the game; the 404 page when it
+/// is no game of theirs, 503 when the relay does not answer.
+async fn page_of(web: &Web, me: &Me, id: &str, shown: Shown) -> Response {
     let games = match web.ctx.relay.games_of(&me.session.player).await {
         Ok(games) => games,
-        Err(_) => return Err(unavailable(me.tongue)),
+        Err(_) => return unavailable(me.tongue),
     };
-    page_among(me, games, id, shown)
+    page_among(me, games, id, shown).unwrap_or_else(|| not_found(me.tongue))
 }
 
-/// The page of game `id` among `games`, the player's games as the relay gave them; `Err`
-/// with the 404 page when it is not one of them.
-pub fn page_among(
-    me: &Me,
-    games: Vec<GameView>,
-    id: &str,
-    shown: Shown,
-) -> Result<Response, Response> {
+/// The page of game `id` among `games`, the player's games as the relay gave them; `None`
+/// when it is not one of them.
+pub fn page_among(me: &Me, games: Vec<GameView>, id: &str, shown: Shown) -> Option<Response> {
     let waiting = games.iter().filter(|g| g.my_turn()).count();
-    let Some(g) = games.into_iter().find(|g| g.id == id) else {
-        return Err(not_found(me.tongue));
-    };
-    Ok(super::super::html(
+    let g = games.into_iter().find(|g| g.id == id)?;
+    Some(super::super::html(
         StatusCode::OK,
         render(me, &g, waiting, &shown),
     ))
@@ -310,7 +302,5 @@ pub async fn show(
         flash: web.play.flashes.get(&me.session, super::done(&query)),
         preview: None,
     };
-    page_of(&web, &me, &id, shown)
-        .await
-        .unwrap_or_else(|page| page)
+    page_of(&web, &me, &id, shown).await
 }
