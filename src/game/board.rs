@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::draughts;
-use crate::notation::{Lang, LangSet, Notation, ReadIn, ReadMoveError};
+use crate::notation::{Lang, LangSet, Notation, ReadIn, ReadMoveError, king_move_squares};
 
 use super::GameResult;
 
@@ -95,8 +95,16 @@ impl Ply {
     /// capture's every stop between. A move holds them itself: no position is needed.
     pub fn squares(&self) -> Vec<FileRank> {
         match &self.0 {
-            PlyOf::Chess(m) => super::chess::squares(*m),
-            PlyOf::Draughts(m) => super::draughts::squares(m),
+            PlyOf::Chess(m) => {
+                let (from, to) = king_move_squares(*m);
+                vec![FileRank::from(from), FileRank::from(to)]
+            }
+            // Its whole path: where it starts, every square a capture stops on, where it ends
+            // (the squares the record's numeric form names).
+            PlyOf::Draughts(m) => std::iter::once(m.from())
+                .chain(m.landings().iter().copied())
+                .map(FileRank::from)
+                .collect(),
         }
     }
 }
@@ -107,6 +115,24 @@ impl Ply {
 pub struct FileRank {
     pub file: u8,
     pub rank: u8,
+}
+
+impl From<shakmaty::Square> for FileRank {
+    fn from(square: shakmaty::Square) -> FileRank {
+        FileRank {
+            file: u8::from(square.file()),
+            rank: u8::from(square.rank()),
+        }
+    }
+}
+
+impl From<draughts::Square> for FileRank {
+    fn from(square: draughts::Square) -> FileRank {
+        FileRank {
+            file: square.file(),
+            rank: square.rank(),
+        }
+    }
 }
 
 impl FileRank {

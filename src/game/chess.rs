@@ -5,7 +5,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 
 use crate::notation::movetext::parse_position;
-use crate::notation::{Iccf, Notation, ReadIn, Reader, king_move_squares};
+use crate::notation::{Iccf, Notation, ReadIn, Reader};
 
 use super::board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult, diagram};
@@ -34,19 +34,6 @@ impl ChessBoard {
 
 fn ply(m: Move) -> Ply {
     Ply(PlyOf::Chess(m))
-}
-
-fn file_rank(square: shakmaty::Square) -> FileRank {
-    FileRank {
-        file: u8::from(square.file()),
-        rank: u8::from(square.rank()),
-    }
-}
-
-/// A chess move's squares: from and to, castling as the king's move (as ICCF writes it).
-pub(super) fn squares(m: Move) -> Vec<FileRank> {
-    let (from, to) = king_move_squares(m);
-    vec![file_rank(from), file_rank(to)]
 }
 
 /// Room for a FEN: at most 71 bytes for the board (every square written out, and the
@@ -164,7 +151,7 @@ impl Board for ChessBoard {
                 let square = shakmaty::Square::from_coords(file, rank);
                 if let Some(piece) = board.piece_at(square) {
                     out.push(PieceOn {
-                        at: file_rank(square),
+                        at: FileRank::from(square),
                         color: piece.color,
                         figure: Figure::Chess(piece.role),
                     });
@@ -178,7 +165,7 @@ impl Board for ChessBoard {
         if !self.0.is_check() {
             return None;
         }
-        self.0.board().king_of(self.0.turn()).map(file_rank)
+        self.0.board().king_of(self.0.turn()).map(FileRank::from)
     }
 }
 

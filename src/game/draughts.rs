@@ -33,22 +33,6 @@ fn ply(m: rules::Move) -> Ply {
     Ply(PlyOf::Draughts(Box::new(m)))
 }
 
-fn file_rank(square: rules::Square) -> FileRank {
-    FileRank {
-        file: square.file(),
-        rank: square.rank(),
-    }
-}
-
-/// A draughts move's squares: its whole path, from where it starts through every square a
-/// capture stops on to where it ends (the squares the record's numeric form names).
-pub(super) fn squares(m: &rules::Move) -> Vec<FileRank> {
-    std::iter::once(m.from())
-        .chain(m.landings().iter().copied())
-        .map(file_rank)
-        .collect()
-}
-
 impl DraughtsBoard {
     /// The usual starting position, or the one `text` gives (PDN's FEN, with an optional `F`
     /// move number, or seed 003's listing).
@@ -183,7 +167,7 @@ impl Board for DraughtsBoard {
             .filter_map(|square| {
                 let piece = self.position().piece_at(square)?;
                 Some(PieceOn {
-                    at: file_rank(square),
+                    at: FileRank::from(square),
                     color: color(piece.color),
                     figure: match piece.kind {
                         rules::Kind::Man => Figure::DraughtsMan,
