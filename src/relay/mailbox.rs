@@ -18,10 +18,11 @@ use crate::journal::export::{EventInfo, Names, PlayerInfo};
 use crate::journal::peer::PeerView;
 use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
 
-use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
 use super::notice::{MoveNotice, Notice, Side};
 use super::render::{self, Reader};
-use super::{Channel, Roster};
+use super::reply::Channel;
+use super::roster::Roster;
+use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
 
 /// The record could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -348,7 +349,7 @@ impl Mailbox {
     }
 
     /// What the message a transport's idempotency key was recorded with did, if it was
-    /// handled already (see [`Said::key`](crate::relay::Said::key)).
+    /// handled already (see [`Request::key`](crate::relay::Request::key)).
     pub async fn seen(&self, key: &str) -> Result<Option<Handled>, MailboxError> {
         let Some(seen) = self.journal.seen(key).await? else {
             return Ok(None);
@@ -407,10 +408,10 @@ impl Mailbox {
             .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
     }
 
-    /// Dead letters the admin asked to send again, oldest first, at most `limit`.
+    /// Dead letters the admin request to send again, oldest first, at most `limit`.
     pub async fn dead_to_retry(&self, limit: usize) -> Result<Vec<DeadLetter>, DeadError> {
         let dead = self.dead.clone();
-        tokio::task::spawn_blocking(move || dead.list(DeadState::Retry, limit).map(|(l, _)| l))
+        tokio::task::spawn_blocking(move || dead.list(Shelf::Retry, limit).map(|(l, _)| l))
             .await
             .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
     }

@@ -18,7 +18,7 @@ use crate::journal::as_of::AsOf;
 use crate::journal::replay::DRAW_OFFER;
 use crate::notation::Notation;
 
-use super::Channel;
+use super::reply::Channel;
 
 /// A side, as stored (shakmaty's colour has no serde form here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,7 +32,7 @@ use crate::command::{Command, MoveLine, bounded_text};
 use crate::game::Claim;
 use crate::notation::number::{MoveNumber, move_number};
 use crate::relay::{
-    Channel, GameView, MessageAlone, Preview, Reply, Said, Sender, Status, mended_message,
+    Channel, GameView, MessageAlone, Preview, Reply, Request, Sender, Status, mended_message,
 };
 
 /// A form of a game's page.
@@ -111,19 +111,19 @@ fn move_line(text: &str, shown: Option<MoveNumber>) -> Result<MoveLine, Reply> {
 /// What a form asks of the relay (but a message alone: [`message_alone`]), or the reply
 /// refusing its words. A message riding with a move is never refused for its words: the
 /// relay mends it (a text box holds line breaks) and records that it did.
-fn said_of(act: &Act, game: &str) -> Result<Said, Reply> {
-    let said = Said::new(command_of(act, game)?);
+fn request_of(sender: Sender, act: &Act, game: &str) -> Result<Request, Reply> {
+    let request = Request::new(sender, command_of(act, game)?);
     let written = act.message.trim();
     Ok(match act.action.as_str() {
-        "move" if !written.is_empty() => said.message(Some(written.to_owned())),
-        _ => said,
+        "move" if !written.is_empty() => request.message(Some(written.to_owned())),
+        _ => request,
     })
 }
 
 /// A message sent alone from the page's box: mended, never refused for its words (a text
 /// box holds line breaks); refused only when nothing is left of it.
-fn message_alone(game: &str, text: &str) -> Result<MessageAlone, Reply> {
-    mended_message(game, text)
+fn message_alone(sender: Sender, game: &str, text: &str) -> Result<MessageAlone, Reply> {
+    mended_message(sender, game, text)
         .ok_or_else(|| Reply::new(Status::BadCommand, "the message is empty: write something"))
 }
 
@@ -159,7 +159,7 @@ fn command_of(act: &Act, game: &str) -> Result<Command, Reply> {
 /// What a form of a game's page comes to before the relay is asked.
 enum ToSend {
     /// A command to send.
-    Command(Said),
+    Command(Request),
     /// A message sent alone.
     Message(MessageAlone),
     /// Refused here: its words, or the budget.
@@ -167,10 +167,10 @@ enum ToSend {
 }
 
 /// What `act` sends, or the reply refusing it here (its words, or past the budget).
-fn to_send(act: &Act, game: &str, within_budget: bool) -> ToSend {
+fn to_send(sender: Sender, act: &Act, game: &str, within_budget: bool) -> ToSend {
     let built = match act.action.as_str() {
-        "message" => message_alone(game, &act.message).map(ToSend::Message),
-        _ => said_of(act, game).map(ToSend::Command),
+        "message" => message_alone(sender, game, &act.message).map(ToSend::Message),
+        _ => request_of(sender, act, game).map(ToSend::Command),
     };
     match built {
         // A message alone past the budget is refused before its words are looked at.
@@ -259,14 +259,10 @@ async fn act_on(
     act: &Act,
     within_budget: bool,
 ) -> Result<Response, Response> {
-    let reply = match to_send(act, id, within_budget) {
-        ToSend::Command(said) => web.ctx.relay.call_said(sender(me), said).await,
+    let reply = match to_send(sender(me), act, id, within_budget) {
+        ToSend::Command(request) => web.ctx.relay.call(request).await,
         ToSend::Message(alone) => {
-            let reply = web
-                .ctx
-                .relay
-                .call_said(sender(me), alone.said.clone())
-                .await;
+            let reply = web.ctx.relay.call(alone.request.clone()).await;
             alone.told(reply)
         }
         ToSend::Refused(reply) => match plays_in(web, me, id).await {
@@ -385,12 +381,7 @@ pub async fn leave(
     }
     let reply = match Command::leave(&form.first, &form.days) {
         Ok(_) if !web.play.commands.spend(&me.session.player) => too_many(),
-        Ok(command) => {
-            web.ctx
-                .relay
-                .call_said(sender(&me), Said::new(command))
-                .await
-        }
+        Ok(command) => web.ctx.relay.call(Request::new(sender(&me), command)).await,
         Err(e) => Reply::new(Status::BadCommand, e.to_string()),
     };
     let done = web.play.flashes.put(&me.session, reply);
@@ -417,7 +408,7 @@ pub async fn receipt(
     let reply = web
         .ctx
         .relay
-        .call(sender(&me), Command::Receipt { entry })
+        .call(Request::new(sender(&me), Command::Receipt { entry }))
         .await;
     if !reply.status.is_success() {
         let status = match reply.status {
