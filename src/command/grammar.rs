@@ -139,6 +139,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         }
         "PLAYER" | "ИГРОК" => super::registry::player(&mut w)?,
         "PLAYERS" | "ИГРОКИ" => Command::Players,
+        "WHOAMI" => Command::WhoAmI,
         "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
         "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
         "EVENTS" | "ТУРНИРЫ" => Command::Events,

@@ -49,6 +49,8 @@ fn every_form_of_the_protocol_reads() {
     let date = |s: &str| s.parse::<Date>().unwrap();
     let cases: Vec<(&str, Command)> = vec![
         ("GAMES", Command::Games),
+        ("WHOAMI", Command::WhoAmI),
+        ("whoami", Command::WhoAmI),
         ("list", Command::Games),
         ("SHOW demo-1", Command::Show { game: g("demo-1") }),
         ("MOVE demo-1 1. e4", mv("demo-1", white(1), "e4")),

@@ -178,7 +178,7 @@ pub(in crate::relay) async fn games_of(
     }
     let views = ids
         .iter()
-        .filter_map(|id| crate::relay::view::view(state, id, player))
+        .filter_map(|id| view(state, id, player))
         .collect();
     (
         state.after_commit(Reply::new(Status::Done, "")).await,

@@ -17,6 +17,7 @@ use crate::game::{Action, EndReason, GameResult};
 use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
 use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 use crate::journal::{self, EntryKind, NewOutbox, Record};
+use crate::relay::handle::event_lists::{self, numbered};
 use crate::relay::notice::{EventGame, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
@@ -28,25 +29,6 @@ const MAX_EVENT_ID: usize = 48;
 
 pub(super) fn refused(status: Status, text: impl Into<String>) -> Reply {
     Reply::new(status, text)
-}
-
-/// An event's entrants (or a team's players) with their numbers: `1 alice, 2 boris`.
-pub(super) fn numbered(record: &EventRecord, team: Option<&str>) -> String {
-    let players: Vec<&String> = match team {
-        Some(name) => record
-            .teams
-            .iter()
-            .filter(|t| t.name == name)
-            .flat_map(|t| t.players.iter())
-            .collect(),
-        None => record.entrants.iter().collect(),
-    };
-    players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("{} {p}", i + 1))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `EVENT <verb> <id> ...`.
@@ -63,20 +45,16 @@ pub(in crate::relay) async fn event(
         ));
     }
     let done = match action {
-        EventAction::New { system, keys } => {
-            crate::relay::handle::events::new_event(state, request, id, system, &keys).await
-        }
+        EventAction::New { system, keys } => new_event(state, request, id, system, &keys).await,
         EventAction::Enter { team, players } => {
-            crate::relay::handle::events::enter(state, request, id, team.as_deref(), &players).await
+            enter(state, request, id, team.as_deref(), &players).await
         }
-        EventAction::Draw => crate::relay::handle::events::draw(state, request, id).await,
-        EventAction::Start => crate::relay::handle::events::start_event(state, request, id).await,
+        EventAction::Draw => draw(state, request, id).await,
+        EventAction::Start => start_event(state, request, id).await,
         EventAction::Withdraw { player, reason } => {
-            crate::relay::handle::events::withdraw(state, request, id, &player, &reason).await
+            withdraw(state, request, id, &player, &reason).await
         }
-        EventAction::Show => {
-            crate::relay::handle::event_lists::show_event(state, request, id).map(Pending::Now)
-        }
+        EventAction::Show => event_lists::show_event(state, request, id).map(Pending::Now),
     };
     done.unwrap_or_else(Pending::Now)
 }
@@ -95,7 +73,7 @@ fn registered<'a>(state: &'a State, id: &str) -> Result<&'a EventRecord, Reply> 
 
 /// The event made here, not started yet.
 fn open_event<'a>(state: &'a State, id: &str) -> Result<&'a EventRecord, Reply> {
-    let record = crate::relay::handle::events::registered(state, id)?;
+    let record = registered(state, id)?;
     if record.started {
         return Err(refused(
             Status::Refused,
@@ -144,14 +122,7 @@ async fn new_event(
     let mut event =
         event_from_keys(id, &keys).map_err(|e| refused(Status::BadCommand, e.to_string()))?;
     event.system = Some(system);
-    let committed = crate::relay::handle::events::journal_one(
-        state,
-        request,
-        EntryKind::EventNew,
-        &event,
-        Vec::new(),
-    )
-    .await?;
+    let committed = journal_one(state, request, EntryKind::EventNew, &event, Vec::new()).await?;
     let reply = format!(
         "event {id} made: {} ({system}, {}); enter players with EVENT ENTER {id}{} <player>...",
         event.name,
@@ -181,7 +152,7 @@ async fn enter(
     team: Option<&str>,
     players: &[String],
 ) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let system = record.event.system.unwrap_or(System::RoundRobin);
     match (system.has_teams(), team) {
         (true, None) => {
@@ -236,14 +207,7 @@ async fn enter(
         team: team.map(str::to_owned),
         players: players.to_vec(),
     };
-    let committed = crate::relay::handle::events::journal_one(
-        state,
-        request,
-        EntryKind::EventEnter,
-        &detail,
-        Vec::new(),
-    )
-    .await?;
+    let committed = journal_one(state, request, EntryKind::EventEnter, &detail, Vec::new()).await?;
     let record = state
         .people
         .registry
@@ -263,7 +227,7 @@ async fn enter(
 }
 
 async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let drawn: Vec<String> = if record.teams.is_empty() {
         record.entrants.clone()
     } else {
@@ -287,14 +251,7 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
         seed: hex::encode(seed),
         order: event::draw::shuffle(&drawn, &seed),
     };
-    let committed = crate::relay::handle::events::journal_one(
-        state,
-        request,
-        EntryKind::EventDraw,
-        &detail,
-        Vec::new(),
-    )
-    .await?;
+    let committed = journal_one(state, request, EntryKind::EventDraw, &detail, Vec::new()).await?;
     let reply = format!(
         "drawn with seed {}: {}",
         detail.seed,
@@ -318,7 +275,7 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
 }
 
 async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let event = record.event.clone();
     let system = event.system.unwrap_or(System::RoundRobin);
     let sizes = record.sizes();
@@ -428,7 +385,7 @@ async fn withdraw(
     player: &str,
     reason: &str,
 ) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::registered(state, id)?;
+    let record = registered(state, id)?;
     if !record.has(player) || record.has_withdrawn(player) {
         return Err(refused(
             Status::NotFound,
