@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::check::{Checker, Field};
 use super::players::Players;
 pub use crate::event::{Event, Viewing};
-use crate::game::clock::{OnTimeout, Rules, TimeControl};
+use crate::game::clock::{Counting, ICCF_DOUBLE_AFTER_DAYS, OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
 
 #[derive(Deserialize)]
@@ -23,6 +23,8 @@ pub(super) struct RawEvent {
     reminder_days: Option<Vec<i64>>,
     silence_days: Option<i64>,
     leave_days_per_year: Option<i64>,
+    counting: Option<String>,
+    double_after_days: Option<i64>,
     view: Option<String>,
     delay: Option<i64>,
 }
@@ -95,13 +97,39 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let silence_days = e
         .silence_days
         .map(|days| c.positive(&key("silence_days"), Some(days), 1, 3650) as u32);
+    let triple_block = matches!(time_control, TimeControl::TripleBlock(_));
+    // A Triple Block game has no leave: its bank replaces it.
+    let leave_default = if triple_block {
+        0
+    } else {
+        d.leave_days_per_year
+    };
     let leave_days_per_year = c.number(
         &key("leave_days_per_year"),
         e.leave_days_per_year,
         0,
         366,
-        u64::from(d.leave_days_per_year),
+        u64::from(leave_default),
     ) as u32;
+    // ICCF's counting: whole days, doubled past the 20th day on one move (its Triple Block
+    // keeps its own: to the second, never doubled).
+    let (counting, double_default) = match e.counting.as_deref() {
+        None | Some("exact") => (Counting::Exact, None),
+        Some("whole_days") => (Counting::WholeDays, None),
+        Some("iccf") if triple_block => (Counting::Exact, None),
+        Some("iccf") => (Counting::WholeDays, Some(ICCF_DOUBLE_AFTER_DAYS)),
+        Some(other) => {
+            c.problem(
+                key("counting"),
+                format!("{other:?} is not a way of counting time (exact, whole_days, iccf)"),
+            );
+            (Counting::Exact, None)
+        }
+    };
+    let double_after_days = e
+        .double_after_days
+        .map(|days| c.positive(&key("double_after_days"), Some(days), 1, 3650) as u32)
+        .or(double_default);
     let view = match (e.view.as_deref(), e.delay) {
         (None | Some("public"), None) => Viewing::Public,
         (Some("finished"), None) => Viewing::Finished,
@@ -136,12 +164,20 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
             .name(&key("site"), e.site)
             .unwrap_or_else(|| "?".to_owned()),
         game,
-        rules: Rules {
-            time_control,
-            on_timeout,
-            reminder_days,
-            silence_days,
-            leave_days_per_year,
+        rules: {
+            let rules = Rules {
+                time_control,
+                on_timeout,
+                reminder_days,
+                silence_days,
+                leave_days_per_year,
+                counting,
+                double_after_days,
+            };
+            if let Some(problem) = rules.problem() {
+                c.problem(key("time_control"), problem);
+            }
+            rules
         },
         id,
     }

@@ -187,17 +187,18 @@ impl Game {
         match (&self.result, self.ended) {
             (None, _) => self
                 .timeline
-                .side_time(self.rules.time_control, color, now, to_move),
+                .side_time_under(&self.rules, color, now, to_move),
             (Some(_), Some(ended)) if to_move => {
                 let mut time = self
                     .timeline
-                    .side_time(self.rules.time_control, color, ended, true);
+                    .side_time_under(&self.rules, color, ended, true);
                 time.running = false;
+                time.out_at = None;
                 time
             }
             (Some(_), _) => self
                 .timeline
-                .side_time(self.rules.time_control, color, now, false),
+                .side_time_under(&self.rules, color, now, false),
         }
     }
 
@@ -233,7 +234,7 @@ impl Game {
         // Counted time does not grow on leave, but an overstep from before it still counts.
         let silence = self.timeline.used_on_move(color, now);
         if !self.flagged {
-            if self.side_time(color, now).left.is_some_and(|left| left < 0) {
+            if self.side_time(color, now).out {
                 return Some(Due::TimeUp {
                     color,
                     overdue: Overdue::TimeControl,
