@@ -26,6 +26,8 @@ use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+#[cfg(test)]
+mod cases;
 pub mod control;
 pub mod engine;
 
