@@ -278,6 +278,70 @@ mod tests {
         }
     }
 
+    fn rules(keys: &str) -> Result<crate::game::clock::Rules, String> {
+        let text = format!("[[events]]\nid = \"e\"\n{keys}");
+        Config::from_toml(&text, Path::new("."))
+            .map(|c| c.events["e"].rules.clone())
+            .map_err(|e| e.to_string())
+    }
+
+    /// ICCF's counting is the event's to declare: its days whole, doubled past the 20th by
+    /// default; an event that says nothing counts to the second, as before.
+    #[test]
+    fn counting_and_doubling_are_read_and_checked() {
+        use crate::game::clock::{Counting, Rules, TimeControl};
+        assert_eq!(rules(""), Ok(Rules::default()));
+        let iccf = rules("counting = \"iccf\"\n").unwrap();
+        assert_eq!(
+            (iccf.counting, iccf.double_after_days),
+            (Counting::WholeDays, Some(20))
+        );
+        let own = rules("counting = \"iccf\"\ndouble_after_days = 30\n").unwrap();
+        assert_eq!(own.double_after_days, Some(30));
+        let whole = rules("counting = \"whole_days\"\n").unwrap();
+        assert_eq!(
+            (whole.counting, whole.double_after_days),
+            (Counting::WholeDays, None)
+        );
+        // Triple Block: its own counting under "iccf", and no leave by default.
+        let block = rules(
+            "time_control = \"triple block 50 days + 3 days per move, bank 75\"\ncounting = \"iccf\"\n",
+        )
+        .unwrap();
+        assert!(matches!(block.time_control, TimeControl::TripleBlock(_)));
+        assert_eq!(
+            (
+                block.counting,
+                block.double_after_days,
+                block.leave_days_per_year
+            ),
+            (Counting::Exact, None, 0)
+        );
+        for (keys, says) in [
+            ("counting = \"roughly\"\n", "events[0].counting"),
+            ("double_after_days = 0\n", "events[0].double_after_days"),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\nleave_days_per_year = 10\n",
+                "no leave",
+            ),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\ndouble_after_days = 20\n",
+                "never doubles",
+            ),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\nsilence_days = 40\n",
+                "no silence limit",
+            ),
+            (
+                "time_control = \"30 days + 1 day per move, max 20\"\n",
+                "events[0].time_control",
+            ),
+        ] {
+            let e = rules(keys).unwrap_err();
+            assert!(e.contains(says), "{keys}: {e}");
+        }
+    }
+
     /// Names a person reads pass the one text check; a game id is of the safe set.
     #[test]
     fn names_pass_the_text_check_and_game_ids_are_safe() {

@@ -790,6 +790,29 @@ mod tests {
         assert_eq!(flagged.due(day(13)), None, "flagged once per move");
     }
 
+    /// ICCF's doubling decides when a side runs out: with 50 days for its first move, the
+    /// 35th day is charged 50 and the 36th 52.
+    #[test]
+    fn doubled_days_decide_the_instant_of_a_loss_on_time() {
+        let rules = Rules::iccf(TimeControl::default());
+        let game = timed(rules);
+        let second = jiff::SignedDuration::from_secs(1);
+        assert_eq!(game.due(day(36) - second), None);
+        assert_eq!(
+            game.due(day(36)),
+            Some(Due::TimeUp {
+                color: Color::White,
+                overdue: Overdue::TimeControl,
+            })
+        );
+        let white = game.side_time(Color::White, day(36));
+        assert_eq!(
+            (white.used, white.charged),
+            (36 * clock::DAY, 52 * clock::DAY)
+        );
+        assert_eq!(white.out_at, Some(day(36)));
+    }
+
     #[test]
     fn leave_stops_the_clock_and_pauses_reminders() {
         let rules = Rules {
