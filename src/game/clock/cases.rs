@@ -214,7 +214,9 @@ fn block(text: &str) -> Rules {
 fn triple_block_fills_its_clock_and_bank_as_appendix_3_says() {
     // Control, White's thinking on each move, (clock, bank) after each move, in hours.
     let d = 24;
-    let cases: [(&str, Vec<i64>, Vec<(i64, i64)>); 4] = [
+    /// A control, White's thinking on each move, (clock, bank) after each move in hours.
+    type Case = (&'static str, Vec<i64>, Vec<(i64, i64)>);
+    let cases: [Case; 4] = [
         // The increment over the clock's 50 days goes to the bank, which starts full at 75
         // and holds no more: 50 - 2 + 3 = 51, the day over is lost.
         (
