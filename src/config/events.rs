@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::check::{Checker, Field};
 use super::players::Players;
 pub use crate::event::{Event, Viewing};
-use crate::game::clock::{OnTimeout, Rules, TimeControl};
+use crate::game::clock::{Counting, ICCF_DOUBLE_AFTER_DAYS, OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
 
 #[derive(Deserialize)]
@@ -23,6 +23,8 @@ pub(super) struct RawEvent {
     reminder_days: Option<Vec<i64>>,
     silence_days: Option<i64>,
     leave_days_per_year: Option<i64>,
+    counting: Option<String>,
+    double_after_days: Option<i64>,
     view: Option<String>,
     delay: Option<i64>,
 }
@@ -95,13 +97,39 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let silence_days = e
         .silence_days
         .map(|days| c.positive(&key("silence_days"), Some(days), 1, 3650) as u32);
+    let triple_block = matches!(time_control, TimeControl::TripleBlock(_));
+    // A Triple Block game has no leave: its bank replaces it.
+    let leave_default = if triple_block {
+        0
+    } else {
+        d.leave_days_per_year
+    };
     let leave_days_per_year = c.number(
         &key("leave_days_per_year"),
         e.leave_days_per_year,
         0,
         366,
-        u64::from(d.leave_days_per_year),
+        u64::from(leave_default),
     ) as u32;
+    // ICCF's counting: whole days, doubled past the 20th day on one move (its Triple Block
+    // keeps its own: to the second, never doubled).
+    let (counting, double_default) = match e.counting.as_deref() {
+        None | Some("exact") => (Counting::Exact, None),
+        Some("whole_days") => (Counting::WholeDays, None),
+        Some("iccf") if triple_block => (Counting::Exact, None),
+        Some("iccf") => (Counting::WholeDays, Some(ICCF_DOUBLE_AFTER_DAYS)),
+        Some(other) => {
+            c.problem(
+                key("counting"),
+                format!("{other:?} is not a way of counting time (exact, whole_days, iccf)"),
+            );
+            (Counting::Exact, None)
+        }
+    };
+    let double_after_days = e
+        .double_after_days
+        .map(|days| c.positive(&key("double_after_days"), Some(days), 1, 3650) as u32)
+        .or(double_default);
     let view = match (e.view.as_deref(), e.delay) {
         (None | Some("public"), None) => Viewing::Public,
         (Some("finished"), None) => Viewing::Finished,
@@ -136,12 +164,20 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
             .name(&key("site"), e.site)
             .unwrap_or_else(|| "?".to_owned()),
         game,
-        rules: Rules {
-            time_control,
-            on_timeout,
-            reminder_days,
-            silence_days,
-            leave_days_per_year,
+        rules: {
+            let rules = Rules {
+                time_control,
+                on_timeout,
+                reminder_days,
+                silence_days,
+                leave_days_per_year,
+                counting,
+                double_after_days,
+            };
+            if let Some(problem) = rules.problem() {
+                c.problem(key("time_control"), problem);
+            }
+            rules
         },
         id,
     }
@@ -239,6 +275,70 @@ mod tests {
         ] {
             let e = view(keys).unwrap_err();
             assert!(e.contains(named), "{keys}: {e}");
+        }
+    }
+
+    fn rules(keys: &str) -> Result<crate::game::clock::Rules, String> {
+        let text = format!("[[events]]\nid = \"e\"\n{keys}");
+        Config::from_toml(&text, Path::new("."))
+            .map(|c| c.events["e"].rules.clone())
+            .map_err(|e| e.to_string())
+    }
+
+    /// ICCF's counting is the event's to declare: its days whole, doubled past the 20th by
+    /// default; an event that says nothing counts to the second, as before.
+    #[test]
+    fn counting_and_doubling_are_read_and_checked() {
+        use crate::game::clock::{Counting, Rules, TimeControl};
+        assert_eq!(rules(""), Ok(Rules::default()));
+        let iccf = rules("counting = \"iccf\"\n").unwrap();
+        assert_eq!(
+            (iccf.counting, iccf.double_after_days),
+            (Counting::WholeDays, Some(20))
+        );
+        let own = rules("counting = \"iccf\"\ndouble_after_days = 30\n").unwrap();
+        assert_eq!(own.double_after_days, Some(30));
+        let whole = rules("counting = \"whole_days\"\n").unwrap();
+        assert_eq!(
+            (whole.counting, whole.double_after_days),
+            (Counting::WholeDays, None)
+        );
+        // Triple Block: its own counting under "iccf", and no leave by default.
+        let block = rules(
+            "time_control = \"triple block 50 days + 3 days per move, bank 75\"\ncounting = \"iccf\"\n",
+        )
+        .unwrap();
+        assert!(matches!(block.time_control, TimeControl::TripleBlock(_)));
+        assert_eq!(
+            (
+                block.counting,
+                block.double_after_days,
+                block.leave_days_per_year
+            ),
+            (Counting::Exact, None, 0)
+        );
+        for (keys, says) in [
+            ("counting = \"roughly\"\n", "events[0].counting"),
+            ("double_after_days = 0\n", "events[0].double_after_days"),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\nleave_days_per_year = 10\n",
+                "no leave",
+            ),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\ndouble_after_days = 20\n",
+                "never doubles",
+            ),
+            (
+                "time_control = \"triple block 50 days + 3 days per move, bank 75\"\nsilence_days = 40\n",
+                "no silence limit",
+            ),
+            (
+                "time_control = \"30 days + 1 day per move, max 20\"\n",
+                "events[0].time_control",
+            ),
+        ] {
+            let e = rules(keys).unwrap_err();
+            assert!(e.contains(says), "{keys}: {e}");
         }
     }
 

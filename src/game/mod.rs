@@ -187,17 +187,18 @@ impl Game {
         match (&self.result, self.ended) {
             (None, _) => self
                 .timeline
-                .side_time(self.rules.time_control, color, now, to_move),
+                .side_time_under(&self.rules, color, now, to_move),
             (Some(_), Some(ended)) if to_move => {
                 let mut time = self
                     .timeline
-                    .side_time(self.rules.time_control, color, ended, true);
+                    .side_time_under(&self.rules, color, ended, true);
                 time.running = false;
+                time.out_at = None;
                 time
             }
             (Some(_), _) => self
                 .timeline
-                .side_time(self.rules.time_control, color, now, false),
+                .side_time_under(&self.rules, color, now, false),
         }
     }
 
@@ -233,7 +234,7 @@ impl Game {
         // Counted time does not grow on leave, but an overstep from before it still counts.
         let silence = self.timeline.used_on_move(color, now);
         if !self.flagged {
-            if self.side_time(color, now).left.is_some_and(|left| left < 0) {
+            if self.side_time(color, now).out {
                 return Some(Due::TimeUp {
                     color,
                     overdue: Overdue::TimeControl,
@@ -787,6 +788,29 @@ mod tests {
         assert!(flagged.flagged());
         assert_eq!(flagged.result(), None);
         assert_eq!(flagged.due(day(13)), None, "flagged once per move");
+    }
+
+    /// ICCF's doubling decides when a side runs out: with 50 days for its first move, the
+    /// 35th day is charged 50 and the 36th 52.
+    #[test]
+    fn doubled_days_decide_the_instant_of_a_loss_on_time() {
+        let rules = Rules::iccf(TimeControl::default());
+        let game = timed(rules);
+        let second = jiff::SignedDuration::from_secs(1);
+        assert_eq!(game.due(day(36) - second), None);
+        assert_eq!(
+            game.due(day(36)),
+            Some(Due::TimeUp {
+                color: Color::White,
+                overdue: Overdue::TimeControl,
+            })
+        );
+        let white = game.side_time(Color::White, day(36));
+        assert_eq!(
+            (white.used, white.charged),
+            (36 * clock::DAY, 52 * clock::DAY)
+        );
+        assert_eq!(white.out_at, Some(day(36)));
     }
 
     #[test]

@@ -24,7 +24,7 @@ use shakmaty::Color;
 
 use super::board::{Board, Kind, Ply};
 use super::boards::{codes, shared_start};
-use super::clock::{Leave, Rules, Timeline};
+use super::clock::{Leave, Refill, Rules, Timeline};
 use super::{EndReason, Game, GameResult};
 use crate::notation::LangSet;
 
@@ -52,6 +52,9 @@ pub struct SavedGame {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     move_nanos: Vec<i32>,
     leave: [Vec<Leave>; 2],
+    /// Each side's refills from a Triple Block bank; written only when there are some.
+    #[serde(default, skip_serializing_if = "no_refills")]
+    refills: [Vec<Refill>; 2],
     reminders_sent: usize,
     flagged: bool,
     /// Each side's conditional line, as codes played on from the position now, as `moves`.
@@ -152,6 +155,11 @@ fn reason_of(name: &str) -> Result<EndReason, String> {
 }
 
 /// `plies` played in turn from `from`, as the record writes them, one string.
+/// Whether neither side refilled a clock: the field is left out, as before banks existed.
+fn no_refills(refills: &[Vec<Refill>; 2]) -> bool {
+    refills.iter().all(Vec::is_empty)
+}
+
 fn joined(from: &dyn Board, plies: &[Ply]) -> String {
     codes(from, plies).join(" ")
 }
@@ -223,6 +231,7 @@ impl Game {
                 move_times.iter().map(|t| t.subsec_nanosecond()).collect()
             },
             leave: leave.clone(),
+            refills: timeline.refills().clone(),
             reminders_sent: *reminders_sent,
             flagged: *flagged,
             conditional: [
@@ -264,6 +273,7 @@ impl Game {
             move_seconds,
             move_nanos,
             leave,
+            refills,
             reminders_sent,
             flagged,
             conditional,
@@ -303,7 +313,8 @@ impl Game {
                 color(first_white),
                 times_after(time(started)?, &move_seconds, &move_nanos)?,
                 leave,
-            ),
+            )
+            .with_refills(refills),
             reminders_sent,
             flagged,
             conditional: lines,

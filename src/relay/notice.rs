@@ -209,7 +209,9 @@ impl Clocks {
         let kind = match game.rules().time_control {
             TimeControl::Unlimited => return None,
             TimeControl::DaysPerMove { .. } => ClockKind::DaysPerMove,
-            TimeControl::MovesInDays { .. } => ClockKind::MovesInDays,
+            TimeControl::MovesInDays { .. }
+            | TimeControl::Fischer { .. }
+            | TimeControl::TripleBlock(_) => ClockKind::MovesInDays,
         };
         let side = |color: Color| {
             let t = game.side_time(color, now);

@@ -1,5 +1,8 @@
 //! Correspondence time: a time control counted in days, each side's thinking time, leave that
-//! stops a side's clock, reminders to a silent player and the silence limit.
+//! stops a side's clock, reminders to a silent player and the silence limit. The controls and
+//! their words are in [`control`], the arithmetic of every control (what a move is charged,
+//! Fischer's increment, Triple Block's bank, the instant a side runs out) in [`engine`]: one
+//! engine, so every clock shown, pushed or exported is the same clock.
 //!
 //! Pure arithmetic over instants the caller passes in (the journal's entry times), so the same
 //! record always gives the same clocks, and tests set the time.
@@ -16,7 +19,6 @@
 //! ```
 
 use std::fmt;
-use std::str::FromStr;
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -24,93 +26,19 @@ use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+#[cfg(test)]
+mod cases;
+pub mod control;
+pub mod engine;
+
+pub use self::control::{Counting, TimeControl, TripleBlock};
+pub use self::engine::{Ledger, MoveCharge, Refill};
+
 /// Seconds in a day: correspondence time is counted in days.
 pub const DAY: i64 = 86_400;
 
-/// How much time a side has.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TimeControl {
-    /// `moves` moves in `days` days, cumulative: by its `k·moves`-th move a side may have used
-    /// at most `k·days` days (ICCF's 10 moves in 50 days).
-    MovesInDays { moves: u32, days: u32 },
-    /// Every move within `days` days; unused time is not carried over.
-    DaysPerMove { days: u32 },
-    /// No limit.
-    Unlimited,
-}
-
-impl Default for TimeControl {
-    /// ICCF's standard.
-    fn default() -> TimeControl {
-        TimeControl::MovesInDays {
-            moves: 10,
-            days: 50,
-        }
-    }
-}
-
-impl TimeControl {
-    /// The PGN `TimeControl` tag: moves/seconds, `1/seconds` for a limit per move, `-` for none.
-    pub fn to_pgn(self) -> String {
-        match self {
-            TimeControl::MovesInDays { moves, days } => {
-                format!("{moves}/{}", i64::from(days) * DAY)
-            }
-            TimeControl::DaysPerMove { days } => format!("1/{}", i64::from(days) * DAY),
-            TimeControl::Unlimited => "-".to_owned(),
-        }
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::MovesInDays { moves, days } => {
-                write!(f, "{moves} moves in {days} days")
-            }
-            TimeControl::DaysPerMove { days } => write!(f, "{days} days per move"),
-            TimeControl::Unlimited => f.write_str("no time limit"),
-        }
-    }
-}
-
-impl FromStr for TimeControl {
-    type Err = String;
-
-    /// `10 moves in 50 days`, `10/50` (moves/days), `3 days per move`, `none`.
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "{s:?} is not a time control (say \"10 moves in 50 days\", \"10/50\", \"3 days per move\" or \"none\")"
-            )
-        };
-        let words: Vec<String> = s.split_whitespace().map(str::to_ascii_lowercase).collect();
-        let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let number = |w: &str| -> Result<u32, String> {
-            match w.parse::<u32>() {
-                Ok(n) if (1..=10_000).contains(&n) => Ok(n),
-                _ => Err(bad()),
-            }
-        };
-        match words.as_slice() {
-            ["none" | "unlimited" | "-"] | ["no", "time", "limit"] => Ok(TimeControl::Unlimited),
-            [n, "moves" | "move", "in", d, "days" | "day"] => Ok(TimeControl::MovesInDays {
-                moves: number(n)?,
-                days: number(d)?,
-            }),
-            [d, "days" | "day", "per", "move"] => Ok(TimeControl::DaysPerMove { days: number(d)? }),
-            [pair] => {
-                let (n, d) = pair.split_once('/').ok_or_else(bad)?;
-                Ok(TimeControl::MovesInDays {
-                    moves: number(n)?,
-                    days: number(d)?,
-                })
-            }
-            _ => Err(bad()),
-        }
-    }
-}
+/// ICCF's day after which a move's days count double (Rules art. 2.4.2).
+pub const ICCF_DOUBLE_AFTER_DAYS: u32 = 20;
 
 /// What happens to a side past its time or silence limit.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,6 +66,13 @@ pub struct Rules {
     /// Leave days each side may take per calendar year.
     #[serde(default)]
     pub leave_days_per_year: u32,
+    /// How a move's thinking is counted: to the second, or in whole days as ICCF counts.
+    /// Written only when not exact, so older records and the presets read the same.
+    #[serde(default, skip_serializing_if = "Counting::is_exact")]
+    pub counting: Counting,
+    /// Days of thinking on one move after which each further day is charged twice (ICCF: 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub double_after_days: Option<u32>,
 }
 
 impl Default for Rules {
@@ -149,6 +84,8 @@ impl Default for Rules {
             reminder_days: Vec::new(),
             silence_days: None,
             leave_days_per_year: 45,
+            counting: Counting::Exact,
+            double_after_days: None,
         }
     }
 }
@@ -162,7 +99,108 @@ impl Rules {
             reminder_days: Vec::new(),
             silence_days: None,
             leave_days_per_year: 0,
+            counting: Counting::Exact,
+            double_after_days: None,
         }
+    }
+
+    /// ICCF's counting for `time_control`: whole days, each day past the 20th on one move
+    /// charged twice; Triple Block's own (to the second, never doubled, no leave).
+    pub fn iccf(time_control: TimeControl) -> Rules {
+        let mut rules = Rules {
+            time_control,
+            ..Rules::default()
+        };
+        match time_control {
+            TimeControl::TripleBlock(_) => rules.leave_days_per_year = 0,
+            TimeControl::Unlimited => {}
+            _ => {
+                rules.counting = Counting::WholeDays;
+                rules.double_after_days = Some(ICCF_DOUBLE_AFTER_DAYS);
+            }
+        }
+        rules
+    }
+
+    /// Why these rules do not hold together, if they do not: Triple Block counts to the
+    /// second, never doubles, has no leave and no silence limit (its clock is the limit);
+    /// nothing doubles without a limit.
+    pub fn problem(&self) -> Option<String> {
+        if let Some(problem) = self.time_control.problem() {
+            return Some(problem);
+        }
+        match self.time_control {
+            TimeControl::TripleBlock(_) => {
+                if !self.counting.is_exact() {
+                    Some("Triple Block counts time to the second, not in whole days".to_owned())
+                } else if self.double_after_days.is_some() {
+                    Some("Triple Block never doubles time".to_owned())
+                } else if self.leave_days_per_year > 0 {
+                    Some("Triple Block has no leave: the bank replaces it".to_owned())
+                } else if self.silence_days.is_some() {
+                    Some("Triple Block has no silence limit: its clock is the limit".to_owned())
+                } else {
+                    None
+                }
+            }
+            TimeControl::Unlimited if self.double_after_days.is_some() => {
+                Some("without a time limit no time is doubled".to_owned())
+            }
+            _ => None,
+        }
+    }
+
+    /// Why a player may not take leave in a game under these rules, if they may not.
+    pub fn leave_refused(&self) -> Option<&'static str> {
+        match self.time_control {
+            TimeControl::TripleBlock(_) => {
+                Some("a Triple Block game has no leave: refill the clock from the bank")
+            }
+            _ => None,
+        }
+    }
+
+    /// The control in ccrelay's words with how its days are counted, for a `CCTimeControl`
+    /// tag: `10 moves in 50 days, whole days, doubled after 20 days`. Read back by
+    /// [`Rules::read_time_words`].
+    pub fn time_words(&self) -> String {
+        let mut words = self.time_control.to_string();
+        if self.counting == Counting::WholeDays {
+            words.push_str(", whole days");
+        }
+        if let Some(days) = self.double_after_days {
+            words.push_str(&format!(", doubled after {days} days"));
+        }
+        words
+    }
+
+    /// [`Rules::time_words`] read back: the control, the counting and the doubling.
+    pub fn read_time_words(text: &str) -> Result<(TimeControl, Counting, Option<u32>), String> {
+        let mut control = text.trim();
+        let mut counting = Counting::Exact;
+        let mut double = None;
+        // The counting's clauses come last, doubling after whole days.
+        if let Some((head, tail)) = control.rsplit_once(',')
+            && let Some(days) = tail
+                .trim()
+                .strip_prefix("doubled after ")
+                .and_then(|d| d.strip_suffix(" days").or_else(|| d.strip_suffix(" day")))
+        {
+            double = Some(
+                days.parse::<u32>()
+                    .ok()
+                    .filter(|d| (1..=10_000).contains(d))
+                    .ok_or_else(|| format!("{days:?} is not a number of days to double after"))?,
+            );
+            control = head;
+        }
+        if let Some((head, tail)) = control.rsplit_once(',')
+            && tail.trim() == "whole days"
+        {
+            counting = Counting::WholeDays;
+            control = head;
+        }
+        Ok((control.parse()?, counting, double))
     }
 }
 
@@ -251,16 +289,32 @@ impl fmt::Display for Overdue {
 /// One side's time, for reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideTime {
-    /// Thinking time counted against the limit: all of it (moves in days) or on the current
-    /// move (days per move), leave excluded; in seconds.
+    /// Thinking time counted against the limit: all of it (moves in days, Fischer, Triple
+    /// Block) or on the current move (days per move), leave excluded; in seconds.
     pub used: i64,
-    /// Seconds left before the limit (negative when past it); `None` without a limit.
+    /// What the control charged for `used`: the same seconds when counted exactly; whole
+    /// days, with the days past the doubling limit twice, as ICCF counts.
+    pub charged: i64,
+    /// Thinking on the move the side is making now (0 when its clock is stopped)...
+    pub move_used: i64,
+    /// ...and what it is charged so far.
+    pub move_charged: i64,
+    /// Seconds left before the limit (negative when past it); `None` without a limit. For
+    /// Fischer and Triple Block, the clock (Triple Block's without its bank).
     pub left: Option<i64>,
-    /// The side's own move count by which `left` must be spent (moves in days).
+    /// Triple Block: the bank, in seconds.
+    pub bank: Option<i64>,
+    /// The side's own move count by which `left` must be spent (moves in days; the next
+    /// move for Fischer and Triple Block).
     pub control_at: Option<u32>,
     /// Whether the side's clock is running now.
     pub running: bool,
     pub on_leave: bool,
+    /// Whether the side is out of time: past its limit, or (Triple Block) its clock at zero.
+    pub out: bool,
+    /// While its clock runs, the instant the side is out of time if it does not move: the
+    /// first at which `out` holds.
+    pub out_at: Option<Timestamp>,
 }
 
 /// When each move was made, and each side's leave: what a game's clocks are computed from.
@@ -278,6 +332,8 @@ pub struct Timeline {
     /// a walk over the whole game on every move. Counted again whenever what it is made of
     /// changes other than by a move (the start, leave).
     spent: [i64; 2],
+    /// Each side's refills of its clock from a Triple Block bank (White, Black), in order.
+    refills: [Vec<Refill>; 2],
 }
 
 fn index(color: Color) -> usize {
@@ -296,6 +352,7 @@ impl Clone for Timeline {
             moves: super::with_room_for_one(&self.moves),
             leave: self.leave.clone(),
             spent: self.spent,
+            refills: self.refills.clone(),
         }
     }
 }
@@ -318,6 +375,7 @@ impl Timeline {
             moves,
             leave,
             spent: [0, 0],
+            refills: [Vec::new(), Vec::new()],
         };
         timeline.count_spent();
         timeline
@@ -340,6 +398,17 @@ impl Timeline {
     /// Each side's leave (White, Black).
     pub fn leave(&self) -> &[Vec<Leave>; 2] {
         &self.leave
+    }
+
+    /// Each side's refills from a Triple Block bank (White, Black).
+    pub fn refills(&self) -> &[Vec<Refill>; 2] {
+        &self.refills
+    }
+
+    /// This timeline with these refills made (as a saved game holds them).
+    pub fn with_refills(mut self, refills: [Vec<Refill>; 2]) -> Timeline {
+        self.refills = refills;
+        self
     }
 
     /// The clocks start at `started` instead (before any move is made).
@@ -437,7 +506,25 @@ impl Timeline {
         })
     }
 
-    /// `color`'s time under `control`; `running` says whether its clock runs now.
+    /// `color`'s time under `rules`; `running` says whether its clock runs now. The plain
+    /// controls are summed from what the timeline keeps; the others walk the side's moves
+    /// ([`Timeline::ledger`]).
+    pub fn side_time_under(
+        &self,
+        rules: &Rules,
+        color: Color,
+        now: Timestamp,
+        running: bool,
+    ) -> SideTime {
+        if rules.is_plain() {
+            self.side_time(rules.time_control, color, now, running)
+        } else {
+            self.ledger(rules, color, now, running).time
+        }
+    }
+
+    /// `color`'s time under `control`, counted to the second without doubling; `running`
+    /// says whether its clock runs now.
     pub fn side_time(
         &self,
         control: TimeControl,
@@ -445,7 +532,66 @@ impl Timeline {
         now: Timestamp,
         running: bool,
     ) -> SideTime {
+        let mut time = self.plain_side_time(control, color, now, running);
+        time.charged = time.used;
+        if running {
+            time.move_used = self.used_on_move(color, now);
+            time.move_charged = time.move_used;
+        }
+        time.out = time.left.is_some_and(|left| left < 0);
+        if running && let Some(left) = time.left {
+            // Out once more than the limit is used: a second after the time left.
+            let budget = left + time.move_used;
+            time.out_at = Some(self.instant_after(
+                color,
+                self.available(self.moves.len()),
+                budget.max(-1) + 1,
+            ));
+        }
+        time
+    }
+
+    /// [`Timeline::side_time`]'s sums; a control other than the plain ones is walked by the
+    /// engine (the timeline alone does not know how its days are counted).
+    fn plain_side_time(
+        &self,
+        control: TimeControl,
+        color: Color,
+        now: Timestamp,
+        running: bool,
+    ) -> SideTime {
+        if !matches!(
+            control,
+            TimeControl::MovesInDays { .. }
+                | TimeControl::DaysPerMove { .. }
+                | TimeControl::Unlimited
+        ) {
+            return self
+                .ledger(
+                    &Rules {
+                        time_control: control,
+                        ..Rules::default()
+                    },
+                    color,
+                    now,
+                    running,
+                )
+                .time;
+        }
         let on_leave = self.on_leave(color, now);
+        let blank = SideTime {
+            used: 0,
+            charged: 0,
+            move_used: 0,
+            move_charged: 0,
+            left: None,
+            bank: None,
+            control_at: None,
+            running,
+            on_leave,
+            out: false,
+            out_at: None,
+        };
         match control {
             TimeControl::MovesInDays { moves, days } => {
                 let made = self.moves_by(color);
@@ -457,8 +603,7 @@ impl Timeline {
                     used,
                     left: Some(allowance - used),
                     control_at: Some(period * moves),
-                    running,
-                    on_leave,
+                    ..blank
                 }
             }
             TimeControl::DaysPerMove { days } => {
@@ -470,17 +615,12 @@ impl Timeline {
                 SideTime {
                     used,
                     left: Some(i64::from(days) * DAY - used),
-                    control_at: None,
-                    running,
-                    on_leave,
+                    ..blank
                 }
             }
-            TimeControl::Unlimited => SideTime {
+            _ => SideTime {
                 used: self.used_total(color, now, running),
-                left: None,
-                control_at: None,
-                running,
-                on_leave,
+                ..blank
             },
         }
     }
