@@ -2,7 +2,7 @@
 //! live session to a player's items, read what is waiting, render it for its reader,
 //! acknowledge what was received, ask whether a message was handled before; and, for a link,
 //! the few facts of the record it numbers its frames by. Transports use this instead of the
-//! journal, so they know nothing of storage; the link's read-only view of the journal lives
+//! journal: no transport opens it (only the link's simulation, a test bench, does); the link's read-only view of the journal lives
 //! here, not in the link.
 
 use std::collections::{BTreeMap, HashMap};

@@ -7,8 +7,10 @@
 //! through the one router, `handle/dispatch.rs`. This file only declares the modules and
 //! says what the rest of the crate may use.
 //!
-//! Transports know nothing of chess: they hand the relay typed [`Command`]s and get typed
-//! [`Reply`]s back.
+//! Transports judge no game: they hand the relay typed [`Command`](crate::command::Command)s
+//! and get typed [`Reply`]s back. Some read moves and draw boards for their readers (the web's
+//! board, a mail's notation), with the game and notation layers below them; none decides
+//! whether a move is legal or what the record holds.
 
 mod counters;
 mod games;

@@ -22,9 +22,12 @@ use super::request::{Request, Sender};
 use super::roster::Roster;
 use super::state::State;
 use super::undelivered::{self, DeadLetters};
-use super::view::{self, GameView};
+use super::view::GameView;
 use super::watch::{self, Watched};
 use super::{handle, start};
+
+/// A move's reading (or why it does not read) and every game of its player, as one answer.
+pub type PreviewAmongGames = (Result<Preview, Reply>, Vec<GameView>);
 
 /// A handle to the relay task.
 #[derive(Clone)]
@@ -71,7 +74,7 @@ enum Job {
         player: String,
         game: String,
         line: MoveLine,
-        reply: oneshot::Sender<(Result<Preview, Reply>, Pending, Vec<GameView>)>,
+        reply: oneshot::Sender<(Pending, PreviewAmongGames)>,
     },
     /// An entry of the record the other node of a link keeps.
     Replicate {
@@ -129,24 +132,12 @@ impl Relay {
     /// The games a spectator may see (`full`: the arbiter, every game whole): `game` alone
     /// with its moves, or every game without them; once what they show is on disk.
     pub async fn watch(&self, game: Option<&str>, full: bool) -> Result<Vec<Watched>, Reply> {
-        let (reply, rx) = oneshot::channel();
-        let job = Job::Watch {
+        self.ask(|reply| Job::Watch {
             game: game.map(str::to_owned),
             full,
             reply,
-        };
-        if self.tx.send(job).await.is_err() {
-            return Err(Reply::shutting_down());
-        }
-        let Ok((pending, shown)) = rx.await else {
-            return Err(Reply::shutting_down());
-        };
-        let reply = pending.resolve().await;
-        if reply.status.is_success() {
-            Ok(shown)
-        } else {
-            Err(reply)
-        }
+        })
+        .await
     }
 
     /// Sends a request and waits for its (committed) reply.
@@ -230,45 +221,43 @@ impl Relay {
         player: &str,
         game: &str,
         line: MoveLine,
-    ) -> Result<(Result<Preview, Reply>, Vec<GameView>), Reply> {
-        let (reply, rx) = oneshot::channel();
-        let job = Job::PreviewAmongGames {
+    ) -> Result<PreviewAmongGames, Reply> {
+        self.ask(|reply| Job::PreviewAmongGames {
             player: player.to_owned(),
             game: game.to_owned(),
             line,
             reply,
-        };
-        if self.tx.send(job).await.is_err() {
-            return Err(Reply::shutting_down());
-        }
-        let Ok((preview, pending, views)) = rx.await else {
-            return Err(Reply::shutting_down());
-        };
-        let reply = pending.resolve().await;
-        if reply.status.is_success() {
-            Ok((preview, views))
-        } else {
-            Err(reply)
-        }
+        })
+        .await
     }
 
     /// Every game `player` plays in, as they see it, once what it shows is on disk; the
     /// refusing reply if the relay is stopping or the journal failed.
     pub async fn games_of(&self, player: &str) -> Result<Vec<GameView>, Reply> {
-        let (reply, rx) = oneshot::channel();
-        let job = Job::GamesOf {
+        self.ask(|reply| Job::GamesOf {
             player: player.to_owned(),
             reply,
-        };
-        if self.tx.send(job).await.is_err() {
+        })
+        .await
+    }
+
+    /// Sends the job `made` with the channel its answer comes back on, and waits until what
+    /// the answer shows is on disk: the answer, or the refusing reply (the relay stopping, the
+    /// journal failed).
+    async fn ask<T>(
+        &self,
+        made: impl FnOnce(oneshot::Sender<(Pending, T)>) -> Job,
+    ) -> Result<T, Reply> {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(made(reply)).await.is_err() {
             return Err(Reply::shutting_down());
         }
-        let Ok((pending, views)) = rx.await else {
+        let Ok((pending, answer)) = rx.await else {
             return Err(Reply::shutting_down());
         };
         let reply = pending.resolve().await;
         if reply.status.is_success() {
-            Ok(views)
+            Ok(answer)
         } else {
             Err(reply)
         }
@@ -299,7 +288,7 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
     match job {
         Job::Call(call) => answer(state, *call, changed).await,
         Job::GamesOf { player, reply } => {
-            let _ = reply.send(view::games_of(state, &player).await);
+            let _ = reply.send(handle::games::games_of(state, &player).await);
         }
         Job::Watch { game, full, reply } => {
             let _ = reply.send(watch::watch(state, game.as_deref(), full).await);
@@ -319,8 +308,8 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
             reply,
         } => {
             let read = preview::preview(state, &player, &game, &line);
-            let (pending, games) = view::games_of(state, &player).await;
-            let _ = reply.send((read, pending, games));
+            let (pending, games) = handle::games::games_of(state, &player).await;
+            let _ = reply.send((pending, (read, games)));
         }
         Job::Replicate { entry, reply } => {
             state.recorder.catch_up();

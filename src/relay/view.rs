@@ -17,8 +17,6 @@ use crate::game::{EndReason, FileRank, Game, Kind, PieceOn, Ply, board};
 use crate::journal::replay::{JournaledGame, Spoken};
 use crate::notation::{Lang, LangSet, Notation, ReadIn};
 use crate::relay::notes::GameNotes;
-use crate::relay::pending::Pending;
-use crate::relay::reply::{Reply, Status};
 use crate::relay::state::State;
 
 /// How a game stands.
@@ -158,35 +156,8 @@ pub(super) fn notes_of(
         .collect()
 }
 
-/// Every game of `player`, sorted by id, with the clock's consequences applied first; the
-/// answer waits until what it shows is on disk.
-pub(in crate::relay) async fn games_of(
-    state: &mut State,
-    player: &str,
-) -> (Pending, Vec<GameView>) {
-    state.recorder.catch_up();
-    let mut ids: Vec<String> = state
-        .games
-        .by_id
-        .iter()
-        .filter(|(_, g)| g.side_of(player).is_some())
-        .map(|(id, _)| id.clone())
-        .collect();
-    ids.sort();
-    for id in &ids {
-        crate::relay::handle::clock::settle(state, id).await;
-    }
-    let views = ids
-        .iter()
-        .filter_map(|id| view(state, id, player))
-        .collect();
-    (
-        state.after_commit(Reply::new(Status::Done, "")).await,
-        views,
-    )
-}
-
-fn view(state: &State, id: &str, player: &str) -> Option<GameView> {
+/// Game `id` as `player` sees it; `None` when there is no such game.
+pub(in crate::relay) fn view(state: &State, id: &str, player: &str) -> Option<GameView> {
     let game = state.games.by_id.get(id)?;
     let color = game.side_of(player)?;
     let facts = state.games.notes.get(id).cloned().unwrap_or_default();

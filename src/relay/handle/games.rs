@@ -14,6 +14,7 @@ use crate::relay::render;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
 use crate::relay::state::{State, notice_for};
+use crate::relay::view::{self, GameView};
 
 pub(in crate::relay) fn list_games(state: &State, request: &Request) -> Reply {
     let mut ids: Vec<&String> = state
@@ -187,4 +188,32 @@ pub(in crate::relay) fn prepare_start(
     })
     .collect();
     Ok((Record { entry, outbox }, game))
+}
+
+/// Every game of `player`, sorted by id, with the clock's consequences applied first; the
+/// answer waits until what it shows is on disk.
+pub(in crate::relay) async fn games_of(
+    state: &mut State,
+    player: &str,
+) -> (Pending, Vec<GameView>) {
+    state.recorder.catch_up();
+    let mut ids: Vec<String> = state
+        .games
+        .by_id
+        .iter()
+        .filter(|(_, g)| g.side_of(player).is_some())
+        .map(|(id, _)| id.clone())
+        .collect();
+    ids.sort();
+    for id in &ids {
+        super::clock::settle(state, id).await;
+    }
+    let views = ids
+        .iter()
+        .filter_map(|id| view::view(state, id, player))
+        .collect();
+    (
+        state.after_commit(Reply::new(Status::Done, "")).await,
+        views,
+    )
 }
