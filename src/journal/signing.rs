@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
+use super::entry::Meaning;
 use super::{Entry, EntryKind, JournalError};
 
 /// The key file's name under the data directory when the configuration names none.
@@ -271,8 +272,9 @@ impl KeyHistory {
                 self.keys.push((e.seq, key));
             }
             EntryKind::KeyRotation => {
-                let detail: RotationDetail = serde_json::from_str(&e.detail)
-                    .map_err(|err| corrupt(format!("key rotation: {err}")))?;
+                let Meaning::KeyRotation(detail) = Meaning::of(e)? else {
+                    return Err(corrupt("key rotation: not a rotation".to_owned()));
+                };
                 let old = PublicKey::parse(&detail.old).map_err(|err| corrupt(err.to_string()))?;
                 let new = PublicKey::parse(&detail.new).map_err(|err| corrupt(err.to_string()))?;
                 if self.current().map(|(_, k)| k) != Some(old) {

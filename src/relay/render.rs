@@ -465,11 +465,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 shown(reason)
             ),
         ),
-        // A move stored as its entry is made into its notice before anyone reads it.
-        Notice::Legacy { .. }
-        | Notice::Record { .. }
-        | Notice::Proposal { .. }
-        | Notice::MoveInRecord {} => return None,
+        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
 }
 
@@ -608,6 +604,7 @@ mod tests {
             clocks: None,
             from_line: false,
             cancels_line: false,
+            history: Default::default(),
         }
     }
 

@@ -331,6 +331,7 @@ impl State {
                 clocks: Clocks::of(after, time),
                 from_line: false,
                 cancels_line: false,
+                history: Default::default(),
             })),
             Action::OfferDraw => Notice::Draw {
                 game: id,

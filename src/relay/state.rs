@@ -14,7 +14,7 @@ use crate::journal::{Committed, EntryKind, Journal, NewEntry, NewOutbox, Record}
 use crate::notation::Lang;
 
 use super::asked::Asked;
-use super::notice::{MOVE_IN_RECORD, MoveNotice, Notice};
+use super::notice::{MoveNotice, Notice};
 use super::role::Role;
 use super::said;
 use super::{Channel, Command, Pending, Reply, Status, render};
@@ -70,32 +70,15 @@ pub(super) struct State {
     pub(super) moves_counted: super::counters::MoveCounters,
 }
 
-/// The outbox row telling `player` of `notice`, with the notice itself for the live push
-/// ([`Message`](super::Message) takes it rather than read the body back).
+/// The outbox row telling `player` of `notice` ([`NewOutbox::notice`]).
 pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
-    notice_to(player, notice.clone())
+    NewOutbox::notice(player, notice.clone())
 }
 
-/// [`notice_for`] taking the notice (one reader: nothing to copy).
-pub(super) fn notice_to(player: &str, notice: Notice) -> NewOutbox {
-    NewOutbox {
-        player: player.to_owned(),
-        body: notice.to_body(),
-        sensitive: notice.holds_secret(),
-        made: Some(std::sync::Arc::new(notice)),
-    }
-}
-
-/// The outbox row telling `player` of a move the relay relayed, `notice` being what
-/// [`MoveNotice::from_record`] makes again from the
-/// row's entry: the row stores only that it is such a move ([`MOVE_IN_RECORD`]).
+/// The outbox row telling `player` of a move the relay relayed: it refers to its entry
+/// ([`NewOutbox::move_of_entry`]).
 pub(super) fn move_notice_to(player: &str, notice: MoveNotice) -> NewOutbox {
-    NewOutbox {
-        player: player.to_owned(),
-        body: MOVE_IN_RECORD.to_owned(),
-        sensitive: false,
-        made: Some(std::sync::Arc::new(Notice::Move(Box::new(notice)))),
-    }
+    NewOutbox::move_of_entry(player, notice)
 }
 
 /// `at` without its fraction of a second (see [`Clock::now`]).

@@ -220,7 +220,7 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
         ),
         Notice::Legacy { text } => text.clone(),
         // A move stored as its entry is made into its notice before anyone reads it.
-        Notice::Record { .. } | Notice::Proposal { .. } | Notice::MoveInRecord {} => String::new(),
+        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
     }
 }
 
