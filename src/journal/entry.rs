@@ -57,8 +57,12 @@ pub enum Meaning {
     /// is empty.
     SigningKey,
     KeyRotation(RotationDetail),
-    /// An action for the node that keeps a game's record, as a command's text.
-    Proposal { command: String },
+    /// An action for the node that keeps a game's record, as a command's text, with its move
+    /// as the record keeps it when it is one.
+    Proposal {
+        command: String,
+        iccf: Option<String>,
+    },
     PlayerAdd(PlayerRecord),
     PlayerSet(PlayerRecord),
     PlayerSecret(SecretDetail),
@@ -150,7 +154,7 @@ impl Meaning {
             Meaning::Adjudication(d) => (None, json(d)),
             Meaning::Message { text: message } => (None, text(message)),
             Meaning::KeyRotation(d) => (None, json(d)),
-            Meaning::Proposal { command } => (None, text(command)),
+            Meaning::Proposal { command, iccf } => (iccf.clone(), text(command)),
             Meaning::PlayerAdd(d) | Meaning::PlayerSet(d) => (None, json(d)),
             Meaning::PlayerSecret(d) => (None, json(d)),
             Meaning::EventNew(d) => (None, json(d)),
@@ -215,6 +219,7 @@ impl Meaning {
             EntryKind::KeyRotation => Meaning::KeyRotation(from_json(detail).map_err(parsed)?),
             EntryKind::Proposal => Meaning::Proposal {
                 command: detail.to_owned(),
+                iccf,
             },
             EntryKind::PlayerAdd => Meaning::PlayerAdd(registry_detail(kind, detail)?),
             EntryKind::PlayerSet => Meaning::PlayerSet(registry_detail(kind, detail)?),

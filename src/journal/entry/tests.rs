@@ -120,9 +120,16 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             new: "bb".repeat(32),
             signature: "cc".repeat(64),
         })],
-        EntryKind::Proposal => vec![Meaning::Proposal {
-            command: "MOVE g1 e4".to_owned(),
-        }],
+        EntryKind::Proposal => vec![
+            Meaning::Proposal {
+                command: "MOVE g1 5254 (=)".to_owned(),
+                iccf: Some("5254".to_owned()),
+            },
+            Meaning::Proposal {
+                command: "RESIGN g1".to_owned(),
+                iccf: None,
+            },
+        ],
         EntryKind::PlayerAdd => vec![Meaning::PlayerAdd(player.clone())],
         EntryKind::PlayerSet => vec![Meaning::PlayerSet(PlayerRecord {
             lang: None,
@@ -298,7 +305,8 @@ fn free_meaning() -> impl Strategy<Value = Meaning> {
         any::<String>().prop_map(|reason| Meaning::Rejected { reason }),
         any::<String>().prop_map(|text| Meaning::Result { text }),
         any::<String>().prop_map(|text| Meaning::Message { text }),
-        any::<String>().prop_map(|command| Meaning::Proposal { command }),
+        (any::<String>(), proptest::option::of(code))
+            .prop_map(|(command, iccf)| Meaning::Proposal { command, iccf }),
         any::<u32>().prop_map(|days| Meaning::Reminder { days }),
         proptest::collection::vec(code, 0..12).prop_map(|line| Meaning::Conditional { line }),
         (proptest::option::of(code), any::<bool>()).prop_map(|(iccf, fifty)| Meaning::Claim {
