@@ -32,27 +32,43 @@ pub enum Meaning {
     GameStart(Box<GameStartDetail>),
     /// A move, as the record keeps it (ICCF numeric for chess), and whether a draw offer
     /// rode with it.
-    Move { iccf: String, draw_offer: bool },
+    Move {
+        iccf: String,
+        draw_offer: bool,
+    },
     /// A refused attempt, and why.
-    Rejected { reason: String },
+    Rejected {
+        reason: String,
+    },
     DrawOffer,
     DrawAccept,
     DrawDecline,
     Resign,
     /// How a game ended, as the relay wrote it (`1-0 (resignation)`); it follows from the
     /// entries before it.
-    Result { text: String },
+    Result {
+        text: String,
+    },
     Leave(Leave),
     /// A conditional line: its moves as the record keeps them (empty: the line cancelled).
-    Conditional { line: Vec<String> },
+    Conditional {
+        line: Vec<String>,
+    },
     /// A draw claim, on the position or with a move.
-    Claim { claim: Claim, iccf: Option<String> },
+    Claim {
+        claim: Claim,
+        iccf: Option<String>,
+    },
     TimeUp(TimeUpDetail),
     /// The player to move was reminded after so many days.
-    Reminder { days: u32 },
+    Reminder {
+        days: u32,
+    },
     Adjudication(AdjudicationDetail),
     /// A message to the opponent.
-    Message { text: String },
+    Message {
+        text: String,
+    },
     /// The relay's first signing key: its public half is in the entry's text, the detail
     /// is empty.
     SigningKey,
@@ -72,7 +88,9 @@ pub enum Meaning {
     EventStart(StartDetail),
     EventWithdraw(WithdrawDetail),
     /// The manual clock's new time.
-    ClockSet { at: Timestamp },
+    ClockSet {
+        at: Timestamp,
+    },
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.

@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 
 use rusqlite::Connection;
 
+use super::entry::{GameStartDetail, Meaning};
 use super::export::pgn;
 use super::record::{Names, Record, corrupt, rebuild};
 use super::registry::{DrawDetail, EnterDetail, SecretDetail, StartDetail, WithdrawDetail};
-use super::entry::{GameStartDetail, Meaning};
 use super::{Entry, EntryKind, JournalError, store};
 
 /// Every game of `event_id` as PGN, by round and board (then id), the chain checked first;

@@ -13,9 +13,9 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::game::clock::{Leave, Overdue, TimeControl};
 use super::as_of::AsOf;
 use super::entry::Meaning;
+use crate::game::clock::{Leave, Overdue, TimeControl};
 use crate::game::{Board, Game, Kind, Ply, board};
 use crate::notation::Notation;
 

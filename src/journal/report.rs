@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use shakmaty::Color;
 
-use super::record::{Names, Record, event_of};
 use super::entry::Meaning;
+use super::record::{Names, Record, event_of};
 use super::{Entry, EntryKind};
 use crate::command::text::{escaped, quoted};
 use crate::game::ColorName;

@@ -794,17 +794,11 @@ mod tests {
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
             .unwrap();
         assert_eq!(rows, 1, "the delivered rows are gone");
-        assert_eq!(
-            insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(),
-            4
-        );
+        assert_eq!(insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(), 4);
         // Opening again migrates nothing twice.
         drop(conn);
         let conn = open(dir.path()).unwrap();
-        assert_eq!(
-            insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(),
-            5
-        );
+        assert_eq!(insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(), 5);
     }
 
     /// A journal of layout 1: the rows of relayed moves held a placeholder body. After the
@@ -819,8 +813,15 @@ mod tests {
             conn.execute_batch("PRAGMA user_version = 1").unwrap();
             insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
             insert_row(&conn, "boris", "g1", 1, MOVE_IN_RECORD, false).unwrap();
-            insert_row(&conn, "boris", "g1", 1, r#"{"recorded":{"game":"g1","what":"x"}}"#, false)
-                .unwrap();
+            insert_row(
+                &conn,
+                "boris",
+                "g1",
+                1,
+                r#"{"recorded":{"game":"g1","what":"x"}}"#,
+                false,
+            )
+            .unwrap();
             insert_row(&conn, "boris", "g1", 1, "finished text", false).unwrap();
         }
         let conn = open(dir.path()).unwrap();
@@ -853,8 +854,9 @@ mod tests {
             .unwrap();
         assert_eq!(version, LAYOUT_VERSION);
         // New rows, and opening again, which migrates nothing twice.
-        let game = crate::game::Game::of_kind(crate::game::Kind::Chess, "g1", "alice", "boris", None)
-            .unwrap();
+        let game =
+            crate::game::Game::of_kind(crate::game::Kind::Chess, "g1", "alice", "boris", None)
+                .unwrap();
         let m = game.board().read_code("5254").unwrap();
         let mut after = game.clone();
         after.apply_by(
@@ -874,7 +876,13 @@ mod tests {
             jiff::Timestamp::UNIX_EPOCH,
         );
         insert_outbox(&conn, &NewOutbox::move_of_entry("boris", notice), "g1", 1).unwrap();
-        insert_outbox(&conn, &NewOutbox::notice("boris", recorded.clone()), "g1", 1).unwrap();
+        insert_outbox(
+            &conn,
+            &NewOutbox::notice("boris", recorded.clone()),
+            "g1",
+            1,
+        )
+        .unwrap();
         drop(conn);
         let conn = open(dir.path()).unwrap();
         let told: Vec<Told> = pending(&conn, "boris", 3, 10)

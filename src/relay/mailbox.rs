@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 

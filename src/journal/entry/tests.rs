@@ -267,7 +267,11 @@ fn a_journal_of_an_earlier_release_writes_back_byte_for_byte() {
     super::super::store::for_each_entry(&conn, None, |e| {
         let encoded = Meaning::of(&e)?.encode()?;
         assert_eq!(
-            (encoded.kind, encoded.iccf.as_deref(), encoded.detail.as_str()),
+            (
+                encoded.kind,
+                encoded.iccf.as_deref(),
+                encoded.detail.as_str()
+            ),
             (e.kind, e.iccf.as_deref(), e.detail.as_str()),
             "entry {}",
             e.seq
