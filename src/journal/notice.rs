@@ -285,7 +285,10 @@ pub struct MoveNotice {
 /// [`MoveNotice::history`]: a game's start position and its moves, as the replay that made the
 /// notice held them.
 #[derive(Clone, Default)]
-pub struct History(Option<std::sync::Arc<(Box<dyn Board>, Vec<Ply>)>>);
+pub struct History(Option<std::sync::Arc<Played>>);
+
+/// A start position and the moves played from it.
+type Played = (Box<dyn Board>, Vec<Ply>);
 
 impl History {
     /// `game`'s start and every move played in it.

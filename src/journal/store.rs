@@ -132,7 +132,7 @@ fn migrate(conn: &Connection) -> Result<(), JournalError> {
 
 /// Layout 0 to 1: see [`migrate`].
 fn to_layout_1(conn: &Connection) -> Result<(), JournalError> {
-    conn.execute_batch(&format!(
+    conn.execute_batch(
         "BEGIN IMMEDIATE;
          CREATE TEMP TABLE outbox_last AS SELECT coalesce(max(id), 0) AS id FROM outbox;
          CREATE TABLE outbox_v1 (
@@ -153,8 +153,8 @@ fn to_layout_1(conn: &Connection) -> Result<(), JournalError> {
          INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', id FROM temp.outbox_last;
          DROP TABLE temp.outbox_last;
          PRAGMA user_version = 1;
-         COMMIT;"
-    ))?;
+         COMMIT;",
+    )?;
     Ok(())
 }
 
