@@ -153,10 +153,10 @@ impl Meaning {
         let text = |s: &str| Ok(s.to_owned());
         let (iccf, detail) = match self {
             Meaning::GameStart(d) => (None, json(d)),
-            Meaning::Move { iccf, draw_offer } => (
-                Some(iccf.clone()),
-                text(if *draw_offer { DRAW_OFFER } else { "" }),
-            ),
+            Meaning::Move { iccf, draw_offer } => {
+                let (iccf, detail) = move_columns(iccf.clone(), *draw_offer);
+                (iccf, Ok(detail))
+            }
             Meaning::Rejected { reason } => (None, text(reason)),
             Meaning::DrawOffer
             | Meaning::DrawAccept
@@ -270,6 +270,24 @@ impl NewEntry {
         self.detail = encoded.detail;
         Ok(())
     }
+}
+
+impl NewEntry {
+    /// Writes a move into the entry ([`Meaning::Move`]): the move as the record keeps it and
+    /// whether a draw offer rode with it. A move's columns are text, so this cannot fail:
+    /// the relay writes one a move without an error path to a half-played game.
+    pub fn set_move(&mut self, iccf: String, draw_offer: bool) {
+        let (iccf, detail) = move_columns(iccf, draw_offer);
+        self.kind = EntryKind::Move;
+        self.iccf = iccf;
+        self.detail = detail;
+    }
+}
+
+/// A move entry's `iccf` and `detail` columns: the one writer of a move's [`DRAW_OFFER`].
+fn move_columns(iccf: String, draw_offer: bool) -> (Option<String>, String) {
+    let detail = if draw_offer { DRAW_OFFER } else { "" };
+    (Some(iccf), detail.to_owned())
 }
 
 fn json<T: Serialize>(value: &T) -> Result<String, JournalError> {

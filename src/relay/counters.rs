@@ -2,7 +2,7 @@
 //! registering one builds and looks up its key, several times the cost of counting, and a move
 //! is counted every time.
 
-use super::Channel;
+use super::reply::Channel;
 
 /// `ccrelay_moves_total` by the channel a move came by and whether it was accepted.
 #[derive(Default)]

@@ -20,10 +20,11 @@ use crate::journal::{
     EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short, Told,
 };
 
-use super::dead::{DeadError, DeadLetter, DeadLetters, State as DeadState};
-use super::notice::{MoveNotice, Notice, Side};
 use super::render::{self, Reader};
-use super::{Channel, Roster};
+use super::reply::Channel;
+use super::roster::Roster;
+use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
+use crate::journal::notice::{MoveNotice, Notice, Side};
 
 /// The record could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -360,7 +361,7 @@ impl Mailbox {
     }
 
     /// What the message a transport's idempotency key was recorded with did, if it was
-    /// handled already (see [`Said::key`](crate::relay::Said::key)).
+    /// handled already (see [`Request::key`](crate::relay::Request::key)).
     pub async fn seen(&self, key: &str) -> Result<Option<Handled>, MailboxError> {
         let Some(seen) = self.journal.seen(key).await? else {
             return Ok(None);
@@ -419,10 +420,10 @@ impl Mailbox {
             .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
     }
 
-    /// Dead letters the admin asked to send again, oldest first, at most `limit`.
+    /// Dead letters the admin request to send again, oldest first, at most `limit`.
     pub async fn dead_to_retry(&self, limit: usize) -> Result<Vec<DeadLetter>, DeadError> {
         let dead = self.dead.clone();
-        tokio::task::spawn_blocking(move || dead.list(DeadState::Retry, limit).map(|(l, _)| l))
+        tokio::task::spawn_blocking(move || dead.list(Shelf::Retry, limit).map(|(l, _)| l))
             .await
             .map_err(|e| DeadError::Io(std::io::Error::other(e)))?
     }

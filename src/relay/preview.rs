@@ -7,9 +7,9 @@ use shakmaty::Color;
 
 use crate::command::MoveLine;
 use crate::notation::{Lang, Notation};
-
-use super::state::{Refused, State};
-use super::{Reply, Status, render};
+use crate::relay::render;
+use crate::relay::reply::{Reply, Status};
+use crate::relay::state::{Refused, State};
 
 /// A move as the relay understood it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,44 +24,44 @@ pub struct Preview {
     pub draw_offer: bool,
 }
 
-impl State {
-    /// `player`'s move `line` in `game_id` as it would be read now (see the module's
-    /// documentation); the refusing reply it would get otherwise.
-    pub(super) fn preview(
-        &mut self,
-        player: &str,
-        game_id: &str,
-        line: &MoveLine,
-    ) -> Result<Preview, Reply> {
-        self.catch_up();
-        let not_found = || Reply::new(Status::NotFound, format!("no game {game_id:?}"));
-        let game = self.games.get(game_id).ok_or_else(not_found)?;
-        let color = game.side_of(player).ok_or_else(not_found)?;
-        let lang = self.lang_of(player);
-        if let Some(repeat) = &line.repeat {
-            game.check_repeat(repeat, lang).map_err(refused)?;
-        }
-        let read = game
-            .check_move(color, &line.text, line.number, lang)
-            .map_err(refused)?;
-        let board = game.board();
-        let letters = lang
-            .or_else(|| match self.players.get(player).map(|p| p.notation) {
-                Some(Notation::San(l) | Notation::Lan(l)) => Some(l),
-                _ => None,
-            })
-            .unwrap_or(Lang::English);
-        let long = board.write(&read.ply, Notation::Lan(letters));
-        Ok(Preview {
-            number: game.move_number(),
-            color,
-            written: render::with_numeric(&long, &board.code(&read.ply)),
-            draw_offer: read.draw_offer || line.marks.draw_offer,
-        })
-    }
-}
-
 fn refused(refusal: crate::game::Refusal) -> Reply {
     let refused = Refused::from(refusal);
     Reply::new(refused.status, refused.reason)
+}
+
+/// `player`'s move `line` in `game_id` as it would be read now (see the module's
+/// documentation); the refusing reply it would get otherwise.
+pub(in crate::relay) fn preview(
+    state: &mut State,
+    player: &str,
+    game_id: &str,
+    line: &MoveLine,
+) -> Result<Preview, Reply> {
+    state.recorder.catch_up();
+    let not_found = || Reply::new(Status::NotFound, format!("no game {game_id:?}"));
+    let game = state.games.by_id.get(game_id).ok_or_else(not_found)?;
+    let color = game.side_of(player).ok_or_else(not_found)?;
+    let lang = state.people.lang_of(player);
+    if let Some(repeat) = &line.repeat {
+        game.check_repeat(repeat, lang).map_err(refused)?;
+    }
+    let read = game
+        .check_move(color, &line.text, line.number, lang)
+        .map_err(refused)?;
+    let board = game.board();
+    let letters = lang
+        .or_else(
+            || match state.people.players.get(player).map(|p| p.notation) {
+                Some(Notation::San(l) | Notation::Lan(l)) => Some(l),
+                _ => None,
+            },
+        )
+        .unwrap_or(Lang::English);
+    let long = board.write(&read.ply, Notation::Lan(letters));
+    Ok(Preview {
+        number: game.move_number(),
+        color,
+        written: render::with_numeric(&long, &board.code(&read.ply)),
+        draw_offer: read.draw_offer || line.marks.draw_offer,
+    })
 }

@@ -7,8 +7,8 @@ use crate::catalog::{Arg, Key, Tongue};
 use crate::game::clock::Overdue;
 use crate::notation::Lang;
 
-use super::notice::{DrawAct, Notice, Side};
 use super::render::{Reader, clocks, numbered, shown};
+use crate::journal::notice::{DrawAct, Notice, Side};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
 /// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Mailbox, Relay};
+use super::mailbox::Mailbox;
+use super::task::Relay;
 use crate::config::Config;
 use crate::journal::{Hub, Journal};
 

@@ -2,7 +2,8 @@
 //! a temporary directory, no sockets, no transports.
 
 use super::*;
-use crate::journal::{EntryKind, store};
+use crate::command::Command;
+use crate::journal::{EntryKind, notice, store};
 
 /// Players and a game; `HASH` stands for a cheap hash (these tests never log in).
 const PLAYERS: &str = r#"
@@ -56,7 +57,7 @@ impl Fixture {
     async fn say(&self, sender: Sender, line: &str) -> Reply {
         let command = Command::parse(line).expect(line);
         self.relay
-            .call_said(sender, Said::read_from(command, line))
+            .call(Request::read_from(sender, command, line))
             .await
     }
 
@@ -175,9 +176,10 @@ async fn a_message_reaches_the_opponent_only_from_a_player_of_the_game() {
 async fn a_message_riding_with_a_move_is_sent_only_if_the_move_is_accepted() {
     let f = relay().await;
     let said = |line: &str| {
-        Said::read_from(Command::parse(line).unwrap(), line).message(Some("Hello Boris".to_owned()))
+        Request::read_from(player("alice"), Command::parse(line).unwrap(), line)
+            .message(Some("Hello Boris".to_owned()))
     };
-    let refused = f.relay.call_said(player("alice"), said("MOVE g1 e5")).await;
+    let refused = f.relay.call(said("MOVE g1 e5")).await;
     assert_eq!(refused.status, Status::BadMove);
     assert!(
         f.waiting("boris")
@@ -185,7 +187,7 @@ async fn a_message_riding_with_a_move_is_sent_only_if_the_move_is_accepted() {
             .iter()
             .all(|p| !p.starts_with("MSG"))
     );
-    let accepted = f.relay.call_said(player("alice"), said("MOVE g1 e4")).await;
+    let accepted = f.relay.call(said("MOVE g1 e4")).await;
     assert_eq!(accepted.status, Status::Done, "{}", accepted.text);
     assert!(accepted.text.contains("message sent"), "{}", accepted.text);
     let pushes = f.waiting("boris").await;
@@ -252,10 +254,10 @@ async fn the_journal_is_healthy_until_a_commit_fails() {
     .expect("trigger");
     let reply = f
         .relay
-        .call(
+        .call(Request::new(
             player("alice"),
             Command::parse("MOVE g1 e4").expect("command"),
-        )
+        ))
         .await;
     assert!(!reply.status.is_success(), "{reply:?}");
     assert!(!f.mailbox.journal_commits(wait).await);
@@ -278,7 +280,10 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
         "ad\u{200B}min",
         "a\u{2028}b",
     ] {
-        let reply = f.relay.call(player("alice"), message(hostile)).await;
+        let reply = f
+            .relay
+            .call(Request::new(player("alice"), message(hostile)))
+            .await;
         assert_eq!(
             reply.status,
             Status::BadCommand,
@@ -288,14 +293,17 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
         assert!(reply.text.starts_with("a message may"), "{}", reply.text);
     }
     let long = "x".repeat(crate::command::MAX_MESSAGE_CHARS + 1);
-    let reply = f.relay.call(player("alice"), message(&long)).await;
+    let reply = f
+        .relay
+        .call(Request::new(player("alice"), message(&long)))
+        .await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
     let adjudicate = Command::Adjudicate {
         game: "g1".to_owned(),
         score: crate::notation::result::Score::WhiteWins,
         reason: "silent\u{202E}".to_owned(),
     };
-    let reply = f.relay.call(admin(), adjudicate).await;
+    let reply = f.relay.call(Request::new(admin(), adjudicate)).await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
     let create = Command::Create {
         game: "g2".to_owned(),
@@ -306,7 +314,7 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
         fen: None,
         round: Some("r\u{200B}1".to_owned()),
     };
-    let reply = f.relay.call(admin(), create).await;
+    let reply = f.relay.call(Request::new(admin(), create)).await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
     let event = |action| Command::Event {
         id: "e1".to_owned(),
@@ -328,7 +336,7 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
             "a name has at most 100 characters",
         ),
     ] {
-        let reply = f.relay.call(admin(), command).await;
+        let reply = f.relay.call(Request::new(admin(), command)).await;
         assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
         assert_eq!(reply.text, says);
     }
@@ -341,8 +349,8 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
     );
     // The move, with a message the check allows, goes.
     let mv = Command::parse("MOVE g1 e4").expect("move");
-    let said = Said::new(mv).message(Some("Удачи".to_owned()));
-    let reply = f.relay.call_said(player("alice"), said).await;
+    let said = Request::new(player("alice"), mv).message(Some("Удачи".to_owned()));
+    let reply = f.relay.call(said).await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
 }
 
@@ -354,8 +362,9 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
 async fn a_riding_message_the_check_refuses_is_mended_and_the_move_played() {
     let f = relay().await;
     let mv = Command::parse("MOVE g1 e4").expect("move");
-    let said = Said::new(mv).message(Some("Thanks for the game,\nGood luck\u{202E}".to_owned()));
-    let reply = f.relay.call_said(player("alice"), said).await;
+    let said = Request::new(player("alice"), mv)
+        .message(Some("Thanks for the game,\nGood luck\u{202E}".to_owned()));
+    let reply = f.relay.call(said).await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
     assert!(reply.text.contains("mended"), "{}", reply.text);
     let waiting = f.waiting("boris").await;

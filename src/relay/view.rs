@@ -3,23 +3,21 @@
 //! offer, the result, the event, and the opponent's last message. Plain data; each front end
 //! writes it in its own format.
 //!
-//! The relay keeps, beside each game, what the game itself does not hold ([`GameFacts`]: its
+//! The relay keeps, beside each game, what the game itself does not hold ([`GameNotes`]: its
 //! event, round and start, each side's last message), from the journal at start and from each
 //! command after.
 
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use crate::game::Ply;
 use crate::game::clock::TimeControl;
-use crate::game::{EndReason, Game, Kind, board};
+use crate::game::{EndReason, Game, Kind, Ply, board};
 use crate::journal::replay::{JournaledGame, Spoken};
 use crate::notation::{Lang, LangSet, Notation, ReadIn};
-
-use super::asked::Asked;
-use super::facts::GameFacts;
-use super::state::State;
-use super::{Pending, Reply, Status};
+use crate::relay::notes::GameNotes;
+use crate::relay::pending::Pending;
+use crate::relay::reply::{Reply, Status};
+use crate::relay::state::State;
 
 /// How a game stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +96,7 @@ impl GameView {
     }
 }
 
-fn index(color: Color) -> usize {
+pub(super) fn index(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,
@@ -140,135 +138,97 @@ impl Standing {
     }
 }
 
-impl State {
-    /// A player's name as configured, else their id.
-    pub(super) fn player_name(&self, id: &str) -> String {
-        self.players
-            .get(id)
-            .map(|p| p.name.clone())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| id.to_owned())
-    }
-
-    /// Records the facts of a game just started.
-    pub(super) fn note_start(&mut self, game: &str, event: Option<String>, round: Option<String>) {
-        let facts = GameFacts {
-            event,
-            round,
-            started: Some(self.now),
-            messages: Default::default(),
-            conversation: Vec::new(),
-        };
-        self.facts.insert(game.to_owned(), facts);
-    }
-
-    /// [`State::message`], remembering the text as the asked's last message in the game once
-    /// it is queued.
-    pub(super) async fn message_noted(
-        &mut self,
-        asked: &Asked,
-        game_id: &str,
-        text: &str,
-    ) -> Pending {
-        let pending = self.message(asked, game_id, text).await;
-        if let Pending::AfterCommit(_, reply) = &pending
-            && reply.status.is_success()
-            && let Some(color) = self
-                .games
-                .get(game_id)
-                .and_then(|g| g.side_of(&asked.player))
-        {
-            let facts = self.facts.entry(game_id.to_owned()).or_default();
-            facts.messages[index(color)] = Some(text.to_owned());
-            let spoken = Spoken {
-                side: color,
-                at: self.now,
-                text: text.to_owned(),
-            };
-            Spoken::add(&mut facts.conversation, spoken);
-        }
-        pending
-    }
-
-    /// Every game of `player`, sorted by id, with the clock's consequences applied first; the
-    /// answer waits until what it shows is on disk.
-    pub(super) async fn games_of(&mut self, player: &str) -> (Pending, Vec<GameView>) {
-        self.catch_up();
-        let mut ids: Vec<String> = self
-            .games
-            .iter()
-            .filter(|(_, g)| g.side_of(player).is_some())
-            .map(|(id, _)| id.clone())
-            .collect();
-        ids.sort();
-        for id in &ids {
-            self.settle(id).await;
-        }
-        let views = ids.iter().filter_map(|id| self.view(id, player)).collect();
-        (self.after_commit(Reply::new(Status::Done, "")).await, views)
-    }
-
-    fn view(&self, id: &str, player: &str) -> Option<GameView> {
-        let game = self.games.get(id)?;
-        let color = game.side_of(player)?;
-        let facts = self.facts.get(id).cloned().unwrap_or_default();
-        let standing = Standing::of(game, true);
-        let event = facts.event.as_ref().and_then(|e| self.events.get(e));
-        let side = |c: Color| game.side_time(c, self.now);
-        Some(GameView {
-            id: id.to_owned(),
-            kind: game.kind(),
-            white: self.player_name(&game.white),
-            black: self.player_name(&game.black),
-            white_id: game.white.clone(),
-            black_id: game.black.clone(),
-            color,
-            to_move: game.turn(),
-            move_number: game.move_number(),
-            movetext: san_movetext(game),
-            fen: game.board().fen(),
-            start_fen: game.start_fen().map(str::to_owned),
-            time_left: [side(Color::White).left, side(Color::Black).left],
-            time_control: game.rules().time_control,
-            on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
-            draw_offer: game.draw_offer(),
-            standing,
-            event: event
-                .map(|e| e.name.clone())
-                .or_else(|| facts.event.clone()),
-            site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
-            round: facts.round.clone(),
-            started: facts.started,
-            // Made fit for the reader: a message on record from before the one text check,
-            // or from the other node's record, is not shown raw.
-            opponent_message: facts.messages[index(!color)]
-                .as_deref()
-                .map(|m| crate::command::text::scrub(m, crate::command::MAX_MESSAGE_CHARS))
-                .filter(|m| !m.is_empty()),
-            langs: game.langs(color),
-            moves: game.moves().to_vec(),
-            last_move_at: game.timeline().moves().last().copied(),
-            conversation: facts
-                .conversation
-                .iter()
-                .map(|s| Spoken {
-                    text: crate::command::text::scrub(&s.text, crate::command::MAX_MESSAGE_CHARS),
-                    ..s.clone()
-                })
-                .filter(|s| !s.text.is_empty())
-                .collect(),
-        })
-    }
-}
-
 /// Keeps the facts of the replayed games.
-pub(super) fn facts_of(
+pub(super) fn notes_of(
     games: &std::collections::BTreeMap<String, JournaledGame>,
-) -> super::state::ByGame<GameFacts> {
+) -> crate::relay::games::ByGame<GameNotes> {
     games
         .iter()
-        .map(|(id, g)| (id.clone(), GameFacts::of_journaled(g)))
+        .map(|(id, g)| (id.clone(), GameNotes::of_journaled(g)))
         .collect()
+}
+
+/// Every game of `player`, sorted by id, with the clock's consequences applied first; the
+/// answer waits until what it shows is on disk.
+pub(in crate::relay) async fn games_of(
+    state: &mut State,
+    player: &str,
+) -> (Pending, Vec<GameView>) {
+    state.recorder.catch_up();
+    let mut ids: Vec<String> = state
+        .games
+        .by_id
+        .iter()
+        .filter(|(_, g)| g.side_of(player).is_some())
+        .map(|(id, _)| id.clone())
+        .collect();
+    ids.sort();
+    for id in &ids {
+        crate::relay::handle::clock::settle(state, id).await;
+    }
+    let views = ids
+        .iter()
+        .filter_map(|id| crate::relay::view::view(state, id, player))
+        .collect();
+    (
+        state.after_commit(Reply::new(Status::Done, "")).await,
+        views,
+    )
+}
+
+fn view(state: &State, id: &str, player: &str) -> Option<GameView> {
+    let game = state.games.by_id.get(id)?;
+    let color = game.side_of(player)?;
+    let facts = state.games.notes.get(id).cloned().unwrap_or_default();
+    let standing = Standing::of(game, true);
+    let event = facts
+        .event
+        .as_ref()
+        .and_then(|e| state.people.events.get(e));
+    let side = |c: Color| game.side_time(c, state.recorder.now);
+    Some(GameView {
+        id: id.to_owned(),
+        kind: game.kind(),
+        white: state.people.player_name(&game.white),
+        black: state.people.player_name(&game.black),
+        white_id: game.white.clone(),
+        black_id: game.black.clone(),
+        color,
+        to_move: game.turn(),
+        move_number: game.move_number(),
+        movetext: san_movetext(game),
+        fen: game.board().fen(),
+        start_fen: game.start_fen().map(str::to_owned),
+        time_left: [side(Color::White).left, side(Color::Black).left],
+        time_control: game.rules().time_control,
+        on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
+        draw_offer: game.draw_offer(),
+        standing,
+        event: event
+            .map(|e| e.name.clone())
+            .or_else(|| facts.event.clone()),
+        site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
+        round: facts.round.clone(),
+        started: facts.started,
+        // Made fit for the reader: a message on record from before the one text check,
+        // or from the other node's record, is not shown raw.
+        opponent_message: facts.messages[index(!color)]
+            .as_deref()
+            .map(|m| crate::command::text::scrub(m, crate::command::MAX_MESSAGE_CHARS))
+            .filter(|m| !m.is_empty()),
+        langs: game.langs(color),
+        moves: game.moves().to_vec(),
+        last_move_at: game.timeline().moves().last().copied(),
+        conversation: facts
+            .conversation
+            .iter()
+            .map(|s| Spoken {
+                text: crate::command::text::scrub(&s.text, crate::command::MAX_MESSAGE_CHARS),
+                ..s.clone()
+            })
+            .filter(|s| !s.text.is_empty())
+            .collect(),
+    })
 }
 
 #[cfg(test)]

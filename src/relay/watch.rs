@@ -17,10 +17,10 @@ use crate::config::Viewing;
 use crate::event::standings::{Played, Row, standings};
 use crate::game::clock::TimeControl;
 use crate::game::{Kind, Ply};
-
-use super::state::State;
-use super::view::Standing;
-use super::{Pending, Reply, Status};
+use crate::relay::pending::Pending;
+use crate::relay::reply::{Reply, Status};
+use crate::relay::state::State;
+use crate::relay::view::Standing;
 
 /// One game as a spectator may see it.
 #[derive(Clone, Debug)]
@@ -43,7 +43,7 @@ pub struct Watched {
     pub view: Viewing,
     /// The position the game started from, when not the usual one.
     pub start_fen: Option<String>,
-    /// The moves shown, when one game was asked for (empty in a list of games).
+    /// The moves shown, when one game was request for (empty in a list of games).
     pub moves: Vec<Ply>,
     /// How many plies are shown.
     pub plies: usize,
@@ -96,88 +96,94 @@ pub fn crosstable(games: &[Watched]) -> Vec<Row> {
     standings(&played)
 }
 
-impl State {
-    /// The games shown (one, or all sorted by id), once what they show is on disk.
-    pub(super) async fn watch(
-        &mut self,
-        game: Option<&str>,
-        full: bool,
-    ) -> (Pending, Vec<Watched>) {
-        self.catch_up();
-        let shown: Vec<Watched> = match game {
-            Some(id) => self.watched(id, full, true).into_iter().collect(),
-            None => {
-                let mut ids: Vec<&String> = self.games.keys().collect();
-                ids.sort();
-                ids.iter()
-                    .filter_map(|id| self.watched(id, full, false))
-                    .collect()
-            }
-        };
-        (self.after_commit(Reply::new(Status::Done, "")).await, shown)
-    }
+/// The games shown (one, or all sorted by id), once what they show is on disk.
+pub(in crate::relay) async fn watch(
+    state: &mut State,
+    game: Option<&str>,
+    full: bool,
+) -> (Pending, Vec<Watched>) {
+    state.recorder.catch_up();
+    let shown: Vec<Watched> = match game {
+        Some(id) => crate::relay::watch::watched(state, id, full, true)
+            .into_iter()
+            .collect(),
+        None => {
+            let mut ids: Vec<&String> = state.games.by_id.keys().collect();
+            ids.sort();
+            ids.iter()
+                .filter_map(|id| crate::relay::watch::watched(state, id, full, false))
+                .collect()
+        }
+    };
+    (
+        state.after_commit(Reply::new(Status::Done, "")).await,
+        shown,
+    )
+}
 
-    /// Whether a spectator may see that game `id` exists (its moves may still be delayed).
-    pub(super) fn spectators_see(&self, id: &str) -> bool {
-        self.watched(id, false, false).is_some()
-    }
+/// Whether a spectator may see that game `id` exists (its moves may still be delayed).
+pub(in crate::relay) fn spectators_see(state: &State, id: &str) -> bool {
+    crate::relay::watch::watched(state, id, false, false).is_some()
+}
 
-    fn watched(&self, id: &str, full: bool, with_moves: bool) -> Option<Watched> {
-        let game = self.games.get(id)?;
-        let facts = self.facts.get(id).cloned().unwrap_or_default();
-        let event = facts.event.as_ref().and_then(|e| self.events.get(e));
-        let view = event.map(|e| e.view).unwrap_or_default();
-        let over = game.result().is_some();
-        let hide = match (full, view) {
-            (true, _) | (false, Viewing::Public) => 0,
-            (false, Viewing::Private) => return None,
-            (false, Viewing::Finished) if !over => return None,
-            (false, Viewing::Finished) => 0,
-            (false, Viewing::Delay(n)) if !over => n as usize,
-            (false, Viewing::Delay(_)) => 0,
-        };
-        let all = game.moves();
-        let plies = all.len().saturating_sub(hide);
-        let delayed = plies < all.len();
-        let standing = Standing::of(game, !delayed);
-        let first = game.start().turn();
-        let to_move = if plies % 2 == 0 { first } else { !first };
-        let side = |c: Color| game.side_time(c, self.now);
-        let withheld = delayed;
-        Some(Watched {
-            id: id.to_owned(),
-            kind: game.kind(),
-            white: self.player_name(&game.white),
-            black: self.player_name(&game.black),
-            white_id: game.white.clone(),
-            black_id: game.black.clone(),
-            event: facts.event.clone(),
-            event_name: event.map(|e| e.name.clone()).or(facts.event.clone()),
-            site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
-            round: facts.round.clone(),
-            started: facts.started,
-            view,
-            start_fen: game.start_fen().map(str::to_owned),
-            moves: if with_moves {
-                all[..plies].to_vec()
-            } else {
-                Vec::new()
-            },
-            plies,
-            delayed,
-            last_move_at: plies
-                .checked_sub(1)
-                .and_then(|i| game.timeline().moves().get(i).copied()),
-            to_move,
-            standing,
-            draw_offer: if withheld { None } else { game.draw_offer() },
-            time_left: if withheld {
-                [None, None]
-            } else {
-                [side(Color::White).left, side(Color::Black).left]
-            },
-            on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
-            time_control: game.rules().time_control,
-        })
-    }
+fn watched(state: &State, id: &str, full: bool, with_moves: bool) -> Option<Watched> {
+    let game = state.games.by_id.get(id)?;
+    let facts = state.games.notes.get(id).cloned().unwrap_or_default();
+    let event = facts
+        .event
+        .as_ref()
+        .and_then(|e| state.people.events.get(e));
+    let view = event.map(|e| e.view).unwrap_or_default();
+    let over = game.result().is_some();
+    let hide = match (full, view) {
+        (true, _) | (false, Viewing::Public) => 0,
+        (false, Viewing::Private) => return None,
+        (false, Viewing::Finished) if !over => return None,
+        (false, Viewing::Finished) => 0,
+        (false, Viewing::Delay(n)) if !over => n as usize,
+        (false, Viewing::Delay(_)) => 0,
+    };
+    let all = game.moves();
+    let plies = all.len().saturating_sub(hide);
+    let delayed = plies < all.len();
+    let standing = Standing::of(game, !delayed);
+    let first = game.start().turn();
+    let to_move = if plies % 2 == 0 { first } else { !first };
+    let side = |c: Color| game.side_time(c, state.recorder.now);
+    let withheld = delayed;
+    Some(Watched {
+        id: id.to_owned(),
+        kind: game.kind(),
+        white: state.people.player_name(&game.white),
+        black: state.people.player_name(&game.black),
+        white_id: game.white.clone(),
+        black_id: game.black.clone(),
+        event: facts.event.clone(),
+        event_name: event.map(|e| e.name.clone()).or(facts.event.clone()),
+        site: event.map(|e| e.site.clone()).filter(|s| !s.is_empty()),
+        round: facts.round.clone(),
+        started: facts.started,
+        view,
+        start_fen: game.start_fen().map(str::to_owned),
+        moves: if with_moves {
+            all[..plies].to_vec()
+        } else {
+            Vec::new()
+        },
+        plies,
+        delayed,
+        last_move_at: plies
+            .checked_sub(1)
+            .and_then(|i| game.timeline().moves().get(i).copied()),
+        to_move,
+        standing,
+        draw_offer: if withheld { None } else { game.draw_offer() },
+        time_left: if withheld {
+            [None, None]
+        } else {
+            [side(Color::White).left, side(Color::Black).left]
+        },
+        on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
+        time_control: game.rules().time_control,
+    })
 }

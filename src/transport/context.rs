@@ -144,7 +144,7 @@ mod tests {
     use super::*;
     use crate::auth::Verifier;
     use crate::command::{Command, PlayerAction, PlayerFields};
-    use crate::relay::{Sender, Status};
+    use crate::relay::{Request, Sender, Status};
 
     /// Finding "a new secret ends what the old one opened": the secret the login door
     /// remembered for a player (XFCC's every call) is forgotten when the arbiter gives them a
@@ -178,7 +178,10 @@ mod tests {
             action: PlayerAction::Secret,
             fields: PlayerFields::default(),
         };
-        assert_eq!(ctx.relay.call(arbiter, secret).await.status, Status::Done);
+        assert_eq!(
+            ctx.relay.call(Request::new(arbiter, secret)).await.status,
+            Status::Done
+        );
         let forgotten = async {
             while ctx.remembered_secrets() > 0 {
                 tokio::time::sleep(Duration::from_millis(10)).await;

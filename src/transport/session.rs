@@ -33,7 +33,7 @@ use super::stopping::Stopping;
 use crate::auth::gate::Refusal;
 use crate::limiter::CommandBudget;
 use crate::relay::{Message, Subscription};
-use crate::relay::{Reply, Said, Sender, Status};
+use crate::relay::{Reply, Request, Sender, Status};
 
 /// Who is logged in on a session.
 struct LoggedIn {
@@ -413,8 +413,8 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     .await?;
                     return Ok(true);
                 }
-                let said = Said::read_from(command, text);
-                let answer = self.ctx.relay.submit_said(login.sender.clone(), said).await;
+                let request = Request::read_from(login.sender.clone(), command, text);
+                let answer = self.ctx.relay.submit(request).await;
                 self.answers.push_back(Box::pin(answer));
             }
         }

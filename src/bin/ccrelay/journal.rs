@@ -11,7 +11,7 @@ use ccrelay::journal::event_export::{event_text, export_event};
 use ccrelay::journal::export::{ExportFormat, Names, export_reporting};
 use ccrelay::journal::signing::{self, Key, PublicKey};
 use ccrelay::journal::{keyring, receipt, sealed, snapshot, store};
-use ccrelay::relay::dead::DeadLetters;
+use ccrelay::relay::undelivered::DeadLetters;
 use clap::Subcommand;
 
 use crate::load_config;

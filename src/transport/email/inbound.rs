@@ -22,7 +22,7 @@ use crate::command::letter;
 use crate::command::text::Logged;
 use crate::config::{Config, Player, valid_id};
 use crate::limiter::{KeyedLimiter, Throttle};
-use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Said, Sender, Status};
+use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Request, Sender, Status};
 
 /// What a source does with a mail after [`Inbound::handle`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -325,10 +325,10 @@ impl Inbound {
             admin: false,
             channel: CHANNEL,
         };
-        let said = Said::read_from(request.command, &request.line)
+        let relay_request = Request::read_from(sender, request.command, &request.line)
             .key(Some(key.clone()))
             .message(request.message);
-        let reply = self.relay.call_said(sender, said).await;
+        let reply = self.relay.call(relay_request).await;
         // Nothing was decided (shutting down, not recorded): read the mail again later.
         if !reply.status.is_final() {
             return Outcome::Retry(reply.text);

@@ -27,9 +27,9 @@ use crate::catalog::{Key, Tongue};
 use crate::command::Command;
 use crate::config::{EmailConfig, valid_id};
 use crate::notation::Lang;
-use crate::relay::dead::{DeadLetter, State as DeadState};
+use crate::relay::undelivered::{DeadLetter, Shelf};
 use crate::relay::{
-    Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Sender, ShortReceipt, Status,
+    Channel, Mailbox, Message as OutboxMessage, Relay, Reply, Request, Sender, ShortReceipt, Status,
 };
 use sha2::{Digest, Sha256};
 
@@ -423,7 +423,7 @@ impl Outbound {
                         };
                         let letter = DeadLetter {
                             id: format!("o{}", item.id),
-                            state: DeadState::Parked,
+                            shelf: Shelf::Parked,
                             player: player.clone(),
                             to: to.clone(),
                             game: item.game.clone(),
@@ -466,12 +466,12 @@ impl Outbound {
         };
         let reply = self
             .relay
-            .call(
+            .call(Request::new(
                 sender,
                 Command::Show {
                     game: game.to_owned(),
                 },
-            )
+            ))
             .await;
         (reply.status == Status::Done).then_some(reply.text)
     }
@@ -511,7 +511,7 @@ impl Outbound {
                         let hash = Sha256::digest(spooled.id.as_bytes());
                         let letter = DeadLetter {
                             id: format!("r{}", hex::encode(&hash[..6])),
-                            state: DeadState::Parked,
+                            shelf: Shelf::Parked,
                             player: String::new(),
                             to: spooled.to.clone(),
                             game: String::new(),

@@ -14,7 +14,7 @@
 //! arrive within `http.header_timeout_secs` (which also closes an idle kept-alive connection),
 //! a whole request within `http.request_timeout_secs` (a slow body gets 408), and a body over
 //! `http.max_body_bytes` gets 413: at once, before any of it is read, when its
-//! `Content-Length` says so ([`declared_too_large`]). On shutdown the listener stops, each
+//! `Content-Length` says so. On shutdown the listener stops, each
 //! connection finishes the request in hand and closes.
 //!
 //! A request from `http.trusted_proxies` is its client's ([`forwarded`]): [`PeerAddr`] is the

@@ -15,7 +15,7 @@ use crate::notation::written::Marks;
 use crate::relay::DRAW_OFFER;
 use crate::relay::EntryKind;
 use crate::relay::{
-    Actor as RecordActor, Channel, Replicated, Said, Sender, Status, proposal_key, refusal_key,
+    Actor as RecordActor, Channel, Replicated, Request, Sender, Status, proposal_key, refusal_key,
 };
 
 /// REFUSED messages waiting to be sent, at most (the refusals are in the journal anyway).
@@ -326,8 +326,10 @@ impl LinkTask {
         };
         let key = proposal_key(&game.id, side_char(actor), u32::from(number));
         let age = jiff::SignedDuration::from_secs(i64::try_from(age).unwrap_or(i64::MAX / 2));
-        let said = Said::new(command).key(Some(key.clone())).age(age);
-        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call_said(sender, said))
+        let request = Request::new(sender, command)
+            .key(Some(key.clone()))
+            .age(age);
+        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(request))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
         match reply.status {
@@ -409,8 +411,8 @@ impl LinkTask {
             number: u32::from(number),
             reason,
         };
-        let said = Said::new(command).key(Some(key));
-        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call_said(sender, said))
+        let request = Request::new(sender, command).key(Some(key));
+        let reply = tokio::time::timeout(RELAY_TIMEOUT, self.relay.call(request))
             .await
             .map_err(|_| LinkError::Relay("timed out".to_owned()))?;
         if reply.status.is_final() {

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Stdio;
 
 use ccrelay::journal::signing::{Key, public_path};
-use ccrelay::relay::dead::{DeadLetter, DeadLetters, State};
+use ccrelay::relay::undelivered::{DeadLetter, DeadLetters, Shelf};
 use ccrelay::transport::email::spool::Spool;
 
 use super::layer::Layer;
@@ -76,7 +76,7 @@ fn regression_a_parked_dead_letter_survives_a_power_cut() {
     let (mut layer, data) = layer_with_data(dir.path());
     let letter = DeadLetter {
         id: "o17".to_owned(),
-        state: State::Parked,
+        shelf: Shelf::Parked,
         player: "alice".to_owned(),
         to: "alice@nowhere.test".to_owned(),
         game: "g1".to_owned(),
@@ -89,7 +89,7 @@ fn regression_a_parked_dead_letter_survives_a_power_cut() {
     layer.cut();
     layer.power_on();
     let (parked, total) = DeadLetters::new(&data)
-        .list(State::Parked, 10)
+        .list(Shelf::Parked, 10)
         .expect("list");
     assert_eq!(total, 1, "the parked letter was lost");
     assert_eq!(parked[0], letter);

@@ -29,7 +29,7 @@ use crate::limiter::KeyedBudget;
 use crate::notation::number::MoveNumber;
 use crate::notation::written::Marks;
 use crate::relay::{
-    Channel, GameView, Relay, Reply, Said, Sender, Standing, Status, mended_message,
+    Channel, GameView, Relay, Reply, Request, Sender, Standing, Status, mended_message,
 };
 use crate::transport::context::Context;
 use soap::Call;
@@ -403,7 +403,7 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
     let Some(view) = views.into_iter().find(|v| v.id == request.game) else {
         // Not one of the player's games: does it exist at all?
         let shown = relay
-            .call(sender, Command::Show { game: request.game })
+            .call(Request::new(sender, Command::Show { game: request.game }))
             .await;
         return match shown.status {
             // A game of the player's that XFCC cannot carry (not chess) is no game to it.
@@ -462,16 +462,16 @@ async fn make_a_move(x: &Xfcc, peer: &str, call: &Call) -> MoveResult {
             },
         }
     } else if let Some(written) = &request.message {
-        let Some(alone) = mended_message(&game, written) else {
+        let Some(alone) = mended_message(sender, &game, written) else {
             tracing::info!(player = %Logged(&player), "XFCC MakeAMove: nothing readable in the message alone");
             return MoveResult::InvalidMove;
         };
-        return outcome(&view, relay.call_said(sender, alone.said).await);
+        return outcome(&view, relay.call(alone.request).await);
     } else {
         return MoveResult::InvalidMove;
     };
-    let said = Said::new(command).message(request.message.clone());
-    let reply = relay.call_said(sender, said).await;
+    let relay_request = Request::new(sender, command).message(request.message.clone());
+    let reply = relay.call(relay_request).await;
     let result = outcome(&view, reply);
     let lang = x.ctx.relay.roster().with(&player, |p| p.lang).flatten();
     match &request.my_move {
@@ -502,8 +502,8 @@ async fn claim(
             claim: kind,
             with: with.clone(),
         };
-        let said = Said::new(command).message(request.message.clone());
-        let reply = x.ctx.relay.call_said(sender.clone(), said).await;
+        let relay_request = Request::new(sender.clone(), command).message(request.message.clone());
+        let reply = x.ctx.relay.call(relay_request).await;
         last = match outcome(view, reply) {
             // The game's state refused the claim: the rule does not hold.
             MoveResult::NotYourTurn => MoveResult::InvalidMove,

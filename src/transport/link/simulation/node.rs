@@ -13,7 +13,7 @@ use super::super::frame::Deframer;
 use crate::command::Command;
 use crate::config::{Config, Reach};
 use crate::journal::{Hub, Journal};
-use crate::relay::{Channel, Mailbox, Relay, Reply, Said, Sender, Status};
+use crate::relay::{Channel, Mailbox, Relay, Reply, Request, Sender, Status};
 
 pub(super) struct Node {
     pub(super) config: Config,
@@ -93,7 +93,7 @@ impl Node {
     pub(super) async fn say(&self, sender: Sender, line: &str) -> Reply {
         let command = Command::parse(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
         self.relay
-            .call_said(sender, Said::read_from(command, line))
+            .call(Request::read_from(sender, command, line))
             .await
     }
 

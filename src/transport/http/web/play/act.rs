@@ -21,7 +21,7 @@ use super::{Me, forged, form_is_ours, me, to_login};
 use crate::command::{Command, MoveLine, bounded_text};
 use crate::game::Claim;
 use crate::notation::number::MoveNumber;
-use crate::relay::{Channel, Reply, Said, Sender, Status, mended_message};
+use crate::relay::{Channel, Reply, Request, Sender, Status, mended_message};
 
 /// A form of a game's page.
 #[derive(Deserialize, Default)]
@@ -83,8 +83,8 @@ async fn color_in(web: &Web, me: &Me, game: &str) -> Result<Option<Color>, Respo
 /// What a form asks of the relay (but a message alone: [`message_alone`]), or the reply
 /// refusing its words. A message riding with a move is never refused for its words: the
 /// relay mends it (a text box holds line breaks) and records that it did.
-fn said_of(act: &Act, game: &str, color: Option<Color>) -> Result<Said, Reply> {
-    let said = Said::new(command_of(act, game, color)?);
+fn said_of(sender: Sender, act: &Act, game: &str, color: Option<Color>) -> Result<Request, Reply> {
+    let said = Request::new(sender, command_of(act, game, color)?);
     let written = act.message.trim();
     Ok(match act.action.as_str() {
         "move" if !written.is_empty() => said.message(Some(written.to_owned())),
@@ -95,14 +95,10 @@ fn said_of(act: &Act, game: &str, color: Option<Color>) -> Result<Said, Reply> {
 /// A message sent alone from the page's box: mended, never refused for its words (a text
 /// box holds line breaks), the reply saying when it was mended.
 async fn message_alone(web: &Web, me: &Me, game: &str, text: &str) -> Reply {
-    let Some(alone) = mended_message(game, text) else {
+    let Some(alone) = mended_message(sender(me), game, text) else {
         return Reply::new(Status::BadCommand, "the message is empty: write something");
     };
-    let reply = web
-        .ctx
-        .relay
-        .call_said(sender(me), alone.said.clone())
-        .await;
+    let reply = web.ctx.relay.call(alone.request.clone()).await;
     alone.told(reply)
 }
 
@@ -181,9 +177,9 @@ pub async fn game(
     } else if act.action == "message" {
         message_alone(&web, &me, &id, &act.message).await
     } else {
-        match said_of(&act, &id, color) {
+        match said_of(sender(&me), &act, &id, color) {
             Ok(_) if !within_budget => too_many(),
-            Ok(said) => web.ctx.relay.call_said(sender(&me), said).await,
+            Ok(said) => web.ctx.relay.call(said).await,
             Err(reply) => reply,
         }
     };
@@ -261,10 +257,7 @@ pub async fn leave(
     let reply = match Command::parse(&words) {
         Ok(_) if !web.play.commands.spend(&me.session.player) => too_many(),
         Ok(command @ Command::Leave { .. }) => {
-            web.ctx
-                .relay
-                .call_said(sender(&me), Said::new(command))
-                .await
+            web.ctx.relay.call(Request::new(sender(&me), command)).await
         }
         Ok(_) => Reply::new(Status::BadCommand, "a first day and a number of days"),
         Err(e) => Reply::new(Status::BadCommand, e.to_string()),
@@ -293,7 +286,7 @@ pub async fn receipt(
     let reply = web
         .ctx
         .relay
-        .call(sender(&me), Command::Receipt { entry })
+        .call(Request::new(sender(&me), Command::Receipt { entry }))
         .await;
     if !reply.status.is_success() {
         let status = match reply.status {

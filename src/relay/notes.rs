@@ -9,7 +9,7 @@ use crate::journal::replay::{JournaledGame, Spoken};
 
 /// What the relay knows of a game beside its moves.
 #[derive(Clone, Debug, Default)]
-pub(super) struct GameFacts {
+pub(super) struct GameNotes {
     pub(super) event: Option<String>,
     pub(super) round: Option<String>,
     pub(super) started: Option<Timestamp>,
@@ -19,9 +19,9 @@ pub(super) struct GameFacts {
     pub(super) conversation: Vec<Spoken>,
 }
 
-impl GameFacts {
-    pub(super) fn of_journaled(game: &JournaledGame) -> GameFacts {
-        GameFacts {
+impl GameNotes {
+    pub(super) fn of_journaled(game: &JournaledGame) -> GameNotes {
+        GameNotes {
             event: game.event.clone(),
             round: game.round.clone(),
             started: game.started.parse().ok(),

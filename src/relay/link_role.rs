@@ -3,17 +3,17 @@
 
 /// What this node is for a game played across a link.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Role {
+pub(super) enum LinkRole {
     /// This node keeps the record; `remote` plays on the other node.
     Keeper { remote: String },
     /// The other node keeps the record; `remote`, its player, plays there.
     Replica { remote: String },
 }
 
-impl Role {
+impl LinkRole {
     pub(super) fn remote(&self) -> &str {
         match self {
-            Role::Keeper { remote } | Role::Replica { remote } => remote,
+            LinkRole::Keeper { remote } | LinkRole::Replica { remote } => remote,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! The administrator sees the parked mail (`DEAD`), sends one again once the address is fixed
 //! (`DEAD RETRY id`), or drops it (`DEAD DROP id`).
 //!
-//! One file per letter under `DATA_DIR/dead-letters/`: `parked/ID` or, once the admin asked
+//! One file per letter under `DATA_DIR/dead-letters/`: `parked/ID` or, once the admin request
 //! for a retry, `retry/ID`; each written to `tmp/`, synced, and renamed in (the reply spool's
 //! way), so a letter survives a crash or restart whole or not at all. A file is a few
 //! `name: value` lines, an empty line, then the mail's bytes as they were to be sent.
@@ -17,7 +17,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Reply, Sender, Status};
+use super::reply::{Reply, Status};
+use super::request::Sender;
 use crate::command::DeadAction;
 use crate::durable::{create_dir_all, sync_dir};
 
@@ -41,18 +42,18 @@ pub enum DeadError {
 
 /// Where a letter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
+pub enum Shelf {
     /// Refused for good; waits for the admin.
     Parked,
-    /// The admin asked for it to be sent again.
+    /// The admin request for it to be sent again.
     Retry,
 }
 
-impl State {
+impl Shelf {
     fn dir(self) -> &'static str {
         match self {
-            State::Parked => "parked",
-            State::Retry => "retry",
+            Shelf::Parked => "parked",
+            Shelf::Retry => "retry",
         }
     }
 }
@@ -62,7 +63,7 @@ impl State {
 pub struct DeadLetter {
     /// `o<outbox id>` for a message about a game, `r<hex>` for an answer to a mail.
     pub id: String,
-    pub state: State,
+    pub shelf: Shelf,
     /// The player it was for.
     pub player: String,
     /// The address the server refused.
@@ -108,12 +109,12 @@ impl DeadLetter {
         out
     }
 
-    fn decode(id: &str, state: State, content: &[u8]) -> Option<DeadLetter> {
+    fn decode(id: &str, shelf: Shelf, content: &[u8]) -> Option<DeadLetter> {
         let split = content.windows(2).position(|w| w == b"\n\n")?;
         let head = std::str::from_utf8(&content[..split]).ok()?;
         let mut letter = DeadLetter {
             id: id.to_owned(),
-            state,
+            shelf,
             player: String::new(),
             to: String::new(),
             game: String::new(),
@@ -140,9 +141,9 @@ impl DeadLetter {
 
     /// The letter on one line, as `DEAD` lists it.
     pub fn line(&self) -> String {
-        let state = match self.state {
-            State::Parked => "parked",
-            State::Retry => "retrying",
+        let state = match self.shelf {
+            Shelf::Parked => "parked",
+            Shelf::Retry => "retrying",
         };
         let game = if self.game.is_empty() {
             "-"
@@ -170,8 +171,8 @@ impl DeadLetters {
         }
     }
 
-    fn path(&self, state: State, id: &str) -> PathBuf {
-        self.dir.join(state.dir()).join(id)
+    fn path(&self, shelf: Shelf, id: &str) -> PathBuf {
+        self.dir.join(shelf.dir()).join(id)
     }
 
     /// Parks a letter durably (replacing one with the same id, wherever it is).
@@ -187,7 +188,7 @@ impl DeadLetters {
         std::fs::write(&staged, letter.encode())?;
         std::fs::File::open(&staged)?.sync_all()?;
         crate::durable::rename(&staged, &parked.join(&letter.id))?;
-        let retry = self.path(State::Retry, &letter.id);
+        let retry = self.path(Shelf::Retry, &letter.id);
         if retry.exists() {
             std::fs::remove_file(&retry)?;
             sync_dir(&self.dir.join("retry"))?;
@@ -195,10 +196,10 @@ impl DeadLetters {
         Ok(())
     }
 
-    /// The letters in `state`, oldest first (by id order within a second), at most `limit`,
+    /// The letters on `shelf`, oldest first (by id order within a second), at most `limit`,
     /// and how many there are in all.
-    pub fn list(&self, state: State, limit: usize) -> Result<(Vec<DeadLetter>, usize), DeadError> {
-        let dir = self.dir.join(state.dir());
+    pub fn list(&self, shelf: Shelf, limit: usize) -> Result<(Vec<DeadLetter>, usize), DeadError> {
+        let dir = self.dir.join(shelf.dir());
         let mut names: Vec<(std::time::SystemTime, String)> = match std::fs::read_dir(&dir) {
             Ok(entries) => entries
                 .filter_map(Result::ok)
@@ -215,7 +216,7 @@ impl DeadLetters {
         let total = names.len();
         let mut out = Vec::new();
         for (_, name) in names.into_iter().take(limit) {
-            if let Some(letter) = self.read(state, &name)? {
+            if let Some(letter) = self.read(shelf, &name)? {
                 out.push(letter);
             }
         }
@@ -226,46 +227,46 @@ impl DeadLetters {
     /// game's report lists under its mail refused for good.
     pub fn about_game(&self, game: &str) -> Result<Vec<DeadLetter>, DeadError> {
         let mut letters = Vec::new();
-        for state in [State::Parked, State::Retry] {
-            let (all, _) = self.list(state, usize::MAX)?;
+        for shelf in [Shelf::Parked, Shelf::Retry] {
+            let (all, _) = self.list(shelf, usize::MAX)?;
             letters.extend(all.into_iter().filter(|l| l.game == game));
         }
         Ok(letters)
     }
 
-    fn read(&self, state: State, id: &str) -> Result<Option<DeadLetter>, DeadError> {
+    fn read(&self, shelf: Shelf, id: &str) -> Result<Option<DeadLetter>, DeadError> {
         use std::io::Read;
-        let file = match std::fs::File::open(self.path(state, id)) {
+        let file = match std::fs::File::open(self.path(shelf, id)) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e.into()),
         };
         let mut content = Vec::new();
         file.take(MAX_FILE).read_to_end(&mut content)?;
-        Ok(DeadLetter::decode(id, state, &content))
+        Ok(DeadLetter::decode(id, shelf, &content))
     }
 
     /// The admin asks for a parked letter to be sent again.
     pub fn retry(&self, id: &str) -> Result<DeadLetter, DeadError> {
-        let letter = self.find(State::Parked, id)?;
+        let letter = self.find(Shelf::Parked, id)?;
         if letter.bytes.is_empty() {
             return Err(DeadError::NothingToSend(letter.id));
         }
         let retry = self.dir.join("retry");
         create_dir_all(&retry)?;
         // Both folders synced: a cut must not leave the letter parked and waiting at once.
-        crate::durable::rename(&self.path(State::Parked, id), &retry.join(id))?;
+        crate::durable::rename(&self.path(Shelf::Parked, id), &retry.join(id))?;
         Ok(letter)
     }
 
     /// The admin gives a letter up (parked or waiting for a retry).
     pub fn drop_letter(&self, id: &str) -> Result<DeadLetter, DeadError> {
-        for state in [State::Parked, State::Retry] {
+        for shelf in [Shelf::Parked, Shelf::Retry] {
             if valid_letter_id(id)
-                && let Some(letter) = self.read(state, id)?
+                && let Some(letter) = self.read(shelf, id)?
             {
-                std::fs::remove_file(self.path(state, id))?;
-                sync_dir(&self.dir.join(state.dir()))?;
+                std::fs::remove_file(self.path(shelf, id))?;
+                sync_dir(&self.dir.join(shelf.dir()))?;
                 return Ok(letter);
             }
         }
@@ -274,18 +275,18 @@ impl DeadLetters {
 
     /// A letter sent again was accepted: forget it.
     pub fn sent(&self, id: &str) -> Result<(), DeadError> {
-        match std::fs::remove_file(self.path(State::Retry, id)) {
+        match std::fs::remove_file(self.path(Shelf::Retry, id)) {
             Ok(()) => Ok(sync_dir(&self.dir.join("retry"))?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(e.into()),
         }
     }
 
-    fn find(&self, state: State, id: &str) -> Result<DeadLetter, DeadError> {
+    fn find(&self, shelf: Shelf, id: &str) -> Result<DeadLetter, DeadError> {
         if !valid_letter_id(id) {
             return Err(DeadError::NotFound(id.to_owned()));
         }
-        self.read(state, id)?
+        self.read(shelf, id)?
             .ok_or_else(|| DeadError::NotFound(id.to_owned()))
     }
 }
@@ -297,8 +298,8 @@ pub(super) async fn answer(store: DeadLetters, sender: &Sender, action: DeadActi
     }
     let done = tokio::task::spawn_blocking(move || match action {
         DeadAction::List => {
-            let (parked, total) = store.list(State::Parked, LISTED)?;
-            let (retrying, waiting) = store.list(State::Retry, LISTED)?;
+            let (parked, total) = store.list(Shelf::Parked, LISTED)?;
+            let (retrying, waiting) = store.list(Shelf::Retry, LISTED)?;
             let mut text = format!(
                 "{total} dead letter(s) parked, {waiting} waiting to be sent again{}",
                 if total > LISTED {
@@ -343,7 +344,7 @@ mod tests {
     fn letter(id: &str) -> DeadLetter {
         DeadLetter {
             id: id.to_owned(),
-            state: State::Parked,
+            shelf: Shelf::Parked,
             player: "alice".into(),
             to: "alice@nowhere.test".into(),
             game: "g1".into(),
@@ -358,12 +359,12 @@ mod tests {
     fn park_list_retry_sent_and_drop_survive_a_new_handle() {
         let dir = tempfile::tempdir().unwrap();
         let store = DeadLetters::new(dir.path());
-        assert_eq!(store.list(State::Parked, 10).unwrap().1, 0, "none yet");
+        assert_eq!(store.list(Shelf::Parked, 10).unwrap().1, 0, "none yet");
         store.park(&letter("o7")).unwrap();
         store.park(&letter("r1a2b")).unwrap();
         // A fresh handle (a restarted daemon) reads the same letters, bytes intact.
         let store = DeadLetters::new(dir.path());
-        let (parked, total) = store.list(State::Parked, 10).unwrap();
+        let (parked, total) = store.list(Shelf::Parked, 10).unwrap();
         assert_eq!(total, 2);
         let o7 = parked.iter().find(|l| l.id == "o7").unwrap();
         assert_eq!(o7.bytes, letter("o7").bytes);
@@ -376,15 +377,15 @@ mod tests {
         let retried = store.retry("o7").unwrap();
         assert_eq!(retried.id, "o7");
         assert!(matches!(store.retry("o7"), Err(DeadError::NotFound(_))));
-        let (waiting, _) = store.list(State::Retry, 10).unwrap();
+        let (waiting, _) = store.list(Shelf::Retry, 10).unwrap();
         assert_eq!(waiting.len(), 1);
-        assert_eq!(waiting[0].state, State::Retry);
+        assert_eq!(waiting[0].shelf, Shelf::Retry);
         // Refused again: parked again, no longer waiting.
         store.park(&letter("o7")).unwrap();
-        assert_eq!(store.list(State::Retry, 10).unwrap().1, 0);
+        assert_eq!(store.list(Shelf::Retry, 10).unwrap().1, 0);
         store.retry("o7").unwrap();
         store.sent("o7").unwrap();
-        assert_eq!(store.list(State::Retry, 10).unwrap().1, 0);
+        assert_eq!(store.list(Shelf::Retry, 10).unwrap().1, 0);
 
         store.drop_letter("r1a2b").unwrap();
         assert!(matches!(
@@ -395,6 +396,6 @@ mod tests {
             store.drop_letter("../etc"),
             Err(DeadError::NotFound(_))
         ));
-        assert_eq!(store.list(State::Parked, 10).unwrap().1, 0);
+        assert_eq!(store.list(Shelf::Parked, 10).unwrap().1, 0);
     }
 }

@@ -1,0 +1,40 @@
+//! The games and what is known of them: each game, what its record holds beside its moves
+//! (its notes: event, round, messages), and how far each game's record has gone for the links.
+
+use std::collections::HashMap;
+
+use crate::game::Game;
+use crate::game::clock::Leave;
+
+/// A table by game id. Its hasher is foldhash's, not the standard library's SipHash: a
+/// move looks a game up several times, and SipHash spent more on those lookups than the
+/// table's work. The ids are the config's and the admin's, never a stranger's.
+pub(super) type ByGame<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
+/// The games the relay keeps, and what it knows of them.
+pub(super) struct Games {
+    /// Boxed: the table keeps room for more games than it holds, and a slot is then a pointer,
+    /// not a whole game.
+    pub(super) by_id: ByGame<Box<Game>>,
+    /// What each game's record holds beside its moves (event, round, messages).
+    pub(super) notes: ByGame<crate::relay::notes::GameNotes>,
+    /// How far each game's record and proposals have gone, for the links.
+    pub(super) ledgers: ByGame<crate::journal::replay::Ledger>,
+}
+
+impl Games {
+    /// Every leave `player` has announced, in any game.
+    pub(super) fn leave_of(&self, player: &str) -> Vec<Leave> {
+        let mut all: Vec<Leave> = Vec::new();
+        for game in self.by_id.values() {
+            if let Some(color) = game.side_of(player) {
+                for leave in game.timeline().leave_of(color) {
+                    if !all.contains(leave) {
+                        all.push(*leave);
+                    }
+                }
+            }
+        }
+        all
+    }
+}

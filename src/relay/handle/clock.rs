@@ -1,0 +1,204 @@
+//! Time: the clock's consequences (loss on time, flags, reminders) and the admin's manual clock.
+
+use crate::command::ClockSetting;
+use crate::game::clock::OnTimeout;
+use crate::game::{Action, Due, Game};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{Clocks, Notice};
+use crate::journal::replay::TimeUpDetail;
+use crate::journal::{NewOutbox, Record};
+use crate::relay::link_role::LinkRole;
+use crate::relay::pending::Pending;
+use crate::relay::recorder::Clock;
+use crate::relay::reply::{Channel, Reply, Status};
+use crate::relay::request::{Request, Sender};
+use crate::relay::state::State;
+
+/// Applies what the clock requires of one game now: a loss on time or a flag for the
+/// arbiter, and reminders. Journaled like any action, by the channel `clock`.
+pub(in crate::relay) async fn settle(state: &mut State, game_id: &str) {
+    for _ in 0..4 {
+        let Some(game) = state.games.by_id.get(game_id) else {
+            return;
+        };
+        let Some(due) = game.due(state.recorder.now) else {
+            return;
+        };
+        let due_color = match &due {
+            Due::TimeUp { color, .. } | Due::Remind { color, .. } => *color,
+        };
+        // In a game played across a link, the node that keeps the record times both
+        // players (its time-outs come to the other node in its record), and each node
+        // reminds its own player.
+        let remote = state.role(game_id).map(|role| match role {
+            LinkRole::Keeper { remote } => (false, remote),
+            LinkRole::Replica { remote } => (true, remote),
+        });
+        if let Some((replica, remote)) = remote {
+            let skip = match &due {
+                Due::TimeUp { .. } => replica,
+                Due::Remind { .. } => game.player(due_color) == remote,
+            };
+            if skip {
+                return;
+            }
+        }
+        let (color, action, meaning, text) = match due {
+            Due::TimeUp { color, overdue } => {
+                let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
+                (
+                    color,
+                    Action::TimeUp { overdue, forfeit },
+                    Meaning::TimeUp(TimeUpDetail { overdue, forfeit }),
+                    overdue.to_string(),
+                )
+            }
+            Due::Remind { color, days } => (
+                color,
+                Action::Remind { days },
+                Meaning::Reminder { days },
+                format!("reminder after {days} days"),
+            ),
+        };
+        let player = game.player(color).to_owned();
+        let opponent = game.player(!color).to_owned();
+        let side = color.into();
+        let mut after = Game::clone(game);
+        after.apply_by(color, &action, state.recorder.now);
+        let clocks = Clocks::of(&after, state.recorder.now);
+        let game = game_id.to_owned();
+        let outbox = match &action {
+            Action::TimeUp { overdue, forfeit } => {
+                let notice = Notice::TimeUp {
+                    game,
+                    player: player.clone(),
+                    side,
+                    overdue: *overdue,
+                    forfeit: *forfeit,
+                    clocks,
+                };
+                // A flag is for the arbiter too.
+                let admin = (!*forfeit).then_some("admin");
+                [player.as_str(), opponent.as_str()]
+                    .into_iter()
+                    .chain(admin)
+                    .map(|p| NewOutbox::notice(p, notice.clone()))
+                    .collect()
+            }
+            Action::Remind { days } => vec![NewOutbox::notice(
+                &player,
+                Notice::Reminder {
+                    game,
+                    days: *days,
+                    clocks,
+                },
+            )],
+            _ => Vec::new(),
+        };
+        let entry = match state
+            .recorder
+            .entry(game_id, &player, Channel::Clock, &meaning, &text)
+        {
+            Ok(entry) => entry,
+            Err(reply) => {
+                tracing::error!(game = game_id, error = %reply.text, "clock's entry not recorded");
+                return;
+            }
+        };
+        let by = Sender {
+            player: player.clone(),
+            admin: false,
+            channel: Channel::Clock,
+        };
+        tracing::info!(game = game_id, player, what = text, "clock");
+        // Queued in order before anything that follows; its commit is awaited by them.
+        let _ = state
+            .commit(&by, after, vec![Record { entry, outbox }], String::new())
+            .await;
+    }
+}
+
+/// Checks every game's clock.
+pub(in crate::relay) async fn tick(state: &mut State) {
+    state.recorder.catch_up();
+    let mut ids: Vec<String> = state
+        .games
+        .by_id
+        .iter()
+        .filter(|(_, g)| g.result().is_none())
+        .map(|(id, _)| id.clone())
+        .collect();
+    ids.sort();
+    for id in ids {
+        crate::relay::handle::clock::settle(state, &id).await;
+    }
+}
+
+pub(in crate::relay) async fn set_clock(
+    state: &mut State,
+    request: &Request,
+    set: Option<ClockSetting>,
+) -> Pending {
+    if !request.admin {
+        return Pending::Now(Reply::new(
+            Status::Forbidden,
+            "only the admin sets the clock",
+        ));
+    }
+    let Clock::Manual(current) = state.recorder.clock else {
+        if set.is_none() {
+            return Pending::Now(Reply::new(
+                Status::Done,
+                format!("clock {} (system)", state.recorder.now),
+            ));
+        }
+        return Pending::Now(Reply::new(
+            Status::Forbidden,
+            "the clock is the system clock; only [clock] mode = \"manual\" can be set",
+        ));
+    };
+    let Some(set) = set else {
+        return Pending::Now(Reply::new(
+            Status::Done,
+            format!("clock {current} (manual)"),
+        ));
+    };
+    let target = match set {
+        ClockSetting::At(at) => at,
+        ClockSetting::Advance(by) => match current.checked_add(by) {
+            Ok(t) => t,
+            Err(e) => return Pending::Now(Reply::new(Status::BadCommand, e.to_string())),
+        },
+    };
+    if target < current {
+        return Pending::Now(Reply::new(
+            Status::Refused,
+            format!("the clock never goes back: it is {current}"),
+        ));
+    }
+    state.recorder.clock = Clock::Manual(target);
+    state.recorder.catch_up();
+    // Journaled at the clock's new time: a restart starts the manual clock no earlier
+    // than the record's last entry, so the clock never goes back.
+    let entry = match state
+        .recorder
+        .request_entry(request, "", &Meaning::ClockSet { at: target })
+    {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let record = Record {
+        entry,
+        outbox: Vec::new(),
+    };
+    if let Err(refused) = state.enqueue(vec![record]).await {
+        return Pending::Now(refused);
+    }
+    crate::relay::handle::clock::tick(state).await;
+    state
+        .after_commit(Reply::new(
+            Status::Done,
+            format!("clock {}", state.recorder.now),
+        ))
+        .await
+}

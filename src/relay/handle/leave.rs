@@ -1,0 +1,160 @@
+//! `LEAVE`: a player's leave, taken in all their games at once (their clocks stop for it).
+
+use jiff::civil::Date;
+use shakmaty::Color;
+
+use crate::command::Command;
+use crate::game::clock::Leave;
+use crate::game::{Action, Game, Refusal};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
+use crate::journal::{NewOutbox, Record};
+use crate::relay::link_role::LinkRole;
+use crate::relay::peers::game_of_key;
+use crate::relay::pending::Pending;
+use crate::relay::reply::{Channel, Reply, Status};
+use crate::relay::request::Request;
+use crate::relay::state::{Refused, State};
+
+pub(in crate::relay) async fn leave(
+    state: &mut State,
+    request: &Request,
+    first: Date,
+    days: u32,
+) -> Pending {
+    if request.admin {
+        return Pending::Now(Reply::new(Status::Forbidden, "leave is a player's"));
+    }
+    let leave = Leave { first, days };
+    let mut ids: Vec<&String> = state
+        .games
+        .by_id
+        .iter()
+        .filter(|(_, g)| g.result().is_none() && g.side_of(&request.player).is_some())
+        .map(|(id, _)| id)
+        .collect();
+    ids.sort();
+    // Games the other node of a link keeps take the leave there: one proposal goes for
+    // all of them (that node applies it to every game of the player it keeps).
+    let replica = |id: &String| matches!(state.role(id), Some(LinkRole::Replica { .. }));
+    let proposed: Vec<String> = ids
+        .iter()
+        .filter(|id| replica(id))
+        .map(|id| (*id).clone())
+        .collect();
+    // One game per link the proposal goes across.
+    let mut links = Vec::new();
+    let mut carriers = Vec::new();
+    for id in &proposed {
+        let remote = state
+            .role(id)
+            .map(|r| r.remote().to_owned())
+            .unwrap_or_default();
+        let link = state.people.players.get(&remote).map(|p| p.reach.clone());
+        if !links.contains(&link) {
+            links.push(link);
+            carriers.push(id.clone());
+        }
+    }
+    ids.retain(|id| !replica(id));
+    // A leave from the other node is one action with an id, proposed in one game there
+    // (its key names it): a refusal is recorded in that game, so that it goes back.
+    let carrier = request
+        .key
+        .as_deref()
+        .and_then(game_of_key)
+        .filter(|g| request.channel == Channel::Link && state.games.by_id.contains_key(*g))
+        .map(str::to_owned);
+    if ids.is_empty() && (proposed.is_empty() || request.channel == Channel::Link) {
+        let refused = Refused {
+            status: Status::Refused,
+            reason: "you have no game in progress to take leave from".to_owned(),
+        };
+        return match carrier {
+            Some(game) => state.refuse(request, &game, refused).await,
+            None => Pending::Now(Reply::new(refused.status, refused.reason)),
+        };
+    }
+    // Leave is the player's: checked against all of it, in every game, finished or not.
+    let mut taken = state.games.leave_of(&request.player);
+    if request.channel == Channel::Link {
+        // The same leave recorded already came in the other node's record of another
+        // game: one announcement, not two.
+        taken.retain(|l| *l != leave);
+    }
+    for id in &ids {
+        let game = &state.games.by_id[*id];
+        let color = game.side_of(&request.player).unwrap_or(Color::White);
+        let per_year = game.rules().leave_days_per_year;
+        let checked = crate::game::clock::check_leave(&taken, leave, state.recorder.now, per_year)
+            .map_err(Refusal::Leave)
+            .and_then(|()| game.check(color, &Action::Leave(leave), state.recorder.now));
+        if let Err(refusal) = checked {
+            let refused = Refused {
+                status: Status::Refused,
+                reason: format!("game {id}: {refusal}"),
+            };
+            let id = carrier.unwrap_or_else(|| (*id).clone());
+            return state.refuse(request, &id, refused).await;
+        }
+    }
+    let mut afters = Vec::new();
+    let mut records = Vec::new();
+    for id in &ids {
+        let game = &state.games.by_id[*id];
+        let color = game.side_of(&request.player).unwrap_or(Color::White);
+        let entry = match state
+            .recorder
+            .request_entry(request, id, &Meaning::Leave(leave))
+        {
+            Ok(entry) => entry,
+            Err(reply) => return Pending::Now(reply),
+        };
+        let notice = Notice::Leave {
+            game: (*id).clone(),
+            by: request.player.clone(),
+            side: color.into(),
+            leave,
+        };
+        records.push(Record {
+            entry,
+            outbox: vec![NewOutbox::notice(game.player(!color), notice)],
+        });
+        let mut after = Game::clone(game);
+        after.apply_by(color, &Action::Leave(leave), state.recorder.now);
+        afters.push(after);
+    }
+    let mut reply = format!(
+        "leave {leave} in {}",
+        ids.iter()
+            .map(|id| id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !proposed.is_empty() && request.channel != Channel::Link {
+        for carrier in &carriers {
+            let proposal = Meaning::Proposal {
+                command: Command::Leave { first, days }.to_string(),
+                iccf: None,
+            };
+            let entry = match state.recorder.request_entry(request, carrier, &proposal) {
+                Ok(entry) => entry,
+                Err(reply) => return Pending::Now(reply),
+            };
+            records.push(Record {
+                entry,
+                outbox: vec![],
+            });
+        }
+        let sent = format!(
+            "leave {leave} sent for {} to the other node, which keeps their records: you will be told",
+            proposed.join(", ")
+        );
+        reply = if ids.is_empty() {
+            sent
+        } else {
+            format!("{reply}; {sent}")
+        };
+    }
+    state.commit_many(request, afters, records, reply).await
+}

@@ -1,0 +1,369 @@
+//! Players while the relay runs: the arbiter's `PLAYER ADD|SET|SECRET` and `PLAYERS`, and a
+//! player's own `SECRET`. Registrations are journaled (who, when, by whom: the entry's time,
+//! player and channel), replayed at start, and published to the transports through the
+//! [`Roster`](crate::relay::roster::Roster). A secret is drawn as `ccrelay init` draws them, shown once in the
+//! reply, and kept only as its Argon2id hash, outside the record.
+//!
+//! A player of the configuration keeps its entry there: `PLAYER ADD` refuses their id and
+//! `PLAYER SET` sends the arbiter to the file. Their secret can be changed here
+//! (`PLAYER SECRET`, `SECRET`): the journal's hash then replaces the file's, and the relay
+//! says so in its log at every start.
+
+use crate::command::text::Logged;
+use crate::command::{PlayerAction, PlayerFields};
+use crate::config::registered::player_from_keys;
+use crate::config::{Player, Reach, valid_id};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
+use crate::journal::registry::{PlayerRecord, SecretDetail};
+use crate::journal::{NewOutbox, Record};
+use crate::notation::Notation;
+use crate::relay::pending::Pending;
+use crate::relay::reply::{Reply, Status};
+use crate::relay::request::Request;
+use crate::relay::state::State;
+
+/// A player's details as the configuration would name them, for the record.
+pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord {
+    PlayerRecord {
+        id: player.id.clone(),
+        name: player.name.clone(),
+        notation: fields
+            .notation
+            .clone()
+            .unwrap_or_else(|| notation_name(player.notation).to_owned()),
+        lang: fields.lang.clone(),
+        reach: reach_name(&player.reach).to_owned(),
+        email: player.email.as_ref().map(|e| e.address.clone()),
+    }
+}
+
+fn notation_name(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Iccf => "iccf",
+        Notation::San(crate::notation::Lang::Figurine) => "figurine",
+        Notation::San(_) => "san",
+        Notation::Lan(_) => "lan",
+        Notation::Uci => "uci",
+    }
+}
+
+fn reach_name(reach: &Reach) -> &'static str {
+    match reach {
+        Reach::Tcp => "tcp",
+        Reach::Email => "email",
+        Reach::Xfcc => "xfcc",
+        Reach::Link(_) => "link",
+    }
+}
+
+/// `record` as the `[[players]]` keys it was made from, `fields` written over them.
+fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'static str, String)> {
+    let mut keys: Vec<(&'static str, String)> = Vec::new();
+    let pick = |given: &Option<String>, had: Option<&String>| given.clone().or(had.cloned());
+    let r = record;
+    for (key, value) in [
+        ("name", pick(&fields.name, r.map(|r| &r.name))),
+        ("notation", pick(&fields.notation, r.map(|r| &r.notation))),
+        ("lang", pick(&fields.lang, r.and_then(|r| r.lang.as_ref()))),
+        ("reach", pick(&fields.reach, r.map(|r| &r.reach))),
+        (
+            "email",
+            pick(&fields.email, r.and_then(|r| r.email.as_ref())),
+        ),
+    ] {
+        if let Some(value) = value {
+            keys.push((key, value));
+        }
+    }
+    keys
+}
+
+/// Hashes a new secret off the relay's thread (Argon2id at its default cost).
+async fn hash(secret: &str) -> Result<String, Reply> {
+    let secret = secret.to_owned();
+    match tokio::task::spawn_blocking(move || crate::auth::hash_secret(&secret)).await {
+        Ok(Ok(hash)) => Ok(hash),
+        Ok(Err(e)) => Err(Reply::new(
+            Status::NotRecorded,
+            format!("not recorded: hashing the secret: {e}"),
+        )),
+        Err(e) => Err(Reply::new(
+            Status::NotRecorded,
+            format!("not recorded: hashing the secret: {e}"),
+        )),
+    }
+}
+
+/// A new secret and its hash.
+async fn new_secret() -> Result<(String, String), Reply> {
+    let secret = crate::auth::new_secret().map_err(|e| {
+        Reply::new(
+            Status::NotRecorded,
+            format!("not recorded: no random source: {e}"),
+        )
+    })?;
+    let hash = hash(&secret).await?;
+    Ok((secret, hash))
+}
+
+/// `PLAYER ADD|SET|SECRET <id> ...` (the admin only).
+pub(in crate::relay) async fn player(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    action: PlayerAction,
+    fields: &PlayerFields,
+) -> Pending {
+    if !request.admin {
+        return Pending::Now(Reply::new(
+            Status::Forbidden,
+            "only the arbiter (admin) registers and changes players",
+        ));
+    }
+    let pending = match action {
+        PlayerAction::Add => {
+            crate::relay::handle::players::add_player(state, request, id, fields).await
+        }
+        PlayerAction::Set => {
+            crate::relay::handle::players::set_player(state, request, id, fields).await
+        }
+        PlayerAction::Secret => {
+            if id == "admin" {
+                return Pending::Now(Reply::new(
+                    Status::BadCommand,
+                    "the administrator's secret is set in the configuration",
+                ));
+            }
+            if !state.people.players.contains_key(id) {
+                return Pending::Now(Reply::new(Status::NotFound, format!("no player {id:?}")));
+            }
+            match new_secret().await {
+                Ok((secret, hash)) => {
+                    let reply = Reply::with_secret(
+                        Status::Done,
+                        format!("new secret for {id} (the old one no longer works): {secret}"),
+                    );
+                    crate::relay::handle::players::change_secret(state, request, id, hash, reply)
+                        .await
+                }
+                Err(reply) => Err(reply),
+            }
+        }
+    };
+    pending.unwrap_or_else(Pending::Now)
+}
+
+async fn add_player(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    fields: &PlayerFields,
+) -> Result<Pending, Reply> {
+    if !valid_id(id) {
+        return Err(Reply::new(
+            Status::BadCommand,
+            format!(
+                "{:?} is not a player id (letters, digits, '-', '_', '.'; at most 64)",
+                Logged(id)
+            ),
+        ));
+    }
+    if id == "admin" || state.people.players.contains_key(id) {
+        return Err(Reply::new(
+            Status::Refused,
+            format!("player {id} exists already"),
+        ));
+    }
+    let (secret, hash) = new_secret().await?;
+    let keys = keys_of(None, fields);
+    let keys: Vec<(&str, &str)> = keys.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let player = player_from_keys(id, &keys, &hash)
+        .map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
+    state.people.reachable(&player)?;
+    let record = record_of(&player, fields);
+    let mut entry =
+        state
+            .recorder
+            .request_entry(request, "", &Meaning::PlayerAdd(record.clone()))?;
+    entry.credential = Some((id.to_owned(), hash));
+    let mut outbox = Vec::new();
+    if player.reach == Reach::Email {
+        let welcome = Notice::Welcome {
+            player: id.to_owned(),
+            name: player.name.clone(),
+            secret: secret.clone(),
+            notation: record.notation.clone(),
+        };
+        outbox.push(NewOutbox::notice(id, welcome));
+    }
+    let reply = format!(
+        "player {id} registered ({}, {}); secret, shown this once: {secret}",
+        record.reach, record.notation
+    );
+    let committed = state.enqueue(vec![Record { entry, outbox }]).await?;
+    state.people.registry.players.insert(id.to_owned(), record);
+    state.people.put_player(player);
+    Ok(Pending::AfterCommit(
+        committed,
+        Reply::with_secret(Status::Done, reply),
+    ))
+}
+
+async fn set_player(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    fields: &PlayerFields,
+) -> Result<Pending, Reply> {
+    let Some(before) = state.people.registry.players.get(id).cloned() else {
+        return Err(if state.people.players.contains_key(id) {
+            Reply::new(
+                Status::Refused,
+                format!("player {id} is in the configuration: change them there"),
+            )
+        } else {
+            Reply::new(Status::NotFound, format!("no player {id:?}"))
+        });
+    };
+    let hash = state
+        .people
+        .players
+        .get(id)
+        .map(|p| p.secret_hash.clone())
+        .unwrap_or_default();
+    let keys = keys_of(Some(&before), fields);
+    let keys: Vec<(&str, &str)> = keys.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let player = player_from_keys(id, &keys, &hash)
+        .map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
+    state.people.reachable(&player)?;
+    let merged = PlayerFields {
+        notation: fields.notation.clone().or(Some(before.notation.clone())),
+        lang: fields.lang.clone().or(before.lang.clone()),
+        ..PlayerFields::default()
+    };
+    let record = record_of(&player, &merged);
+    let entry = state
+        .recorder
+        .request_entry(request, "", &Meaning::PlayerSet(record.clone()))?;
+    let committed = state
+        .enqueue(vec![Record {
+            entry,
+            outbox: Vec::new(),
+        }])
+        .await?;
+    let reply = format!(
+        "player {id}: {}, {} ({})",
+        record.name, record.notation, record.reach
+    );
+    state.people.registry.players.insert(id.to_owned(), record);
+    state.people.put_player(player);
+    Ok(Pending::AfterCommit(
+        committed,
+        Reply::new(Status::Done, reply),
+    ))
+}
+
+/// Journals `id`'s new secret `hash` and makes it theirs (their mail key too, for a
+/// player registered here).
+async fn change_secret(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    hash: String,
+    reply: Reply,
+) -> Result<Pending, Reply> {
+    let secret = Meaning::PlayerSecret(SecretDetail {
+        player: id.to_owned(),
+    });
+    let mut entry = state.recorder.request_entry(request, "", &secret)?;
+    entry.credential = Some((id.to_owned(), hash.clone()));
+    let committed = state
+        .enqueue(vec![Record {
+            entry,
+            outbox: Vec::new(),
+        }])
+        .await?;
+    if let Some(mut player) = state.people.players.get(id).cloned() {
+        let registered = state.people.registry.players.contains_key(id);
+        player.secret_hash = hash.clone();
+        if registered && let Some(email) = &mut player.email {
+            email.token_hash = hash;
+        }
+        state.people.put_player(player);
+    }
+    Ok(Pending::AfterCommit(committed, reply))
+}
+
+/// A player's own `SECRET <new secret>` (the transport has checked the wire is private).
+/// Its text is not recorded: the entry says only that the secret changed.
+pub(in crate::relay) async fn own_secret(
+    state: &mut State,
+    request: &Request,
+    secret: &str,
+) -> Pending {
+    if request.admin {
+        return Pending::Now(Reply::new(
+            Status::Forbidden,
+            "the administrator's secret is set in the configuration",
+        ));
+    }
+    if !state.people.players.contains_key(&request.player) {
+        return Pending::Now(Reply::new(
+            Status::NotFound,
+            format!("no player {:?}", request.player),
+        ));
+    }
+    let hash = match hash(secret).await {
+        Ok(hash) => hash,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let request = &request.saying(
+        request.command.clone(),
+        "SECRET (the new secret is not recorded)",
+    );
+    let player = request.player.clone();
+    crate::relay::handle::players::change_secret(
+        state,
+        request,
+        &player,
+        hash,
+        Reply::new(
+            Status::Done,
+            "your secret is changed: log in with it from now on",
+        ),
+    )
+    .await
+    .unwrap_or_else(Pending::Now)
+}
+
+/// `PLAYERS`: every player, without secrets (the admin only).
+pub(in crate::relay) fn list_players(state: &State, request: &Request) -> Reply {
+    if !request.admin {
+        return Reply::new(Status::Forbidden, "only the arbiter (admin) lists players");
+    }
+    let mut lines = vec![format!("{} player(s)", state.people.players.len())];
+    let mut sorted: Vec<&Player> = state.people.players.values().collect();
+    sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    for p in sorted {
+        let from = if state.people.registry.players.contains_key(&p.id) {
+            "registered"
+        } else {
+            "configuration"
+        };
+        let lang = p.lang.map(|l| format!(" ({l})")).unwrap_or_default();
+        let email = p
+            .email
+            .as_ref()
+            .map(|e| format!(" <{}>", e.address))
+            .unwrap_or_default();
+        lines.push(format!(
+            "{} \"{}\" {}{lang} {}{email} [{from}]",
+            p.id,
+            p.name,
+            notation_name(p.notation),
+            reach_name(&p.reach)
+        ));
+    }
+    Reply::new(Status::Done, lines.join("\n"))
+}
