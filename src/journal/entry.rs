@@ -1,6 +1,8 @@
 //! What an entry means, in one place: a typed [`Meaning`] for every [`EntryKind`], and the
 //! one encoder and decoder between it and the columns the record stores (the kind, the move
-//! in the `iccf` column, the `detail` text).
+//! in the `iccf` column, the `detail` text). The structured details are defined here too
+//! (the registry and the key history name theirs as they always have), so that the modules
+//! that read them use this one and it uses none of them.
 //!
 //! The relay writes entries through [`NewEntry::set_meaning`]; replay, the outbox's moves read
 //! back, the registry, the key history and the exports read them through [`Meaning::of`]. A
@@ -12,10 +14,6 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::registry::{
-    DrawDetail, EnterDetail, PlayerRecord, SecretDetail, StartDetail, WithdrawDetail,
-};
-use super::signing::RotationDetail;
 use super::{Entry, EntryKind, JournalError, NewEntry};
 use crate::event::Event;
 use crate::game::clock::{Leave, Overdue, Rules};
@@ -400,6 +398,73 @@ pub struct AdjudicationDetail {
     /// Decided because the loser withdrew from the event (the game was not played out).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawal: bool,
+}
+
+/// A registered player, as the record shows them: no secret, no hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub id: String,
+    pub name: String,
+    /// As the configuration names it: `iccf`, `san`, `lan`, `uci`, `figurine`.
+    pub notation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// `tcp`, `email` or `xfcc`.
+    pub reach: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+}
+
+/// A `player_secret` entry's detail: whose secret changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretDetail {
+    pub player: String,
+}
+
+/// An `event_enter` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnterDetail {
+    pub event: String,
+    /// The team, in a match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+    /// In their order: their numbers in the tables, or their boards.
+    pub players: Vec<String>,
+}
+
+/// An `event_draw` entry's detail: the seed and the order it drew.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawDetail {
+    pub event: String,
+    /// Hex: anyone can repeat the draw with it ([`crate::event::draw`]).
+    pub seed: String,
+    /// The entrants (a match: the teams) in the order drawn.
+    pub order: Vec<String>,
+}
+
+/// An `event_start` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartDetail {
+    pub event: String,
+    /// The games started with it (their `game_start` entries follow).
+    pub games: usize,
+}
+
+/// An `event_withdraw` entry's detail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawDetail {
+    pub event: String,
+    pub player: String,
+    pub reason: String,
+}
+
+/// A `key_rotation` entry's detail: the old key, the new one, and the old key's signature
+/// over the rotation message (`signing::rotation_message`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct RotationDetail {
+    pub old: String,
+    pub new: String,
+    pub signature: String,
 }
 
 #[cfg(test)]

@@ -31,63 +31,11 @@ use super::Entry;
 use super::entry::Meaning;
 use crate::event::Event;
 
-/// A registered player, as the record shows them: no secret, no hash.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerRecord {
-    pub id: String,
-    pub name: String,
-    /// As the configuration names it: `iccf`, `san`, `lan`, `uci`, `figurine`.
-    pub notation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lang: Option<String>,
-    /// `tcp`, `email` or `xfcc`.
-    pub reach: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
-}
-
-/// A `player_secret` entry's detail: whose secret changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SecretDetail {
-    pub player: String,
-}
-
-/// An `event_enter` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EnterDetail {
-    pub event: String,
-    /// The team, in a match.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
-    /// In their order: their numbers in the tables, or their boards.
-    pub players: Vec<String>,
-}
-
-/// An `event_draw` entry's detail: the seed and the order it drew.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DrawDetail {
-    pub event: String,
-    /// Hex: anyone can repeat the draw with it ([`crate::event::draw`]).
-    pub seed: String,
-    /// The entrants (a match: the teams) in the order drawn.
-    pub order: Vec<String>,
-}
-
-/// An `event_start` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StartDetail {
-    pub event: String,
-    /// The games started with it (their `game_start` entries follow).
-    pub games: usize,
-}
-
-/// An `event_withdraw` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawDetail {
-    pub event: String,
-    pub player: String,
-    pub reason: String,
-}
+/// The registry's entries' details, defined with every entry's meaning ([`super::entry`]) and
+/// named here too, where the registry has always kept them.
+pub use super::entry::{
+    DrawDetail, EnterDetail, PlayerRecord, SecretDetail, StartDetail, WithdrawDetail,
+};
 
 /// A team of a match, its players in board order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -239,14 +239,8 @@ fn short(text: &str) -> String {
     text.chars().take(80).collect()
 }
 
-/// A `key_rotation` entry's detail: the old key, the new one, and the old key's signature
-/// over [`rotation_message`].
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct RotationDetail {
-    pub old: String,
-    pub new: String,
-    pub signature: String,
-}
+/// A `key_rotation` entry's detail, defined with every entry's meaning ([`super::entry`]).
+pub use super::entry::RotationDetail;
 
 /// The keys the chain names, each from the entry that names it: a `signing_key` entry for the
 /// first, a `key_rotation` entry, signed by the key before, for each next.

@@ -24,6 +24,7 @@ use super::render::{self, Reader};
 use super::reply::Channel;
 use super::roster::Roster;
 use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
+use crate::journal::entry::Meaning;
 use crate::journal::notice::{MoveNotice, Notice, Side};
 
 /// The record could not be read or written.
@@ -393,14 +394,17 @@ impl Mailbox {
         rejected: Rejected<'_>,
         key: Option<String>,
     ) -> Result<(), MailboxError> {
+        let refused = Meaning::Rejected {
+            reason: rejected.reason.to_owned(),
+        };
         let mut entry = NewEntry::new(
             rejected.game,
             rejected.player,
             rejected.channel.as_str(),
-            EntryKind::Rejected,
+            refused.kind(),
             rejected.text,
         );
-        entry.detail = rejected.reason.to_owned();
+        entry.set_meaning(&refused)?;
         entry.key = key;
         self.journal
             .append(vec![Record {
