@@ -165,6 +165,16 @@ impl KeyedBudget {
         self.spend_at(key, Instant::now())
     }
 
+    /// Gives back one event's worth that [`KeyedBudget::spend`] took from `key`: the event
+    /// turned out to be one the budget is not for (a request answered without doing
+    /// anything). Never more than the burst.
+    pub fn forgive(&self, key: &str) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((tokens, _)) = buckets.get_mut(key) {
+            *tokens = (*tokens + 1.0).min(self.burst);
+        }
+    }
+
     fn spend_at(&self, key: &str, now: Instant) -> bool {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() >= self.max_keys
@@ -339,6 +349,32 @@ mod tests {
         assert!(
             b.spend_at("r", t0),
             "a third key makes room by forgetting one"
+        );
+    }
+
+    #[test]
+    fn a_keyed_budget_takes_back_what_it_forgives_and_never_past_its_burst() {
+        let b = KeyedBudget::new(30, 2, 4);
+        let t0 = Instant::now();
+        assert!(b.spend_at("p", t0));
+        assert!(b.spend_at("p", t0));
+        assert!(!b.spend_at("p", t0), "the burst is spent");
+        b.forgive("p");
+        assert!(b.spend_at("p", t0), "the event forgiven is back");
+        assert!(!b.spend_at("p", t0));
+        for _ in 0..5 {
+            b.forgive("p");
+        }
+        assert_eq!(
+            (0..5).filter(|_| b.spend_at("p", t0)).count(),
+            2,
+            "forgiving gives back no more than the burst"
+        );
+        b.forgive("nobody");
+        assert_eq!(
+            b.buckets.lock().unwrap().len(),
+            1,
+            "no key made by forgiving"
         );
     }
 

@@ -79,6 +79,96 @@ pub async fn run(
     ready: impl FnOnce(Listening),
 ) -> Result<(), ServerError> {
     crate::monitoring::install();
+    prepare_process(&config)?;
+    let config = Arc::new(config);
+    let hub = Arc::new(Hub::default());
+    // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.
+    let failed = CancellationToken::new();
+    let (journal, replayed) = Journal::open_keyed(
+        &config.data_dir,
+        config.journal.signing_key.as_deref(),
+        hub.clone(),
+        QUEUE,
+        failed.clone(),
+    )?;
+    stop_on(failed.clone(), shutdown.clone());
+    tracing::info!(
+        entries = replayed.entries,
+        games = replayed.games.len(),
+        "journal replayed"
+    );
+    let relay = Relay::spawn(&config, journal.clone(), replayed, QUEUE, failed.clone()).await?;
+    // After the journal's lock is taken: no other daemon can be listening on these sockets.
+    let listeners = Listeners::bind(&config)?;
+    let tracker = TaskTracker::new();
+    let mailbox = Mailbox::new(journal.clone(), hub, &config, relay.roster().clone());
+    let watched = mailbox.clone();
+    // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
+    let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));
+    crate::transport::email::start(
+        config.clone(),
+        relay.clone(),
+        mailbox.clone(),
+        shutdown.clone(),
+        &tracker,
+        verifier.clone(),
+    )
+    .map_err(|e| io_error("email transport")(std::io::Error::other(e)))?;
+    let tls = match &config.tcp.tls {
+        Some(files) => Some(tcp::tls_acceptor(files).map_err(io_error("TLS"))?),
+        None => None,
+    };
+    crate::transport::link::spawn_all(
+        &config,
+        relay.clone(),
+        mailbox.clone(),
+        shutdown.clone(),
+        &tracker,
+    );
+    let ctx = Arc::new(context::Context::new(
+        config.clone(),
+        relay,
+        mailbox,
+        shutdown.clone(),
+        tracker.clone(),
+        verifier,
+    ));
+    let Listeners {
+        tcp: listener,
+        admin: admin_listener,
+        http: http_listener,
+    } = listeners;
+    let addr = listener
+        .local_addr()
+        .map_err(io_error("listening address"))?;
+    tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
+    let admin_path = admin_listener.path().to_owned();
+    tracing::info!(path = %admin_path.display(), "admin socket listening");
+    tracker.spawn(ctx.clone().forget_changed_secrets());
+    tracker.spawn(admin::serve(admin_listener, ctx.clone()));
+    for line in &config.terminals {
+        tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
+    }
+    let http_addr = match (&config.http, http_listener) {
+        (Some(settings), Some(listener)) => Some(serve_http(listener, settings, &ctx, &tracker)?),
+        _ => None,
+    };
+    watchdog(watched, shutdown.clone());
+    ready(Listening {
+        tcp: addr,
+        http: http_addr,
+        admin: admin_path,
+    });
+    let served = tcp::serve(listener, ctx, tls).await;
+    stop(&journal, &tracker, &failed).await?;
+    served.map_err(io_error("accepting connections"))
+}
+
+/// What the process needs before anything opens: enough open files for the configured
+/// connections (a warning if the hard limit is lower), and a data directory nobody else
+/// reads, whatever umask the daemon was started under (private games, messages, keys and
+/// mail live there).
+fn prepare_process(config: &Config) -> Result<(), ServerError> {
     let open_files = crate::open_files::raise();
     tracing::info!(
         before = open_files.before,
@@ -98,144 +188,85 @@ pub async fn run(
     ) {
         tracing::warn!("{why}");
     }
-    // Private games, messages, keys and mail live under the data directory: nobody else
-    // reads it, whatever umask the daemon was started under.
     let umask = crate::private_files::restrict_umask();
-    crate::private_files::keep_private(&config.data_dir).map_err(|source| ServerError::Io {
-        what: format!("cannot make {} private (0700)", config.data_dir.display()),
-        source,
-    })?;
+    crate::private_files::keep_private(&config.data_dir).map_err(io_error(format!(
+        "cannot make {} private (0700)",
+        config.data_dir.display()
+    )))?;
     tracing::debug!(umask_before = format!("{umask:03o}"), "umask 077");
-    let config = Arc::new(config);
-    let hub = Arc::new(Hub::default());
-    // Cancelled if the journal cannot commit or the relay dies: then the daemon stops.
-    let failed = CancellationToken::new();
-    let (journal, replayed) = Journal::open_keyed(
-        &config.data_dir,
-        config.journal.signing_key.as_deref(),
-        hub.clone(),
-        QUEUE,
-        failed.clone(),
-    )?;
-    let stop_on_failure = (failed.clone(), shutdown.clone());
+    Ok(())
+}
+
+/// Stops the daemon (`shutdown`) when the journal cannot commit or the relay dies (`failed`).
+fn stop_on(failed: CancellationToken, shutdown: CancellationToken) {
     tokio::spawn(async move {
-        let (failed, shutdown) = stop_on_failure;
         tokio::select! {
             () = failed.cancelled() => shutdown.cancel(),
             () = shutdown.cancelled() => {}
         }
     });
-    tracing::info!(
-        entries = replayed.entries,
-        games = replayed.games.len(),
-        "journal replayed"
-    );
-    let relay = Relay::spawn(&config, journal.clone(), replayed, QUEUE, failed.clone()).await?;
-    let listener = listen(config.tcp.listen).map_err(|source| ServerError::Io {
-        what: format!("cannot listen on {}", config.tcp.listen),
-        source,
-    })?;
-    let addr = listener.local_addr().map_err(|source| ServerError::Io {
-        what: "listening address".to_owned(),
-        source,
-    })?;
-    // After the journal's lock is taken: no other daemon can be listening on this socket.
-    let admin_listener = admin::bind(&config.data_dir).map_err(|source| ServerError::Io {
-        what: format!(
+}
+
+/// The sockets the daemon listens on, bound before anything is served so that a port in use
+/// stops the start with its reason.
+struct Listeners {
+    tcp: TcpListener,
+    admin: admin::AdminListener,
+    http: Option<TcpListener>,
+}
+
+impl Listeners {
+    fn bind(config: &Config) -> Result<Listeners, ServerError> {
+        let tcp = listen(config.tcp.listen)
+            .map_err(io_error(format!("cannot listen on {}", config.tcp.listen)))?;
+        let admin = admin::bind(&config.data_dir).map_err(io_error(format!(
             "cannot listen on the admin socket {}",
             admin::socket_path(&config.data_dir).display()
-        ),
-        source,
-    })?;
-    let http_listener = match &config.http {
-        Some(http) => Some(http::listen(http).map_err(|source| ServerError::Io {
-            what: format!("cannot listen on {} (http)", http.listen),
-            source,
-        })?),
-        None => None,
-    };
-    let tracker = TaskTracker::new();
-    let mailbox = Mailbox::new(journal.clone(), hub, &config, relay.roster().clone());
-    let watched = mailbox.clone();
-    // One secret checker for the whole daemon: one limit, one pool of Argon2 memory.
-    let verifier = Arc::new(Verifier::new(Verifier::DEFAULT_LIMIT));
-    crate::transport::email::start(
-        config.clone(),
-        relay.clone(),
-        mailbox.clone(),
-        shutdown.clone(),
-        &tracker,
-        verifier.clone(),
-    )
-    .map_err(|e| ServerError::Io {
-        what: "email transport".to_owned(),
-        source: std::io::Error::other(e),
-    })?;
-    let tls = match &config.tcp.tls {
-        Some(files) => Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
-            what: "TLS".to_owned(),
-            source,
-        })?),
-        None => None,
-    };
-    crate::transport::link::spawn_all(
-        &config,
-        relay.clone(),
-        mailbox.clone(),
-        shutdown.clone(),
-        &tracker,
-    );
-    let ctx = Arc::new(context::Context::new(
-        config.clone(),
-        relay,
-        mailbox,
-        shutdown.clone(),
-        tracker.clone(),
-        verifier,
-    ));
-    tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
-    let admin_path = admin_listener.path().to_owned();
-    tracing::info!(path = %admin_path.display(), "admin socket listening");
-    tracker.spawn(ctx.clone().forget_changed_secrets());
-    tracker.spawn(admin::serve(admin_listener, ctx.clone()));
-    for line in &config.terminals {
-        tracker.spawn(terminal::serve_line(line.clone(), ctx.clone()));
+        )))?;
+        let http = match &config.http {
+            Some(http) => Some(
+                http::listen(http)
+                    .map_err(io_error(format!("cannot listen on {} (http)", http.listen)))?,
+            ),
+            None => None,
+        };
+        Ok(Listeners { tcp, admin, http })
     }
-    let http_addr = match (&config.http, http_listener) {
-        (Some(settings), Some(listener)) => {
-            let http_addr = listener.local_addr().map_err(|source| ServerError::Io {
-                what: "HTTP listening address".to_owned(),
-                source,
-            })?;
-            let tls = match &settings.tls {
-                Some(files) => {
-                    Some(tcp::tls_acceptor(files).map_err(|source| ServerError::Io {
-                        what: "HTTP TLS".to_owned(),
-                        source,
-                    })?)
-                }
-                None => None,
-            };
-            let router = http::router(ctx.clone(), settings)?;
-            tracing::info!(addr = %http_addr, tls = tls.is_some(), "HTTP listening");
-            tracker.spawn(http::serve(
-                listener,
-                router,
-                settings.clone(),
-                tls,
-                ctx.clone(),
-            ));
-            Some(http_addr)
-        }
-        _ => None,
+}
+
+/// Serves the web pages and XFCC on `listener`; its address.
+fn serve_http(
+    listener: TcpListener,
+    settings: &crate::config::HttpConfig,
+    ctx: &Arc<context::Context>,
+    tracker: &TaskTracker,
+) -> Result<SocketAddr, ServerError> {
+    let http_addr = listener
+        .local_addr()
+        .map_err(io_error("HTTP listening address"))?;
+    let tls = match &settings.tls {
+        Some(files) => Some(tcp::tls_acceptor(files).map_err(io_error("HTTP TLS"))?),
+        None => None,
     };
-    watchdog(watched, shutdown.clone());
-    ready(Listening {
-        tcp: addr,
-        http: http_addr,
-        admin: admin_path,
-    });
-    let served = tcp::serve(listener, ctx, tls).await;
+    let router = http::router(ctx.clone(), settings)?;
+    tracing::info!(addr = %http_addr, tls = tls.is_some(), "HTTP listening");
+    tracker.spawn(http::serve(
+        listener,
+        router,
+        settings.clone(),
+        tls,
+        ctx.clone(),
+    ));
+    Ok(http_addr)
+}
+
+/// After the TCP listener stops: the sessions finish (within [`DRAIN`]), the journal is
+/// flushed, and a snapshot written so that the next start replays only what comes after it.
+async fn stop(
+    journal: &Journal,
+    tracker: &TaskTracker,
+    failed: &CancellationToken,
+) -> Result<(), ServerError> {
     tracker.close();
     if tokio::time::timeout(DRAIN, tracker.wait()).await.is_err() {
         tracing::warn!("some sessions did not finish in time");
@@ -244,7 +275,6 @@ pub async fn run(
         return Err(ServerError::Failed);
     }
     journal.flush().await?;
-    // The next start replays only what comes after this; without it, it replays more.
     if let Err(e) = journal.snapshot().await {
         tracing::warn!(error = %e, "journal snapshot not written at stop");
     }
@@ -252,10 +282,13 @@ pub async fn run(
         tracing::warn!(error = %e, "journal log not emptied at stop");
     }
     tracing::info!("stopped");
-    served.map_err(|source| ServerError::Io {
-        what: "accepting connections".to_owned(),
-        source,
-    })
+    Ok(())
+}
+
+/// An I/O error as the daemon reports it: what it could not do, and why.
+fn io_error(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ServerError {
+    let what = what.into();
+    move |source| ServerError::Io { what, source }
 }
 
 /// Under systemd with `WatchdogSec`, tells systemd the daemon is alive, but only while the

@@ -73,43 +73,21 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "CLAIM" => {
             let game = w.game()?;
             let claim: Claim = w.arg("THREEFOLD or FIFTY")?.parse().map_err(bad)?;
-            let with = match numbered_moves(w.rest())?.as_slice() {
-                [] => None,
-                [one] => Some(one.clone()),
-                _ => {
-                    return Err(CommandError::new(
-                        CommandErrorKind::Unexpected,
-                        "CLAIM takes at most one move",
-                    ));
-                }
-            };
+            let with = claim_move(w.rest())?;
             Command::Claim { game, claim, with }
         }
         "IF" | "CONDITIONAL" | "ЕСЛИ" | "ЯКЩО" => {
             let game = w.game()?;
-            let rest = w.rest();
-            let moves = if matches!(rest, [word] if word.eq_ignore_ascii_case("CANCEL")) {
-                Vec::new()
-            } else {
-                let moves = numbered_moves(rest)?;
-                if moves.is_empty() {
-                    return Err(missing("moves (or CANCEL): their move, your answer, ..."));
-                }
-                moves
-            };
+            let moves = conditional_moves(w.rest())?;
             Command::Conditional { game, moves }
         }
         "LEAVE" | "ОТПУСК" | "ВІДПУСТКА" => {
-            let first = w.arg("first day (YYYY-MM-DD)")?;
-            let days = w.arg("number of days")?;
-            let first: Date = first
-                .parse()
-                .map_err(|_| bad(format!("{first:?} is not a date (YYYY-MM-DD)")))?;
-            let days = match days.parse::<u32>() {
-                Ok(n) if (1..=366).contains(&n) => n,
-                _ => return Err(bad(format!("{days:?} is not a number of days (1 to 366)"))),
-            };
-            Command::Leave { first, days }
+            let first = w.arg(FIRST_DAY)?;
+            let days = w.arg(NUMBER_OF_DAYS)?;
+            Command::Leave {
+                first: leave_first(&first)?,
+                days: leave_days(&days)?,
+            }
         }
         "ADJUDICATE" => {
             let game = w.game()?;
@@ -161,6 +139,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         }
         "PLAYER" | "ИГРОК" => super::registry::player(&mut w)?,
         "PLAYERS" | "ИГРОКИ" => Command::Players,
+        "WHOAMI" => Command::WhoAmI,
         "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
         "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
         "EVENTS" | "ТУРНИРЫ" => Command::Events,
@@ -322,6 +301,96 @@ impl MoveLine {
     /// `Nf3 repeat e5`.
     pub fn parse(line: &str) -> Result<MoveLine, CommandError> {
         move_line(&line.split_whitespace().collect::<Vec<_>>())
+    }
+}
+
+/// What LEAVE's two words are called when one is missing.
+const FIRST_DAY: &str = "first day (YYYY-MM-DD)";
+const NUMBER_OF_DAYS: &str = "number of days";
+
+/// A claim's move: none, or one (`12... Nf6`).
+fn claim_move(words: &[&str]) -> Result<Option<NumberedMove>, CommandError> {
+    match numbered_moves(words)?.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        _ => Err(CommandError::new(
+            CommandErrorKind::Unexpected,
+            "CLAIM takes at most one move",
+        )),
+    }
+}
+
+/// A conditional line's moves (their move, the answer, ...), or none for `CANCEL`.
+fn conditional_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> {
+    if matches!(words, [word] if word.eq_ignore_ascii_case("CANCEL")) {
+        return Ok(Vec::new());
+    }
+    let moves = numbered_moves(words)?;
+    if moves.is_empty() {
+        return Err(missing("moves (or CANCEL): their move, your answer, ..."));
+    }
+    Ok(moves)
+}
+
+/// Leave's first day: `2027-07-01`.
+fn leave_first(word: &str) -> Result<Date, CommandError> {
+    word.parse()
+        .map_err(|_| bad(format!("{word:?} is not a date (YYYY-MM-DD)")))
+}
+
+/// Leave's number of days, 1 to 366.
+fn leave_days(word: &str) -> Result<u32, CommandError> {
+    match word.parse::<u32>() {
+        Ok(n) if (1..=366).contains(&n) => Ok(n),
+        _ => Err(bad(format!("{word:?} is not a number of days (1 to 366)"))),
+    }
+}
+
+/// Commands built from a form's fields rather than a line (the web's pages): each field is
+/// read by the grammar's own reader of that piece, so a form and a line are read alike and
+/// a bad piece gets the same refusal, without the fields being written into a line to be
+/// read again.
+impl Command {
+    /// `CLAIM` in `game`, made with the move written in `with` (none, or one such as
+    /// `12... Nf6`).
+    pub fn claim(game: &str, claim: Claim, with: &str) -> Result<Command, CommandError> {
+        Ok(Command::Claim {
+            game: game.to_owned(),
+            claim,
+            with: claim_move(&with.split_whitespace().collect::<Vec<_>>())?,
+        })
+    }
+
+    /// `IF` in `game` with the line written in `line`: `12... Nf6 13. Bg5`, with the words
+    /// of a condition (`if ... then ...`) skipped, or `CANCEL`.
+    pub fn conditional(game: &str, line: &str) -> Result<Command, CommandError> {
+        Ok(Command::Conditional {
+            game: game.to_owned(),
+            moves: conditional_moves(&line.split_whitespace().collect::<Vec<_>>())?,
+        })
+    }
+
+    /// `IF <game> CANCEL`: the conditional line in `game` withdrawn.
+    pub fn cancel_conditional(game: &str) -> Command {
+        Command::Conditional {
+            game: game.to_owned(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// `LEAVE` from its two fields: the first day (`2027-07-01`) and the number of days.
+    pub fn leave(first: &str, days: &str) -> Result<Command, CommandError> {
+        let (first, days) = (first.trim(), days.trim());
+        if first.is_empty() {
+            return Err(missing(FIRST_DAY));
+        }
+        if days.is_empty() {
+            return Err(missing(NUMBER_OF_DAYS));
+        }
+        Ok(Command::Leave {
+            first: leave_first(first)?,
+            days: leave_days(days)?,
+        })
     }
 }
 

@@ -216,6 +216,9 @@ pub enum Command {
     },
     /// Admin: every player, without secrets.
     Players,
+    /// Who the relay takes the sender for: their player as the relay knows it (name,
+    /// notation, language, how reached), or the arbiter.
+    WhoAmI,
     /// A player: a new secret of their own (refused where the wire is plain).
     Secret {
         secret: String,
@@ -245,7 +248,7 @@ impl Command {
     /// free text.
     pub fn texts(&self) -> Vec<(&str, TextKind)> {
         match self {
-            Command::Games | Command::Players | Command::Events => Vec::new(),
+            Command::Games | Command::Players | Command::WhoAmI | Command::Events => Vec::new(),
             Command::Show { game: _ }
             | Command::OfferDraw { game: _ }
             | Command::AcceptDraw { game: _ }
@@ -350,6 +353,7 @@ impl Command {
             | Command::Create { .. }
             | Command::Player { .. }
             | Command::Players
+            | Command::WhoAmI
             | Command::Secret { .. }
             | Command::Event { .. }
             | Command::Events => None,

@@ -152,6 +152,7 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Players => f.write_str("PLAYERS"),
+            Command::WhoAmI => f.write_str("WHOAMI"),
             Command::Secret { secret } => write!(f, "SECRET {secret}"),
             Command::Event { id, action } => match action {
                 EventAction::New { system, keys } => {

@@ -49,6 +49,8 @@ fn every_form_of_the_protocol_reads() {
     let date = |s: &str| s.parse::<Date>().unwrap();
     let cases: Vec<(&str, Command)> = vec![
         ("GAMES", Command::Games),
+        ("WHOAMI", Command::WhoAmI),
+        ("whoami", Command::WhoAmI),
         ("list", Command::Games),
         ("SHOW demo-1", Command::Show { game: g("demo-1") }),
         ("MOVE demo-1 1. e4", mv("demo-1", white(1), "e4")),
@@ -508,4 +510,73 @@ fn glued_number_before_a_number_or_skipped_word_did_not_round_trip() {
     }
     let read = Command::parse("MOVE g 1... e5 REPEAT 1.5254").expect("a glued ICCF repeat");
     assert_eq!(Command::parse(&read.to_string()), Ok(read));
+}
+
+/// A form's fields make the command the same words make on a line, and a bad field is refused
+/// with the line's refusal: the web's forms are read by the grammar's own readers.
+#[test]
+fn a_forms_fields_make_the_command_its_line_makes() {
+    let claims: &[(Claim, &str, &str)] = &[
+        (Claim::Repetition, "", "CLAIM threefold"),
+        (Claim::FiftyMoves, "  ", "CLAIM fifty"),
+        (Claim::Repetition, "12... Nf6", "CLAIM threefold 12... Nf6"),
+        (Claim::FiftyMoves, "40.Kf2", "CLAIM fifty 40.Kf2"),
+        (
+            Claim::Repetition,
+            "12... Nf6 13. Bg5",
+            "CLAIM threefold 12... Nf6 13. Bg5",
+        ),
+        (Claim::Repetition, "12.7", "CLAIM threefold 12.7"),
+    ];
+    for (claim, with, line) in claims {
+        assert_eq!(
+            Command::claim("g7", *claim, with),
+            Command::parse_in(line, "g7"),
+            "{line}"
+        );
+    }
+    for moves in [
+        "12... Nf6 13. Bg5",
+        "if 12... Nf6 then 13. Bg5, if 13...Be7 then 14. Nc3",
+        "  cancel ",
+        "CANCEL",
+        "",
+        "   ",
+        "12.",
+        "2.12...Nf6",
+    ] {
+        assert_eq!(
+            Command::conditional("g7", moves),
+            Command::parse_in(&format!("IF {moves}"), "g7"),
+            "{moves:?}"
+        );
+    }
+    assert_eq!(
+        Ok(Command::cancel_conditional("g7")),
+        Command::parse("IF g7 CANCEL")
+    );
+    for (first, days) in [
+        ("2027-07-01", "14"),
+        (" 2027-07-01 ", " 366 "),
+        ("2027-07-01", "0"),
+        ("2027-07-01", "367"),
+        ("2027-07-01", "two"),
+        ("2027-13-01", "14"),
+    ] {
+        assert_eq!(
+            Command::leave(first, days),
+            Command::parse(&format!("LEAVE {first} {days}")),
+            "{first:?} {days:?}"
+        );
+    }
+    // An empty field is named: a line cannot tell which of its words is missing.
+    for (first, days, named) in [
+        ("", "14", "first day"),
+        (" ", "", "first day"),
+        ("2027-07-01", " ", "number of days"),
+    ] {
+        let refused = Command::leave(first, days).expect_err(named);
+        assert_eq!(refused.kind(), CommandErrorKind::Missing, "{named}");
+        assert!(refused.to_string().contains(named), "{refused}");
+    }
 }

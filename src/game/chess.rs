@@ -7,7 +7,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 use crate::notation::movetext::parse_position;
 use crate::notation::{Iccf, Notation, ReadIn, Reader};
 
-use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
+use super::board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult, diagram};
 
 /// A chess position.
@@ -141,6 +141,31 @@ impl Board for ChessBoard {
 
     fn diagram(&self) -> String {
         diagram(self.0.board())
+    }
+
+    fn pieces(&self) -> Vec<PieceOn> {
+        let board = self.0.board();
+        let mut out = Vec::with_capacity(32);
+        for rank in shakmaty::Rank::ALL.into_iter().rev() {
+            for file in shakmaty::File::ALL {
+                let square = shakmaty::Square::from_coords(file, rank);
+                if let Some(piece) = board.piece_at(square) {
+                    out.push(PieceOn {
+                        at: FileRank::from(square),
+                        color: piece.color,
+                        figure: Figure::Chess(piece.role),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn checked_king(&self) -> Option<FileRank> {
+        if !self.0.is_check() {
+            return None;
+        }
+        self.0.board().king_of(self.0.turn()).map(FileRank::from)
     }
 }
 

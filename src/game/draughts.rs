@@ -12,7 +12,7 @@ use crate::draughts::notation::{self, Form};
 use crate::draughts::{self as rules, Outcome, all_moves, setup};
 use crate::notation::{LangSet, Notation, ReadIn};
 
-use super::board::{Board, Kind, MoveError, Ply, PlyOf, ReadPly};
+use super::board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, PlyOf, ReadPly};
 use super::{EndReason, GameResult};
 
 /// A Russian draughts position, with the moves that led to it.
@@ -159,5 +159,27 @@ impl Board for DraughtsBoard {
 
     fn diagram(&self) -> String {
         setup::write_diagram(self.position()).trim_end().to_owned()
+    }
+
+    fn pieces(&self) -> Vec<PieceOn> {
+        // PDN's order: the top rank first, each rank from the a-file.
+        rules::Square::all()
+            .filter_map(|square| {
+                let piece = self.position().piece_at(square)?;
+                Some(PieceOn {
+                    at: FileRank::from(square),
+                    color: color(piece.color),
+                    figure: match piece.kind {
+                        rules::Kind::Man => Figure::DraughtsMan,
+                        rules::Kind::King => Figure::DraughtsKing,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    fn checked_king(&self) -> Option<FileRank> {
+        // Draughts has no check.
+        None
     }
 }

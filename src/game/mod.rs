@@ -32,7 +32,7 @@ mod saved;
 
 pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
 pub use authority::Authority;
-pub use board::{Board, Kind, MoveError, Ply, ReadPly};
+pub use board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, ReadPly};
 pub use boards::{board, codes, replay};
 pub use chess::ChessBoard;
 pub use conditional::MAX_CONDITIONAL;

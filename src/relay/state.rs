@@ -11,6 +11,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::Command;
+use crate::config::Viewing;
 use crate::game::{Authority, Game, Refusal, side_of};
 use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
@@ -95,7 +96,7 @@ impl State {
             return Err(no_game());
         };
         game.side_of(&sender.player).ok_or_else(|| {
-            if crate::relay::watch::spectators_see(self, game_id) {
+            if self.spectators_see(game_id) {
                 Reply::new(
                     Status::Forbidden,
                     format!("you do not play in game {game_id}"),
@@ -104,6 +105,28 @@ impl State {
                 no_game()
             }
         })
+    }
+
+    /// Whether a spectator may see that game `id` exists, under its event's viewing rule
+    /// (see the `watch` module): not a private event's game, nor a "finished" event's game in
+    /// progress. Its last moves may still be delayed.
+    pub(super) fn spectators_see(&self, id: &str) -> bool {
+        let Some(game) = self.games.by_id.get(id) else {
+            return false;
+        };
+        let view = self
+            .games
+            .notes
+            .get(id)
+            .and_then(|notes| notes.event.as_ref())
+            .and_then(|event| self.people.events.get(event))
+            .map(|event| event.view)
+            .unwrap_or_default();
+        match view {
+            Viewing::Private => false,
+            Viewing::Finished => game.result().is_some(),
+            Viewing::Public | Viewing::Delay(_) => true,
+        }
     }
 
     pub(super) async fn enqueue(&mut self, mut records: Vec<Record>) -> Result<Committed, Reply> {

@@ -66,6 +66,13 @@ enum Job {
         line: MoveLine,
         reply: oneshot::Sender<Result<Preview, Reply>>,
     },
+    /// A move read as it would be, and then the player's games: a page showing the reading.
+    PreviewAmongGames {
+        player: String,
+        game: String,
+        line: MoveLine,
+        reply: oneshot::Sender<(Result<Preview, Reply>, Pending, Vec<GameView>)>,
+    },
     /// An entry of the record the other node of a link keeps.
     Replicate {
         entry: Replicated,
@@ -215,6 +222,36 @@ impl Relay {
         rx.await.unwrap_or_else(|_| Err(Reply::shutting_down()))
     }
 
+    /// `player`'s move `line` in `game` read as [`Relay::preview`] reads it, then every game
+    /// `player` plays in as [`Relay::games_of`] gives them: a page that shows how a move reads
+    /// asks once. `Err` only as `games_of` fails (the relay stopping, the journal failed).
+    pub async fn preview_among_games(
+        &self,
+        player: &str,
+        game: &str,
+        line: MoveLine,
+    ) -> Result<(Result<Preview, Reply>, Vec<GameView>), Reply> {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::PreviewAmongGames {
+            player: player.to_owned(),
+            game: game.to_owned(),
+            line,
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
+            return Err(Reply::shutting_down());
+        }
+        let Ok((preview, pending, views)) = rx.await else {
+            return Err(Reply::shutting_down());
+        };
+        let reply = pending.resolve().await;
+        if reply.status.is_success() {
+            Ok((preview, views))
+        } else {
+            Err(reply)
+        }
+    }
+
     /// Every game `player` plays in, as they see it, once what it shows is on disk; the
     /// refusing reply if the relay is stopping or the journal failed.
     pub async fn games_of(&self, player: &str) -> Result<Vec<GameView>, Reply> {
@@ -274,6 +311,16 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
             reply,
         } => {
             let _ = reply.send(preview::preview(state, &player, &game, &line));
+        }
+        Job::PreviewAmongGames {
+            player,
+            game,
+            line,
+            reply,
+        } => {
+            let read = preview::preview(state, &player, &game, &line);
+            let (pending, games) = view::games_of(state, &player).await;
+            let _ = reply.send((read, pending, games));
         }
         Job::Replicate { entry, reply } => {
             state.recorder.catch_up();

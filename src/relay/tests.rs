@@ -648,3 +648,20 @@ async fn a_move_whose_record_no_longer_replays_is_told_by_its_entry_number() {
         "{waiting:?}"
     );
 }
+
+#[tokio::test]
+async fn whoami_says_who_the_relay_takes_the_sender_for_and_changes_nothing() {
+    let f = relay().await;
+    let before = f.entries().len();
+    let boris = f.say(player("boris"), "WHOAMI").await;
+    assert_eq!(boris.status, Status::Done, "{}", boris.text);
+    assert_eq!(
+        boris.text,
+        "boris \"boris\" lan (ru) tcp [configuration], on tcp"
+    );
+    let arbiter = f.say(admin(), "WHOAMI").await;
+    assert_eq!(arbiter.text, "admin (the arbiter), on tcp");
+    let stranger = f.say(player("mallory"), "WHOAMI").await;
+    assert_eq!(stranger.status, Status::NotFound, "{}", stranger.text);
+    assert_eq!(f.entries().len(), before, "a question is not journaled");
+}

@@ -1,6 +1,8 @@
 //! A player's games as facts, for front ends that show whole games on request rather than
 //! receive pushes (XFCC, web pages): the moves in English SAN, both clocks, the standing draw
-//! offer, the result, the event, and the opponent's last message. Plain data; each front end
+//! offer, the result, the event, and the opponent's last message; and, typed, what a board
+//! drawn for the viewer shows (the pieces, the last move's squares, a king in check), so that
+//! no front end reads the FEN or a move's code again to draw it. Plain data; each front end
 //! writes it in its own format.
 //!
 //! The relay keeps, beside each game, what the game itself does not hold ([`GameNotes`]: its
@@ -11,7 +13,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::game::clock::TimeControl;
-use crate::game::{EndReason, Game, Kind, Ply, board};
+use crate::game::{EndReason, FileRank, Game, Kind, PieceOn, Ply, board};
 use crate::journal::replay::{JournaledGame, Spoken};
 use crate::notation::{Lang, LangSet, Notation, ReadIn};
 use crate::relay::notes::GameNotes;
@@ -53,6 +55,14 @@ pub struct GameView {
     /// initial one.
     pub fen: String,
     pub start_fen: Option<String>,
+    /// The pieces of the position now, the top rank first: what a board drawn for the viewer
+    /// shows, without reading the FEN again.
+    pub pieces: Vec<PieceOn>,
+    /// The squares the last move touched (from and to; a draughts capture's every stop),
+    /// empty before the first move.
+    pub last_move_squares: Vec<FileRank>,
+    /// The square of the king in check, if one is (chess only).
+    pub king_in_check: Option<FileRank>,
     /// Seconds each side has left to its next time control (negative past it); `None` without
     /// a limit.
     pub time_left: [Option<i64>; 2],
@@ -168,7 +178,7 @@ pub(in crate::relay) async fn games_of(
     }
     let views = ids
         .iter()
-        .filter_map(|id| crate::relay::view::view(state, id, player))
+        .filter_map(|id| view(state, id, player))
         .collect();
     (
         state.after_commit(Reply::new(Status::Done, "")).await,
@@ -199,6 +209,9 @@ fn view(state: &State, id: &str, player: &str) -> Option<GameView> {
         movetext: san_movetext(game),
         fen: game.board().fen(),
         start_fen: game.start_fen().map(str::to_owned),
+        pieces: game.board().pieces(),
+        last_move_squares: game.moves().last().map(Ply::squares).unwrap_or_default(),
+        king_in_check: game.board().checked_king(),
         time_left: [side(Color::White).left, side(Color::Black).left],
         time_control: game.rules().time_control,
         on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],

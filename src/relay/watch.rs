@@ -104,14 +104,12 @@ pub(in crate::relay) async fn watch(
 ) -> (Pending, Vec<Watched>) {
     state.recorder.catch_up();
     let shown: Vec<Watched> = match game {
-        Some(id) => crate::relay::watch::watched(state, id, full, true)
-            .into_iter()
-            .collect(),
+        Some(id) => watched(state, id, full, true).into_iter().collect(),
         None => {
             let mut ids: Vec<&String> = state.games.by_id.keys().collect();
             ids.sort();
             ids.iter()
-                .filter_map(|id| crate::relay::watch::watched(state, id, full, false))
+                .filter_map(|id| watched(state, id, full, false))
                 .collect()
         }
     };
@@ -119,11 +117,6 @@ pub(in crate::relay) async fn watch(
         state.after_commit(Reply::new(Status::Done, "")).await,
         shown,
     )
-}
-
-/// Whether a spectator may see that game `id` exists (its moves may still be delayed).
-pub(in crate::relay) fn spectators_see(state: &State, id: &str) -> bool {
-    crate::relay::watch::watched(state, id, false, false).is_some()
 }
 
 fn watched(state: &State, id: &str, full: bool, with_moves: bool) -> Option<Watched> {
@@ -135,13 +128,12 @@ fn watched(state: &State, id: &str, full: bool, with_moves: bool) -> Option<Watc
         .and_then(|e| state.people.events.get(e));
     let view = event.map(|e| e.view).unwrap_or_default();
     let over = game.result().is_some();
+    if !full && !state.spectators_see(id) {
+        return None;
+    }
     let hide = match (full, view) {
-        (true, _) | (false, Viewing::Public) => 0,
-        (false, Viewing::Private) => return None,
-        (false, Viewing::Finished) if !over => return None,
-        (false, Viewing::Finished) => 0,
         (false, Viewing::Delay(n)) if !over => n as usize,
-        (false, Viewing::Delay(_)) => 0,
+        _ => 0,
     };
     let all = game.moves();
     let plies = all.len().saturating_sub(hide);

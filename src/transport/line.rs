@@ -251,6 +251,7 @@ EVENT SHOW <event>                     entrants, pairings by round, standings
 PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc] [EMAIL <a>]   (admin)
 PLAYER SECRET <id>                     a new secret for a player (admin; over TLS or from the relay's machine)
 PLAYERS                                every player, no secrets (admin)
+WHOAMI                                 who the relay takes you for
 EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
 EVENT ENTER <event> [TEAM \"<team>\"] <player>...   EVENT DRAW|START <event>   (admin)
 EVENT WITHDRAW <event> <player> <reason>                    (admin)
@@ -336,6 +337,7 @@ mod tests {
         ),
         ("PLAYER SECRET", &[]),
         ("PLAYERS", &[]),
+        ("WHOAMI", &[]),
         (
             "EVENT NEW",
             &[r#"EVENT NEW e1 SYSTEM round-robin NAME "{T}" SITE "{T}" TIME "{T}""#],

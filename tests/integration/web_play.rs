@@ -4,7 +4,8 @@
 //! which changes nothing, a move sent and pushed to the opponent over TCP with its receipt,
 //! refusals that change nothing (a forged form, a move out of turn, another player's game),
 //! a message with markup and Cyrillic, a session that survives a restart and ends at logout
-//! or when the secret changes. The browser plays in `web_browser.rs`.
+//! or when the secret changes; every form about a game not the player's the same 404, costing
+//! no command of the budget. The browser plays in `web_browser.rs`.
 
 use std::net::SocketAddr;
 
@@ -522,4 +523,80 @@ fn a_receipt_past_the_command_budget_is_refused() {
         assert_eq!(receipt.status, 200, "{}", receipt.body);
     }
     panic!("five receipts past the budget were all signed");
+}
+
+/// Every form of a game's page and the preview, about a game that is not the player's, is
+/// answered with the same 404 whether the relay refuses it (a game spectators see, one they
+/// may not see, one that does not exist) or the form is refused before it reaches the relay
+/// (its words): nothing changes, and none of them costs a command of the budget.
+#[test]
+fn every_form_about_a_game_not_his_is_the_same_404_and_costs_no_command() {
+    let (_dir, _config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let token = form_token(&page(http, "/play/games/g1", &cookie).body);
+    let forms: &[&[(&str, &str)]] = &[
+        &[("do", "move"), ("move", "e4"), ("number", "1.")],
+        &[("do", "move"), ("move", ""), ("number", "1.")],
+        &[("do", "offer")],
+        &[("do", "accept")],
+        &[("do", "decline")],
+        &[("do", "resign"), ("sure", "yes")],
+        &[("do", "resign")],
+        &[("do", "claim"), ("claim", "threefold"), ("with", "")],
+        &[("do", "claim"), ("claim", "nonsense")],
+        &[("do", "line"), ("line", "1... e5 2. Nf3")],
+        &[("do", "line"), ("line", "")],
+        &[("do", "cancel-line")],
+        &[("do", "message"), ("message", "hello")],
+        &[("do", "message"), ("message", "  ")],
+        &[("do", "check"), ("move", "e4"), ("number", "1.")],
+        &[("do", "check"), ("move", ""), ("number", "1.")],
+        &[("do", "nonsense")],
+    ];
+    // g3 spectators see (the relay says 403), f1's event shows no game before it ends (404),
+    // nosuch is no game at all.
+    let games = ["g3", "f1", "nosuch"];
+    let mut asked = 0;
+    let mut the_page = None;
+    // More requests than the budget holds, so that one spent each would show.
+    for _ in 0..12 {
+        for game in games {
+            for fields in forms {
+                let mut fields = fields.to_vec();
+                fields.push(("form", &token));
+                let answer = post_form(http, &format!("/play/games/{game}"), &cookie, &fields);
+                assert_eq!(answer.status, 404, "{game} {fields:?}: {}", answer.body);
+                let the_page = the_page.get_or_insert_with(|| answer.body.clone());
+                assert_eq!(&answer.body, the_page, "{game} {fields:?}");
+                asked += 1;
+            }
+            for typed in ["e4", ""] {
+                let path = format!("/play/games/{game}/preview?move={typed}&number=1.");
+                let answer = page(http, &path, &cookie);
+                assert_eq!(answer.status, 404, "{path}: {}", answer.body);
+                assert_eq!(answer.body, "no such game of yours\n", "{path}");
+                asked += 1;
+            }
+        }
+    }
+    assert!(asked > 600, "{asked}");
+    for game in ["g3", "f1"] {
+        let shown = moves_over_tcp(&daemon, game);
+        assert!(!shown.contains("e4") && !shown.contains("draw"), "{shown}");
+    }
+    // The whole budget (600 commands) is still his: that many previews are read.
+    let mut read = 0;
+    while read < 2000 {
+        let answer = page(http, "/play/games/g2/preview?move=Кf3&number=1.", &cookie);
+        if answer.status == 429 {
+            break;
+        }
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        read += 1;
+    }
+    assert!(
+        read >= 600,
+        "only {read} previews before the budget was spent"
+    );
 }

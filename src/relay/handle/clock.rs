@@ -130,7 +130,7 @@ pub(in crate::relay) async fn tick(state: &mut State) {
         .collect();
     ids.sort();
     for id in ids {
-        crate::relay::handle::clock::settle(state, &id).await;
+        settle(state, &id).await;
     }
 }
 
@@ -194,7 +194,7 @@ pub(in crate::relay) async fn set_clock(
     if let Err(refused) = state.enqueue(vec![record]).await {
         return Pending::Now(refused);
     }
-    crate::relay::handle::clock::tick(state).await;
+    tick(state).await;
     state
         .after_commit(Reply::new(
             Status::Done,

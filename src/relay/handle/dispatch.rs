@@ -180,6 +180,10 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
             let reply = players::list_players(state, request);
             state.after_commit(reply).await
         }
+        Command::WhoAmI => {
+            let reply = players::who_am_i(&state.people, request);
+            state.after_commit(reply).await
+        }
         Command::Secret { secret } => players::own_secret(state, request, secret).await,
         Command::Event { id, action } => events::event(state, request, id, action.clone()).await,
         Command::Events => {

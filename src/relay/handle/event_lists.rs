@@ -4,7 +4,7 @@
 
 use crate::event::{System, standings};
 use crate::game::{EndReason, GameResult};
-use crate::relay::handle::events::{numbered, refused};
+use crate::journal::registry::EventRecord;
 use crate::relay::render::shown;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
@@ -19,7 +19,7 @@ pub(in crate::relay) fn show_event(
     id: &str,
 ) -> Result<Reply, Reply> {
     let Some(event) = state.people.events.get(id) else {
-        return Err(refused(Status::NotFound, format!("no event {id:?}")));
+        return Err(Reply::new(Status::NotFound, format!("no event {id:?}")));
     };
     let record = state.people.registry.events.get(id);
     let mut games: Vec<(&String, &crate::relay::notes::GameNotes)> = state
@@ -41,13 +41,10 @@ pub(in crate::relay) fn show_event(
     {
         // As for a game (`State::seat`): an event whose games spectators may not see is
         // answered as one that does not exist, word for word, so an id reveals nothing.
-        if !games
-            .iter()
-            .any(|(g, _)| crate::relay::watch::spectators_see(state, g))
-        {
-            return Err(refused(Status::NotFound, format!("no event {id:?}")));
+        if !games.iter().any(|(g, _)| state.spectators_see(g)) {
+            return Err(Reply::new(Status::NotFound, format!("no event {id:?}")));
         }
-        return Err(refused(
+        return Err(Reply::new(
             Status::Forbidden,
             format!("you do not play in event {id}"),
         ));
@@ -164,4 +161,23 @@ pub(in crate::relay) fn list_events(state: &State, request: &Request) -> Reply {
         lines[0] = format!("{} event(s)", lines.len() - 1);
     }
     Reply::new(Status::Done, lines.join("\n"))
+}
+
+/// An event's entrants (or a team's players) with their numbers: `1 alice, 2 boris`.
+pub(super) fn numbered(record: &EventRecord, team: Option<&str>) -> String {
+    let players: Vec<&String> = match team {
+        Some(name) => record
+            .teams
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| t.players.iter())
+            .collect(),
+        None => record.entrants.iter().collect(),
+    };
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{} {p}", i + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -19,6 +19,7 @@ use crate::journal::notice::{EventGame, Notice};
 use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
 use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 use crate::journal::{Committed, NewOutbox, Record};
+use crate::relay::handle::event_lists::{self, numbered};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
@@ -29,25 +30,6 @@ const MAX_EVENT_ID: usize = 48;
 
 pub(super) fn refused(status: Status, text: impl Into<String>) -> Reply {
     Reply::new(status, text)
-}
-
-/// An event's entrants (or a team's players) with their numbers: `1 alice, 2 boris`.
-pub(super) fn numbered(record: &EventRecord, team: Option<&str>) -> String {
-    let players: Vec<&String> = match team {
-        Some(name) => record
-            .teams
-            .iter()
-            .filter(|t| t.name == name)
-            .flat_map(|t| t.players.iter())
-            .collect(),
-        None => record.entrants.iter().collect(),
-    };
-    players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("{} {p}", i + 1))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `EVENT <verb> <id> ...`.
@@ -64,20 +46,16 @@ pub(in crate::relay) async fn event(
         ));
     }
     let done = match action {
-        EventAction::New { system, keys } => {
-            crate::relay::handle::events::new_event(state, request, id, system, &keys).await
-        }
+        EventAction::New { system, keys } => new_event(state, request, id, system, &keys).await,
         EventAction::Enter { team, players } => {
-            crate::relay::handle::events::enter(state, request, id, team.as_deref(), &players).await
+            enter(state, request, id, team.as_deref(), &players).await
         }
-        EventAction::Draw => crate::relay::handle::events::draw(state, request, id).await,
-        EventAction::Start => crate::relay::handle::events::start_event(state, request, id).await,
+        EventAction::Draw => draw(state, request, id).await,
+        EventAction::Start => start_event(state, request, id).await,
         EventAction::Withdraw { player, reason } => {
-            crate::relay::handle::events::withdraw(state, request, id, &player, &reason).await
+            withdraw(state, request, id, &player, &reason).await
         }
-        EventAction::Show => {
-            crate::relay::handle::event_lists::show_event(state, request, id).map(Pending::Now)
-        }
+        EventAction::Show => event_lists::show_event(state, request, id).map(Pending::Now),
     };
     done.unwrap_or_else(Pending::Now)
 }
@@ -96,7 +74,7 @@ fn registered<'a>(state: &'a State, id: &str) -> Result<&'a EventRecord, Reply> 
 
 /// The event made here, not started yet.
 fn open_event<'a>(state: &'a State, id: &str) -> Result<&'a EventRecord, Reply> {
-    let record = crate::relay::handle::events::registered(state, id)?;
+    let record = registered(state, id)?;
     if record.started {
         return Err(refused(
             Status::Refused,
@@ -143,7 +121,7 @@ async fn new_event(
     let mut event =
         event_from_keys(id, &keys).map_err(|e| refused(Status::BadCommand, e.to_string()))?;
     event.system = Some(system);
-    let committed = crate::relay::handle::events::journal_one(
+    let committed = journal_one(
         state,
         request,
         &Meaning::EventNew(Box::new(event.clone())),
@@ -179,7 +157,7 @@ async fn enter(
     team: Option<&str>,
     players: &[String],
 ) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let system = record.event.system.unwrap_or(System::RoundRobin);
     match (system.has_teams(), team) {
         (true, None) => {
@@ -234,7 +212,7 @@ async fn enter(
         team: team.map(str::to_owned),
         players: players.to_vec(),
     };
-    let committed = crate::relay::handle::events::journal_one(
+    let committed = journal_one(
         state,
         request,
         &Meaning::EventEnter(detail.clone()),
@@ -260,7 +238,7 @@ async fn enter(
 }
 
 async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let drawn: Vec<String> = if record.teams.is_empty() {
         record.entrants.clone()
     } else {
@@ -284,7 +262,7 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
         seed: hex::encode(seed),
         order: event::draw::shuffle(&drawn, &seed),
     };
-    let committed = crate::relay::handle::events::journal_one(
+    let committed = journal_one(
         state,
         request,
         &Meaning::EventDraw(detail.clone()),
@@ -314,7 +292,7 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
 }
 
 async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::open_event(state, id)?;
+    let record = open_event(state, id)?;
     let event = record.event.clone();
     let system = event.system.unwrap_or(System::RoundRobin);
     let sizes = record.sizes();
@@ -421,7 +399,7 @@ async fn withdraw(
     player: &str,
     reason: &str,
 ) -> Result<Pending, Reply> {
-    let record = crate::relay::handle::events::registered(state, id)?;
+    let record = registered(state, id)?;
     if !record.has(player) || record.has_withdrawn(player) {
         return Err(refused(
             Status::NotFound,

@@ -60,8 +60,7 @@ pub(in crate::relay) async fn start(
     detail: GameStartDetail,
 ) -> Pending {
     let (event, round) = (detail.event.clone(), detail.round.clone());
-    let pending =
-        crate::relay::handle::games::create(state, request, game_id.clone(), detail).await;
+    let pending = create(state, request, game_id.clone(), detail).await;
     if matches!(&pending, Pending::AfterCommit(_, r) if r.status.is_success()) {
         state.note_start(&game_id, event, round);
     }
@@ -82,11 +81,10 @@ pub(in crate::relay) async fn create(
         ));
     }
     let (white, black) = (detail.white.clone(), detail.black.clone());
-    let (record, game) =
-        match crate::relay::handle::games::prepare_start(state, request, &game_id, detail) {
-            Ok(prepared) => prepared,
-            Err(reply) => return Pending::Now(reply),
-        };
+    let (record, game) = match prepare_start(state, request, &game_id, detail) {
+        Ok(prepared) => prepared,
+        Err(reply) => return Pending::Now(reply),
+    };
     match state.enqueue(vec![record]).await {
         Ok(committed) => {
             state.games.by_id.insert(game_id.clone(), Box::new(game));

@@ -64,7 +64,7 @@ pub(in crate::relay) async fn message_noted(
     game_id: &str,
     text: &str,
 ) -> Pending {
-    let pending = crate::relay::handle::messages::message(state, request, game_id, text).await;
+    let pending = message(state, request, game_id, text).await;
     if let Pending::AfterCommit(_, reply) = &pending
         && reply.status.is_success()
         && let Some(color) = state

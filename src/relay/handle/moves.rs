@@ -72,7 +72,7 @@ pub(in crate::relay) async fn play(
         return Pending::Now(Reply::new(Status::NotFound, format!("no game {game_id:?}")));
     };
     let before = game.result().cloned();
-    let mut record = crate::relay::handle::moves::move_record(
+    let mut record = move_record(
         state,
         &mut game,
         color,
@@ -95,7 +95,7 @@ pub(in crate::relay) async fn play(
         // once, at the same instant (it costs no time).
         let answer_iccf = game.board().code(&answer);
         let played = Box::new(MoveData::of(&game, &answer));
-        let mut answer_record = crate::relay::handle::moves::move_record(
+        let mut answer_record = move_record(
             state,
             &mut game,
             !color,

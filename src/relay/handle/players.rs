@@ -19,6 +19,7 @@ use crate::journal::registry::{PlayerRecord, SecretDetail};
 use crate::journal::{NewOutbox, Record};
 use crate::notation::Notation;
 use crate::relay::pending::Pending;
+use crate::relay::people::People;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
 use crate::relay::state::State;
@@ -122,12 +123,8 @@ pub(in crate::relay) async fn player(
         ));
     }
     let pending = match action {
-        PlayerAction::Add => {
-            crate::relay::handle::players::add_player(state, request, id, fields).await
-        }
-        PlayerAction::Set => {
-            crate::relay::handle::players::set_player(state, request, id, fields).await
-        }
+        PlayerAction::Add => add_player(state, request, id, fields).await,
+        PlayerAction::Set => set_player(state, request, id, fields).await,
         PlayerAction::Secret => {
             if id == "admin" {
                 return Pending::Now(Reply::new(
@@ -144,8 +141,7 @@ pub(in crate::relay) async fn player(
                         Status::Done,
                         format!("new secret for {id} (the old one no longer works): {secret}"),
                     );
-                    crate::relay::handle::players::change_secret(state, request, id, hash, reply)
-                        .await
+                    change_secret(state, request, id, hash, reply).await
                 }
                 Err(reply) => Err(reply),
             }
@@ -323,7 +319,7 @@ pub(in crate::relay) async fn own_secret(
         "SECRET (the new secret is not recorded)",
     );
     let player = request.player.clone();
-    crate::relay::handle::players::change_secret(
+    change_secret(
         state,
         request,
         &player,
@@ -346,24 +342,51 @@ pub(in crate::relay) fn list_players(state: &State, request: &Request) -> Reply 
     let mut sorted: Vec<&Player> = state.people.players.values().collect();
     sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     for p in sorted {
-        let from = if state.people.registry.players.contains_key(&p.id) {
-            "registered"
-        } else {
-            "configuration"
-        };
-        let lang = p.lang.map(|l| format!(" ({l})")).unwrap_or_default();
-        let email = p
-            .email
-            .as_ref()
-            .map(|e| format!(" <{}>", e.address))
-            .unwrap_or_default();
-        lines.push(format!(
-            "{} \"{}\" {}{lang} {}{email} [{from}]",
-            p.id,
-            p.name,
-            notation_name(p.notation),
-            reach_name(&p.reach)
-        ));
+        lines.push(player_line(&state.people, p));
     }
     Reply::new(Status::Done, lines.join("\n"))
+}
+
+/// `WHOAMI`: the sender as the relay takes them, the line `PLAYERS` gives the arbiter (so a
+/// player sees their own notation, language and reach as the relay will use them), and the
+/// wire it came by. The arbiter is told so.
+pub(in crate::relay) fn who_am_i(people: &People, request: &Request) -> Reply {
+    let wire = request.sender.channel.as_str();
+    if request.admin {
+        return Reply::new(Status::Done, format!("admin (the arbiter), on {wire}"));
+    }
+    match people.players.get(&request.sender.player) {
+        Some(player) => Reply::new(
+            Status::Done,
+            format!("{}, on {wire}", player_line(people, player)),
+        ),
+        None => Reply::new(
+            Status::NotFound,
+            format!("no player {:?}", request.sender.player),
+        ),
+    }
+}
+
+/// A player as `PLAYERS` and `WHOAMI` list them: `alice "Alice" san (ru) tcp <a@x.org>
+/// [registered]`, the last word saying where the player was made (the configuration file,
+/// or `PLAYER ADD` while the relay runs).
+fn player_line(people: &People, p: &Player) -> String {
+    let from = if people.registry.players.contains_key(&p.id) {
+        "registered"
+    } else {
+        "configuration"
+    };
+    let lang = p.lang.map(|l| format!(" ({l})")).unwrap_or_default();
+    let email = p
+        .email
+        .as_ref()
+        .map(|e| format!(" <{}>", e.address))
+        .unwrap_or_default();
+    format!(
+        "{} \"{}\" {}{lang} {}{email} [{from}]",
+        p.id,
+        p.name,
+        notation_name(p.notation),
+        reach_name(&p.reach)
+    )
 }

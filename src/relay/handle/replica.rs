@@ -68,7 +68,7 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
         ));
     }
     if r.kind == EntryKind::GameStart {
-        return crate::relay::handle::replica::replicate_start(state, r, time).await;
+        return replicate_start(state, r, time).await;
     }
     match state.role(&r.game) {
         Some(LinkRole::Replica { .. }) => {}
@@ -131,11 +131,9 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
             entry.san = Some(game.board().write(m, Notation::San(Lang::English)));
         }
         after.apply_by(*color, action, time);
-        outbox = crate::relay::handle::replica::told(
-            state, game, &after, &r, time, *color, action, &player,
-        );
+        outbox = told(state, game, &after, &r, time, *color, action, &player);
     } else if r.kind == EntryKind::Message {
-        outbox = crate::relay::handle::replica::told_message(state, game, &r, &player);
+        outbox = told_message(state, game, &r, &player);
     }
     entry.text = format!("from the other node: {}", r.kind.as_str().replace('_', " "));
     let mut records = vec![Record { entry, outbox }];

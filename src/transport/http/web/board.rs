@@ -1,7 +1,8 @@
-//! The board as SVG, drawn by ccrelay itself: a chess position from its FEN (pieces are
-//! simple shapes of our own, see [`shape`]) or a Russian draughts position (men as discs,
-//! kings with a crown ring), White at the bottom, coordinates on the edges, the last move's
-//! squares marked and a king in check ringed.
+//! The board as SVG, drawn by ccrelay itself: a chess position (pieces are simple shapes of
+//! our own, see [`shape`]) or a Russian draughts position (men as discs, kings with a crown
+//! ring), White at the bottom, coordinates on the edges, the last move's squares marked and a
+//! king in check ringed. What it draws comes typed from the game ([`PieceOn`], [`FileRank`]):
+//! nothing here reads a FEN or a move's code.
 //!
 //! Every piece is a `<g class="piece">` with `data-square` (`e4`) and `data-piece` (the FEN
 //! letter for chess, `w`, `W`, `b`, `B` for a draughts man or king), so that a test (or a
@@ -10,102 +11,42 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position as _};
+use shakmaty::Color;
 
-use crate::draughts;
-use crate::game::Kind;
+use crate::game::{Figure, FileRank, Kind, PieceOn};
 
 /// One square's side in SVG units.
 const SQ: u32 = 45;
 /// The margin holding the coordinates.
 const EDGE: u32 = 14;
 
+/// A position as the board draws it: its kind, its FEN (for `data-fen`), its pieces.
+pub struct Drawn<'a> {
+    pub kind: Kind,
+    pub fen: &'a str,
+    pub pieces: &'a [PieceOn],
+}
+
 /// What the board shows besides the pieces.
 pub struct Marks {
-    /// The last move's squares (from, to, and a draughts capture's stops), as `(file, rank)`
-    /// counted from 0 at a1.
-    pub last: Vec<(u8, u8)>,
+    /// The last move's squares (from, to, and a draughts capture's stops).
+    pub last: Vec<FileRank>,
     /// The square of a king in check.
-    pub check: Option<(u8, u8)>,
+    pub check: Option<FileRank>,
 }
 
-/// The squares a move touches, from its code as the record keeps it: ICCF numeric for chess
-/// (`5254`, `72814` with a promotion digit), numeric for draughts (`22-17`, `22:13:6`).
-pub fn move_squares(kind: Kind, code: &str) -> Vec<(u8, u8)> {
-    match kind {
-        Kind::Chess => {
-            let d: Vec<u8> = code.bytes().take(4).map(|b| b.wrapping_sub(b'1')).collect();
-            match d[..] {
-                [f1, r1, f2, r2] if d.iter().all(|&x| x < 8) => vec![(f1, r1), (f2, r2)],
-                _ => Vec::new(),
-            }
-        }
-        Kind::DraughtsRu => code
-            .split(['-', ':', 'x'])
-            .filter_map(|n| draughts::Square::from_number(n.trim().parse().ok()?))
-            .map(|s| (s.file(), s.rank()))
-            .collect(),
+/// A piece's `data-piece`: the FEN letter for chess (upper case for White), `w`, `W`, `b`,
+/// `B` for a draughts man or king.
+fn letter(piece: &PieceOn) -> char {
+    let white = piece.color == Color::White;
+    match piece.figure {
+        Figure::Chess(role) if white => role.upper_char(),
+        Figure::Chess(role) => role.char(),
+        Figure::DraughtsMan if white => 'w',
+        Figure::DraughtsMan => 'b',
+        Figure::DraughtsKing if white => 'W',
+        Figure::DraughtsKing => 'B',
     }
-}
-
-/// The square of the king in check in a chess position, if one is.
-pub fn check_square(fen: &str) -> Option<(u8, u8)> {
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .ok()?
-        .into_position(CastlingMode::Chess960)
-        .ok()?;
-    if !pos.is_check() {
-        return None;
-    }
-    let king = pos.board().king_of(pos.turn())?;
-    Some((u8::from(king.file()), u8::from(king.rank())))
-}
-
-/// The pieces of a position, as `(file, rank, data-piece)`.
-fn pieces(kind: Kind, fen: &str) -> Vec<(u8, u8, char)> {
-    match kind {
-        Kind::Chess => {
-            let placement = fen.split(' ').next().unwrap_or("");
-            let mut out = Vec::new();
-            for (row, line) in placement.split('/').take(8).enumerate() {
-                let rank = 7u8.saturating_sub(row as u8);
-                let mut file = 0u8;
-                for c in line.chars() {
-                    if let Some(n) = c.to_digit(10) {
-                        file = file.saturating_add(n as u8);
-                    } else if "KQRBNPkqrbnp".contains(c) && file < 8 {
-                        out.push((file, rank, c));
-                        file += 1;
-                    }
-                }
-            }
-            out
-        }
-        Kind::DraughtsRu => {
-            let Ok(pos) = draughts::setup::parse_fen(fen) else {
-                return Vec::new();
-            };
-            draughts::Square::all()
-                .filter_map(|s| {
-                    let p = pos.piece_at(s)?;
-                    let c = match (p.color, p.kind) {
-                        (draughts::Color::White, draughts::Kind::Man) => 'w',
-                        (draughts::Color::White, draughts::Kind::King) => 'W',
-                        (draughts::Color::Black, draughts::Kind::Man) => 'b',
-                        (draughts::Color::Black, draughts::Kind::King) => 'B',
-                    };
-                    Some((s.file(), s.rank(), c))
-                })
-                .collect()
-        }
-    }
-}
-
-/// A square's name: `e4`.
-pub fn square_name(file: u8, rank: u8) -> String {
-    format!("{}{}", char::from(b'a' + file.min(7)), rank.min(7) + 1)
 }
 
 /// The outline of a chess piece in a 45×45 square: our own simple shapes.
@@ -127,21 +68,16 @@ fn shape(role: char) -> &'static str {
 }
 
 /// The board, as an `<svg>` element, White at the bottom.
-pub fn svg(kind: Kind, fen: &str, marks: &Marks, label: &str) -> String {
-    svg_from(kind, fen, marks, label, shakmaty::Color::White)
+pub fn svg(drawn: &Drawn<'_>, marks: &Marks, label: &str) -> String {
+    svg_from(drawn, marks, label, Color::White)
 }
 
 /// The board seen from `bottom`'s side (a player's own page shows it from theirs). Every
 /// square is a `<rect class="sq">` with its `data-square`, for a script moving pieces.
-pub fn svg_from(
-    kind: Kind,
-    fen: &str,
-    marks: &Marks,
-    label: &str,
-    bottom: shakmaty::Color,
-) -> String {
+pub fn svg_from(drawn: &Drawn<'_>, marks: &Marks, label: &str, bottom: Color) -> String {
+    let Drawn { kind, fen, pieces } = *drawn;
     let size = SQ * 8 + 2 * EDGE;
-    let flip = bottom == shakmaty::Color::Black;
+    let flip = bottom == Color::Black;
     let mut out = String::with_capacity(8192);
     let _ = write!(
         out,
@@ -166,25 +102,26 @@ pub fn svg_from(
     for rank in 0..8u8 {
         for file in 0..8u8 {
             let (x, y) = xy(file, rank);
+            let square = FileRank { file, rank };
             let dark = (file + rank) % 2 == 0;
             let fill = if dark { "#b58863" } else { "#f0d9b5" };
             let _ = write!(
                 out,
                 r#"<rect class="sq" data-square="{}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#,
-                square_name(file, rank)
+                square.name()
             );
-            if marks.last.contains(&(file, rank)) {
+            if marks.last.contains(&square) {
                 let _ = write!(
                     out,
                     r##"<rect class="last-move" data-square="{}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="#e8d33f" fill-opacity="0.45"/>"##,
-                    square_name(file, rank)
+                    square.name()
                 );
             }
-            if marks.check == Some((file, rank)) {
+            if marks.check == Some(square) {
                 let _ = write!(
                     out,
                     r##"<circle class="check" data-square="{}" cx="{}" cy="{}" r="21" fill="#e03030" fill-opacity="0.6"/>"##,
-                    square_name(file, rank),
+                    square.name(),
                     x + SQ / 2,
                     y + SQ / 2
                 );
@@ -209,9 +146,10 @@ pub fn svg_from(
             i + 1
         );
     }
-    for (file, rank, piece) in pieces(kind, fen) {
-        let (x, y) = xy(file, rank);
-        let white = piece.is_ascii_uppercase() || piece == 'w';
+    for on in pieces {
+        let (x, y) = xy(on.at.file, on.at.rank);
+        let piece = letter(on);
+        let white = on.color == Color::White;
         let (fill, stroke) = if white {
             ("#fafafa", "#111")
         } else {
@@ -220,7 +158,7 @@ pub fn svg_from(
         let _ = write!(
             out,
             r#"<g class="piece" data-square="{}" data-piece="{piece}" transform="translate({x} {y})">"#,
-            square_name(file, rank)
+            on.at.name()
         );
         match kind {
             Kind::Chess => {
@@ -269,51 +207,88 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::board;
+
+    fn at(name: &str) -> FileRank {
+        let b = name.as_bytes();
+        FileRank {
+            file: b[0] - b'a',
+            rank: b[1] - b'1',
+        }
+    }
+
+    /// The board of `kind` at `fen`, drawn with `marks`.
+    fn drawn(kind: Kind, fen: &str, marks: &Marks) -> String {
+        let pieces = board(kind, Some(fen)).expect("a position").pieces();
+        let drawn = Drawn {
+            kind,
+            fen,
+            pieces: &pieces,
+        };
+        svg(&drawn, marks, "label")
+    }
 
     #[test]
-    fn every_piece_of_the_fen_is_drawn_on_its_square() {
+    fn every_piece_is_drawn_on_its_square_and_the_last_move_marked() {
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
         let marks = Marks {
-            last: move_squares(Kind::Chess, "5755"),
+            last: vec![at("e7"), at("e5")],
             check: None,
         };
-        let svg = svg(Kind::Chess, fen, &marks, "label");
+        let svg = drawn(Kind::Chess, fen, &marks);
         assert_eq!(svg.matches("class=\"piece\"").count(), 32);
         assert!(svg.contains(r#"data-square="e4" data-piece="P""#));
         assert!(svg.contains(r#"data-square="e8" data-piece="k""#));
         assert!(svg.contains(r#"class="last-move" data-square="e7""#));
         assert!(svg.contains(r#"class="last-move" data-square="e5""#));
+        assert_eq!(svg.matches("class=\"last-move\"").count(), 2);
+        assert!(svg.contains(&format!(r#"data-fen="{fen}""#)));
+        assert!(!svg.contains("class=\"check\""));
     }
 
     #[test]
-    fn a_king_in_check_is_found() {
+    fn a_king_in_check_is_ringed() {
         let fen = "rnb1kbnr/pppp1ppp/8/4p3/5PPq/8/PPPPP2P/RNBQKBNR w KQkq - 1 3";
-        assert_eq!(check_square(fen), Some((4, 0)));
-        assert_eq!(
-            check_square("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            None
-        );
+        let marks = Marks {
+            last: vec![],
+            check: Some(at("e1")),
+        };
+        let svg = drawn(Kind::Chess, fen, &marks);
+        assert!(svg.contains(r#"class="check" data-square="e1""#), "{svg}");
+        assert_eq!(svg.matches("class=\"check\"").count(), 1);
     }
 
     #[test]
     fn draughts_men_and_kings_and_a_capture_path() {
-        let fen = "W:W29,22,K23:B1,2";
-        let svg = svg(
-            Kind::DraughtsRu,
-            fen,
-            &Marks {
-                last: vec![],
-                check: None,
-            },
-            "x",
-        );
+        let marks = Marks {
+            last: vec![at("c3"), at("e5"), at("g7")],
+            check: None,
+        };
+        let svg = drawn(Kind::DraughtsRu, "W:W29,22,K23:B1,2", &marks);
         assert!(svg.contains(r#"data-square="a1" data-piece="w""#), "{svg}");
         assert!(svg.contains(r#"data-square="e3" data-piece="W""#), "{svg}");
         assert!(svg.contains(r#"data-square="b8" data-piece="b""#), "{svg}");
-        assert_eq!(
-            move_squares(Kind::DraughtsRu, "22:15:8"),
-            vec![(2, 2), (4, 4), (6, 6)]
-        );
+        for square in ["c3", "e5", "g7"] {
+            let mark = format!(r#"class="last-move" data-square="{square}""#);
+            assert!(svg.contains(&mark), "{square}: {svg}");
+        }
+    }
+
+    #[test]
+    fn a_piece_is_named_by_its_fen_letter_or_draughts_letter() {
+        let on = |color, figure| PieceOn {
+            at: at("a1"),
+            color,
+            figure,
+        };
+        let (white, black) = (Color::White, Color::Black);
+        let knight = Figure::Chess(shakmaty::Role::Knight);
+        assert_eq!(letter(&on(white, knight)), 'N');
+        assert_eq!(letter(&on(black, knight)), 'n');
+        assert_eq!(letter(&on(white, Figure::DraughtsMan)), 'w');
+        assert_eq!(letter(&on(white, Figure::DraughtsKing)), 'W');
+        assert_eq!(letter(&on(black, Figure::DraughtsMan)), 'b');
+        assert_eq!(letter(&on(black, Figure::DraughtsKing)), 'B');
     }
 
     #[test]

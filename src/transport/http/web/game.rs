@@ -15,20 +15,21 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
-use super::board::{Marks, check_square, move_squares, svg};
+use super::board::{Drawn, Marks, svg};
 use super::moves::{Written, notation_for, numbered};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
 use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
-use crate::game::{Kind, board};
+use crate::game::{PieceOn, board};
 use crate::relay::Watched;
 
 /// The game replayed up to `ply`: every move written for the viewer, the position after
-/// `ply` and the marks on it.
+/// `ply` (its FEN and pieces) and the marks on it.
 struct Replayed {
     moves: Vec<Written>,
     fen: String,
+    pieces: Vec<PieceOn>,
     to_move: Color,
     marks: Marks,
 }
@@ -37,31 +38,31 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     let notation = notation_for(g.kind, v.chess_notation(), v.lang);
     let mut pos = board(g.kind, g.start_fen.as_deref()).ok()?;
     let mut moves = Vec::with_capacity(g.moves.len());
-    let (mut fen, mut to_move, mut last) = (pos.fen(), pos.turn(), Vec::new());
+    let mut shown = pos.boxed();
     for (i, m) in g.moves.iter().enumerate() {
         moves.push(Written {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
         });
-        if i < ply {
-            last = move_squares(g.kind, &pos.code(m));
-        }
         pos.play(m);
         if i + 1 == ply {
-            fen = pos.fen();
-            to_move = pos.turn();
+            shown = pos.boxed();
         }
     }
-    let check = match g.kind {
-        Kind::Chess => check_square(&fen),
-        Kind::DraughtsRu => None,
+    let last = match ply.checked_sub(1).and_then(|i| g.moves.get(i)) {
+        Some(m) => m.squares(),
+        None => Vec::new(),
     };
     Some(Replayed {
         moves,
-        fen,
-        to_move,
-        marks: Marks { last, check },
+        fen: shown.fen(),
+        pieces: shown.pieces(),
+        to_move: shown.turn(),
+        marks: Marks {
+            last,
+            check: shown.checked_king(),
+        },
     })
 }
 
@@ -213,7 +214,7 @@ pub async fn page(
             }
             div.game {
                 figure {
-                    (PreEscaped(svg(g.kind, &r.fen, &r.marks, &label)))
+                    (PreEscaped(svg(&Drawn { kind: g.kind, fen: &r.fen, pieces: &r.pieces }, &r.marks, &label)))
                     figcaption {
                         p.sr #board-text { (label) }
                         p {

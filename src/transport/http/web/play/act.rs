@@ -4,6 +4,17 @@
 //! message, a conditional line, leave. The relay's reply is shown on the page the browser is
 //! sent back to, with its receipt. The preview asks the relay how a move reads and changes
 //! nothing.
+//!
+//! Each form is built into its typed command from its fields (the grammar's reader of each
+//! piece, [`Command::claim`], [`Command::conditional`], [`Command::leave`]), never written
+//! into a line to be read again, and costs one call to the relay: the command itself, whose
+//! refusal of a game that is not the player's (the relay's seat: 404, or 403 for a game
+//! spectators see) is answered with the same 404 page whether the game exists or not; or, for
+//! a form refused here (its words, the budget), the player's games, to answer a game not
+//! theirs the same way. The check button without the script asks for the reading and the
+//! page's games at once ([`crate::relay::Relay::preview_among_games`]). A request about a
+//! game not the player's costs no command of the budget, as when the player's games were
+//! asked first.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,15 +24,16 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
-use shakmaty::Color;
 
 use super::super::{Web, not_found, unavailable};
-use super::game::{Shown, page_of};
+use super::game::{Shown, page_among};
 use super::{Me, forged, form_is_ours, me, to_login};
 use crate::command::{Command, MoveLine, bounded_text};
 use crate::game::Claim;
-use crate::notation::number::MoveNumber;
-use crate::relay::{Channel, Reply, Request, Sender, Status, mended_message};
+use crate::notation::number::{MoveNumber, move_number};
+use crate::relay::{
+    Channel, GameView, MessageAlone, Preview, Reply, Request, Sender, Status, mended_message,
+};
 
 /// A form of a game's page.
 #[derive(Deserialize, Default)]
@@ -32,7 +44,8 @@ pub struct Act {
     action: String,
     #[serde(rename = "move")]
     text: String,
-    number: Option<u32>,
+    /// The move number the page showed above its move box, as it wrote it (`12.`, `12...`).
+    number: String,
     claim: String,
     with: String,
     line: String,
@@ -56,59 +69,72 @@ fn sender(me: &Me) -> Sender {
     }
 }
 
-/// The move typed in the box, with the move number the page showed when the player wrote
-/// no number of their own: a move sent from a page that is out of date is refused.
-fn move_line(text: &str, number: Option<u32>, color: Option<Color>) -> Result<MoveLine, Reply> {
-    let mut line =
-        MoveLine::parse(text.trim()).map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
-    if line.number.is_none()
-        && let (Some(number), Some(color)) = (number, color)
-    {
-        line.number = Some(MoveNumber {
-            number,
-            black: color == Color::Black,
-        });
-    }
-    Ok(line)
+/// The relay's refusal of a player's command in a game that is not theirs (its seat: 404 for
+/// a game that is not there or not shown, 403 for one spectators see). For a player's command
+/// in a game nothing else answers so.
+fn not_theirs(reply: &Reply) -> bool {
+    matches!(reply.status, Status::NotFound | Status::Forbidden)
 }
 
-/// The player's colour in `game`, if they play in it.
-async fn color_in(web: &Web, me: &Me, game: &str) -> Result<Option<Color>, Response> {
-    match web.ctx.relay.games_of(&me.session.player).await {
-        Ok(games) => Ok(games.iter().find(|g| g.id == game).map(|g| g.color)),
-        Err(_) => Err(unavailable(me.tongue)),
+/// Whether `game` is one of the player's (`None`: the relay did not answer): asked only for a
+/// form refused before it reaches the relay, so that a game not theirs is answered as the
+/// relay's refusal is.
+async fn plays_in(web: &Web, me: &Me, game: &str) -> Option<bool> {
+    let games = web.ctx.relay.games_of(&me.session.player).await.ok()?;
+    Some(games.iter().any(|g| g.id == game))
+}
+
+/// The move number a page sends back as it showed it (`12.`, `12...`; a bare `12` reads as
+/// the line protocol reads it), none when the field is empty.
+fn shown_number(field: &str) -> Result<Option<MoveNumber>, Reply> {
+    let field = field.trim();
+    if field.is_empty() {
+        return Ok(None);
     }
+    move_number(field).map(Some).ok_or_else(|| {
+        Reply::new(
+            Status::BadCommand,
+            format!("{field:?} is not a move number"),
+        )
+    })
+}
+
+/// The move typed in the box, with the move number the page showed when the player wrote
+/// no number of their own: a move sent from a page that is out of date is refused.
+fn move_line(text: &str, shown: Option<MoveNumber>) -> Result<MoveLine, Reply> {
+    let mut line =
+        MoveLine::parse(text.trim()).map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
+    line.number = line.number.or(shown);
+    Ok(line)
 }
 
 /// What a form asks of the relay (but a message alone: [`message_alone`]), or the reply
 /// refusing its words. A message riding with a move is never refused for its words: the
 /// relay mends it (a text box holds line breaks) and records that it did.
-fn said_of(sender: Sender, act: &Act, game: &str, color: Option<Color>) -> Result<Request, Reply> {
-    let said = Request::new(sender, command_of(act, game, color)?);
+fn request_of(sender: Sender, act: &Act, game: &str) -> Result<Request, Reply> {
+    let request = Request::new(sender, command_of(act, game)?);
     let written = act.message.trim();
     Ok(match act.action.as_str() {
-        "move" if !written.is_empty() => said.message(Some(written.to_owned())),
-        _ => said,
+        "move" if !written.is_empty() => request.message(Some(written.to_owned())),
+        _ => request,
     })
 }
 
 /// A message sent alone from the page's box: mended, never refused for its words (a text
-/// box holds line breaks), the reply saying when it was mended.
-async fn message_alone(web: &Web, me: &Me, game: &str, text: &str) -> Reply {
-    let Some(alone) = mended_message(sender(me), game, text) else {
-        return Reply::new(Status::BadCommand, "the message is empty: write something");
-    };
-    let reply = web.ctx.relay.call(alone.request.clone()).await;
-    alone.told(reply)
+/// box holds line breaks); refused only when nothing is left of it.
+fn message_alone(sender: Sender, game: &str, text: &str) -> Result<MessageAlone, Reply> {
+    mended_message(sender, game, text)
+        .ok_or_else(|| Reply::new(Status::BadCommand, "the message is empty: write something"))
 }
 
 /// The command a form asks for (but a message), or the reply refusing its words.
-fn command_of(act: &Act, game: &str, color: Option<Color>) -> Result<Command, Reply> {
-    let game = game.to_owned();
+fn command_of(act: &Act, game: &str) -> Result<Command, Reply> {
     let bad = |why: String| Reply::new(Status::BadCommand, why);
+    let read = |e: crate::command::CommandError| bad(e.to_string());
+    let game = game.to_owned();
     Ok(match act.action.as_str() {
         "move" => Command::Move {
-            line: move_line(&act.text, act.number, color)?,
+            line: move_line(&act.text, shown_number(&act.number)?)?,
             game,
         },
         "offer" => Command::OfferDraw { game },
@@ -118,17 +144,10 @@ fn command_of(act: &Act, game: &str, color: Option<Color>) -> Result<Command, Re
         "resign" => return Err(bad("tick the box to confirm the resignation".to_owned())),
         "claim" => {
             let claim: Claim = act.claim.parse().map_err(bad)?;
-            let words = format!("CLAIM {} {}", claim.as_str(), act.with.trim());
-            Command::parse_in(&words, &game).map_err(|e| bad(e.to_string()))?
+            Command::claim(&game, claim, &act.with).map_err(read)?
         }
-        "line" | "cancel-line" => {
-            let moves = if act.action == "line" {
-                act.line.trim()
-            } else {
-                "CANCEL"
-            };
-            Command::parse_in(&format!("IF {moves}"), &game).map_err(|e| bad(e.to_string()))?
-        }
+        "line" => Command::conditional(&game, &act.line).map_err(read)?,
+        "cancel-line" => Command::cancel_conditional(&game),
         other => {
             return Err(bad(format!(
                 "{other:?} is not something a game's page does"
@@ -137,8 +156,34 @@ fn command_of(act: &Act, game: &str, color: Option<Color>) -> Result<Command, Re
     })
 }
 
+/// What a form of a game's page comes to before the relay is asked.
+enum ToSend {
+    /// A command to send.
+    Command(Request),
+    /// A message sent alone.
+    Message(MessageAlone),
+    /// Refused here: its words, or the budget.
+    Refused(Reply),
+}
+
+/// What `act` sends, or the reply refusing it here (its words, or past the budget).
+fn to_send(sender: Sender, act: &Act, game: &str, within_budget: bool) -> ToSend {
+    let built = match act.action.as_str() {
+        "message" => message_alone(sender, game, &act.message).map(ToSend::Message),
+        _ => request_of(sender, act, game).map(ToSend::Command),
+    };
+    match built {
+        // A message alone past the budget is refused before its words are looked at.
+        _ if act.action == "message" && !within_budget => ToSend::Refused(too_many()),
+        Ok(_) if !within_budget => ToSend::Refused(too_many()),
+        Ok(asked) => asked,
+        Err(reply) => ToSend::Refused(reply),
+    }
+}
+
 /// `POST /play/games/{id}`: an action on the game, then back to its page (303) where the
-/// reply shows; `do=check` shows the page with the move read, nothing sent.
+/// reply shows; `do=check` shows the page with the move read, nothing sent. A game that is
+/// not the player's is answered 404, and costs no command of the budget.
 pub async fn game(
     State(web): State<Arc<Web>>,
     Path(id): Path<String>,
@@ -151,45 +196,97 @@ pub async fn game(
     if !form_is_ours(&me, Some(&act.form)) {
         return forged(me.tongue);
     }
-    let color = match color_in(&web, &me, &id).await {
-        Ok(color) => color,
-        Err(page) => return page,
-    };
-    if color.is_none() {
-        // Not the player's game (or none): the same page whether it exists or not.
-        return not_found(me.tongue);
-    }
     let within_budget = web.play.commands.spend(&me.session.player);
-    if act.action == "check" {
-        let preview = match move_line(&act.text, act.number, color) {
-            Ok(_) if !within_budget => Err(too_many()),
-            Ok(line) => web.ctx.relay.preview(&me.session.player, &id, line).await,
-            Err(reply) => Err(reply),
-        };
-        let shown = Shown {
-            flash: None,
-            preview: Some((bounded_text(&act.text), preview)),
-        };
-        return page_of(&web, &me, &id, shown).await;
-    }
-    let reply = if act.action == "message" && !within_budget {
-        too_many()
-    } else if act.action == "message" {
-        message_alone(&web, &me, &id, &act.message).await
+    let answered = if act.action == "check" {
+        check(&web, &me, &id, &act, within_budget).await
     } else {
-        match said_of(sender(&me), &act, &id, color) {
-            Ok(_) if !within_budget => too_many(),
-            Ok(said) => web.ctx.relay.call(said).await,
-            Err(reply) => reply,
-        }
+        act_on(&web, &me, &id, &act, within_budget).await
     };
+    answered.unwrap_or_else(|page| unspent(&web, &me, within_budget, page))
+}
+
+/// `page`, answering a request that did nothing (not the player's game, or no relay to ask):
+/// the command its budget took is given back, so that such requests cost what they did when
+/// the player's games were asked first.
+fn unspent(web: &Web, me: &Me, within_budget: bool, page: Response) -> Response {
+    if within_budget {
+        web.play.commands.forgive(&me.session.player);
+    }
+    page
+}
+
+/// `do=check`: the page, with the move as the relay reads it (or why it would be refused).
+/// One call to the relay: the reading and the player's games together, or the games alone
+/// for a move refused here.
+async fn check(
+    web: &Web,
+    me: &Me,
+    id: &str,
+    act: &Act,
+    within_budget: bool,
+) -> Result<Response, Response> {
+    let player = &me.session.player;
+    let line = shown_number(&act.number).and_then(|shown| move_line(&act.text, shown));
+    let asked = match line {
+        Ok(line) if within_budget => web.ctx.relay.preview_among_games(player, id, line).await,
+        Ok(_) => refused_among_games(web, me, too_many()).await,
+        Err(reply) => refused_among_games(web, me, reply).await,
+    };
+    let (preview, games) = asked.map_err(|_| unavailable(me.tongue))?;
+    let shown = Shown {
+        flash: None,
+        preview: Some((bounded_text(&act.text), preview)),
+    };
+    page_among(me, games, id, shown).ok_or_else(|| not_found(me.tongue))
+}
+
+/// A move refused before the relay reads it, with the player's games for its page.
+async fn refused_among_games(
+    web: &Web,
+    me: &Me,
+    reply: Reply,
+) -> Result<(Result<Preview, Reply>, Vec<GameView>), Reply> {
+    let games = web.ctx.relay.games_of(&me.session.player).await?;
+    Ok((Err(reply), games))
+}
+
+/// Every action but `do=check`: the relay's reply kept for the page the browser is sent
+/// back to (303).
+async fn act_on(
+    web: &Web,
+    me: &Me,
+    id: &str,
+    act: &Act,
+    within_budget: bool,
+) -> Result<Response, Response> {
+    let reply = match to_send(sender(me), act, id, within_budget) {
+        ToSend::Command(request) => web.ctx.relay.call(request).await,
+        ToSend::Message(alone) => {
+            let reply = web.ctx.relay.call(alone.request.clone()).await;
+            alone.told(reply)
+        }
+        ToSend::Refused(reply) => match plays_in(web, me, id).await {
+            Some(true) => reply,
+            Some(false) => return Err(not_found(me.tongue)),
+            None => return Err(unavailable(me.tongue)),
+        },
+    };
+    if not_theirs(&reply) {
+        // Not the player's game (or none): the same page whether it exists or not.
+        return Err(not_found(me.tongue));
+    }
+    if reply.status == Status::Closing {
+        return Err(unavailable(me.tongue));
+    }
     let done = web.play.flashes.put(&me.session, reply);
-    Redirect::to(&format!("/play/games/{id}?done={done}")).into_response()
+    Ok(Redirect::to(&format!("/play/games/{id}?done={done}")).into_response())
 }
 
 /// `GET /play/games/{id}/preview?move=...&number=...`: how the relay reads the move now, as
 /// JSON (`{"ok":true,"read":"Кg1—f3 (7163)","draw_offer":false}` or
-/// `{"ok":false,"status":422,"reason":"..."}`). Nothing is journaled or changed.
+/// `{"ok":false,"status":422,"reason":"..."}`). Nothing is journaled or changed. One call to
+/// the relay: the preview, or (for a move refused here: its words, the budget) the player's
+/// games. A game not the player's is answered 404 and costs no command of the budget.
 pub async fn preview(
     State(web): State<Arc<Web>>,
     Path(id): Path<String>,
@@ -199,25 +296,54 @@ pub async fn preview(
     let Some(me) = me(&web, &headers) else {
         return (StatusCode::UNAUTHORIZED, "log in first\n").into_response();
     };
+    let within_budget = web.play.commands.spend(&me.session.player);
+    read_for_the_script(&web, &me, &id, &query, within_budget)
+        .await
+        .unwrap_or_else(|page| unspent(&web, &me, within_budget, page))
+}
+
+/// The preview's answer; `Err` with the page answering a request that did nothing.
+async fn read_for_the_script(
+    web: &Web,
+    me: &Me,
+    id: &str,
+    query: &BTreeMap<String, String>,
+    within_budget: bool,
+) -> Result<Response, Response> {
     let text = query.get("move").map_or("", String::as_str);
-    let number = query.get("number").and_then(|n| n.parse().ok());
-    let color = match color_in(&web, &me, &id).await {
-        Ok(Some(color)) => color,
-        Ok(None) => return (StatusCode::NOT_FOUND, "no such game of yours\n").into_response(),
-        Err(page) => return page,
-    };
-    if !web.play.commands.spend(&me.session.player) {
-        let json = serde_json::json!({"ok": false, "status": 429, "reason": too_many().text});
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            [(header::CONTENT_TYPE, "application/json")],
-            json.to_string(),
-        )
-            .into_response();
-    }
-    let answer = match move_line(text, number, Some(color)) {
-        Ok(line) => web.ctx.relay.preview(&me.session.player, &id, line).await,
-        Err(reply) => Err(reply),
+    let shown = query.get("number").and_then(|n| move_number(n.trim()));
+    let not_yours = || (StatusCode::NOT_FOUND, "no such game of yours\n").into_response();
+    let answer = match move_line(text, shown) {
+        Ok(line) if within_budget => {
+            match web.ctx.relay.preview(&me.session.player, id, line).await {
+                Err(reply) if not_theirs(&reply) => return Err(not_yours()),
+                Err(reply) if reply.status == Status::Closing => {
+                    return Err(unavailable(me.tongue));
+                }
+                read => read,
+            }
+        }
+        words => {
+            match plays_in(web, me, id).await {
+                Some(true) => {}
+                Some(false) => return Err(not_yours()),
+                None => return Err(unavailable(me.tongue)),
+            }
+            match words {
+                Err(reply) if within_budget => Err(reply),
+                // Past the budget nothing else is looked at.
+                _ => {
+                    let json =
+                        serde_json::json!({"ok": false, "status": 429, "reason": too_many().text});
+                    return Ok((
+                        StatusCode::TOO_MANY_REQUESTS,
+                        [(header::CONTENT_TYPE, "application/json")],
+                        json.to_string(),
+                    )
+                        .into_response());
+                }
+            }
+        }
     };
     let json = match answer {
         Ok(p) => serde_json::json!({"ok": true, "read": p.written, "draw_offer": p.draw_offer}),
@@ -225,11 +351,11 @@ pub async fn preview(
             serde_json::json!({"ok": false, "status": reply.status.code(), "reason": reply.text})
         }
     };
-    (
+    Ok((
         [(header::CONTENT_TYPE, "application/json")],
         json.to_string(),
     )
-        .into_response()
+        .into_response())
 }
 
 /// The leave form.
@@ -253,13 +379,9 @@ pub async fn leave(
     if !form_is_ours(&me, Some(&form.form)) {
         return forged(me.tongue);
     }
-    let words = format!("LEAVE {} {}", form.first.trim(), form.days.trim());
-    let reply = match Command::parse(&words) {
+    let reply = match Command::leave(&form.first, &form.days) {
         Ok(_) if !web.play.commands.spend(&me.session.player) => too_many(),
-        Ok(command @ Command::Leave { .. }) => {
-            web.ctx.relay.call(Request::new(sender(&me), command)).await
-        }
-        Ok(_) => Reply::new(Status::BadCommand, "a first day and a number of days"),
+        Ok(command) => web.ctx.relay.call(Request::new(sender(&me), command)).await,
         Err(e) => Reply::new(Status::BadCommand, e.to_string()),
     };
     let done = web.play.flashes.put(&me.session, reply);

@@ -13,33 +13,32 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
-use super::super::board::{Marks, check_square, move_squares, svg_from};
+use super::super::board::{Drawn, Marks, svg_from};
 use super::super::game::clocks;
 use super::super::moves::{Written, notation_for, numbered};
 use super::super::pages::{result_text, when};
 use super::super::{Web, not_found, unavailable};
 use super::{Me, me, page, switch_language, to_login};
 use crate::game::{Kind, board};
+use crate::notation::number::MoveNumber;
 use crate::relay::{GameView, Preview, Reply, Standing};
 
-/// The game's moves written for `me`, and the squares of the last one.
-pub fn written(me: &Me, g: &GameView) -> (Vec<Written>, Vec<(u8, u8)>) {
+/// The game's moves written for `me`.
+pub fn written(me: &Me, g: &GameView) -> Vec<Written> {
     let notation = notation_for(g.kind, me.notation, me.lang);
     let Ok(mut pos) = board(g.kind, g.start_fen.as_deref()) else {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     };
     let mut out = Vec::with_capacity(g.moves.len());
-    let mut last = Vec::new();
     for m in &g.moves {
         out.push(Written {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
         });
-        last = move_squares(g.kind, &pos.code(m));
         pos.play(m);
     }
-    (out, last)
+    out
 }
 
 /// What the page shows besides the game: the reply to the last action, or a preview asked
@@ -79,7 +78,8 @@ fn move_box(me: &Me, g: &GameView, shown: &Shown) -> Markup {
     html! {
         form.move-box #move-form method="post" action={ "/play/games/" (g.id) } {
             input type="hidden" name="form" value=(me.session.form_token);
-            input type="hidden" name="number" value=(g.move_number);
+            // The number as the page shows it, for the player's side: sent back with the move.
+            input type="hidden" name="number" value=(MoveNumber { number: g.move_number, black: g.color == Color::Black });
             label for="move" { (w.play_move) " " (g.move_number) (if g.color == Color::Black { "…" } else { "." }) }
             " "
             input #move type="text" name="move" value=(typed) autocomplete="off" autocapitalize="none" spellcheck="false" required;
@@ -224,13 +224,18 @@ fn facts(me: &Me, g: &GameView) -> Markup {
 /// The page of game `g` for `me`.
 pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
     let w = me.words();
-    let (moves, last) = written(me, g);
-    let check = match g.kind {
-        Kind::Chess => check_square(&g.fen),
-        Kind::DraughtsRu => None,
+    let moves = written(me, g);
+    let marks = Marks {
+        last: g.last_move_squares.clone(),
+        check: g.king_in_check,
     };
     let label = format!("{} {}: {}", w.board_of, g.id, g.fen);
-    let board = svg_from(g.kind, &g.fen, &Marks { last, check }, &label, g.color);
+    let drawn = Drawn {
+        kind: g.kind,
+        fen: &g.fen,
+        pieces: &g.pieces,
+    };
+    let board = svg_from(&drawn, &marks, &label, g.color);
     let title = format!("{} – {}", g.white, g.black);
     let turn = if g.my_turn() {
         &w.play_your_move
@@ -259,17 +264,25 @@ pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
     page(me, &title, waiting, body)
 }
 
-/// The page of game `id` for `me`, with what it shows besides the game.
-pub async fn page_of(web: &Web, me: &Me, id: &str, shown: Shown) -> Response {
+/// The page of game `id` for `me`, with what it shows besides the game; the 404 page when it
+/// is no game of theirs, 503 when the relay does not answer.
+async fn page_of(web: &Web, me: &Me, id: &str, shown: Shown) -> Response {
     let games = match web.ctx.relay.games_of(&me.session.player).await {
         Ok(games) => games,
         Err(_) => return unavailable(me.tongue),
     };
+    page_among(me, games, id, shown).unwrap_or_else(|| not_found(me.tongue))
+}
+
+/// The page of game `id` among `games`, the player's games as the relay gave them; `None`
+/// when it is not one of them.
+pub fn page_among(me: &Me, games: Vec<GameView>, id: &str, shown: Shown) -> Option<Response> {
     let waiting = games.iter().filter(|g| g.my_turn()).count();
-    let Some(g) = games.into_iter().find(|g| g.id == id) else {
-        return not_found(me.tongue);
-    };
-    super::super::html(StatusCode::OK, render(me, &g, waiting, &shown))
+    let g = games.into_iter().find(|g| g.id == id)?;
+    Some(super::super::html(
+        StatusCode::OK,
+        render(me, &g, waiting, &shown),
+    ))
 }
 
 /// `GET /play/games/{id}`.

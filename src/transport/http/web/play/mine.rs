@@ -62,7 +62,7 @@ fn list(me: &Me, games: &[GameView]) -> maud::Markup {
                                 }
                             }
                             td.last {
-                                @let (moves, _) = written(me, g);
+                                @let moves = written(me, g);
                                 @if let Some(m) = moves.last() {
                                     (m.number) (if m.color == Color::Black { "… " } else { ". " }) (m.text)
                                     @if let Some(t) = g.last_move_at { br; span.note { (when(t)) } }
