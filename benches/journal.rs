@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use ccrelay::journal::{EntryKind, Hub, Journal, NewEntry, NewOutbox, Record};
+use ccrelay::journal::{EntryKind, Hub, Journal, NewEntry, NewOutbox, Notice, Record};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tokio_util::sync::CancellationToken;
 
@@ -22,12 +22,13 @@ fn moves(n: usize) -> Vec<Record> {
             entry.san = Some("Nf3".to_owned());
             Record {
                 entry,
-                outbox: vec![NewOutbox {
-                    player: "p1".to_owned(),
-                    body: NOTICE.to_owned(),
-                    sensitive: false,
-                    made: None,
-                }],
+                // A body of a stored move's size, written as it is.
+                outbox: vec![NewOutbox::notice(
+                    "p1",
+                    Notice::Legacy {
+                        text: NOTICE.to_owned(),
+                    },
+                )],
             }
         })
         .collect()

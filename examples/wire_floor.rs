@@ -30,7 +30,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use ccrelay::journal::store;
-use ccrelay::journal::{EntryKind, NewEntry};
+use ccrelay::journal::{EntryKind, NewEntry, NewOutbox, Notice};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -195,7 +195,9 @@ fn record_group(
                 (*seq, *prev) = (entry.seq, entry.hash);
                 ids.push(match reader {
                     Some(reader) => {
-                        store::insert_outbox(&tx, reader, &game, entry.seq, line, false)?
+                        // The line as the row's body, written as it is.
+                        let out = NewOutbox::notice(reader, Notice::Legacy { text: line.clone() });
+                        store::insert_outbox(&tx, &out, &game, entry.seq)?
                     }
                     None => 0,
                 });

@@ -7,7 +7,8 @@
 
 use rusqlite::Connection;
 
-use super::replay::{GameStartDetail, action_of, names_no_game, time_of};
+use super::entry::GameStartDetail;
+use super::replay::{action_of, names_no_game, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::Game;
 
@@ -31,8 +32,7 @@ pub fn game_as_of(conn: &Connection, game: &str, seqs: &[i64]) -> Result<Vec<AsO
     store::for_each_game_entry_until(conn, game, last, |e| {
         let corrupt = |why: String| JournalError::Corrupt(format!("entry {}: {why}", e.seq));
         if e.kind == EntryKind::GameStart {
-            let detail: GameStartDetail = serde_json::from_str(&e.detail)
-                .map_err(|err| corrupt(format!("game start detail: {err}")))?;
+            let detail = GameStartDetail::of(&e)?;
             playing = Some(detail.game(&e.game, time_of(&e)?).map_err(corrupt)?);
             return Ok(());
         }

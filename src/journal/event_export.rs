@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 
 use rusqlite::Connection;
 
+use super::entry::{GameStartDetail, Meaning};
 use super::export::pgn;
 use super::record::{Names, Record, corrupt, rebuild};
-use super::registry::{DrawDetail, EnterDetail, PlayerRecord, SecretDetail, WithdrawDetail};
-use super::replay::GameStartDetail;
+use super::registry::{DrawDetail, EnterDetail, SecretDetail, StartDetail, WithdrawDetail};
 use super::{Entry, EntryKind, JournalError, store};
 
 /// Every game of `event_id` as PGN, by round and board (then id), the chain checked first;
@@ -53,8 +53,7 @@ pub(super) fn event_games(conn: &Connection, event_id: &str) -> Result<Vec<Recor
             return Ok(());
         }
         if e.kind == EntryKind::GameStart
-            && serde_json::from_str::<GameStartDetail>(&e.detail)
-                .is_ok_and(|d| d.event.as_deref() == Some(event_id))
+            && GameStartDetail::of(&e).is_ok_and(|d| d.event.as_deref() == Some(event_id))
         {
             of_event.insert(e.game.clone());
         }
@@ -101,28 +100,14 @@ pub fn event_text(
     let entrants = record.places();
     let about = |e: &Entry| -> bool {
         let event_of = |event: &str| event == event_id;
-        match e.kind {
-            EntryKind::EventNew => serde_json::from_str::<crate::event::Event>(&e.detail)
-                .is_ok_and(|ev| event_of(&ev.id)),
-            EntryKind::EventEnter => {
-                serde_json::from_str::<EnterDetail>(&e.detail).is_ok_and(|d| event_of(&d.event))
-            }
-            EntryKind::EventDraw => {
-                serde_json::from_str::<DrawDetail>(&e.detail).is_ok_and(|d| event_of(&d.event))
-            }
-            EntryKind::EventStart => {
-                serde_json::from_str::<super::registry::StartDetail>(&e.detail)
-                    .is_ok_and(|d| event_of(&d.event))
-            }
-            EntryKind::EventWithdraw => {
-                serde_json::from_str::<WithdrawDetail>(&e.detail).is_ok_and(|d| event_of(&d.event))
-            }
-            EntryKind::PlayerAdd | EntryKind::PlayerSet => {
-                serde_json::from_str::<PlayerRecord>(&e.detail)
-                    .is_ok_and(|p| entrants.contains(&p.id))
-            }
-            EntryKind::PlayerSecret => serde_json::from_str::<SecretDetail>(&e.detail)
-                .is_ok_and(|d| entrants.contains(&d.player)),
+        match Meaning::of(e) {
+            Ok(Meaning::EventNew(ev)) => event_of(&ev.id),
+            Ok(Meaning::EventEnter(EnterDetail { event, .. }))
+            | Ok(Meaning::EventDraw(DrawDetail { event, .. }))
+            | Ok(Meaning::EventStart(StartDetail { event, .. }))
+            | Ok(Meaning::EventWithdraw(WithdrawDetail { event, .. })) => event_of(&event),
+            Ok(Meaning::PlayerAdd(p) | Meaning::PlayerSet(p)) => entrants.contains(&p.id),
+            Ok(Meaning::PlayerSecret(SecretDetail { player })) => entrants.contains(&player),
             _ => false,
         }
     };

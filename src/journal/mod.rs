@@ -22,11 +22,13 @@
 pub mod as_of;
 pub mod chain;
 pub mod crosstable;
+pub mod entry;
 pub mod event_export;
 pub mod export;
 mod head;
 mod hub;
 pub mod keyring;
+pub mod notice;
 pub mod peer;
 pub mod receipt;
 mod record;
@@ -48,6 +50,7 @@ use tokio_util::sync::CancellationToken;
 use crate::notation::LangSet;
 
 pub use hub::Hub;
+pub use notice::Notice;
 pub use receipt::{Receipt, Short};
 pub use replay::{Replayed, replay, verify};
 use snapshot::Snapshots;
@@ -281,50 +284,81 @@ pub struct Seen {
 }
 
 /// A message waiting for a player.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxItem {
     pub id: i64,
     pub player: String,
     pub game: String,
-    pub body: String,
     /// The short receipt of the entry the message reports.
     pub receipt: Short,
-    /// What the body was written from ([`NewOutbox::made`]), on an item handed to a live
-    /// session straight after its commit; `None` on an item read back from the file.
-    pub made: Option<Made>,
+    pub told: Told,
 }
 
-/// Two items are the same message when their rows are: what they were made from is the body
-/// again, in another form.
-impl PartialEq for OutboxItem {
-    fn eq(&self, other: &OutboxItem) -> bool {
-        (self.id, &self.player, &self.game, &self.body, &self.receipt)
-            == (
-                other.id,
-                &other.player,
-                &other.game,
-                &other.body,
-                &other.receipt,
-            )
-    }
+/// What an outbox item tells its reader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// A notice: as it was made, on an item handed to a live session straight after its
+    /// commit; read back from the row's body otherwise.
+    Notice(Notice),
+    /// A move the relay relayed, read back from a row that refers to its entry
+    /// ([`NewOutbox::move_of_entry`]): its notice is made again from the record
+    /// ([`notice::MoveNotice::from_record`]) by whoever hands it out.
+    MoveOfEntry,
 }
-
-impl Eq for OutboxItem {}
-
-/// The value a message's body was written from, kept beside it in memory for the sessions it
-/// is pushed to, so that they need not read the stored form back on every push. The journal
-/// only carries it and never looks inside: what it holds is its writer's business.
-pub type Made = Arc<dyn std::any::Any + Send + Sync>;
 
 /// A message for a player, to be written with an entry.
 #[derive(Clone, Debug)]
 pub struct NewOutbox {
     pub player: String,
-    pub body: String,
+    /// The notice, handed on with the item to live sessions (they need not read the body
+    /// back).
+    pub notice: Notice,
+    /// What the row stores: the notice as data, or nothing when the row's entry is the notice.
+    body: String,
+    /// The row refers to its entry: a move the relay relayed, whose notice is made again from
+    /// the record when the row is read back. About 300 bytes of JSON a move (the position, the
+    /// clocks) are not written: nearly every push is delivered live and acknowledged at once.
+    of_entry: bool,
+}
+
+impl NewOutbox {
+    /// The row telling `player` of `notice`, stored as data. The one place a row is made of a
+    /// notice, with [`NewOutbox::move_of_entry`].
+    pub fn notice(player: &str, notice: Notice) -> NewOutbox {
+        NewOutbox {
+            player: player.to_owned(),
+            body: notice.to_body(),
+            notice,
+            of_entry: false,
+        }
+    }
+
+    /// The row telling `player` of the move its entry records, `notice` being what
+    /// [`notice::MoveNotice::from_record`] makes again from that entry: the row stores only
+    /// that it refers to its entry.
+    pub fn move_of_entry(player: &str, notice: notice::MoveNotice) -> NewOutbox {
+        NewOutbox {
+            player: player.to_owned(),
+            body: String::new(),
+            notice: Notice::Move(Box::new(notice)),
+            of_entry: true,
+        }
+    }
+
     /// Holds a secret (a welcome mail's): removed from the outbox once delivered.
-    pub sensitive: bool,
-    /// What `body` was written from, handed on with the item to live sessions (never stored).
-    pub made: Option<Made>,
+    pub fn sensitive(&self) -> bool {
+        self.notice.holds_secret()
+    }
+
+    /// What the row stores of the notice: empty when it refers to its entry.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    /// Whether the row refers to its entry rather than holding its notice.
+    pub fn of_entry(&self) -> bool {
+        self.of_entry
+    }
 }
 
 /// An entry and the messages it sends.

@@ -12,7 +12,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::replay::GameStartDetail;
+use super::entry::GameStartDetail;
 use super::{EntryKind, JournalError, as_of, store};
 
 /// The record entry kinds ([`EntryKind::is_record`]) as SQL's list.
@@ -141,7 +141,7 @@ impl PeerView {
             .query_row(params![game], |r| r.get(0))
             .optional()?;
         let fen = start
-            .and_then(|d| serde_json::from_str::<GameStartDetail>(&d).ok())
+            .and_then(|d| GameStartDetail::from_detail(&d).ok())
             .and_then(|d| d.fen);
         let mut stmt = self.conn.prepare_cached(
             "SELECT iccf FROM entries WHERE game = ?1 AND kind = 'move' AND iccf IS NOT NULL
@@ -201,7 +201,7 @@ impl PeerView {
         let mut out = Vec::new();
         for row in rows {
             let (id, detail) = row?;
-            if let Ok(d) = serde_json::from_str::<GameStartDetail>(&detail) {
+            if let Ok(d) = GameStartDetail::from_detail(&detail) {
                 out.push(GamePlayers {
                     id,
                     white: d.white,

@@ -10,7 +10,8 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 use shakmaty::Color;
 
-use super::replay::{GameStartDetail, action_of, time_of};
+use super::entry::GameStartDetail;
+use super::replay::{action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
 use crate::game::{Action, Game};
 use crate::notation::{Lang, Notation};
@@ -110,8 +111,7 @@ pub(super) fn rebuild_until(
     let Some(start) = entries.first().filter(|e| e.kind == EntryKind::GameStart) else {
         return Err(corrupt(format!("no game {game_id:?} in the journal")));
     };
-    let detail: GameStartDetail = serde_json::from_str(&start.detail)
-        .map_err(|e| corrupt(format!("game start detail: {e}")))?;
+    let detail = GameStartDetail::of(start)?;
     let started = time_of(start)?;
     let mut game = detail.game(game_id, started).map_err(corrupt)?;
     let mut moves = Vec::new();

@@ -27,66 +27,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, EntryKind};
+use super::Entry;
+use super::entry::Meaning;
 use crate::event::Event;
 
-/// A registered player, as the record shows them: no secret, no hash.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerRecord {
-    pub id: String,
-    pub name: String,
-    /// As the configuration names it: `iccf`, `san`, `lan`, `uci`, `figurine`.
-    pub notation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lang: Option<String>,
-    /// `tcp`, `email` or `xfcc`.
-    pub reach: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
-}
-
-/// A `player_secret` entry's detail: whose secret changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SecretDetail {
-    pub player: String,
-}
-
-/// An `event_enter` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EnterDetail {
-    pub event: String,
-    /// The team, in a match.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
-    /// In their order: their numbers in the tables, or their boards.
-    pub players: Vec<String>,
-}
-
-/// An `event_draw` entry's detail: the seed and the order it drew.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DrawDetail {
-    pub event: String,
-    /// Hex: anyone can repeat the draw with it ([`crate::event::draw`]).
-    pub seed: String,
-    /// The entrants (a match: the teams) in the order drawn.
-    pub order: Vec<String>,
-}
-
-/// An `event_start` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StartDetail {
-    pub event: String,
-    /// The games started with it (their `game_start` entries follow).
-    pub games: usize,
-}
-
-/// An `event_withdraw` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawDetail {
-    pub event: String,
-    pub player: String,
-    pub reason: String,
-}
+/// The registry's entries' details, defined with every entry's meaning ([`super::entry`]) and
+/// named here too, where the registry has always kept them.
+pub use super::entry::{
+    DrawDetail, EnterDetail, PlayerRecord, SecretDetail, StartDetail, WithdrawDetail,
+};
 
 /// A team of a match, its players in board order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -228,10 +177,6 @@ pub struct Registry {
     pub events: BTreeMap<String, EventRecord>,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(e: &Entry) -> Result<T, String> {
-    serde_json::from_str(&e.detail).map_err(|err| format!("{} detail: {err}", e.kind.as_str()))
-}
-
 impl Registry {
     pub fn add_player(&mut self, record: PlayerRecord) -> Result<(), String> {
         if self.players.contains_key(&record.id) {
@@ -244,56 +189,48 @@ impl Registry {
     /// Applies a registry entry ([`EntryKind::is_registry`]); an error says why the record
     /// could not have been written by the relay.
     pub fn apply(&mut self, e: &Entry) -> Result<(), String> {
-        match e.kind {
-            EntryKind::PlayerAdd => self.add_player(parse(e)?),
-            EntryKind::PlayerSet => {
-                let record: PlayerRecord = parse(e)?;
-                match self.players.get_mut(&record.id) {
-                    Some(p) => {
-                        *p = record;
-                        Ok(())
-                    }
-                    None => Err(format!("player {} changed before registered", record.id)),
+        match Meaning::decode(e.kind, e.iccf.as_deref(), &e.detail)? {
+            Meaning::PlayerAdd(record) => self.add_player(record),
+            Meaning::PlayerSet(record) => match self.players.get_mut(&record.id) {
+                Some(p) => {
+                    *p = record;
+                    Ok(())
                 }
-            }
+                None => Err(format!("player {} changed before registered", record.id)),
+            },
             // The secret itself is not in the record; the player may be one of the
             // configuration's, which the record does not know.
-            EntryKind::PlayerSecret => parse::<SecretDetail>(e).map(|_| ()),
-            EntryKind::EventNew => {
-                let event: Event = parse(e)?;
+            Meaning::PlayerSecret(_) => Ok(()),
+            Meaning::EventNew(event) => {
                 if self.events.contains_key(&event.id) {
                     return Err(format!("event {} made twice", event.id));
                 }
                 self.events
-                    .insert(event.id.clone(), EventRecord::new(event));
+                    .insert(event.id.clone(), EventRecord::new(*event));
                 Ok(())
             }
-            EntryKind::EventEnter => {
-                let d: EnterDetail = parse(e)?;
+            Meaning::EventEnter(d) => {
                 let event = self.started_or_not(&d.event, false)?;
                 event.enter(d.team.as_deref(), &d.players);
                 Ok(())
             }
-            EntryKind::EventDraw => {
-                let d: DrawDetail = parse(e)?;
+            Meaning::EventDraw(d) => {
                 let event = self.started_or_not(&d.event, false)?;
                 event.apply_draw(d)
             }
-            EntryKind::EventStart => {
-                let d: StartDetail = parse(e)?;
+            Meaning::EventStart(d) => {
                 let event = self.started_or_not(&d.event, false)?;
                 event.started = true;
                 Ok(())
             }
-            EntryKind::EventWithdraw => {
-                let d: WithdrawDetail = parse(e)?;
+            Meaning::EventWithdraw(d) => {
                 let event = self
                     .events
                     .get_mut(&d.event)
                     .ok_or_else(|| format!("no event {}", d.event))?;
                 event.withdraw(&d.player, &d.reason)
             }
-            other => Err(format!("{} is no registry entry", other.as_str())),
+            other => Err(format!("{} is no registry entry", other.kind().as_str())),
         }
     }
 

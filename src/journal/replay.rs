@@ -9,89 +9,15 @@ use serde::{Deserialize, Serialize};
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use super::entry::Meaning;
 use super::registry::Registry;
 use super::signing::KeyHistory;
 use super::{Entry, EntryKind, JournalError, store};
-use crate::game::clock::{Leave, Overdue, Rules};
-use crate::game::{Action, Authority, Board, EndReason, Game, GameResult, Kind, Ply};
+use crate::game::{Action, Authority, Board, EndReason, Game, GameResult, Ply};
 
-/// A move entry's detail when the move carried a draw offer.
-pub const DRAW_OFFER: &str = "draw_offer";
-
-/// What a `game_start` entry's detail holds.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct GameStartDetail {
-    /// The game played (chess when not written, as in every journal older than the field).
-    #[serde(default, skip_serializing_if = "is_chess")]
-    pub kind: Kind,
-    pub white: String,
-    pub black: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen: Option<String>,
-    /// The time rules the game is played under (none in journals older than clocks).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<Rules>,
-    /// Round, for the records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<String>,
-    /// Board within the round, for an event's games paired by the relay.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<u32>,
-    /// Leave each player (White, Black) had announced when the game started and that was not
-    /// over yet: it covers this game too.
-    #[serde(default, skip_serializing_if = "no_leave")]
-    pub leave: [Vec<Leave>; 2],
-    /// In a game between two nodes, whose node keeps the record and orders every action
-    /// (docs/link.md): White's unless written.
-    #[serde(default, skip_serializing_if = "is_white")]
-    pub authority: Authority,
-}
-
-fn is_white(a: &Authority) -> bool {
-    *a == Authority::White
-}
-
-fn is_chess(kind: &Kind) -> bool {
-    *kind == Kind::Chess
-}
-
-fn no_leave(leave: &[Vec<Leave>; 2]) -> bool {
-    leave.iter().all(Vec::is_empty)
-}
-
-impl GameStartDetail {
-    /// The game as it starts, at `started`.
-    pub fn game(&self, id: &str, started: Timestamp) -> Result<Game, String> {
-        let mut game = Game::of_kind(self.kind, id, &self.white, &self.black, self.fen.as_deref())?
-            .with_rules(self.rules.clone().unwrap_or_else(Rules::unlimited), started);
-        for (color, leave) in [Color::White, Color::Black].into_iter().zip(&self.leave) {
-            for l in leave {
-                game.apply_by(color, &Action::Leave(*l), started);
-            }
-        }
-        Ok(game)
-    }
-}
-
-/// A `time_up` entry's detail.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct TimeUpDetail {
-    pub overdue: Overdue,
-    pub forfeit: bool,
-}
-
-/// An `adjudication` entry's detail.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct AdjudicationDetail {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    pub reason: String,
-    /// Decided because the loser withdrew from the event (the game was not played out).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub withdrawal: bool,
-}
+// The details' types live with the one encoder and decoder of entries; named here too, where
+// the relay and the exports have always found them.
+pub use super::entry::{AdjudicationDetail, DRAW_OFFER, GameStartDetail, TimeUpDetail};
 
 /// An entry's time.
 pub fn time_of(e: &Entry) -> Result<Timestamp, JournalError> {
@@ -238,74 +164,54 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         pos.read_code(code)
             .ok_or_else(|| corrupt(format!("move {code:?}: not a legal move there")))
     };
-    let action = match e.kind {
-        EntryKind::GameStart
-        | EntryKind::Rejected
-        | EntryKind::Result
-        | EntryKind::Message
-        | EntryKind::SigningKey
-        | EntryKind::KeyRotation
-        | EntryKind::Proposal
-        | EntryKind::PlayerAdd
-        | EntryKind::PlayerSet
-        | EntryKind::PlayerSecret
-        | EntryKind::EventNew
-        | EntryKind::EventEnter
-        | EntryKind::EventDraw
-        | EntryKind::EventStart
-        | EntryKind::EventWithdraw
-        | EntryKind::ClockSet => {
+    let action = match Meaning::of(e)? {
+        Meaning::GameStart(_)
+        | Meaning::Rejected { .. }
+        | Meaning::Result { .. }
+        | Meaning::Message { .. }
+        | Meaning::SigningKey
+        | Meaning::KeyRotation(_)
+        | Meaning::Proposal { .. }
+        | Meaning::PlayerAdd(_)
+        | Meaning::PlayerSet(_)
+        | Meaning::PlayerSecret(_)
+        | Meaning::EventNew(_)
+        | Meaning::EventEnter(_)
+        | Meaning::EventDraw(_)
+        | Meaning::EventStart(_)
+        | Meaning::EventWithdraw(_)
+        | Meaning::ClockSet { .. } => {
             return Ok(None);
         }
-        EntryKind::DrawOffer => Action::OfferDraw,
-        EntryKind::DrawAccept => Action::AcceptDraw,
-        EntryKind::DrawDecline => Action::DeclineDraw,
-        EntryKind::Resign => Action::Resign,
-        EntryKind::Move => Action::Move {
-            m: read_move(e.iccf.as_deref().unwrap_or(""), game.board())?,
-            draw_offer: e.detail == DRAW_OFFER,
+        Meaning::DrawOffer => Action::OfferDraw,
+        Meaning::DrawAccept => Action::AcceptDraw,
+        Meaning::DrawDecline => Action::DeclineDraw,
+        Meaning::Resign => Action::Resign,
+        Meaning::Move { iccf, draw_offer } => Action::Move {
+            m: read_move(&iccf, game.board())?,
+            draw_offer,
         },
-        EntryKind::Claim => Action::Claim {
-            claim: e
-                .detail
-                .parse()
-                .map_err(|err| corrupt(format!("claim: {err}")))?,
-            m: match e.iccf.as_deref() {
-                Some(iccf) => Some(read_move(iccf, game.board())?),
+        Meaning::Claim { claim, iccf } => Action::Claim {
+            claim,
+            m: match iccf {
+                Some(iccf) => Some(read_move(&iccf, game.board())?),
                 None => None,
             },
         },
-        EntryKind::Leave => Action::Leave(
-            serde_json::from_str::<Leave>(&e.detail)
-                .map_err(|err| corrupt(format!("leave: {err}")))?,
-        ),
-        EntryKind::Conditional => {
+        Meaning::Leave(leave) => Action::Leave(leave),
+        Meaning::Conditional { line: codes } => {
             let mut pos = game.board().boxed();
             let mut line = Vec::new();
-            for code in e.detail.split_whitespace() {
+            for code in &codes {
                 let m = read_move(code, pos.as_ref())?;
                 pos.play(&m);
                 line.push(m);
             }
             Action::Conditional(line)
         }
-        EntryKind::TimeUp => {
-            let detail: TimeUpDetail = serde_json::from_str(&e.detail)
-                .map_err(|err| corrupt(format!("time up: {err}")))?;
-            Action::TimeUp {
-                overdue: detail.overdue,
-                forfeit: detail.forfeit,
-            }
-        }
-        EntryKind::Reminder => Action::Remind {
-            days: e
-                .detail
-                .parse()
-                .map_err(|err| corrupt(format!("reminder: {err}")))?,
-        },
-        EntryKind::Adjudication => {
-            let detail: AdjudicationDetail = serde_json::from_str(&e.detail)
-                .map_err(|err| corrupt(format!("adjudication: {err}")))?;
+        Meaning::TimeUp(TimeUpDetail { overdue, forfeit }) => Action::TimeUp { overdue, forfeit },
+        Meaning::Reminder { days } => Action::Remind { days },
+        Meaning::Adjudication(detail) => {
             let winner = GameResult::winner_from_pgn(&detail.result)
                 .ok_or_else(|| corrupt(format!("adjudication result {:?}", detail.result)))?;
             let reason = if detail.withdrawal {
@@ -411,8 +317,7 @@ pub fn replay_after(
             return out.registry.apply(&e).map_err(corrupt);
         }
         if e.kind == EntryKind::GameStart {
-            let detail: GameStartDetail = serde_json::from_str(&e.detail)
-                .map_err(|err| corrupt(format!("game start detail: {err}")))?;
+            let detail = GameStartDetail::of(&e)?;
             if out.games.contains_key(&e.game) {
                 return Err(corrupt(format!("game {} started twice", e.game)));
             }

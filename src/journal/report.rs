@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use shakmaty::Color;
 
+use super::entry::Meaning;
 use super::record::{Names, Record, event_of};
-use super::replay::AdjudicationDetail;
 use super::{Entry, EntryKind};
 use crate::command::text::{escaped, quoted};
 use crate::game::ColorName;
@@ -126,10 +126,12 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
                     format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
                 }
                 EntryKind::Adjudication => {
-                    let reason = serde_json::from_str::<AdjudicationDetail>(&e.detail).map_or_else(
-                        |_| quoted(&e.text),
-                        |d| format!("{} ({})", escaped(&d.result), quoted(&d.reason)),
-                    );
+                    let reason = match Meaning::of(e) {
+                        Ok(Meaning::Adjudication(d)) => {
+                            format!("{} ({})", escaped(&d.result), quoted(&d.reason))
+                        }
+                        _ => quoted(&e.text),
+                    };
                     format!("adjudication: {reason}")
                 }
                 EntryKind::Message => {

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
+use super::entry::Meaning;
 use super::{Entry, EntryKind, JournalError};
 
 /// The key file's name under the data directory when the configuration names none.
@@ -238,14 +239,8 @@ fn short(text: &str) -> String {
     text.chars().take(80).collect()
 }
 
-/// A `key_rotation` entry's detail: the old key, the new one, and the old key's signature
-/// over [`rotation_message`].
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct RotationDetail {
-    pub old: String,
-    pub new: String,
-    pub signature: String,
-}
+/// A `key_rotation` entry's detail, defined with every entry's meaning ([`super::entry`]).
+pub use super::entry::RotationDetail;
 
 /// The keys the chain names, each from the entry that names it: a `signing_key` entry for the
 /// first, a `key_rotation` entry, signed by the key before, for each next.
@@ -271,8 +266,9 @@ impl KeyHistory {
                 self.keys.push((e.seq, key));
             }
             EntryKind::KeyRotation => {
-                let detail: RotationDetail = serde_json::from_str(&e.detail)
-                    .map_err(|err| corrupt(format!("key rotation: {err}")))?;
+                let Meaning::KeyRotation(detail) = Meaning::of(e)? else {
+                    return Err(corrupt("key rotation: not a rotation".to_owned()));
+                };
                 let old = PublicKey::parse(&detail.old).map_err(|err| corrupt(err.to_string()))?;
                 let new = PublicKey::parse(&detail.new).map_err(|err| corrupt(err.to_string()))?;
                 if self.current().map(|(_, k)| k) != Some(old) {

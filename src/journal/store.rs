@@ -10,7 +10,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 pub use super::chain::chain_hash;
 use super::head::{Short, SignedHead};
 use super::signing::PublicKey;
-use super::{Entry, EntryKind, JournalError, NewEntry, OutboxItem, Seen};
+use super::{Entry, EntryKind, JournalError, NewEntry, NewOutbox, Notice, OutboxItem, Seen, Told};
 use crate::notation::LangSet;
 
 const SCHEMA: &str = "
@@ -97,19 +97,42 @@ pub fn open(data_dir: &Path) -> Result<Connection, JournalError> {
 /// with their delivery time, ids assigned as SQLite's largest rowid plus one. 1: a row is
 /// removed when its reader acknowledges it, so ids come from `AUTOINCREMENT` (never one given
 /// before: a session's cursor and a reader's `ACK n` stay meaningful when the newest rows have
-/// been removed).
-const LAYOUT_VERSION: i64 = 1;
+/// been removed). 2: a row that refers to its entry says so (`of_entry`, its body empty)
+/// instead of holding the placeholder body `{"move_in_record":{}}`.
+const LAYOUT_VERSION: i64 = 2;
 
-/// Brings a journal written by an earlier release to [`LAYOUT_VERSION`], in one transaction:
-/// the outbox is rebuilt with `AUTOINCREMENT`, keeping the rows not yet delivered with their
+/// What a row of layout 1 held for a move the relay relayed: a placeholder naming no entry,
+/// its entry being the row's own.
+const MOVE_IN_RECORD: &str = r#"{"move_in_record":{}}"#;
+
+/// Brings a journal written by an earlier release to [`LAYOUT_VERSION`], a transaction a step.
+/// From layout 0, the outbox is rebuilt with `AUTOINCREMENT`, keeping the rows not yet delivered with their
 /// ids and carrying the largest id ever given on; the rows already delivered are dropped (kept
+/// only as a log that nothing reads, they were most of the file). From layout 1, the rows of
+/// relayed moves are marked as referring to their entries ([`LAYOUT_VERSION`]).
 /// only as a log that nothing reads, they were most of the file).
 fn migrate(conn: &Connection) -> Result<(), JournalError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version >= LAYOUT_VERSION {
-        return Ok(());
+    if version < 1 {
+        to_layout_1(conn)?;
     }
-    conn.execute_batch(&format!(
+    if version < 2 {
+        // The rows of a relayed move say that they refer to their entry; the rows still
+        // waiting when an older build stopped are delivered as they would have been.
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE;
+             ALTER TABLE outbox ADD COLUMN of_entry INTEGER NOT NULL DEFAULT 0;
+             UPDATE outbox SET of_entry = 1, body = '' WHERE body = '{MOVE_IN_RECORD}';
+             PRAGMA user_version = {LAYOUT_VERSION};
+             COMMIT;"
+        ))?;
+    }
+    Ok(())
+}
+
+/// Layout 0 to 1: see [`migrate`].
+fn to_layout_1(conn: &Connection) -> Result<(), JournalError> {
+    conn.execute_batch(
         "BEGIN IMMEDIATE;
          CREATE TEMP TABLE outbox_last AS SELECT coalesce(max(id), 0) AS id FROM outbox;
          CREATE TABLE outbox_v1 (
@@ -129,9 +152,9 @@ fn migrate(conn: &Connection) -> Result<(), JournalError> {
          DELETE FROM sqlite_sequence WHERE name = 'outbox';
          INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', id FROM temp.outbox_last;
          DROP TABLE temp.outbox_last;
-         PRAGMA user_version = {LAYOUT_VERSION};
-         COMMIT;"
-    ))?;
+         PRAGMA user_version = 1;
+         COMMIT;",
+    )?;
     Ok(())
 }
 
@@ -301,18 +324,25 @@ pub fn move_langs(conn: &Connection, after: i64) -> Result<HashMap<i64, LangSet>
     Ok(out)
 }
 
+/// Writes `out`, reporting entry `seq` of `game`; returns the row's id.
 pub fn insert_outbox(
     conn: &Connection,
-    player: &str,
+    out: &NewOutbox,
     game: &str,
     seq: i64,
-    body: &str,
-    sensitive: bool,
 ) -> Result<i64, JournalError> {
     conn.prepare_cached(
-        "INSERT INTO outbox (player, game, seq, body, sensitive) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO outbox (player, game, seq, body, sensitive, of_entry)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![player, game, seq, body, sensitive])?;
+    .execute(params![
+        out.player,
+        game,
+        seq,
+        out.body(),
+        out.sensitive(),
+        out.of_entry()
+    ])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -341,13 +371,17 @@ pub fn pending(
     let rows = stmt.query_map(params![player, after], |r| {
         let seq: i64 = r.get(4)?;
         let hash: Vec<u8> = r.get(5)?;
+        let told = if r.get(6)? {
+            Told::MoveOfEntry
+        } else {
+            Told::Notice(Notice::from_body(r.get_ref(3)?.as_str()?))
+        };
         Ok(OutboxItem {
             id: r.get(0)?,
             player: r.get(1)?,
             game: r.get(2)?,
-            body: r.get(3)?,
             receipt: Short::of(seq, &hash32(&hash)),
-            made: None,
+            told,
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -355,7 +389,7 @@ pub fn pending(
 
 fn pending_sql(limit: usize) -> String {
     format!(
-        "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash FROM outbox o
+        "SELECT o.id, o.player, o.game, o.body, o.seq, e.hash, o.of_entry FROM outbox o
          JOIN entries e ON e.seq = o.seq
          WHERE o.player = ?1 AND o.delivered_at IS NULL AND o.id > ?2 ORDER BY o.id LIMIT {}",
         i64::try_from(limit).unwrap_or(i64::MAX)
@@ -571,6 +605,22 @@ fn entries_where(
 mod tests {
     use super::*;
 
+    /// A row of any body, as a build of any layout since 1 wrote it.
+    fn insert_row(
+        conn: &Connection,
+        player: &str,
+        game: &str,
+        seq: i64,
+        body: &str,
+        sensitive: bool,
+    ) -> Result<i64, JournalError> {
+        conn.execute(
+            "INSERT INTO outbox (player, game, seq, body, sensitive) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![player, game, seq, body, sensitive],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
     #[test]
     fn commits_are_durable_wal_with_full_sync() {
         let dir = tempfile::tempdir().unwrap();
@@ -642,7 +692,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let conn = open(dir.path()).unwrap();
         insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
-        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
         for player in ["boris", "francois", "boris"] {
             pending(&conn, player, 0, 10).unwrap();
         }
@@ -670,13 +720,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let conn = open(dir.path()).unwrap();
         insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
-        let first = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
-        let second = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let first = insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let second = insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
         assert_eq!(mark_delivered(&conn, "boris", second).unwrap(), 2);
         assert!(pending(&conn, "boris", 0, 10).unwrap().is_empty());
         drop(conn);
         let conn = open(dir.path()).unwrap();
-        let third = insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let third = insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
         assert!(third > second && second > first, "{first} {second} {third}");
     }
 
@@ -690,9 +740,9 @@ mod tests {
         insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
         let secret = "welcome-secret-5d1f0c93a7e24b68";
         let body = format!(r#"{{"welcome":{{"player":"carol","secret":"{secret}"}}}}"#);
-        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
-        let welcome = insert_outbox(&conn, "carol", "", 1, &body, true).unwrap();
-        insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
+        let welcome = insert_row(&conn, "carol", "", 1, &body, true).unwrap();
+        insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap();
         let files = || {
             let mut bytes = std::fs::read(dir.path().join(FILE_NAME)).unwrap();
             let log = dir.path().join(format!("{FILE_NAME}-wal"));
@@ -744,16 +794,102 @@ mod tests {
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
             .unwrap();
         assert_eq!(rows, 1, "the delivered rows are gone");
-        assert_eq!(
-            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
-            4
-        );
+        assert_eq!(insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(), 4);
         // Opening again migrates nothing twice.
         drop(conn);
         let conn = open(dir.path()).unwrap();
+        assert_eq!(insert_row(&conn, "boris", "g1", 1, "{}", false).unwrap(), 5);
+    }
+
+    /// A journal of layout 1: the rows of relayed moves held a placeholder body. After the
+    /// upgrade they refer to their entries, the other rows are as they were, and new rows of
+    /// both sorts read back as written.
+    #[test]
+    fn a_layout_1_outbox_keeps_its_relayed_moves_as_references_to_their_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.execute_batch("PRAGMA user_version = 1").unwrap();
+            insert_entry(&conn, 1, &[0; 32], move_entry(None)).unwrap();
+            insert_row(&conn, "boris", "g1", 1, MOVE_IN_RECORD, false).unwrap();
+            insert_row(
+                &conn,
+                "boris",
+                "g1",
+                1,
+                r#"{"recorded":{"game":"g1","what":"x"}}"#,
+                false,
+            )
+            .unwrap();
+            insert_row(&conn, "boris", "g1", 1, "finished text", false).unwrap();
+        }
+        let conn = open(dir.path()).unwrap();
+        let told: Vec<(i64, Told)> = pending(&conn, "boris", 0, 10)
+            .unwrap()
+            .into_iter()
+            .map(|item| (item.id, item.told))
+            .collect();
+        let recorded = Notice::Recorded {
+            game: "g1".to_owned(),
+            what: "x".to_owned(),
+        };
+        let legacy = Notice::Legacy {
+            text: "finished text".to_owned(),
+        };
         assert_eq!(
-            insert_outbox(&conn, "boris", "g1", 1, "{}", false).unwrap(),
-            5
+            told,
+            [
+                (1, Told::MoveOfEntry),
+                (2, Told::Notice(recorded.clone())),
+                (3, Told::Notice(legacy))
+            ]
         );
+        let body: String = conn
+            .query_row("SELECT body FROM outbox WHERE id = 1", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(body, "", "the placeholder is gone");
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, LAYOUT_VERSION);
+        // New rows, and opening again, which migrates nothing twice.
+        let game =
+            crate::game::Game::of_kind(crate::game::Kind::Chess, "g1", "alice", "boris", None)
+                .unwrap();
+        let m = game.board().read_code("5254").unwrap();
+        let mut after = game.clone();
+        after.apply_by(
+            shakmaty::Color::White,
+            &crate::game::Action::Move {
+                m: m.clone(),
+                draw_offer: false,
+            },
+            jiff::Timestamp::UNIX_EPOCH,
+        );
+        let notice = super::super::notice::MoveNotice::new(
+            &game,
+            &after,
+            (shakmaty::Color::White, &m),
+            false,
+            false,
+            jiff::Timestamp::UNIX_EPOCH,
+        );
+        insert_outbox(&conn, &NewOutbox::move_of_entry("boris", notice), "g1", 1).unwrap();
+        insert_outbox(
+            &conn,
+            &NewOutbox::notice("boris", recorded.clone()),
+            "g1",
+            1,
+        )
+        .unwrap();
+        drop(conn);
+        let conn = open(dir.path()).unwrap();
+        let told: Vec<Told> = pending(&conn, "boris", 3, 10)
+            .unwrap()
+            .into_iter()
+            .map(|item| item.told)
+            .collect();
+        assert_eq!(told, [Told::MoveOfEntry, Told::Notice(recorded)]);
     }
 }

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::receipt::{Receipt, Short};
 use super::signing::{Key, head_message};
 use super::snapshot::{self, Snapshots};
-use super::{Entry, Hub, JournalError, OutboxItem, Record, Seen, store};
+use super::{Entry, Hub, JournalError, OutboxItem, Record, Seen, Told, store};
 
 /// What the writer owns besides the connection: the key it signs with, and the journal's
 /// write lock.
@@ -217,21 +217,13 @@ fn run_batch(
                     *seq = entry.seq;
                     *prev = entry.hash;
                     for out in record.outbox {
-                        let id = store::insert_outbox(
-                            &tx,
-                            &out.player,
-                            &game,
-                            entry.seq,
-                            &out.body,
-                            out.sensitive,
-                        )?;
+                        let id = store::insert_outbox(&tx, &out, &game, entry.seq)?;
                         items.push(OutboxItem {
                             id,
                             player: out.player,
                             game: game.clone(),
-                            body: out.body,
                             receipt: Short::of(entry.seq, &entry.hash),
-                            made: out.made,
+                            told: Told::Notice(out.notice),
                         });
                     }
                     entries.push(entry);

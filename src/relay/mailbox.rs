@@ -16,13 +16,16 @@ use crate::config::Config;
 use crate::game::replay;
 use crate::journal::export::{EventInfo, Names, PlayerInfo};
 use crate::journal::peer::PeerView;
-use crate::journal::{EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short};
+use crate::journal::{
+    EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short, Told,
+};
 
-use super::notice::{MoveNotice, Notice, Side};
 use super::render::{self, Reader};
 use super::reply::Channel;
 use super::roster::Roster;
 use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{MoveNotice, Notice, Side};
 
 /// The record could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -41,16 +44,21 @@ pub struct Message {
     pub receipt: Short,
 }
 
-impl From<OutboxItem> for Message {
-    /// An item pushed straight after its commit carries the notice it was written from; one
-    /// read back from the outbox has only its stored body, read here.
-    fn from(item: OutboxItem) -> Message {
-        let made = item.made.and_then(|made| made.downcast::<Notice>().ok());
-        Message {
-            notice: match made {
-                Some(notice) => Arc::unwrap_or_clone(notice),
-                None => Notice::from_body(&item.body),
+impl Message {
+    /// An item with its notice: the one it carries, or (for a row that refers to its entry)
+    /// `made` from the record, or, if the entry no longer makes one, its entry's number.
+    fn of(item: OutboxItem, made: Option<&MoveNotice>) -> Message {
+        let notice = match item.told {
+            Told::Notice(notice) => notice,
+            Told::MoveOfEntry => match made {
+                Some(notice) => Notice::Move(Box::new(notice.clone())),
+                None => Notice::Legacy {
+                    text: format!("MOVE {}: record entry {}", item.game, item.receipt.seq),
+                },
             },
+        };
+        Message {
+            notice,
             receipt: item.receipt,
             id: item.id,
             player: item.player,
@@ -92,7 +100,10 @@ impl Subscription {
         &mut self,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Message>> {
-        self.feed.poll_recv(cx).map(|item| item.map(Message::from))
+        // A live item carries its notice as it was made.
+        self.feed
+            .poll_recv(cx)
+            .map(|item| item.map(|item| Message::of(item, None)))
     }
 
     /// Takes the items waiting, without waiting for any: how many there were, or `None` once
@@ -249,6 +260,12 @@ impl Mailbox {
             Side::White => (mover, reader),
             Side::Black => (reader, mover),
         };
+        // A move made again from the record holds the game's moves up to it, from the replay
+        // that made it; only a notice pushed live, or stored as data by an older build, has
+        // them read and played again here.
+        if let Some(history) = m.history.get() {
+            return render::as_of(m, &self.reader(reader), players, Some(history));
+        }
         let (game, id) = (message.game.clone(), message.id);
         let history = match self.read(move |v| v.moves_until(&game, id)).await {
             Ok((start, moves)) => replay(m.mv.kind, start.as_deref(), &moves),
@@ -282,65 +299,61 @@ impl Mailbox {
         limit: usize,
     ) -> Result<Vec<Message>, MailboxError> {
         let items = self.journal.pending(player, after, limit).await?;
-        let mut messages: Vec<Message> = items.into_iter().map(Message::from).collect();
-        self.moves_from_record(&mut messages).await?;
-        Ok(messages)
+        let made = self.moves_from_record(&items).await?;
+        Ok(items
+            .into_iter()
+            .map(|item| {
+                let seq = item.receipt.seq;
+                Message::of(item, made.get(&seq))
+            })
+            .collect())
     }
 
-    /// Makes each move stored as its record entry ([`Notice::MoveInRecord`]) into its notice
-    /// again, replaying each game concerned once. A move whose entry no longer replays (a
-    /// record changed by hand) is told by its entry number, so that the reader's queue still
-    /// moves on; the error is logged. A record that could not be read is an error: the
-    /// messages are not handed out, to be read again later.
-    async fn moves_from_record(&self, messages: &mut [Message]) -> Result<(), MailboxError> {
+    /// The notices of the rows that refer to their entries ([`Told::MoveOfEntry`]), by entry,
+    /// made again from the record, replaying each game concerned once. A move whose entry no
+    /// longer replays (a record changed by hand) is left out, to be told by its entry number,
+    /// so that the reader's queue still moves on; the error is logged. A record that could not
+    /// be read is an error: the messages are not handed out, to be read again later.
+    async fn moves_from_record(
+        &self,
+        items: &[OutboxItem],
+    ) -> Result<HashMap<i64, MoveNotice>, MailboxError> {
         let mut wanted: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-        for m in messages.iter() {
-            if matches!(m.notice, Notice::MoveInRecord {}) {
+        for item in items {
+            if item.told == Told::MoveOfEntry {
                 wanted
-                    .entry(m.game.clone())
+                    .entry(item.game.clone())
                     .or_default()
-                    .push(m.receipt.seq);
+                    .push(item.receipt.seq);
             }
         }
         if wanted.is_empty() {
-            return Ok(());
+            return Ok(HashMap::new());
         }
-        let rebuilt = self
-            .read(move |v| {
-                let mut out = HashMap::new();
-                for (game, mut seqs) in wanted {
-                    seqs.sort_unstable();
-                    seqs.dedup();
-                    let found = match v.game_as_of(&game, &seqs) {
-                        Ok(found) => found,
-                        // A record that no longer replays will not replay later either; a
-                        // failed read might, and is the caller's error (nothing is sent).
-                        Err(JournalError::Corrupt(e)) => {
-                            tracing::error!(%game, error = %e, "a game's record does not replay; its moves are told by entry number");
-                            continue;
-                        }
-                        Err(e) => return Err(e),
-                    };
-                    for as_of in found {
-                        if let Some(notice) = MoveNotice::from_record(&as_of) {
-                            out.insert(as_of.entry.seq, notice);
-                        }
+        self.read(move |v| {
+            let mut out = HashMap::new();
+            for (game, mut seqs) in wanted {
+                seqs.sort_unstable();
+                seqs.dedup();
+                let found = match v.game_as_of(&game, &seqs) {
+                    Ok(found) => found,
+                    // A record that no longer replays will not replay later either; a
+                    // failed read might, and is the caller's error (nothing is sent).
+                    Err(JournalError::Corrupt(e)) => {
+                        tracing::error!(%game, error = %e, "a game's record does not replay; its moves are told by entry number");
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                for as_of in found {
+                    if let Some(notice) = MoveNotice::from_record(&as_of) {
+                        out.insert(as_of.entry.seq, notice);
                     }
                 }
-                Ok(out)
-            })
-            .await?;
-        for m in messages.iter_mut() {
-            if matches!(m.notice, Notice::MoveInRecord {}) {
-                m.notice = match rebuilt.get(&m.receipt.seq) {
-                    Some(notice) => Notice::Move(Box::new(notice.clone())),
-                    None => Notice::Legacy {
-                        text: format!("MOVE {}: record entry {}", m.game, m.receipt.seq),
-                    },
-                };
             }
-        }
-        Ok(())
+            Ok(out)
+        })
+        .await
     }
 
     /// `player` received every item up to `upto`; returns how many were newly acknowledged.
@@ -381,14 +394,17 @@ impl Mailbox {
         rejected: Rejected<'_>,
         key: Option<String>,
     ) -> Result<(), MailboxError> {
+        let refused = Meaning::Rejected {
+            reason: rejected.reason.to_owned(),
+        };
         let mut entry = NewEntry::new(
             rejected.game,
             rejected.player,
             rejected.channel.as_str(),
-            EntryKind::Rejected,
+            refused.kind(),
             rejected.text,
         );
-        entry.detail = rejected.reason.to_owned();
+        entry.set_meaning(&refused)?;
         entry.key = key;
         self.journal
             .append(vec![Record {

@@ -18,7 +18,6 @@ mod handle;
 mod link_role;
 pub mod mailbox;
 mod notes;
-pub mod notice;
 mod peers;
 mod pending;
 mod people;
@@ -40,6 +39,8 @@ mod watch;
 pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
+/// What a transport is told, as data: the outbox's items, which the journal keeps typed.
+pub use crate::journal::notice::Notice;
 /// A game start's detail as its record entry holds it: a link sends a usual start in a few
 /// bytes and writes the detail back from them, so it names its fields, through here.
 pub use crate::journal::replay::GameStartDetail;
@@ -51,7 +52,6 @@ pub use mailbox::{
     Done, GamePlayers, Handled, LinkItem, Mailbox, MailboxError, Message, Rejected, Subscription,
     names,
 };
-pub use notice::Notice;
 pub use peers::{proposal_key, refusal_key};
 pub use pending::Pending;
 pub use preview::Preview;

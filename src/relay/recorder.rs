@@ -4,8 +4,9 @@
 
 use jiff::Timestamp;
 
+use crate::journal::entry::Meaning;
 use crate::journal::{EntryKind, Journal, NewEntry};
-use crate::relay::reply::Channel;
+use crate::relay::reply::{Channel, Reply};
 use crate::relay::request::Request;
 
 /// Where the relay's time comes from.
@@ -49,25 +50,57 @@ impl Recorder {
         self.now = self.now.max(self.clock.now());
     }
 
-    /// A new entry at the relay's time.
+    /// A new entry at the relay's time, saying `meaning` (its kind, move and detail written
+    /// by the journal's one encoder). A structured detail that cannot be written is not
+    /// recorded, and the reply says so.
     pub(super) fn entry(
         &self,
         game: &str,
         player: &str,
         channel: Channel,
-        kind: EntryKind,
+        meaning: &Meaning,
+        text: &str,
+    ) -> Result<NewEntry, Reply> {
+        let mut entry = NewEntry::new(game, player, channel.as_str(), meaning.kind(), text);
+        entry
+            .set_meaning(meaning)
+            .map_err(|e| Reply::not_recorded(&e))?;
+        entry.time = self.now;
+        Ok(entry)
+    }
+
+    /// A move entry at the relay's time: `iccf` as the record keeps the move, `draw_offer`
+    /// if one rode with it ([`NewEntry::set_move`], which cannot fail).
+    pub(super) fn move_entry(
+        &self,
+        game: &str,
+        player: &str,
+        channel: Channel,
+        (iccf, draw_offer): (String, bool),
         text: &str,
     ) -> NewEntry {
-        let mut entry = NewEntry::new(game, player, channel.as_str(), kind, text);
+        let mut entry = NewEntry::new(game, player, channel.as_str(), EntryKind::Move, text);
+        entry.set_move(iccf, draw_offer);
         entry.time = self.now;
         entry
     }
 
     /// An entry by the sender of the request being handled, recording its words.
     /// It carries the request's idempotency key: the first such entry committed keeps it.
-    pub(super) fn request_entry(&self, request: &Request, game: &str, kind: EntryKind) -> NewEntry {
-        let mut entry = self.entry(game, &request.player, request.channel, kind, &request.text);
+    pub(super) fn request_entry(
+        &self,
+        request: &Request,
+        game: &str,
+        meaning: &Meaning,
+    ) -> Result<NewEntry, Reply> {
+        let mut entry = self.entry(
+            game,
+            &request.player,
+            request.channel,
+            meaning,
+            &request.text,
+        )?;
         entry.key.clone_from(&request.key);
-        entry
+        Ok(entry)
     }
 }

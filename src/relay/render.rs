@@ -11,7 +11,7 @@ use crate::game::days_hours::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
 
-use super::notice::{ClockKind, Clocks, DrawAct, MoveData, MoveNotice, Notice, Side};
+use crate::journal::notice::{ClockKind, Clocks, DrawAct, MoveData, MoveNotice, Notice, Side};
 
 /// The most characters of a person's text (a message, a reason, a result's note) a reader is
 /// shown in one item: more than the one check lets in, so only texts that never passed it (a
@@ -465,11 +465,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 shown(reason)
             ),
         ),
-        // A move stored as its entry is made into its notice before anyone reads it.
-        Notice::Legacy { .. }
-        | Notice::Record { .. }
-        | Notice::Proposal { .. }
-        | Notice::MoveInRecord {} => return None,
+        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
 }
 
@@ -548,7 +544,7 @@ mod tests {
     use crate::game::Action;
     use crate::game::clock::{Leave, Overdue, Rules};
     use crate::game::{Kind, replay};
-    use crate::relay::notice::MoveData;
+    use crate::journal::notice::MoveData;
     use crate::relay::summary::{mail_details, summary};
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
@@ -608,6 +604,7 @@ mod tests {
             clocks: None,
             from_line: false,
             cancels_line: false,
+            history: Default::default(),
         }
     }
 
@@ -1026,7 +1023,7 @@ mod tests {
         let event = Notice::EventStarted {
             event: "e".into(),
             name: "Club".into(),
-            games: vec![crate::relay::notice::EventGame {
+            games: vec![crate::journal::notice::EventGame {
                 game: "e-1".into(),
                 side: Side::Black,
                 opponent: "boris".into(),

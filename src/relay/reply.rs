@@ -220,4 +220,14 @@ mod tests {
         assert!(Status::Refused.is_final() && !Status::Refused.is_success());
         assert!(Status::BadMove.is_final());
     }
+
+    /// A move played from a conditional line is told as one when it is read back from the
+    /// record: the record names its channel as the relay does.
+    #[test]
+    fn the_record_names_a_lines_channel_as_the_relay_does() {
+        assert_eq!(
+            Channel::Conditional.as_str(),
+            crate::journal::notice::CONDITIONAL_CHANNEL
+        );
+    }
 }

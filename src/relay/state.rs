@@ -13,11 +13,12 @@ use shakmaty::Color;
 use crate::command::Command;
 use crate::config::Viewing;
 use crate::game::{Authority, Game, Refusal, side_of};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
 use crate::journal::replay::{Ledger, proposer};
 use crate::journal::{Committed, EntryKind, NewOutbox, Record};
 use crate::relay::games::Games;
 use crate::relay::notes::GameNotes;
-use crate::relay::notice::{MOVE_IN_RECORD, MoveNotice, Notice};
 use crate::relay::peers::{number_of_key, start_of};
 use crate::relay::pending::Pending;
 use crate::relay::people::People;
@@ -31,34 +32,6 @@ pub(super) struct State {
     pub(super) games: Games,
     pub(super) people: People,
     pub(super) recorder: Recorder,
-}
-
-/// The outbox row telling `player` of `notice`, with the notice itself for the live push
-/// ([`Message`](crate::relay::mailbox::Message) takes it rather than read the body back).
-pub(super) fn notice_for(player: &str, notice: &Notice) -> NewOutbox {
-    notice_to(player, notice.clone())
-}
-
-/// [`notice_for`] taking the notice (one reader: nothing to copy).
-pub(super) fn notice_to(player: &str, notice: Notice) -> NewOutbox {
-    NewOutbox {
-        player: player.to_owned(),
-        body: notice.to_body(),
-        sensitive: notice.holds_secret(),
-        made: Some(std::sync::Arc::new(notice)),
-    }
-}
-
-/// The outbox row telling `player` of a move the relay relayed, `notice` being what
-/// [`MoveNotice::from_record`] makes again from the
-/// row's entry: the row stores only that it is such a move ([`MOVE_IN_RECORD`]).
-pub(super) fn move_notice_to(player: &str, notice: MoveNotice) -> NewOutbox {
-    NewOutbox {
-        player: player.to_owned(),
-        body: MOVE_IN_RECORD.to_owned(),
-        sensitive: false,
-        made: Some(std::sync::Arc::new(Notice::Move(Box::new(notice)))),
-    }
 }
 
 /// Whether `command`, by a local player or the arbiter in a game the other node keeps, is
@@ -183,10 +156,16 @@ impl State {
         game_id: &str,
         refused: Refused,
     ) -> Pending {
-        let mut entry = self
-            .recorder
-            .request_entry(request, game_id, EntryKind::Rejected);
-        entry.detail = refused.reason.clone();
+        let entry = match self.recorder.request_entry(
+            request,
+            game_id,
+            &Meaning::Rejected {
+                reason: refused.reason.clone(),
+            },
+        ) {
+            Ok(entry) => entry,
+            Err(reply) => return Pending::Now(reply),
+        };
         let record = Record {
             entry,
             outbox: vec![],
@@ -227,9 +206,12 @@ impl State {
         mut records: Vec<Record>,
         mut reply: String,
     ) -> Pending {
-        self.record_result(by, &game, before.as_ref(), &mut records, &mut reply);
+        let recorded = self.record_result(by, &game, before.as_ref(), &mut records, &mut reply);
         // Back before the records are queued: routing them reads the game (its link).
         self.games.by_id.insert(id, game);
+        if let Err(refused) = recorded {
+            return Pending::Now(refused);
+        }
         match self.enqueue(records).await {
             Ok(committed) => Pending::AfterCommit(committed, Reply::new(Status::Done, reply)),
             Err(refused) => Pending::Now(refused),
@@ -246,7 +228,9 @@ impl State {
     ) -> Pending {
         for after in &afters {
             let before = self.games.by_id.get(&after.id).and_then(|g| g.result());
-            self.record_result(by, after, before, &mut records, &mut reply);
+            if let Err(refused) = self.record_result(by, after, before, &mut records, &mut reply) {
+                return Pending::Now(refused);
+            }
         }
         match self.enqueue(records).await {
             Ok(committed) => {
@@ -273,13 +257,14 @@ impl State {
         before: Option<&crate::game::GameResult>,
         records: &mut Vec<Record>,
         reply: &mut String,
-    ) {
+    ) -> Result<(), Reply> {
         if let Some(result) = after.result()
             && before != Some(result)
         {
-            records.push(self.result_record(after, result, by));
+            records.push(self.result_record(after, result, by)?);
             reply.push_str(&format!("; game over: {result}"));
         }
+        Ok(())
     }
 
     pub(super) fn result_record(
@@ -287,27 +272,28 @@ impl State {
         game: &Game,
         result: &crate::game::GameResult,
         by: &Sender,
-    ) -> Record {
-        let mut entry = self.recorder.entry(
+    ) -> Result<Record, Reply> {
+        let entry = self.recorder.entry(
             &game.id,
             &by.player,
             by.channel,
-            EntryKind::Result,
+            &Meaning::Result {
+                text: result.to_string(),
+            },
             result.pgn(),
-        );
-        entry.detail = result.to_string();
+        )?;
         let notice = Notice::Result {
             game: game.id.clone(),
             pgn: result.pgn().to_owned(),
             text: result.to_string(),
         };
-        Record {
+        Ok(Record {
             entry,
             outbox: [&game.white, &game.black]
                 .into_iter()
-                .map(|p| notice_for(p, &notice))
+                .map(|p| NewOutbox::notice(p, notice.clone()))
                 .collect(),
-        }
+        })
     }
 
     /// This node's role in game `game_id`, if it is played across a link.
@@ -399,7 +385,7 @@ impl State {
             _ => None,
         };
         if let Some(row) = row {
-            record.outbox.push(notice_for(&remote, &row));
+            record.outbox.push(NewOutbox::notice(&remote, row));
         }
     }
 

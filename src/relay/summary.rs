@@ -7,8 +7,8 @@ use crate::catalog::{Arg, Key, Tongue};
 use crate::game::clock::Overdue;
 use crate::notation::Lang;
 
-use super::notice::{DrawAct, Notice, Side};
 use super::render::{Reader, clocks, numbered, shown};
+use crate::journal::notice::{DrawAct, Notice, Side};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
 /// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
@@ -220,7 +220,7 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
         ),
         Notice::Legacy { text } => text.clone(),
         // A move stored as its entry is made into its notice before anyone reads it.
-        Notice::Record { .. } | Notice::Proposal { .. } | Notice::MoveInRecord {} => String::new(),
+        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
     }
 }
 

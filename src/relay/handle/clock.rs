@@ -3,15 +3,16 @@
 use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
 use crate::game::{Action, Due, Game};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{Clocks, Notice};
 use crate::journal::replay::TimeUpDetail;
-use crate::journal::{self, EntryKind, Record};
+use crate::journal::{NewOutbox, Record};
 use crate::relay::link_role::LinkRole;
-use crate::relay::notice::{Clocks, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::recorder::Clock;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::{Request, Sender};
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 /// Applies what the clock requires of one game now: a loss on time or a flag for the
 /// arbiter, and reminders. Journaled like any action, by the channel `clock`.
@@ -42,29 +43,20 @@ pub(in crate::relay) async fn settle(state: &mut State, game_id: &str) {
                 return;
             }
         }
-        let (color, action, kind, detail, text) = match due {
+        let (color, action, meaning, text) = match due {
             Due::TimeUp { color, overdue } => {
                 let forfeit = game.rules().on_timeout == OnTimeout::Forfeit;
-                let detail = match journal::detail(&TimeUpDetail { overdue, forfeit }) {
-                    Ok(detail) => detail,
-                    Err(e) => {
-                        tracing::error!(game = game_id, error = %e, "time-out not recorded");
-                        return;
-                    }
-                };
                 (
                     color,
                     Action::TimeUp { overdue, forfeit },
-                    EntryKind::TimeUp,
-                    detail,
+                    Meaning::TimeUp(TimeUpDetail { overdue, forfeit }),
                     overdue.to_string(),
                 )
             }
             Due::Remind { color, days } => (
                 color,
                 Action::Remind { days },
-                EntryKind::Reminder,
-                days.to_string(),
+                Meaning::Reminder { days },
                 format!("reminder after {days} days"),
             ),
         };
@@ -90,12 +82,12 @@ pub(in crate::relay) async fn settle(state: &mut State, game_id: &str) {
                 [player.as_str(), opponent.as_str()]
                     .into_iter()
                     .chain(admin)
-                    .map(|p| notice_for(p, &notice))
+                    .map(|p| NewOutbox::notice(p, notice.clone()))
                     .collect()
             }
-            Action::Remind { days } => vec![notice_for(
+            Action::Remind { days } => vec![NewOutbox::notice(
                 &player,
-                &Notice::Reminder {
+                Notice::Reminder {
                     game,
                     days: *days,
                     clocks,
@@ -103,10 +95,16 @@ pub(in crate::relay) async fn settle(state: &mut State, game_id: &str) {
             )],
             _ => Vec::new(),
         };
-        let mut entry = state
+        let entry = match state
             .recorder
-            .entry(game_id, &player, Channel::Clock, kind, &text);
-        entry.detail = detail;
+            .entry(game_id, &player, Channel::Clock, &meaning, &text)
+        {
+            Ok(entry) => entry,
+            Err(reply) => {
+                tracing::error!(game = game_id, error = %reply.text, "clock's entry not recorded");
+                return;
+            }
+        };
         let by = Sender {
             player: player.clone(),
             admin: false,
@@ -182,10 +180,13 @@ pub(in crate::relay) async fn set_clock(
     state.recorder.catch_up();
     // Journaled at the clock's new time: a restart starts the manual clock no earlier
     // than the record's last entry, so the clock never goes back.
-    let mut entry = state
+    let entry = match state
         .recorder
-        .request_entry(request, "", EntryKind::ClockSet);
-    entry.detail = target.to_string();
+        .request_entry(request, "", &Meaning::ClockSet { at: target })
+    {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     let record = Record {
         entry,
         outbox: Vec::new(),

@@ -3,7 +3,8 @@
 
 use crate::command::NumberedMove;
 use crate::game::{Action, Game, codes};
-use crate::journal::{EntryKind, Record};
+use crate::journal::Record;
+use crate::journal::entry::Meaning;
 use crate::notation::Notation;
 use crate::relay::pending::Pending;
 use crate::relay::render;
@@ -26,10 +27,13 @@ pub(in crate::relay) async fn conditional(
         Ok(line) => line,
         Err(refusal) => return state.refuse(request, game_id, refusal.into()).await,
     };
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::Conditional);
-    entry.detail = codes(game.board(), &line).join(" ");
+    let recorded = Meaning::Conditional {
+        line: codes(game.board(), &line),
+    };
+    let entry = match state.recorder.request_entry(request, game_id, &recorded) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     let reply = if line.is_empty() {
         format!("conditional line cancelled {game_id}")
     } else {

@@ -14,15 +14,16 @@ use crate::config::registered::event_from_keys;
 use crate::config::{Reach, valid_game_id};
 use crate::event::{self, System};
 use crate::game::{Action, EndReason, GameResult};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{EventGame, Notice};
 use crate::journal::registry::{DrawDetail, EnterDetail, EventRecord, StartDetail, WithdrawDetail};
 use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
-use crate::journal::{self, EntryKind, NewOutbox, Record};
+use crate::journal::{Committed, NewOutbox, Record};
 use crate::relay::handle::event_lists::{self, numbered};
-use crate::relay::notice::{EventGame, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 /// The longest event id: its games' ids (`<event>-r12b3`) must stay within an id's 64.
 const MAX_EVENT_ID: usize = 48;
@@ -86,12 +87,10 @@ fn open_event<'a>(state: &'a State, id: &str) -> Result<&'a EventRecord, Reply> 
 async fn journal_one(
     state: &mut State,
     request: &Request,
-    kind: EntryKind,
-    detail: &impl serde::Serialize,
+    meaning: &Meaning,
     outbox: Vec<NewOutbox>,
-) -> Result<journal::Committed, Reply> {
-    let mut entry = state.recorder.request_entry(request, "", kind);
-    entry.detail = journal::detail(detail).map_err(|e| Reply::not_recorded(&e))?;
+) -> Result<Committed, Reply> {
+    let entry = state.recorder.request_entry(request, "", meaning)?;
     state.enqueue(vec![Record { entry, outbox }]).await
 }
 
@@ -122,7 +121,13 @@ async fn new_event(
     let mut event =
         event_from_keys(id, &keys).map_err(|e| refused(Status::BadCommand, e.to_string()))?;
     event.system = Some(system);
-    let committed = journal_one(state, request, EntryKind::EventNew, &event, Vec::new()).await?;
+    let committed = journal_one(
+        state,
+        request,
+        &Meaning::EventNew(Box::new(event.clone())),
+        Vec::new(),
+    )
+    .await?;
     let reply = format!(
         "event {id} made: {} ({system}, {}); enter players with EVENT ENTER {id}{} <player>...",
         event.name,
@@ -207,7 +212,13 @@ async fn enter(
         team: team.map(str::to_owned),
         players: players.to_vec(),
     };
-    let committed = journal_one(state, request, EntryKind::EventEnter, &detail, Vec::new()).await?;
+    let committed = journal_one(
+        state,
+        request,
+        &Meaning::EventEnter(detail.clone()),
+        Vec::new(),
+    )
+    .await?;
     let record = state
         .people
         .registry
@@ -251,7 +262,13 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
         seed: hex::encode(seed),
         order: event::draw::shuffle(&drawn, &seed),
     };
-    let committed = journal_one(state, request, EntryKind::EventDraw, &detail, Vec::new()).await?;
+    let committed = journal_one(
+        state,
+        request,
+        &Meaning::EventDraw(detail.clone()),
+        Vec::new(),
+    )
+    .await?;
     let reply = format!(
         "drawn with seed {}: {}",
         detail.seed,
@@ -334,14 +351,11 @@ async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<P
         starts.push(record);
         games.push((game_id, p.round, game));
     }
-    let mut entry = state
-        .recorder
-        .request_entry(request, "", EntryKind::EventStart);
-    entry.detail = journal::detail(&StartDetail {
+    let started = Meaning::EventStart(StartDetail {
         event: id.to_owned(),
         games: starts.len(),
-    })
-    .map_err(|e| Reply::not_recorded(&e))?;
+    });
+    let entry = state.recorder.request_entry(request, "", &started)?;
     let outbox = by_mail
         .into_iter()
         .map(|(player, games)| {
@@ -350,7 +364,7 @@ async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<P
                 name: event.name.clone(),
                 games,
             };
-            notice_for(&player, &notice)
+            NewOutbox::notice(&player, notice)
         })
         .collect();
     let mut records = vec![Record { entry, outbox }];
@@ -428,15 +442,14 @@ async fn withdraw(
                 .map_err(|e| refused(Status::Refused, format!("{game_id}: {e}")))?;
             let mut after = crate::game::Game::clone(game);
             after.apply_by(game.turn(), &action, state.recorder.now);
-            let mut entry = state
-                .recorder
-                .request_entry(request, game_id, EntryKind::Adjudication);
-            entry.detail = journal::detail(&AdjudicationDetail {
+            let adjudicated = Meaning::Adjudication(AdjudicationDetail {
                 result: lost.pgn().to_owned(),
                 reason: reason.to_owned(),
                 withdrawal: true,
-            })
-            .map_err(|e| Reply::not_recorded(&e))?;
+            });
+            let entry = state
+                .recorder
+                .request_entry(request, game_id, &adjudicated)?;
             records.push(Record {
                 entry,
                 outbox: Vec::new(),
@@ -453,11 +466,13 @@ async fn withdraw(
         player: player.to_owned(),
         reason: reason.to_owned(),
     };
-    let mut entry = state
+    let entry = state
         .recorder
-        .request_entry(request, "", EntryKind::EventWithdraw);
-    entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
-    let outbox = told.iter().map(|p| notice_for(p, &notice)).collect();
+        .request_entry(request, "", &Meaning::EventWithdraw(detail))?;
+    let outbox = told
+        .iter()
+        .map(|p| NewOutbox::notice(p, notice.clone()))
+        .collect();
     records.insert(0, Record { entry, outbox });
     let lost = afters.len();
     let reply = if started {

@@ -6,14 +6,15 @@ use shakmaty::Color;
 use crate::command::text::Logged;
 use crate::config::{GAME_ID_RULE, valid_game_id};
 use crate::game::clock::{Leave, Rules};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
 use crate::journal::replay::GameStartDetail;
-use crate::journal::{self, EntryKind, Record};
-use crate::relay::notice::Notice;
+use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::render;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 use crate::relay::view::{self, GameView};
 
 pub(in crate::relay) fn list_games(state: &State, request: &Request) -> Reply {
@@ -169,10 +170,11 @@ pub(in crate::relay) fn prepare_start(
     let game = detail
         .game(game_id, state.recorder.now)
         .map_err(|e| Reply::new(Status::BadCommand, format!("bad FEN: {e}")))?;
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::GameStart);
-    entry.detail = journal::detail(&detail).map_err(|e| Reply::not_recorded(&e))?;
+    let entry = state.recorder.request_entry(
+        request,
+        game_id,
+        &Meaning::GameStart(Box::new(detail.clone())),
+    )?;
     let outbox = [
         (&white, Color::White, &black),
         (&black, Color::Black, &white),
@@ -184,7 +186,7 @@ pub(in crate::relay) fn prepare_start(
             side: color.into(),
             opponent: opponent.clone(),
         };
-        notice_for(player, &notice)
+        NewOutbox::notice(player, notice)
     })
     .collect();
     Ok((Record { entry, outbox }, game))

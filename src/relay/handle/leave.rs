@@ -6,14 +6,15 @@ use shakmaty::Color;
 use crate::command::Command;
 use crate::game::clock::Leave;
 use crate::game::{Action, Game, Refusal};
-use crate::journal::{EntryKind, Record, detail};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
+use crate::journal::{NewOutbox, Record};
 use crate::relay::link_role::LinkRole;
-use crate::relay::notice::Notice;
 use crate::relay::peers::game_of_key;
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{Refused, State, notice_for};
+use crate::relay::state::{Refused, State};
 
 pub(in crate::relay) async fn leave(
     state: &mut State,
@@ -102,10 +103,12 @@ pub(in crate::relay) async fn leave(
     for id in &ids {
         let game = &state.games.by_id[*id];
         let color = game.side_of(&request.player).unwrap_or(Color::White);
-        let mut entry = state.recorder.request_entry(request, id, EntryKind::Leave);
-        entry.detail = match detail(&leave) {
-            Ok(detail) => detail,
-            Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+        let entry = match state
+            .recorder
+            .request_entry(request, id, &Meaning::Leave(leave))
+        {
+            Ok(entry) => entry,
+            Err(reply) => return Pending::Now(reply),
         };
         let notice = Notice::Leave {
             game: (*id).clone(),
@@ -115,7 +118,7 @@ pub(in crate::relay) async fn leave(
         };
         records.push(Record {
             entry,
-            outbox: vec![notice_for(game.player(!color), &notice)],
+            outbox: vec![NewOutbox::notice(game.player(!color), notice)],
         });
         let mut after = Game::clone(game);
         after.apply_by(color, &Action::Leave(leave), state.recorder.now);
@@ -130,10 +133,14 @@ pub(in crate::relay) async fn leave(
     );
     if !proposed.is_empty() && request.channel != Channel::Link {
         for carrier in &carriers {
-            let mut entry = state
-                .recorder
-                .request_entry(request, carrier, EntryKind::Proposal);
-            entry.detail = Command::Leave { first, days }.to_string();
+            let proposal = Meaning::Proposal {
+                command: Command::Leave { first, days }.to_string(),
+                iccf: None,
+            };
+            let entry = match state.recorder.request_entry(request, carrier, &proposal) {
+                Ok(entry) => entry,
+                Err(reply) => return Pending::Now(reply),
+            };
             records.push(Record {
                 entry,
                 outbox: vec![],

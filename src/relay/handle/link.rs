@@ -8,12 +8,13 @@ use shakmaty::Color;
 
 use crate::command::{Command, MoveLine};
 use crate::game::{Action, Game, Refusal};
-use crate::journal::{EntryKind, NewEntry, Record};
-use crate::relay::notice::{MoveData, Notice};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{MoveData, Notice};
+use crate::journal::{NewEntry, NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{Refused, State, notice_for};
+use crate::relay::state::{Refused, State};
 
 /// The other node refused an action this node accepted: the record says so, and the
 /// player hears it. Only a link may say this.
@@ -39,15 +40,20 @@ pub(in crate::relay) async fn peer_refused(
             format!("this node keeps game {game_id}'s record: the other node cannot refuse in it"),
         ));
     }
-    let mut entry = state.recorder.entry(
+    let refused = Meaning::Rejected {
+        reason: reason.to_owned(),
+    };
+    let mut entry = match state.recorder.entry(
         game_id,
         &request.player,
         request.channel,
-        EntryKind::Rejected,
+        &refused,
         &format!("refused by the other node: action {number}"),
-    );
+    ) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     entry.key.clone_from(&request.key);
-    entry.detail = reason.to_owned();
     let notice = Notice::Refused {
         game: game_id.to_owned(),
         number,
@@ -55,7 +61,7 @@ pub(in crate::relay) async fn peer_refused(
     };
     let record = Record {
         entry,
-        outbox: vec![notice_for(&request.player, &notice)],
+        outbox: vec![NewOutbox::notice(&request.player, notice)],
     };
     match state.enqueue(vec![record]).await {
         Ok(committed) => {
@@ -122,11 +128,14 @@ pub(in crate::relay) async fn propose(
         Ok(command) => command,
         Err(refusal) => return state.refuse(request, game_id, Refused::from(refusal)).await,
     };
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::Proposal);
-    entry.iccf = iccf;
-    entry.detail = command.to_string();
+    let proposal = Meaning::Proposal {
+        command: command.to_string(),
+        iccf,
+    };
+    let entry = match state.recorder.request_entry(request, game_id, &proposal) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     let record = Record {
         entry,
         outbox: vec![],
@@ -158,23 +167,29 @@ pub(in crate::relay) fn line_answer(
         return None;
     }
     let code = after.board().code(&answer);
+    let proposal = Meaning::Proposal {
+        command: Command::Move {
+            game: game_id.to_owned(),
+            line: MoveLine {
+                text: code.clone(),
+                ..MoveLine::default()
+            },
+        }
+        .to_string(),
+        iccf: Some(code.clone()),
+    };
     let mut entry = NewEntry::new(
         game_id,
         owner,
         Channel::Conditional.as_str(),
-        EntryKind::Proposal,
+        proposal.kind(),
         &format!("conditional {code}"),
     );
     entry.time = time;
-    entry.iccf = Some(code.clone());
-    entry.detail = Command::Move {
-        game: game_id.to_owned(),
-        line: MoveLine {
-            text: code,
-            ..MoveLine::default()
-        },
+    if let Err(e) = entry.set_meaning(&proposal) {
+        tracing::error!(game = game_id, error = %e, "a conditional answer's proposal not recorded");
+        return None;
     }
-    .to_string();
     let left = after.conditional(!mover).len().saturating_sub(1) / 2;
     let notice = Notice::LinePlayed {
         game: game_id.to_owned(),
@@ -183,6 +198,6 @@ pub(in crate::relay) fn line_answer(
     };
     Some(Record {
         entry,
-        outbox: vec![notice_for(owner, &notice)],
+        outbox: vec![NewOutbox::notice(owner, notice)],
     })
 }

@@ -4,13 +4,14 @@
 
 use crate::command::Command;
 use crate::command::text::{self, TextKind};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
 use crate::journal::replay::Spoken;
-use crate::journal::{EntryKind, Record};
-use crate::relay::notice::Notice;
+use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::{MENDED, Request, message_words};
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 use crate::relay::view::index;
 
 /// A message to the opponent: journaled, and delivered through the outbox like a move.
@@ -25,15 +26,18 @@ pub(in crate::relay) async fn message(
         Err(reply) => return Pending::Now(reply),
     };
     let opponent = state.games.by_id[game_id].player(!color).to_owned();
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::Message);
-    entry.detail = text.to_owned();
+    let said = Meaning::Message {
+        text: text.to_owned(),
+    };
+    let entry = match state.recorder.request_entry(request, game_id, &said) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     let record = Record {
         entry,
-        outbox: vec![notice_for(
+        outbox: vec![NewOutbox::notice(
             &opponent,
-            &Notice::Message {
+            Notice::Message {
                 game: game_id.to_owned(),
                 from: request.player.clone(),
                 text: text.to_owned(),

@@ -6,15 +6,14 @@ use shakmaty::Color;
 use crate::command::MoveLine;
 use crate::config::Reach;
 use crate::game::{Action, Game, Ply};
-use crate::journal::replay::DRAW_OFFER;
-use crate::journal::{EntryKind, Record};
+use crate::journal::notice::{Clocks, MoveData, MoveNotice, Notice};
+use crate::journal::{NewOutbox, Record};
 use crate::notation::{Lang, Notation};
-use crate::relay::notice::{Clocks, MoveData, MoveNotice, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::render;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{State, dots, move_notice_to, notice_for};
+use crate::relay::state::{State, dots};
 
 /// How a move goes on to its opponent, for the log line: `tcp`, `email`, `xfcc`, `link:ID`,
 /// or `none` for an opponent the relay does not know.
@@ -107,9 +106,9 @@ pub(in crate::relay) async fn play(
             true,
         );
         let left = game.conditional(!color).len() / 2;
-        answer_record.outbox.push(notice_for(
+        answer_record.outbox.push(NewOutbox::notice(
             &owner,
-            &Notice::LinePlayed {
+            Notice::LinePlayed {
                 game: game_id.to_owned(),
                 mv: played,
                 left: u32::try_from(left).unwrap_or(u32::MAX),
@@ -139,7 +138,7 @@ pub(in crate::relay) async fn play(
         .await
 }
 
-/// `color`'s move `m`, played on `game`: its record (an entry of `kind`, written
+/// `color`'s move `m`, played on `game`: its record (a move entry, written
 /// `written`, arriving by `channel`) with the notice telling the opponent, with both
 /// clocks; `from_line` for an answer played from the mover's conditional line.
 #[allow(clippy::too_many_arguments)]
@@ -156,13 +155,6 @@ pub(in crate::relay) fn move_record(
     let player = game.player(color);
     let opponent = game.player(!color);
     let iccf = game.board().code(&m);
-    let mut entry = state
-        .recorder
-        .entry(&game.id, player, channel, EntryKind::Move, written);
-    entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
-    if draw_offer {
-        entry.detail = DRAW_OFFER.to_owned();
-    }
     // One line per move relayed, for the operator: never the text or anything secret.
     tracing::info!(
         game = %game.id,
@@ -174,12 +166,16 @@ pub(in crate::relay) fn move_record(
         channel_out = %ReachedBy(state.people.players.get(opponent).map(|p| &p.reach)),
         "move relayed"
     );
-    entry.iccf = Some(iccf);
+    let mut entry =
+        state
+            .recorder
+            .move_entry(&game.id, player, channel, (iccf, draw_offer), written);
+    entry.san = Some(game.board().write(&m, Notation::San(Lang::English)));
     let notice = MoveNotice::before(game, (color, &m), draw_offer, from_line);
     game.apply_by(color, &Action::Move { m, draw_offer }, state.recorder.now);
     let notice = notice.after(game, state.recorder.now);
     Record {
         entry,
-        outbox: vec![move_notice_to(game.player(!color), notice)],
+        outbox: vec![NewOutbox::move_of_entry(game.player(!color), notice)],
     }
 }

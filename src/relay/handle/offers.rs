@@ -3,11 +3,12 @@
 //! through the same [`act`]).
 
 use crate::game::{Action, Game};
-use crate::journal::{EntryKind, Record};
-use crate::relay::notice::{DrawAct, Notice};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{DrawAct, Notice};
+use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::request::Request;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 pub(in crate::relay) async fn act(
     state: &mut State,
@@ -23,12 +24,7 @@ pub(in crate::relay) async fn act(
     if let Err(refusal) = game.check(color, &action, state.recorder.now) {
         return state.refuse(request, game_id, refusal.into()).await;
     }
-    let kind = match action {
-        Action::OfferDraw => EntryKind::DrawOffer,
-        Action::AcceptDraw => EntryKind::DrawAccept,
-        Action::DeclineDraw => EntryKind::DrawDecline,
-        _ => EntryKind::Resign,
-    };
+    let meaning = Meaning::of_simple_action(&action).unwrap_or(Meaning::Resign);
     let opponent = game.player(!color).to_owned();
     let mut after = Game::clone(game);
     after.apply_by(color, &action, state.recorder.now);
@@ -54,11 +50,14 @@ pub(in crate::relay) async fn act(
         },
         _ => Notice::Resigned { game, by, side },
     };
-    let entry = state.recorder.request_entry(request, game_id, kind);
+    let entry = match state.recorder.request_entry(request, game_id, &meaning) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
     let records = vec![Record {
         entry,
-        outbox: vec![notice_for(&opponent, &notice)],
+        outbox: vec![NewOutbox::notice(&opponent, notice)],
     }];
-    let reply = format!("{} {game_id}", kind.as_str().replace('_', " "));
+    let reply = format!("{} {game_id}", meaning.kind().as_str().replace('_', " "));
     state.commit(request, after, records, reply).await
 }

@@ -13,15 +13,16 @@ use crate::command::text::Logged;
 use crate::command::{PlayerAction, PlayerFields};
 use crate::config::registered::player_from_keys;
 use crate::config::{Player, Reach, valid_id};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::Notice;
 use crate::journal::registry::{PlayerRecord, SecretDetail};
-use crate::journal::{self, EntryKind, Record};
+use crate::journal::{NewOutbox, Record};
 use crate::notation::Notation;
-use crate::relay::notice::Notice;
 use crate::relay::pending::Pending;
 use crate::relay::people::People;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 /// A player's details as the configuration would name them, for the record.
 pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord {
@@ -177,10 +178,10 @@ async fn add_player(
         .map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
     state.people.reachable(&player)?;
     let record = record_of(&player, fields);
-    let mut entry = state
-        .recorder
-        .request_entry(request, "", EntryKind::PlayerAdd);
-    entry.detail = journal::detail(&record).map_err(|e| Reply::not_recorded(&e))?;
+    let mut entry =
+        state
+            .recorder
+            .request_entry(request, "", &Meaning::PlayerAdd(record.clone()))?;
     entry.credential = Some((id.to_owned(), hash));
     let mut outbox = Vec::new();
     if player.reach == Reach::Email {
@@ -190,7 +191,7 @@ async fn add_player(
             secret: secret.clone(),
             notation: record.notation.clone(),
         };
-        outbox.push(notice_for(id, &welcome));
+        outbox.push(NewOutbox::notice(id, welcome));
     }
     let reply = format!(
         "player {id} registered ({}, {}); secret, shown this once: {secret}",
@@ -238,10 +239,9 @@ async fn set_player(
         ..PlayerFields::default()
     };
     let record = record_of(&player, &merged);
-    let mut entry = state
+    let entry = state
         .recorder
-        .request_entry(request, "", EntryKind::PlayerSet);
-    entry.detail = journal::detail(&record).map_err(|e| Reply::not_recorded(&e))?;
+        .request_entry(request, "", &Meaning::PlayerSet(record.clone()))?;
     let committed = state
         .enqueue(vec![Record {
             entry,
@@ -269,13 +269,10 @@ async fn change_secret(
     hash: String,
     reply: Reply,
 ) -> Result<Pending, Reply> {
-    let mut entry = state
-        .recorder
-        .request_entry(request, "", EntryKind::PlayerSecret);
-    entry.detail = journal::detail(&SecretDetail {
+    let secret = Meaning::PlayerSecret(SecretDetail {
         player: id.to_owned(),
-    })
-    .map_err(|e| Reply::not_recorded(&e))?;
+    });
+    let mut entry = state.recorder.request_entry(request, "", &secret)?;
     entry.credential = Some((id.to_owned(), hash.clone()));
     let committed = state
         .enqueue(vec![Record {

@@ -6,16 +6,16 @@ use shakmaty::Color;
 
 use crate::command::text::Logged;
 use crate::game::{Action, Game};
+use crate::journal::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use crate::journal::replay::{GameStartDetail, action_of};
-use crate::journal::{Entry, EntryKind, NewEntry, Record};
+use crate::journal::{Entry, EntryKind, NewEntry, NewOutbox, Record};
 use crate::notation::{Lang, Notation};
 use crate::relay::link_role::LinkRole;
-use crate::relay::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::replica::{Actor, Replicated, nearest_number};
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Sender;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 /// Journals entry `r` of the record the other node keeps, if it is the next one.
 pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pending {
@@ -225,7 +225,7 @@ async fn replicate_start(state: &mut State, r: Replicated, time: Timestamp) -> P
                 side: color.into(),
                 opponent: game.player(!color).to_owned(),
             };
-            notice_for(game.player(color), &notice)
+            NewOutbox::notice(game.player(color), notice)
         })
         .collect();
     match state.enqueue(vec![Record { entry, outbox }]).await {
@@ -272,7 +272,7 @@ fn told(
         } else {
             player
         };
-        return vec![notice_for(here, &notice)];
+        return vec![NewOutbox::notice(here, notice)];
     }
     let local_actor = !state.people.across_link(player);
     if local_actor {
@@ -285,7 +285,10 @@ fn told(
                 r.kind.as_str().replace('_', " ")
             ),
         };
-        return vec![notice_for(player, &Notice::Recorded { game: id, what })];
+        return vec![NewOutbox::notice(
+            player,
+            Notice::Recorded { game: id, what },
+        )];
     }
     let reader = game.player(!color).to_owned();
     let (by, side) = (player.to_owned(), color.into());
@@ -298,6 +301,7 @@ fn told(
             clocks: Clocks::of(after, time),
             from_line: false,
             cancels_line: false,
+            history: Default::default(),
         })),
         Action::OfferDraw => Notice::Draw {
             game: id,
@@ -333,7 +337,7 @@ fn told(
         },
         _ => return Vec::new(),
     };
-    vec![notice_for(&reader, &notice)]
+    vec![NewOutbox::notice(&reader, notice)]
 }
 
 /// What this node's player hears of a message in the record.
@@ -352,12 +356,12 @@ fn told_message(
             from: player.to_owned(),
             text: r.detail.clone(),
         };
-        vec![notice_for(game.player(!color), &notice)]
+        vec![NewOutbox::notice(game.player(!color), notice)]
     } else {
         let notice = Notice::Recorded {
             game: r.game.clone(),
             what: "your message is in the record".to_owned(),
         };
-        vec![notice_for(player, &notice)]
+        vec![NewOutbox::notice(player, notice)]
     }
 }

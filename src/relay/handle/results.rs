@@ -3,15 +3,16 @@
 
 use crate::command::NumberedMove;
 use crate::game::{Action, Claim, EndReason, Game, GameResult};
+use crate::journal::entry::Meaning;
+use crate::journal::notice::{MoveData, Notice};
 use crate::journal::replay::AdjudicationDetail;
-use crate::journal::{EntryKind, Record, detail};
+use crate::journal::{NewOutbox, Record};
 use crate::notation::result::Score;
 use crate::notation::{Lang, Notation};
-use crate::relay::notice::{MoveData, Notice};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
-use crate::relay::state::{State, notice_for};
+use crate::relay::state::State;
 
 /// `RESIGN`: a one-sided act on the game, told to the opponent as a draw offer is.
 pub(in crate::relay) async fn resign(
@@ -52,16 +53,18 @@ pub(in crate::relay) async fn claim(
         return state.refuse(request, game_id, refusal.into()).await;
     }
     let opponent = game.player(!color).to_owned();
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::Claim);
-    entry.detail = claim.as_str().to_owned();
-    let mv = m.as_ref().map(|m| {
-        let mv = MoveData::of(game, m);
-        entry.iccf = Some(mv.iccf.clone());
-        entry.san = Some(game.board().write(m, Notation::San(Lang::English)));
-        Box::new(mv)
-    });
+    let mv = m.as_ref().map(|m| Box::new(MoveData::of(game, m)));
+    let claimed = Meaning::Claim {
+        claim,
+        iccf: mv.as_ref().map(|mv| mv.iccf.clone()),
+    };
+    let mut entry = match state.recorder.request_entry(request, game_id, &claimed) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
+    entry.san = m
+        .as_ref()
+        .map(|m| game.board().write(m, Notation::San(Lang::English)));
     let notice = Notice::Claim {
         game: game_id.to_owned(),
         by: request.player.clone(),
@@ -73,7 +76,7 @@ pub(in crate::relay) async fn claim(
     after.apply_by(color, &action, state.recorder.now);
     let records = vec![Record {
         entry,
-        outbox: vec![notice_for(&opponent, &notice)],
+        outbox: vec![NewOutbox::notice(&opponent, notice)],
     }];
     let reply = format!("claim accepted {game_id}");
     state.commit(request, after, records, reply).await
@@ -107,16 +110,14 @@ pub(in crate::relay) async fn adjudicate(
     if let Err(refusal) = game.check(game.turn(), &action, state.recorder.now) {
         return Pending::Now(Reply::new(Status::Refused, refusal.to_string()));
     }
-    let mut entry = state
-        .recorder
-        .request_entry(request, game_id, EntryKind::Adjudication);
-    entry.detail = match detail(&AdjudicationDetail {
+    let adjudicated = Meaning::Adjudication(AdjudicationDetail {
         result: decided.pgn().to_owned(),
         reason: reason.to_owned(),
         withdrawal: false,
-    }) {
-        Ok(detail) => detail,
-        Err(e) => return Pending::Now(Reply::not_recorded(&e)),
+    });
+    let entry = match state.recorder.request_entry(request, game_id, &adjudicated) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
     };
     let mut after = Game::clone(game);
     after.apply_by(game.turn(), &action, state.recorder.now);

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::command::Command;
-use crate::journal::{EntryKind, store};
+use crate::journal::{EntryKind, notice, store};
 
 /// Players and a game; `HASH` stands for a cheap hash (these tests never log in).
 const PLAYERS: &str = r#"

@@ -1,5 +1,7 @@
 //! What the relay tells a player, as data: one [`Notice`] per outbox item, stored as JSON in the
-//! outbox row and rendered for its reader only when it is delivered ([`super::render::notice`]).
+//! outbox row (or, for a move the relay relayed, made again from the row's entry) and rendered
+//! for its reader only when it is delivered (`relay::render::notice`). It lives with the
+//! outbox that keeps it, so that an item handed to a live session carries its notice typed.
 //!
 //! Data, not text, so that every transport writes the same event its own way (a protocol line,
 //! a mail in the reader's language, a link frame) as of the moment it happened: a move carries
@@ -11,14 +13,15 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+use super::as_of::AsOf;
+use super::entry::Meaning;
 use crate::game::clock::{Leave, Overdue, TimeControl};
 use crate::game::{Board, Game, Kind, Ply, board};
-use crate::journal::EntryKind;
-use crate::journal::as_of::AsOf;
-use crate::journal::replay::DRAW_OFFER;
 use crate::notation::Notation;
 
-use super::reply::Channel;
+/// The channel of a move the relay played from its player's conditional line, as entries
+/// name it (the relay's `Channel::Conditional`).
+pub const CONDITIONAL_CHANNEL: &str = "conditional";
 
 /// A side, as stored (shakmaty's colour has no serde form here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,7 +115,7 @@ impl MoveData {
     }
 
     /// [`MoveData::of`] with the position only held, not written out: for a notice whose row
-    /// stores its entry instead ([`MOVE_IN_RECORD`]), which never reads `before` (a FEN a move,
+    /// stores its entry instead ([`super::NewOutbox::move_of_entry`]), which never reads `before` (a FEN a move,
     /// for nothing). Should such a notice be stored as data after all, [`Notice::to_body`]
     /// writes the position then.
     fn held_only(game: &Game, m: &Ply) -> MoveData {
@@ -273,6 +276,53 @@ pub struct MoveNotice {
     /// The move did not follow the reader's conditional line, which is now cancelled.
     #[serde(default)]
     pub cancels_line: bool,
+    /// The game's start and its moves up to this one, when the notice was made again from the
+    /// record (never stored): a mail shows the game's moves from it without replaying the game
+    /// a second time. A notice made live, or read back from a row that holds it as data, has
+    /// none.
+    #[serde(skip)]
+    pub history: History,
+}
+
+/// [`MoveNotice::history`]: a game's start position and its moves, as the replay that made the
+/// notice held them.
+#[derive(Clone, Default)]
+pub struct History(Option<std::sync::Arc<Played>>);
+
+/// A start position and the moves played from it.
+type Played = (Box<dyn Board>, Vec<Ply>);
+
+impl History {
+    /// `game`'s start and every move played in it.
+    pub fn of(game: &Game) -> History {
+        History(Some(std::sync::Arc::new((
+            game.start().boxed(),
+            game.moves().to_vec(),
+        ))))
+    }
+
+    /// The start position and the moves, if held.
+    pub fn get(&self) -> Option<(&dyn Board, &[Ply])> {
+        self.0.as_ref().map(|h| (h.0.as_ref(), h.1.as_slice()))
+    }
+}
+
+/// Two notices are the same when what they say is: the history is the record again.
+impl PartialEq for History {
+    fn eq(&self, _: &History) -> bool {
+        true
+    }
+}
+
+impl Eq for History {}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(h) => write!(f, "History({} moves)", h.1.len()),
+            None => f.write_str("History(none)"),
+        }
+    }
 }
 
 impl MoveNotice {
@@ -294,7 +344,7 @@ impl MoveNotice {
 
     /// What the game before the move says of it: the relay plays a move on the game itself,
     /// not on a copy, and finishes the notice from the game after it.
-    pub(super) fn before(
+    pub fn before(
         before: &Game,
         (color, m): (Color, &Ply),
         draw_offer: bool,
@@ -309,6 +359,7 @@ impl MoveNotice {
                 clocks: None,
                 from_line,
                 cancels_line: false,
+                history: History::default(),
             },
             reader: !color,
             reader_had_line: !before.conditional(!color).is_empty(),
@@ -320,28 +371,29 @@ impl MoveNotice {
     /// move by a player of the game, legal where it was played.
     pub fn from_record(as_of: &AsOf) -> Option<MoveNotice> {
         let (e, before) = (&as_of.entry, &as_of.before);
-        if e.kind != EntryKind::Move {
+        let Ok(Meaning::Move { iccf, draw_offer }) = Meaning::of(e) else {
             return None;
-        }
+        };
         let color = before.side_of(&e.player)?;
-        let m = before.board().read_code(e.iccf.as_deref()?)?;
+        let m = before.board().read_code(&iccf)?;
         let now = e.time.parse().ok()?;
-        let from_line = e.channel == Channel::Conditional.as_str();
-        let draw_offer = e.detail == DRAW_OFFER;
-        Some(MoveNotice::new(
+        let from_line = e.channel == CONDITIONAL_CHANNEL;
+        let mut notice = MoveNotice::new(
             before,
             &as_of.after,
             (color, &m),
             draw_offer,
             from_line,
             now,
-        ))
+        );
+        notice.history = History::of(&as_of.after);
+        Some(notice)
     }
 }
 
 /// A move's notice made from the game before the move ([`MoveNotice::before`]), waiting for
 /// the game after it.
-pub(super) struct NoticeBefore {
+pub struct NoticeBefore {
     notice: MoveNotice,
     reader: Color,
     reader_had_line: bool,
@@ -349,7 +401,7 @@ pub(super) struct NoticeBefore {
 
 impl NoticeBefore {
     /// The notice, with the clocks at `now` of `after`, the game the move left.
-    pub(super) fn after(self, after: &Game, now: jiff::Timestamp) -> MoveNotice {
+    pub fn after(self, after: &Game, now: jiff::Timestamp) -> MoveNotice {
         let mut notice = self.notice;
         // The reader's line did not expect this move (or has run out): it is gone.
         notice.cancels_line = !notice.from_line
@@ -360,12 +412,6 @@ impl NoticeBefore {
         notice
     }
 }
-
-/// What an outbox row stores for a move the relay relayed from its own record entry: the row
-/// names the entry, and the notice is made again from it when the row is read back
-/// ([`Notice::MoveInRecord`]). About 300 bytes of JSON a move (the position, the clocks) were
-/// written for nothing: nearly every push is delivered live and acknowledged at once.
-pub const MOVE_IN_RECORD: &str = r#"{"move_in_record":{}}"#;
 
 /// One outbox item: what happened, for one reader. Stored externally tagged
 /// (`{"move":{...}}`): read back without buffering, as an internally tagged enum would be.
@@ -488,11 +534,6 @@ pub enum Notice {
         player: String,
         reason: String,
     },
-    /// Stored for a move the relay relayed ([`MOVE_IN_RECORD`]): the move entry the outbox row
-    /// reports, to be made into its [`Notice::Move`] from the record
-    /// ([`MoveNotice::from_record`]). The mailbox does that before it hands a message out;
-    /// nothing renders this.
-    MoveInRecord {},
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
     Legacy {
