@@ -252,15 +252,16 @@ impl Game {
         if self.timeline.on_leave(color, now) {
             return None;
         }
-        let reached = self
-            .rules
-            .reminder_days
-            .iter()
-            .filter(|d| silence >= i64::from(**d) * clock::DAY)
-            .count();
-        (reached > self.reminders_sent).then(|| Due::Remind {
+        let (mut reached, mut latest) = (0, 0);
+        for days in self.rules.reminder_schedule() {
+            if silence >= i64::from(days) * clock::DAY {
+                reached += 1;
+                latest = latest.max(days);
+            }
+        }
+        (reached > self.reminders_sent).then_some(Due::Remind {
             color,
-            days: self.rules.reminder_days[reached - 1],
+            days: latest,
         })
     }
 
@@ -379,9 +380,8 @@ impl Game {
             Action::Remind { days } => {
                 self.reminders_sent = self
                     .rules
-                    .reminder_days
-                    .iter()
-                    .filter(|d| **d <= *days)
+                    .reminder_schedule()
+                    .filter(|d| *d <= *days)
                     .count();
             }
             Action::Adjudicate(result) => self.result = Some(result.clone()),

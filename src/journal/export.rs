@@ -15,6 +15,9 @@ use shakmaty::Color;
 
 use super::{Entry, JournalError, store};
 use crate::command::text::{escaped, scrub};
+use crate::game::ColorName;
+use crate::game::clock::{Counting, DAY, MoveCharge, SideTime, TimeControl};
+use crate::game::days_hours::days_hours;
 use crate::notation::pgn::{LineWriter, write_tags};
 
 pub use super::record::{EventInfo, Names, PlayerInfo};
@@ -139,6 +142,11 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     };
     let (white_na, black_na) = (address(&record.detail.white), address(&record.detail.black));
     let time_control = record.game.rules().time_control.to_pgn();
+    let time_words = record.game.rules().time_words();
+    let (utc_date, utc_time) = (
+        pgn_date(record.started),
+        record.started.strftime("%H:%M:%S").to_string(),
+    );
     let termination = record
         .game
         .result()
@@ -149,7 +157,12 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
         extra.push(("Board", board.as_str()));
     }
     extra.extend([
+        // When the clocks started: with each move's instant (`%ccsnt`) and the control in
+        // words, what anyone needs to count the clocks again.
+        ("UTCDate", utc_date.as_str()),
+        ("UTCTime", utc_time.as_str()),
         ("TimeControl", time_control.as_str()),
+        ("CCTimeControl", time_words.as_str()),
         ("WhiteNA", white_na.as_str()),
         ("BlackNA", black_na.as_str()),
         ("Mode", mode(record)),
@@ -179,10 +192,12 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
             tokens.push(format!("{}...", m.number));
         }
         tokens.push(m.san.clone());
+        // The instant the move was sent, to the second (the form with seconds of the
+        // de-facto `%ccsnt` command): a clock counted exactly is recounted from it exactly.
         let offer = if m.draw_offer { "(=) " } else { "" };
         tokens.push(format!(
             "{{{offer}[%ccsnt {}]}}",
-            m.time.strftime("%Y.%m.%d,%H:%M")
+            m.time.strftime("%Y.%m.%d,%H:%M:%S")
         ));
     }
     if let Some(result) = record.game.result()
@@ -213,10 +228,12 @@ fn comment_text(text: &str) -> String {
 }
 
 /// The ICCF numeric scoresheet: each move in numbers with the day it was made and the days
-/// the mover thought.
+/// the mover thought (and, where the control charges otherwise, the days it was charged); for
+/// Fischer and Triple Block the clock (and bank) after each move; both clocks at the end.
 fn scoresheet(record: &Record, names: &Names) -> String {
     let (event, _) = event_of(record, names);
     let game = &record.game;
+    let rules = game.rules();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -230,7 +247,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         "Event: {}\nStarted: {}\nTime control: {}",
         escaped(&event),
         record.started,
-        game.rules().time_control
+        rules.time_words()
     );
     if let Some(fen) = &record.detail.fen {
         let _ = writeln!(out, "Start position: {fen}");
@@ -239,17 +256,47 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         out,
         "\n  No.  White   sent        days  Black   sent        days"
     );
+    // Each move as the clock saw it: its thinking, its charge, the clock and bank after it.
+    let ledgers = [Color::White, Color::Black]
+        .map(|color| game.timeline().ledger(rules, color, record.last, false));
+    let charge_of = |ply: usize| {
+        ledgers
+            .iter()
+            .flat_map(|l| &l.moves)
+            .find(|m| m.ply == ply)
+            .copied()
+    };
+    // A control that charges other than the time used (whole days, doubling) shows both.
+    let charging = rules.counting == Counting::WholeDays || rules.double_after_days.is_some();
     let mut rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
+    let mut clock_rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
     for (ply, m) in record.moves.iter().enumerate() {
         // The mover's thinking: from the move before it (or the start), leave excluded.
-        let days = game.timeline().used_on_ply(ply) as f64 / 86_400.0;
+        let used = game.timeline().used_on_ply(ply);
+        let days = used as f64 / DAY as f64;
+        let charge = charge_of(ply);
+        let charged = match charge {
+            Some(c) if charging => format!("/{}", day_count(c.charged)),
+            _ => String::new(),
+        };
         let offer = if m.draw_offer { "=" } else { "" };
         let cell = format!(
-            "{:<5}{offer:<2}{}  {days:>5.1}",
+            "{:<5}{offer:<2}{}  {days:>5.1}{charged}",
             m.code,
             m.time.strftime("%Y-%m-%d")
         );
-        rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
+        let side = usize::from(m.color == Color::Black);
+        rows.entry(m.number).or_default()[side] = Some(cell);
+        if let Some(MoveCharge {
+            clock: Some(clock),
+            bank,
+            ..
+        }) = charge
+        {
+            let bank = bank.map(day_count).unwrap_or_default();
+            clock_rows.entry(m.number).or_default()[side] =
+                Some(format!("{:<9}{bank:>5}", days_hours(clock)));
+        }
     }
     for (number, [white, black]) in rows {
         let blank = format!("{:<24}", "...");
@@ -262,8 +309,36 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     }
     let _ = writeln!(
         out,
-        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded)"
+        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded{})",
+        if charging {
+            "; /N: the days charged for it"
+        } else {
+            ""
+        }
     );
+    if !clock_rows.is_empty() {
+        let bank = matches!(rules.time_control, TimeControl::TripleBlock(_));
+        let heading = if bank { "clock    bank" } else { "clock" };
+        let _ = writeln!(
+            out,
+            "\nThe clock after each move:\n  No.  White {heading:<14} Black {heading}"
+        );
+        for (number, [white, black]) in clock_rows {
+            let _ = writeln!(
+                out,
+                "{number:>4}.  {:<20} {}",
+                white.unwrap_or_else(|| "...".to_owned()),
+                black.unwrap_or_default()
+            );
+        }
+    }
+    if rules.time_control != TimeControl::Unlimited {
+        let _ = writeln!(out, "\nClocks as of {}:", record.last);
+        for color in [Color::White, Color::Black] {
+            let t = game.side_time(color, record.last);
+            let _ = writeln!(out, "  {}: {}", ColorName(color), clock_text(&t));
+        }
+    }
     let _ = writeln!(
         out,
         "Result: {}",
@@ -271,6 +346,31 @@ fn scoresheet(record: &Record, names: &Names) -> String {
             .map_or_else(|| "* (in progress)".to_owned(), |r| escaped(&r.to_string()))
     );
     out
+}
+
+/// Days as a charge or a bank counts them: `26` when whole, else `25.5`.
+fn day_count(seconds: i64) -> String {
+    if seconds % DAY == 0 {
+        (seconds / DAY).to_string()
+    } else {
+        format!("{:.1}", seconds as f64 / DAY as f64)
+    }
+}
+
+/// One side's clock on the scoresheet: the time used, the charge where it differs, the time
+/// left (Fischer's and Triple Block's clock) and Triple Block's bank.
+fn clock_text(t: &SideTime) -> String {
+    let mut text = format!("{} used", days_hours(t.used));
+    if t.charged != t.used {
+        let _ = write!(text, ", charged {}d", day_count(t.charged));
+    }
+    if let Some(left) = t.left {
+        let _ = write!(text, ", {} left", days_hours(left));
+    }
+    if let Some(bank) = t.bank {
+        let _ = write!(text, ", bank {}d", day_count(bank));
+    }
+    text
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::text;
+use crate::game::clock::DAY;
 use crate::game::days_hours::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
@@ -95,7 +96,15 @@ pub fn clocks(clocks: &Clocks) -> String {
 }
 
 /// Appends [`clocks`]'s line to `text`: a clock line goes with every move pushed and every
-/// reply, written into the line it ends.
+/// reply, written into the line it ends. Each side by its control:
+///
+/// - moves in days: `White 3d 04h used, 46d 20h left to move 10`;
+/// - days per move: `White 2d 03h on this move, 0d 21h left`, or `White waiting`;
+/// - Fischer days: `White 12d 03h used, 21d 04h left` (the clock; no control move);
+/// - Triple Block: `White clock 41d 02h, bank 75d` (the clock, then the bank);
+///
+/// with `, charged 26d` after the time used when the control charged otherwise (whole days,
+/// ICCF's doubling), and ` (running)` or ` (on leave)`.
 pub fn push_clocks(text: &mut String, clocks: &Clocks) {
     text.push_str("clock: ");
     for side in [Side::White, Side::Black] {
@@ -105,23 +114,42 @@ pub fn push_clocks(text: &mut String, clocks: &Clocks) {
         let t = clocks.side(side);
         text.push_str(ColorName(side.into()).as_str());
         let (used, left) = (DaysHours(t.used), DaysHours(t.left));
+        let charged = |text: &mut String| {
+            if let Some(charged) = t.charged {
+                text.push_str(", charged ");
+                push_days(text, charged);
+            }
+        };
         // Appended, not formatted: `White 3d 04h used, 46d 20h left to move 10`.
         match clocks.kind {
             ClockKind::DaysPerMove if !t.running => text.push_str(" waiting"),
             ClockKind::DaysPerMove => {
                 text.push(' ');
                 used.push_to(text);
-                text.push_str(" on this move, ");
+                text.push_str(" on this move");
+                charged(text);
+                text.push_str(", ");
                 left.push_to(text);
                 text.push_str(" left");
             }
-            ClockKind::MovesInDays => {
+            ClockKind::MovesInDays | ClockKind::Fischer => {
                 text.push(' ');
                 used.push_to(text);
-                text.push_str(" used, ");
+                text.push_str(" used");
+                charged(text);
+                text.push_str(", ");
                 left.push_to(text);
-                text.push_str(" left to move ");
-                text.push_str(itoa::Buffer::new().format(t.by_move));
+                text.push_str(" left");
+                if clocks.kind == ClockKind::MovesInDays {
+                    text.push_str(" to move ");
+                    text.push_str(itoa::Buffer::new().format(t.by_move));
+                }
+            }
+            ClockKind::TripleBlock => {
+                text.push_str(" clock ");
+                left.push_to(text);
+                text.push_str(", bank ");
+                push_days(text, t.bank.unwrap_or(0));
             }
         }
         if t.on_leave {
@@ -129,6 +157,59 @@ pub fn push_clocks(text: &mut String, clocks: &Clocks) {
         } else if t.running {
             text.push_str(" (running)");
         }
+    }
+}
+
+/// Appends days as a charge or a bank holds them: `26d` when whole, else `26d 04h`.
+fn push_days(text: &mut String, seconds: i64) {
+    if seconds % DAY == 0 {
+        text.push_str(itoa::Buffer::new().format(seconds / DAY));
+        text.push('d');
+    } else {
+        DaysHours(seconds).push_to(text);
+    }
+}
+
+/// `21st`, `22nd`, `23rd`, `24th`, `111th`: a day's number as English writes it.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What the side whose clock runs is told once its days on this move count double:
+/// `White: 21st day on this move, days now count double`; `None` before then.
+pub fn doubling_note(clocks: &Clocks) -> Option<String> {
+    [Side::White, Side::Black].into_iter().find_map(|side| {
+        clocks.doubling_day(side).map(|day| {
+            format!(
+                "{}: {} day on this move, days now count double",
+                ColorName(side.into()),
+                ordinal(day)
+            )
+        })
+    })
+}
+
+/// [`push_clocks_and_note`]'s text.
+pub fn clocks_and_note(clocks: &Clocks) -> String {
+    let mut text = String::with_capacity(160);
+    push_clocks_and_note(&mut text, clocks);
+    text
+}
+
+/// Appends the clock line and, once the running side's days count double, its note after
+/// `; `: what a push carries.
+pub fn push_clocks_and_note(text: &mut String, clocks: &Clocks) {
+    push_clocks(text, clocks);
+    if let Some(note) = doubling_note(clocks) {
+        text.push_str("; ");
+        text.push_str(&note);
     }
 }
 
@@ -181,8 +262,11 @@ pub fn show(game: &Game, notation: Notation, viewer: &str, now: Timestamp) -> St
             game.move_number()
         ),
     });
-    lines.push(format!("time control: {}", game.rules().time_control));
-    lines.extend(clock_line(game, now));
+    lines.push(format!("time control: {}", game.rules().time_words()));
+    if let Some(c) = Clocks::of(game, now) {
+        lines.push(clocks(&c));
+        lines.extend(doubling_note(&c));
+    }
     for color in [Color::White, Color::Black] {
         for leave in game.timeline().leave_of(color) {
             lines.push(format!("leave: {} {leave}", ColorName(color)));
@@ -271,7 +355,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
         if let Some(c) = clocks {
             text.push_str("; ");
-            push_clocks(&mut text, c);
+            push_clocks_and_note(&mut text, c);
         }
         text
     };
@@ -382,7 +466,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 "; the arbiter decides"
             };
             // Always the separator, even without clocks: the text has always ended so.
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
             (
                 "TIME",
                 game,
@@ -393,7 +477,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
             )
         }
         Notice::Reminder { game, days, clocks } => {
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
             (
                 "REMINDER",
                 game,
@@ -531,7 +615,10 @@ pub fn as_of(
             pos.move_number()
         ),
     });
-    lines.extend(m.clocks.as_ref().map(clocks));
+    if let Some(c) = &m.clocks {
+        lines.push(clocks(c));
+        lines.extend(doubling_note(c));
+    }
     Some(lines.join("\n"))
 }
 
