@@ -293,9 +293,11 @@ fn scoresheet(record: &Record, names: &Names) -> String {
             ..
         }) = charge
         {
-            let bank = bank.map(day_count).unwrap_or_default();
-            clock_rows.entry(m.number).or_default()[side] =
-                Some(format!("{:<9}{bank:>5}", days_hours(clock)));
+            let mut cell = days_hours(clock);
+            if let Some(bank) = bank {
+                let _ = write!(cell, ", bank {}", day_count(bank));
+            }
+            clock_rows.entry(m.number).or_default()[side] = Some(cell);
         }
     }
     for (number, [white, black]) in rows {
@@ -317,16 +319,15 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         }
     );
     if !clock_rows.is_empty() {
-        let bank = matches!(rules.time_control, TimeControl::TripleBlock(_));
-        let heading = if bank { "clock    bank" } else { "clock" };
         let _ = writeln!(
             out,
-            "\nThe clock after each move:\n  No.  White {heading:<14} Black {heading}"
+            "\nThe clock after each move:\n  No.  {:<22}  Black",
+            "White"
         );
         for (number, [white, black]) in clock_rows {
             let _ = writeln!(
                 out,
-                "{number:>4}.  {:<20} {}",
+                "{number:>4}.  {:<22}  {}",
                 white.unwrap_or_else(|| "...".to_owned()),
                 black.unwrap_or_default()
             );
@@ -381,6 +382,7 @@ mod tests {
     use crate::command::text::refused_char;
     use crate::journal::EntryKind;
     use crate::journal::NewEntry;
+    use crate::game::clock::{Rules, TimeControl, TripleBlock};
     use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 
     /// A journal holding game `g1` (alice against boris), its first move, then a message, a
@@ -520,4 +522,170 @@ mod tests {
             prop_assert_eq!(events, 3, "{}", report);
         }
     }
+    /// A journal holding game `g1` (alice against boris) under `rules`, started on
+    /// 2027-01-01 at 00:00 UTC, each move (ICCF numeric, SAN) made `seconds` after the start.
+    fn journal_with(rules: Rules, moves: &[(&str, &str, i64)]) -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let conn = store::open(dir.path()).expect("journal");
+        let t0: Timestamp = "2027-01-01T00:00:00Z".parse().expect("time");
+        let start = GameStartDetail {
+            kind: Default::default(),
+            white: "alice".to_owned(),
+            black: "boris".to_owned(),
+            event: None,
+            fen: None,
+            rules: Some(rules),
+            round: None,
+            board: None,
+            leave: Default::default(),
+            authority: Default::default(),
+        };
+        let mut first = NewEntry::new("g1", "admin", "config", EntryKind::GameStart, "CREATE g1");
+        first.time = t0;
+        first.detail = serde_json::to_string(&start).expect("detail");
+        let mut entries = vec![first];
+        for (i, (iccf, san, seconds)) in moves.iter().enumerate() {
+            let player = if i % 2 == 0 { "alice" } else { "boris" };
+            let mut moved = NewEntry::new("g1", player, "tcp", EntryKind::Move, "MOVE");
+            moved.iccf = Some((*iccf).to_owned());
+            moved.san = Some((*san).to_owned());
+            moved.time = t0 + jiff::SignedDuration::from_secs(*seconds);
+            entries.push(moved);
+        }
+        let mut prev = [0u8; 32];
+        for (i, new) in entries.into_iter().enumerate() {
+            prev = store::insert_entry(&conn, i as i64 + 1, &prev, new)
+                .expect("entry")
+                .hash;
+        }
+        (dir, conn)
+    }
+
+    const H: i64 = 3600;
+    const D: i64 = 86_400;
+
+    /// The PGN of a game under ICCF's counting, whole: the standard's `TimeControl` in
+    /// seconds, the control in ccrelay's words (`CCTimeControl`, read back to the same rules),
+    /// the instant the clocks started, and each move's instant to the second (`%ccsnt`).
+    #[test]
+    fn the_pgn_says_the_control_in_words_and_each_moves_instant() {
+        let rules = Rules::iccf(TimeControl::default());
+        let (_dir, conn) = journal_with(
+            rules.clone(),
+            &[
+                ("5254", "e4", D + 3 * H + 25),
+                ("5755", "e5", 23 * D + 5 * H),
+                ("7163", "Nf3", 23 * D + 14 * H + 3 * 60 + 7),
+            ],
+        );
+        let pgn = export(&conn, "g1", ExportFormat::Pgn, &Names::default()).expect("pgn");
+        assert_eq!(
+            pgn,
+            r#"[Event "?"]
+[Site "?"]
+[Date "2027.01.01"]
+[Round "-"]
+[White "alice"]
+[Black "boris"]
+[Result "*"]
+[GameId "g1"]
+[UTCDate "2027.01.01"]
+[UTCTime "00:00:00"]
+[TimeControl "10/4320000"]
+[CCTimeControl "10 moves in 50 days, whole days, doubled after 20 days"]
+[WhiteNA "-"]
+[BlackNA "-"]
+[Mode "TC"]
+[Termination "unterminated"]
+
+1. e4 {[%ccsnt 2027.01.02,03:00:25]} 1... e5 {[%ccsnt 2027.01.24,05:00:00]} 2.
+Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
+"#
+        );
+        let words = pgn
+            .lines()
+            .find_map(|l| l.strip_prefix("[CCTimeControl \""))
+            .and_then(|l| l.strip_suffix("\"]"))
+            .expect("the tag");
+        assert_eq!(
+            Rules::read_time_words(words),
+            Ok((
+                rules.time_control,
+                rules.counting,
+                rules.double_after_days
+            ))
+        );
+        // ccrelay's own reader reads it back, comments and all.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        crate::convert::convert(
+            pgn.as_bytes(),
+            &mut out,
+            &mut err,
+            &crate::convert::Options {
+                to: crate::convert::Format::Uci,
+                lang: None,
+                start: None,
+            },
+        )
+        .expect("convert");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "e2e4 e7e5 g1f3\n",
+            "{}",
+            String::from_utf8_lossy(&err)
+        );
+    }
+
+    /// The scoresheet: each move's date and the days it took, and what it was charged where
+    /// the control charges otherwise; for Fischer and Triple Block the clock (and bank) after
+    /// each move; both clocks at the end.
+    #[test]
+    fn the_scoresheet_shows_charges_clocks_and_banks() {
+        // ICCF: Black's 22 days and 5 hours are charged 24.
+        let (_dir, conn) = journal_with(
+            Rules::iccf(TimeControl::default()),
+            &[("5254", "e4", D + 3 * H), ("5755", "e5", 23 * D + 8 * H)],
+        );
+        let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
+        assert!(
+            sheet.contains("Time control: 10 moves in 50 days, whole days, doubled after 20 days"),
+            "{sheet}"
+        );
+        assert!(
+            sheet.contains(
+                "   1.  5254   2027-01-02    1.1/1  5755   2027-01-24   22.2/24\n"
+            ),
+            "{sheet}"
+        );
+        assert!(sheet.contains("/N: the days charged for it"), "{sheet}");
+        assert!(!sheet.contains("The clock after each move"), "{sheet}");
+        assert!(
+            sheet.contains(
+                "Clocks as of 2027-01-24T08:00:00Z:\n  White: 1d 03h used, charged 1d, 49d 00h left\n  Black: 22d 05h used, charged 24d, 26d 00h left\n"
+            ),
+            "{sheet}"
+        );
+        // Triple Block: White's 40 days 12 hours leave 9d 12h + 3, refilled from the bank.
+        let (_dir, conn) = journal_with(
+            Rules::iccf(TimeControl::TripleBlock(TripleBlock::iccf(3, 75))),
+            &[("5254", "e4", 40 * D + 12 * H), ("5755", "e5", 42 * D + 12 * H)],
+        );
+        let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
+        assert!(
+            sheet.contains("   1.  5254   2027-02-10   40.5  5755   2027-02-12    2.0\n"),
+            "{sheet}"
+        );
+        assert!(!sheet.contains("/N"), "exact: nothing charged otherwise: {sheet}");
+        assert!(
+            sheet.contains(
+                "The clock after each move:\n  No.  White                   Black\n   1.  50d 00h, bank 37.5      50d 00h, bank 75\n"
+            ),
+            "{sheet}"
+        );
+        assert!(
+            sheet.contains("  White: 40d 12h used, 50d 00h left, bank 37.5d\n"),
+            "{sheet}"
+        );
+    }
+
 }
