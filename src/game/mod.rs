@@ -817,7 +817,11 @@ mod tests {
                     }
                 }
                 assert_eq!(heard, told, "{reminder_days:?}, before {mv}");
-                play_at(&mut game, mv, from + jiff::SignedDuration::from_hours(40 * 24));
+                play_at(
+                    &mut game,
+                    mv,
+                    from + jiff::SignedDuration::from_hours(40 * 24),
+                );
             }
         }
         // Triple Block never doubles: nothing more than its reminders.

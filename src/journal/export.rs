@@ -380,9 +380,9 @@ mod tests {
 
     use super::*;
     use crate::command::text::refused_char;
+    use crate::game::clock::{Rules, TimeControl, TripleBlock};
     use crate::journal::EntryKind;
     use crate::journal::NewEntry;
-    use crate::game::clock::{Rules, TimeControl, TripleBlock};
     use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
 
     /// A journal holding game `g1` (alice against boris), its first move, then a message, a
@@ -609,11 +609,7 @@ Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
             .expect("the tag");
         assert_eq!(
             Rules::read_time_words(words),
-            Ok((
-                rules.time_control,
-                rules.counting,
-                rules.double_after_days
-            ))
+            Ok((rules.time_control, rules.counting, rules.double_after_days))
         );
         // ccrelay's own reader reads it back, comments and all.
         let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -652,9 +648,7 @@ Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
             "{sheet}"
         );
         assert!(
-            sheet.contains(
-                "   1.  5254   2027-01-02    1.1/1  5755   2027-01-24   22.2/24\n"
-            ),
+            sheet.contains("   1.  5254   2027-01-02    1.1/1  5755   2027-01-24   22.2/24\n"),
             "{sheet}"
         );
         assert!(sheet.contains("/N: the days charged for it"), "{sheet}");
@@ -668,14 +662,20 @@ Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
         // Triple Block: White's 40 days 12 hours leave 9d 12h + 3, refilled from the bank.
         let (_dir, conn) = journal_with(
             Rules::iccf(TimeControl::TripleBlock(TripleBlock::iccf(3, 75))),
-            &[("5254", "e4", 40 * D + 12 * H), ("5755", "e5", 42 * D + 12 * H)],
+            &[
+                ("5254", "e4", 40 * D + 12 * H),
+                ("5755", "e5", 42 * D + 12 * H),
+            ],
         );
         let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
         assert!(
             sheet.contains("   1.  5254   2027-02-10   40.5  5755   2027-02-12    2.0\n"),
             "{sheet}"
         );
-        assert!(!sheet.contains("/N"), "exact: nothing charged otherwise: {sheet}");
+        assert!(
+            !sheet.contains("/N"),
+            "exact: nothing charged otherwise: {sheet}"
+        );
         assert!(
             sheet.contains(
                 "The clock after each move:\n  No.  White                   Black\n   1.  50d 00h, bank 37.5      50d 00h, bank 75\n"
@@ -687,5 +687,4 @@ Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
             "{sheet}"
         );
     }
-
 }

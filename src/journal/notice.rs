@@ -230,12 +230,14 @@ impl SideClock {
     }
 }
 
-/// Both clocks at the moment of the notice.
+/// Both clocks at the moment of the notice. Each side's is boxed: a notice of time (a
+/// reminder, a time-up) holds its clocks inline, and every item queued for a session or a
+/// mail is as large as the largest notice.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clocks {
     pub kind: ClockKind,
-    pub white: SideClock,
-    pub black: SideClock,
+    pub white: Box<SideClock>,
+    pub black: Box<SideClock>,
     /// Days of thinking on one move after which each further day counts double (ICCF: 20),
     /// for the words that say a side has passed them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -254,7 +256,7 @@ impl Clocks {
         };
         let side = |color: Color| {
             let t = game.side_time(color, now);
-            SideClock {
+            Box::new(SideClock {
                 used: t.used,
                 left: t.left.unwrap_or(0),
                 by_move: number_of_own_move(game, color, t.control_at.unwrap_or(0)),
@@ -264,7 +266,7 @@ impl Clocks {
                 move_used: t.move_used,
                 move_charged: (t.move_charged != t.move_used).then_some(t.move_charged),
                 bank: t.bank,
-            }
+            })
         };
         Some(Clocks {
             kind,

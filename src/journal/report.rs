@@ -63,10 +63,7 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
         );
         // What the control charged for the same days, where it differs (whole days,
         // doubling); per move, only the move in hand counts and it is the clock's to say.
-        let per_move = matches!(
-            game.rules().time_control,
-            TimeControl::DaysPerMove { .. }
-        );
+        let per_move = matches!(game.rules().time_control, TimeControl::DaysPerMove { .. });
         if !per_move && t.charged != t.used {
             let _ = write!(line, ", charged {}", days_hours(t.charged));
         }

@@ -628,8 +628,8 @@ mod tests {
 
     use jiff::SignedDuration;
 
-    use crate::game::Action;
     use crate::catalog::Tongue;
+    use crate::game::Action;
     use crate::game::clock::{Leave, Overdue, Rules, TimeControl, TripleBlock};
     use crate::game::{Kind, replay};
     use crate::journal::notice::MoveData;
@@ -1258,7 +1258,13 @@ mod tests {
         let block = TimeControl::TripleBlock(TripleBlock::iccf(3, 75));
         let iccf = Rules::iccf;
         let d = 24;
-        type Case = (Rules, &'static [(&'static str, i64)], i64, &'static str, Option<&'static str>);
+        type Case = (
+            Rules,
+            &'static [(&'static str, i64)],
+            i64,
+            &'static str,
+            Option<&'static str>,
+        );
         let cases: Vec<Case> = vec![
             // Moves in days, counted exactly: nothing differs, the line as it always was.
             (
@@ -1456,5 +1462,4 @@ mod tests {
             );
         }
     }
-
 }

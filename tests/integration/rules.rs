@@ -560,9 +560,8 @@ fn the_manual_clock_never_goes_back_on_a_restart() {
 /// pgn-extract reads them.
 #[test]
 fn an_iccf_event_charges_whole_days_and_tells_when_they_count_double() {
-    let (dir, config) = setup(
-        "time_control = \"10 moves in 50 days\"\ncounting = \"iccf\"\nreminder_days = [14]",
-    );
+    let (dir, config) =
+        setup("time_control = \"10 moves in 50 days\"\ncounting = \"iccf\"\nreminder_days = [14]");
     let daemon = Daemon::start(&config);
     let mut arbiter = admin(&daemon);
     ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
@@ -653,7 +652,9 @@ fn an_iccf_event_charges_whole_days_and_tells_when_they_count_double() {
         "pgn-extract: {stderr}"
     );
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>(),
         ["e2e4", "e7e5", "*"]
     );
     let sheet = journal_export(&config, "g1", "iccf");

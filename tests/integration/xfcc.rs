@@ -1396,13 +1396,16 @@ fn a_triple_block_clock_is_sent_without_its_bank() {
     let page = crate::support::http::get(http, "/games/g1?lang=en");
     assert!(
         page.body.contains("White clock 50d 00h, bank 37d 12h")
-            && page.body.contains("Black clock 39d 17h, bank 75d (running)"),
+            && page
+                .body
+                .contains("Black clock 39d 17h, bank 75d (running)"),
         "{}",
         page.body
     );
     let ru = crate::support::http::get(http, "/games/g1?lang=ru");
     assert!(
-        ru.body.contains("Белые: на часах 50 дн. 00 ч, в банке 37 дн. 12 ч"),
+        ru.body
+            .contains("Белые: на часах 50 дн. 00 ч, в банке 37 дн. 12 ч"),
         "{}",
         ru.body
     );

@@ -165,9 +165,9 @@ impl Rules {
     /// double (ICCF's 20), so that a side hears that its days now cost twice the moment they
     /// start to. Journaled as reminders are, and so sent once per move.
     pub fn reminder_schedule(&self) -> impl Iterator<Item = u32> + '_ {
-        let doubling = self
-            .double_after_days
-            .filter(|d| self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d));
+        let doubling = self.double_after_days.filter(|d| {
+            self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d)
+        });
         self.reminder_days.iter().copied().chain(doubling)
     }
 

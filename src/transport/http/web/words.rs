@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 
 use shakmaty::Color;
 
-pub use crate::catalog::Tongue;
 use crate::catalog::Key;
+pub use crate::catalog::Tongue;
 use crate::game::EndReason;
 use crate::relay::Clocks;
 use crate::relay::summary;
