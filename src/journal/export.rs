@@ -186,12 +186,9 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     for m in &record.moves {
         // Every move is followed by a comment, so a Black move needs its number again
         // (PGN export format, 8.2.2.2).
-        if m.color == Color::White {
-            tokens.push(format!("{}.", m.number));
-        } else {
-            tokens.push(format!("{}...", m.number));
-        }
-        tokens.push(m.san.clone());
+        // The number and its move as one token: a line never breaks between them.
+        let dots = if m.color == Color::White { "." } else { "..." };
+        tokens.push(format!("{}{dots} {}", m.number, m.san));
         // The instant the move was sent, to the second (the form with seconds of the
         // de-facto `%ccsnt` command): a clock counted exactly is recounted from it exactly.
         let offer = if m.draw_offer { "(=) " } else { "" };
@@ -598,8 +595,8 @@ mod tests {
 [Mode "TC"]
 [Termination "unterminated"]
 
-1. e4 {[%ccsnt 2027.01.02,03:00:25]} 1... e5 {[%ccsnt 2027.01.24,05:00:00]} 2.
-Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
+1. e4 {[%ccsnt 2027.01.02,03:00:25]} 1... e5 {[%ccsnt 2027.01.24,05:00:00]}
+2. Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
 "#
         );
         let words = pgn
