@@ -1,7 +1,9 @@
 //! A mail's words about an outbox item, in its reader's language (the catalog's,
 //! `src/catalog/`): the short summary a subject carries and a non-English reader reads first,
-//! and what a welcome or an event's start adds below its line. The protocol's line itself is
-//! [`super::render`]'s. The tests are `render`'s, over its table of every item.
+//! and what a welcome or an event's start adds below its line; and the clocks in the reader's
+//! language ([`clock_words`]), which a mail says below the protocol's line and the web pages
+//! show. The protocol's line itself is [`super::render`]'s. The tests are `render`'s, over
+//! its table of every item and its table of every control's clocks.
 
 use shakmaty::Color;
 
