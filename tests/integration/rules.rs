@@ -8,7 +8,7 @@ use std::process::Command;
 
 use crate::support::config::{ALICE, BORIS, config_text_with};
 use crate::support::daemon::{Daemon, admin};
-use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::journal::{assert_journal_verifies, journal_export, rehash_from};
 use crate::support::line::{ok, push_starting};
 use crate::support::peers::pgn_extract;
 use crate::support::process::ccrelay;
@@ -74,6 +74,52 @@ fn a_player_past_the_time_limit_loses_on_time() {
     assert!(
         pgn.contains("[Result \"0-1\"]") && pgn.contains("[TimeControl \"2/864000\"]"),
         "{pgn}"
+    );
+}
+
+/// `journal verify` recomputes the clocks: the same loss on time, its entry moved three days
+/// earlier by someone with write access who recomputes every hash after it, fails with the
+/// clock's reason (the chain alone cannot show it).
+#[test]
+fn a_loss_on_time_moved_earlier_in_the_journal_fails_verify_on_the_clocks() {
+    let (_dir, config) = setup("time_control = \"2 moves in 10 days\"");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    ok(&mut arbiter, "CLOCK +10d");
+    ok(&mut arbiter, "CLOCK +1h");
+    assert!(push_starting(&mut alice, "TIME g1").contains("lost on time"));
+    drop((alice, arbiter, daemon));
+    let verified = assert_journal_verifies(&config);
+    assert!(
+        verified.contains("clocks agree with every result (1 games timed)"),
+        "{verified}"
+    );
+
+    let data = config.parent().unwrap().join("data/journal.sqlite3");
+    let conn = rusqlite::Connection::open(data).expect("journal");
+    let seq: i64 = conn
+        .query_row("SELECT seq FROM entries WHERE kind = 'time_up'", [], |r| {
+            r.get(0)
+        })
+        .expect("the loss on time's entry");
+    conn.execute(
+        "UPDATE entries SET time = '2027-01-08T01:00:00Z' WHERE seq = ?1",
+        [seq],
+    )
+    .expect("move it earlier");
+    rehash_from(&conn, seq);
+    let out = ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("entry {seq}: a loss on time of alice recorded at 2027-01-08T01:00:00Z, but the clock gives it 2d 23h left")),
+        "{said}"
     );
 }
 

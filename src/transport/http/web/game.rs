@@ -16,7 +16,7 @@ use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
 use super::board::{Drawn, Marks, svg};
-use super::moves::{Written, notation_for, numbered};
+use super::moves::{ListedMove, notation_for, numbered};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
 use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
@@ -27,7 +27,7 @@ use crate::relay::{Clocks, Watched};
 /// The game replayed up to `ply`: every move written for the viewer, the position after
 /// `ply` (its FEN and pieces) and the marks on it.
 struct Replayed {
-    moves: Vec<Written>,
+    moves: Vec<ListedMove>,
     fen: String,
     pieces: Vec<PieceOn>,
     to_move: Color,
@@ -40,7 +40,7 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     let mut moves = Vec::with_capacity(g.moves.len());
     let mut shown = pos.boxed();
     for (i, m) in g.moves.iter().enumerate() {
-        moves.push(Written {
+        moves.push(ListedMove {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
@@ -66,7 +66,7 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     })
 }
 
-fn move_list(g: &Watched, v: &Viewer, moves: &[Written], ply: usize) -> Markup {
+fn move_list(g: &Watched, v: &Viewer, moves: &[ListedMove], ply: usize) -> Markup {
     let link = |n: usize| format!("/games/{}?ply={n}&{}", g.id, v.query());
     html! {
         p { a.ply href=(link(0)) data-ply="0" class=[(ply == 0).then_some("current")] {
