@@ -598,3 +598,118 @@ fn the_manual_clock_never_goes_back_on_a_restart() {
     drop((arbiter, daemon));
     assert_journal_verifies(&config);
 }
+
+/// ICCF's counting through the daemon: whole days charged, the part of a day dropped; the
+/// side told the moment its 21st day on a move begins (its days now count double), once, as
+/// a reminder is, even across a restart in the middle of the move; `SHOW` says the charge
+/// and the doubling; the records say the control in words and each move's instant, and
+/// pgn-extract reads them.
+#[test]
+fn an_iccf_event_charges_whole_days_and_tells_when_they_count_double() {
+    let (dir, config) =
+        setup("time_control = \"10 moves in 50 days\"\ncounting = \"iccf\"\nreminder_days = [14]");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    // A day and five hours are charged one day.
+    ok(&mut arbiter, "CLOCK +1d");
+    ok(&mut arbiter, "CLOCK +5h");
+    let reply = ok(&mut alice, "MOVE g1 e4");
+    assert!(
+        reply.contains("White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 0d 00h used, 50d 00h left to move 10 (running)"),
+        "{reply}"
+    );
+    // Boris thinks: reminded after 14 days, then told as his 21st day begins.
+    ok(&mut arbiter, "CLOCK +14d");
+    assert!(push_starting(&mut boris, "REMINDER g1").contains("14 days"));
+    ok(&mut arbiter, "CLOCK +5d");
+    ok(&mut arbiter, "CLOCK +23h");
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains("time control: 10 moves in 50 days, whole days, doubled after 20 days"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Black 19d 23h used, charged 19d, 31d 00h left to move 10 (running)")
+            && !shown.contains("count double"),
+        "{shown}"
+    );
+    ok(&mut arbiter, "CLOCK +1h");
+    let told = push_starting(&mut boris, "REMINDER g1");
+    // The push, then its receipt.
+    assert!(
+        told.starts_with(
+            "REMINDER g1: your move has waited 20 days; clock: White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 20d 00h used, 30d 00h left to move 10 (running); Black: 21st day on this move, days now count double "
+        ),
+        "{told}"
+    );
+    ok(&mut boris, "ACK");
+    // A restart in the middle of the move: nothing is told twice, and the days go on.
+    drop((alice, boris, arbiter, daemon));
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CLOCK +3d");
+    let mut boris = daemon.login(&BORIS);
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains(
+            "clock: White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 23d 00h used, charged 26d, 24d 00h left to move 10 (running)\nBlack: 24th day on this move, days now count double"
+        ),
+        "{shown}"
+    );
+    assert!(
+        boris.pushes.iter().all(|(_, p)| !p.starts_with("REMINDER")),
+        "told again: {:?}",
+        boris.pushes
+    );
+    let mut alice = daemon.login(&ALICE);
+    let reply = ok(&mut boris, "MOVE g1 e5");
+    assert!(
+        reply.contains("Black 23d 00h used, charged 26d, 24d 00h left to move 10"),
+        "{reply}"
+    );
+    let push = push_starting(&mut alice, "MOVE g1 1... e5");
+    assert!(!push.contains("count double"), "{push}");
+    drop((alice, boris, arbiter, daemon));
+
+    assert_journal_verifies(&config);
+    let pgn = journal_export(&config, "g1", "pgn");
+    for tag in [
+        "[TimeControl \"10/4320000\"]",
+        "[CCTimeControl \"10 moves in 50 days, whole days, doubled after 20 days\"]",
+        "[UTCTime \"00:00:00\"]",
+        "1. e4 {[%ccsnt 2027.01.02,05:00:00]}",
+        "1... e5 {[%ccsnt 2027.01.25,05:00:00]}",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    let file = dir.path().join("iccf.pgn");
+    std::fs::write(&file, &pgn).expect("write PGN");
+    let out = pgn_extract()
+        .args(["-Wuci", "--notags", "-C", "-N", "-V", "-s"])
+        .arg(&file)
+        .output()
+        .expect("pgn-extract");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "pgn-extract: {stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["e2e4", "e7e5", "*"]
+    );
+    let sheet = journal_export(&config, "g1", "iccf");
+    assert!(
+        sheet.contains("   1.  5254   2027-01-02    1.2/1  5755   2027-01-25   23.0/26"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("  Black: 23d 00h used, charged 26d, 24d 00h left"),
+        "{sheet}"
+    );
+}

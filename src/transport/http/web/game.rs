@@ -22,7 +22,7 @@ use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
 use crate::game::{PieceOn, board};
-use crate::relay::Watched;
+use crate::relay::{Clocks, Watched};
 
 /// The game replayed up to `ply`: every move written for the viewer, the position after
 /// `ply` (its FEN and pieces) and the marks on it.
@@ -79,16 +79,26 @@ fn move_list(g: &Watched, v: &Viewer, moves: &[ListedMove], ply: usize) -> Marku
     }
 }
 
-/// Both clocks' time left (White's, then Black's), and which side is on leave.
-pub fn clocks(w: &Words, time_left: [Option<i64>; 2], on_leave: [bool; 2]) -> Markup {
+/// Both clocks (White's, then Black's): each side's by its control (the time used and what
+/// it was charged, the time left, Triple Block's clock and bank, leave), and the side to move
+/// told once its days count double; without a limit, "no limit".
+pub fn clocks(w: &Words, clocks: Option<&Clocks>, on_leave: [bool; 2]) -> Markup {
     html! {
         @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             span data-color=(w.color(color)) {
-                (w.color(color)) ": "
-                @match time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
-                @if on_leave[i] { " (" (w.on_leave) ")" }
+                @match clocks {
+                    Some(c) => (w.side_clock(c, color)),
+                    None => {
+                        (w.color(color)) ": " (w.no_limit)
+                        @if on_leave[i] { " (" (w.on_leave) ")" }
+                    }
+                }
             }
             @if i == 0 { br; }
+        }
+        @if let Some(note) = clocks.and_then(|c| w.doubling(c)) {
+            br;
+            strong.doubling { (note) }
         }
     }
 }
@@ -107,7 +117,7 @@ fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
             dt { (w.time_control) } dd.time-control { (g.time_control) }
             @if !g.delayed {
                 dt { (w.clock) }
-                dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
+                dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }
             }
             @if let Some(color) = g.draw_offer {
                 dt { (w.draw_offer) } dd.draw-offer { (w.color(color)) }

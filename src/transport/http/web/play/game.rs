@@ -212,7 +212,7 @@ fn facts(me: &Me, g: &GameView) -> Markup {
             dt { (w.play_opponent) } dd #opponent { (opponent(g)) }
             dt { (w.time_control) } dd { (g.time_control) }
             dt { (w.clock) }
-            dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
+            dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }
             dt { (w.result) } dd.result #result { (result_text(w, &g.standing)) }
             @if let Some(t) = g.last_move_at { dt { (w.last_move) } dd { (when(t)) } }
             @if let Some(e) = &g.event { dt { (w.event) } dd { (e) } }
