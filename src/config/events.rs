@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::check::{Checker, Field};
 use super::players::Players;
 pub use crate::event::{Event, Viewing};
+use crate::event::bar::TimeoutBar;
 use crate::game::clock::{Counting, ICCF_DOUBLE_AFTER_DAYS, OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
 
@@ -25,6 +26,8 @@ pub(super) struct RawEvent {
     leave_days_per_year: Option<i64>,
     counting: Option<String>,
     double_after_days: Option<i64>,
+    draw_offers_from_move: Option<i64>,
+    timeout_bar_days: Option<Vec<i64>>,
     view: Option<String>,
     delay: Option<i64>,
 }
@@ -130,6 +133,32 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         .double_after_days
         .map(|days| c.positive(&key("double_after_days"), Some(days), 1, 3650) as u32)
         .or(double_default);
+    // "No draw offer before move N": from move 1 is no rule at all, but harmless.
+    let draw_offers_from_move = e
+        .draw_offers_from_move
+        .map(|n| c.positive(&key("draw_offers_from_move"), Some(n), 1, 1000) as u32);
+    let timeout_bar_days = match e.timeout_bar_days.as_deref() {
+        None => None,
+        Some(&[first, repeated]) => {
+            let first = c.positive(&key("timeout_bar_days[0]"), Some(first), 1, 3650) as u32;
+            let repeated =
+                c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
+            if repeated < first {
+                c.problem(
+                    key("timeout_bar_days"),
+                    "the bar under a bar (the second number) is at least the first",
+                );
+            }
+            Some(TimeoutBar { first, repeated })
+        }
+        Some(_) => {
+            c.problem(
+                key("timeout_bar_days"),
+                "two numbers of days: after a loss on time, and after one while barred (ICCF: [30, 90])",
+            );
+            None
+        }
+    };
     let view = match (e.view.as_deref(), e.delay) {
         (None | Some("public"), None) => Viewing::Public,
         (Some("finished"), None) => Viewing::Finished,
@@ -173,12 +202,14 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
                 leave_days_per_year,
                 counting,
                 double_after_days,
+                draw_offers_from_move,
             };
             if let Some(problem) = rules.problem() {
                 c.problem(key("time_control"), problem);
             }
             rules
         },
+        timeout_bar_days,
         id,
     }
 }

@@ -21,9 +21,15 @@ use super::events::RawEvent;
 use super::players::{Player, RawPlayer};
 use crate::event::Event;
 
-/// `[[events]]` keys whose values are numbers, and the one that is a list of numbers.
-const NUMBERS: [&str; 3] = ["delay", "silence_days", "leave_days_per_year"];
-const NUMBER_LIST: &str = "reminder_days";
+/// `[[events]]` keys whose values are numbers, and those that are lists of numbers.
+const NUMBERS: [&str; 5] = [
+    "delay",
+    "silence_days",
+    "leave_days_per_year",
+    "double_after_days",
+    "draw_offers_from_move",
+];
+const NUMBER_LISTS: [&str; 2] = ["reminder_days", "timeout_bar_days"];
 
 /// A value as the file would hold it: a number where the key takes one, else a string.
 fn value(key: &str, text: &str) -> toml::Value {
@@ -32,7 +38,7 @@ fn value(key: &str, text: &str) -> toml::Value {
     {
         return toml::Value::Integer(n);
     }
-    if key == NUMBER_LIST {
+    if NUMBER_LISTS.contains(&key) {
         let numbers: Result<Vec<toml::Value>, _> = text
             .split(',')
             .map(|n| n.trim().parse::<i64>().map(toml::Value::Integer))
