@@ -7,8 +7,8 @@ use serde::Deserialize;
 
 use super::check::{Checker, Field};
 use super::players::Players;
-pub use crate::event::{Event, Viewing};
 use crate::event::bar::TimeoutBar;
+pub use crate::event::{Event, Viewing};
 use crate::game::clock::{Counting, ICCF_DOUBLE_AFTER_DAYS, OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
 
@@ -141,8 +141,7 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         None => None,
         Some(&[first, repeated]) => {
             let first = c.positive(&key("timeout_bar_days[0]"), Some(first), 1, 3650) as u32;
-            let repeated =
-                c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
+            let repeated = c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
             if repeated < first {
                 c.problem(
                     key("timeout_bar_days"),

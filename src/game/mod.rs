@@ -371,13 +371,9 @@ impl Game {
                 )));
             }
             Action::Leave(leave) => self.timeline.add_leave(color, *leave),
-            Action::Refill { days } => self.timeline.add_refill(
-                color,
-                clock::Refill {
-                    at,
-                    days: *days,
-                },
-            ),
+            Action::Refill { days } => self
+                .timeline
+                .add_refill(color, clock::Refill { at, days: *days }),
             Action::LongReflection => self.timeline.add_long_reflection(color),
             Action::Conditional(line) => self.conditional[side_index(color)] = line.clone(),
             Action::TimeUp { overdue, forfeit } => {
@@ -992,7 +988,10 @@ mod tests {
     #[test]
     fn a_long_reflection_waives_the_silence_limit_on_its_move() {
         let rules = Rules {
-            time_control: TimeControl::MovesInDays { moves: 10, days: 50 },
+            time_control: TimeControl::MovesInDays {
+                moves: 10,
+                days: 50,
+            },
             silence_days: Some(40),
             ..Rules::default()
         };

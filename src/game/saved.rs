@@ -418,7 +418,9 @@ mod tests {
             },
             at(30 * 86_400),
         );
-        game.apply_by(Color::Black, &Action::Refill { days: 2 }, at(31 * 86_400));
+        let refill = Action::Refill { days: 1 };
+        assert_eq!(game.check(Color::Black, &refill, at(31 * 86_400)), Ok(()));
+        game.apply_by(Color::Black, &refill, at(31 * 86_400));
         assert_eq!(game.timeline().refills()[1].len(), 1);
         same(&game);
         let silent = Rules {

@@ -453,6 +453,10 @@ pub struct EnterDetail {
     pub team: Option<String>,
     /// In their order: their numbers in the tables, or their boards.
     pub players: Vec<String>,
+    /// The arbiter's reason for entering players a loss on time barred
+    /// (`EVENT ENTER ... OVERRIDE <reason>`); written only when given.
+    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
+    pub overriding: Option<String>,
 }
 
 /// An `event_draw` entry's detail: the seed and the order it drew.

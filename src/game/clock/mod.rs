@@ -455,7 +455,11 @@ impl Timeline {
     /// it is making if it is to move, else its next one.
     pub fn next_move_of(&self, color: Color) -> usize {
         let ply = self.moves.len();
-        if self.mover(ply) == color { ply } else { ply + 1 }
+        if self.mover(ply) == color {
+            ply
+        } else {
+            ply + 1
+        }
     }
 
     /// Whether the move now being made (the side to move's) was declared a long reflection.

@@ -150,11 +150,20 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             view: Viewing::Delay(2),
             timeout_bar_days: None,
         }))],
-        EntryKind::EventEnter => vec![Meaning::EventEnter(EnterDetail {
-            event: "e1".to_owned(),
-            team: Some("north".to_owned()),
-            players: vec!["alice".to_owned(), "boris".to_owned()],
-        })],
+        EntryKind::EventEnter => vec![
+            Meaning::EventEnter(EnterDetail {
+                event: "e1".to_owned(),
+                team: Some("north".to_owned()),
+                players: vec!["alice".to_owned(), "boris".to_owned()],
+                overriding: None,
+            }),
+            Meaning::EventEnter(EnterDetail {
+                event: "e1".to_owned(),
+                team: None,
+                players: vec!["carol".to_owned()],
+                overriding: Some("lost on a server outage".to_owned()),
+            }),
+        ],
         EntryKind::EventDraw => vec![Meaning::EventDraw(DrawDetail {
             event: "e1".to_owned(),
             seed: "00ff".to_owned(),
@@ -172,10 +181,7 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         EntryKind::ClockSet => vec![Meaning::ClockSet {
             at: "2026-12-01T10:00:00Z".parse().expect("time"),
         }],
-        EntryKind::Refill => vec![
-            Meaning::Refill { days: 1 },
-            Meaning::Refill { days: 75 },
-        ],
+        EntryKind::Refill => vec![Meaning::Refill { days: 1 }, Meaning::Refill { days: 75 }],
         EntryKind::LongReflection => vec![Meaning::LongReflection],
     }
 }
