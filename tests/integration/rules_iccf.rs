@@ -5,7 +5,7 @@
 //! time refused and then overridden by the arbiter; each across a restart of the daemon, the
 //! journal verified after.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::support::config::{ALICE, BORIS, config_text_with};
 use crate::support::daemon::{Daemon, admin};
@@ -28,7 +28,7 @@ fn setup(rules: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// The daemon stopped and started again, with the admin, alice and boris logged in anew.
-fn restart(mut daemon: Daemon, config: &PathBuf) -> (Daemon, Client, Client, Client) {
+fn restart(mut daemon: Daemon, config: &Path) -> (Daemon, Client, Client, Client) {
     assert!(daemon.terminate().success());
     let daemon = Daemon::start(config);
     let (arbiter, alice, boris) = (admin(&daemon), daemon.login(&ALICE), daemon.login(&BORIS));
@@ -55,9 +55,8 @@ fn refused(client: &mut Client, line: &str, says: &str) {
 /// leave is refused, nothing recorded.
 #[test]
 fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
-    let (_dir, config) = setup(
-        "time_control = \"triple block 50 days + 3 days per move, bank 75, refill by hand\"",
-    );
+    let (_dir, config) =
+        setup("time_control = \"triple block 50 days + 3 days per move, bank 75, refill by hand\"");
     let daemon = Daemon::start(&config);
     let mut arbiter = admin(&daemon);
     ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
@@ -128,7 +127,10 @@ fn a_long_reflection_keeps_a_game_past_the_silence_limit() {
     );
     let said = "RECORDED g1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
     assert_eq!(unreceipted(&push_starting(&mut boris, "RECORDED g1")), said);
-    assert_eq!(unreceipted(&push_starting(&mut arbiter, "RECORDED g1")), said);
+    assert_eq!(
+        unreceipted(&push_starting(&mut arbiter, "RECORDED g1")),
+        said
+    );
     refused(
         &mut alice,
         "SILENCE g1 LONG",
@@ -165,8 +167,7 @@ fn a_draw_offer_before_the_events_move_is_refused() {
     ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
     let mut alice = daemon.login(&ALICE);
     let mut boris = daemon.login(&BORIS);
-    let too_early =
-        "draw offer refused: in this event no draw is offered or agreed before move 3; this is move 1";
+    let too_early = "draw offer refused: in this event no draw is offered or agreed before move 3; this is move 1";
     refused(&mut alice, "DRAW g1 OFFER", too_early);
     refused(&mut alice, "MOVE g1 e4 (=)", too_early);
     refused(&mut boris, "DRAW g1 ACCEPT", too_early);

@@ -479,9 +479,8 @@ fn from_link(player: &str, side: char, number: u32, line: &str) -> Request {
         channel: Channel::Link,
     };
     let command = Command::parse(line).expect(line);
-    Request::read_from(sender, command, line).key(Some(crate::relay::proposal_key(
-        "x1", side, number,
-    )))
+    Request::read_from(sender, command, line)
+        .key(Some(crate::relay::proposal_key("x1", side, number)))
 }
 
 /// In a game this node keeps, a `BANK` from the other node's player is checked and recorded
@@ -521,7 +520,12 @@ async fn a_bank_proposed_across_a_link_is_recorded_by_the_node_that_keeps_the_ga
     .expect("entries");
     assert_eq!(kept.len(), 3, "{kept:?}");
     assert_eq!(
-        (kept[2].0, kept[2].1.as_str(), kept[2].2.as_str(), kept[2].3.as_str()),
+        (
+            kept[2].0,
+            kept[2].1.as_str(),
+            kept[2].2.as_str(),
+            kept[2].3.as_str()
+        ),
         (EntryKind::Refill, "boris", "link", "5")
     );
     assert!(
@@ -572,7 +576,14 @@ async fn a_bank_in_a_game_the_other_node_keeps_goes_there_and_comes_back_in_its_
     let detail = serde_json::to_string(&start).expect("detail");
     let reply = f
         .relay
-        .replicate(entry(0, EntryKind::GameStart, Actor::Arbiter, t0, None, &detail))
+        .replicate(entry(
+            0,
+            EntryKind::GameStart,
+            Actor::Arbiter,
+            t0,
+            None,
+            &detail,
+        ))
         .await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
     let proposed = f.say(player("alice"), "BANK x1 1").await;
