@@ -372,6 +372,49 @@ mod tests {
         }
     }
 
+    /// "No draw offer before move N" and ICCF's bar after a loss on time, as the file writes
+    /// them; both off unless set.
+    #[test]
+    fn the_draw_rule_and_the_timeout_bar_are_read_and_checked() {
+        use crate::event::bar::TimeoutBar;
+        let event = |keys: &str| {
+            let text = format!("[[events]]\nid = \"e\"\n{keys}");
+            Config::from_toml(&text, Path::new("."))
+                .map(|c| c.events["e"].clone())
+                .map_err(|e| e.to_string())
+        };
+        let plain = event("").unwrap();
+        assert_eq!(
+            (plain.rules.draw_offers_from_move, plain.timeout_bar_days),
+            (None, None)
+        );
+        let iccf = event("draw_offers_from_move = 20\ntimeout_bar_days = [30, 90]\n").unwrap();
+        assert_eq!(iccf.rules.draw_offers_from_move, Some(20));
+        assert_eq!(
+            iccf.timeout_bar_days,
+            Some(TimeoutBar {
+                first: 30,
+                repeated: 90
+            })
+        );
+        for (keys, says) in [
+            (
+                "draw_offers_from_move = 0\n",
+                "events[0].draw_offers_from_move",
+            ),
+            ("timeout_bar_days = [30]\n", "two numbers of days"),
+            ("timeout_bar_days = [30, 90, 180]\n", "two numbers of days"),
+            ("timeout_bar_days = [90, 30]\n", "at least the first"),
+            (
+                "timeout_bar_days = [0, 90]\n",
+                "events[0].timeout_bar_days[0]",
+            ),
+        ] {
+            let e = event(keys).unwrap_err();
+            assert!(e.contains(says), "{keys}: {e}");
+        }
+    }
+
     /// Names a person reads pass the one text check; a game id is of the safe set.
     #[test]
     fn names_pass_the_text_check_and_game_ids_are_safe() {
