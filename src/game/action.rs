@@ -213,7 +213,7 @@ pub enum Refusal {
     #[error("long reflection refused: {0}")]
     LongReflection(String),
     #[error(
-        "draw offer refused: in this event no draw is offered or agreed before move {from}; this is move {now}"
+        "too early for a draw: in this event no draw is offered or agreed before move {from}; this is move {now}"
     )]
     DrawTooEarly { from: u32, now: u32 },
     #[error("conditional moves refused: {0}")]

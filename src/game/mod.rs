@@ -1076,7 +1076,7 @@ mod tests {
         }
         assert_eq!(
             Refusal::DrawTooEarly { from: 3, now: 2 }.to_string(),
-            "draw offer refused: in this event no draw is offered or agreed before move 3; this is move 2"
+            "too early for a draw: in this event no draw is offered or agreed before move 3; this is move 2"
         );
         assert_eq!(
             game.check(

@@ -167,7 +167,7 @@ fn a_draw_offer_before_the_events_move_is_refused() {
     ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
     let mut alice = daemon.login(&ALICE);
     let mut boris = daemon.login(&BORIS);
-    let too_early = "draw offer refused: in this event no draw is offered or agreed before move 3; this is move 1";
+    let too_early = "too early for a draw: in this event no draw is offered or agreed before move 3; this is move 1";
     refused(&mut alice, "DRAW g1 OFFER", too_early);
     refused(&mut alice, "MOVE g1 e4 (=)", too_early);
     refused(&mut boris, "DRAW g1 ACCEPT", too_early);

@@ -330,7 +330,7 @@ async fn a_long_reflection_is_refused_with_the_reason() {
 #[tokio::test]
 async fn no_draw_is_offered_or_agreed_before_the_events_move() {
     let f = iccf().await;
-    let too_early = "draw offer refused: in this event no draw is offered or agreed before move 3; this is move";
+    let too_early = "too early for a draw: in this event no draw is offered or agreed before move 3; this is move";
     f.refused_all(&[
         ("alice", "DRAW d1 OFFER", Status::Refused, too_early),
         ("alice", "MOVE d1 e4 (=)", Status::Refused, too_early),
