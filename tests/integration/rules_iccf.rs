@@ -3,14 +3,17 @@
 //! refused, a long reflection declared ahead (`SILENCE g1 LONG`) keeping a game past the
 //! silence limit, a draw offer before the event's move refused, and an entry after a loss on
 //! time refused and then overridden by the arbiter; each across a restart of the daemon, the
-//! journal verified after.
+//! journal verified after. And `BANK` and `SILENCE g1 LONG` across a link, to the node that
+//! keeps the game and back in its record.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::support::config::{ALICE, BORIS, config_text_with};
 use crate::support::daemon::{Daemon, admin};
 use crate::support::journal::{assert_journal_verifies, journal_export};
 use crate::support::line::{Client, ok, push_starting};
+use crate::support::link::{Node, node_config_with, settled};
 
 const START: &str = "2027-01-01T00:00:00Z";
 
@@ -224,4 +227,134 @@ fn an_entry_after_a_loss_on_time_is_refused_until_the_arbiter_overrides() {
     assert!(shown.contains("boris"), "{shown}");
     drop((arbiter, daemon));
     assert_journal_verifies(&config);
+}
+
+/// A node of a link for the test below: `local` players (secret = id + "-secret"), `remote`
+/// ones across link `peer`, and after the link table `extra` (the clock, the events, the
+/// games).
+fn linked_node(local: &[&str], remote: &[&str], link: &str, extra: &str) -> Node {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("ccrelay.toml");
+    let text = node_config_with(
+        &dir.path().join("data"),
+        local,
+        remote,
+        &[],
+        &format!("retransmit_ms = 150\nwindow = 4\n{link}{extra}"),
+    );
+    std::fs::write(&config, text).expect("write config");
+    let daemon = Daemon::start(&config);
+    Node {
+        dir,
+        config,
+        daemon,
+    }
+}
+
+fn linked_login(node: &Node, player: &str) -> Client {
+    let mut c = node.daemon.connect();
+    let (code, text) = c.call(&format!("LOGIN {player} {player}-secret"));
+    assert_eq!(code, 230, "{text}");
+    c
+}
+
+/// Waits for a push that contains `needle`, keeping the others.
+fn wait_push(client: &mut Client, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(i) = client.pushes.iter().position(|(_, b)| b.contains(needle)) {
+            return client.pushes.remove(i).1;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no push with {needle:?}; pushes: {:?}",
+            client.pushes
+        );
+        let kept = std::mem::take(&mut client.pushes);
+        let push = client.next_push();
+        client.pushes = kept;
+        client.pushes.push(push);
+    }
+}
+
+/// docs/link.md: `BANK` and `SILENCE g1 LONG` in games the other node keeps travel as `LEAVE`
+/// does: proposed (`202`), checked and recorded by the node that keeps the game (a refusal
+/// comes back as `REFUSED`), brought back in its record; the opponent on the keeping node is
+/// told, and both nodes hold the same record.
+#[test]
+fn bank_and_a_long_reflection_cross_a_link_to_the_node_that_keeps_the_game() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let rules = format!(
+        "[clock]\nmode = \"manual\"\nstart = \"{START}\"\n\
+         [[events]]\nid = \"tb\"\n\
+         time_control = \"triple block 50 days + 3 days per move, bank 75, refill by hand\"\n\
+         [[events]]\nid = \"quiet\"\ntime_control = \"10 moves in 50 days\"\nsilence_days = 40\n\
+         [[games]]\nid = \"x1\"\nevent = \"tb\"\nwhite = \"anna\"\nblack = \"boris\"\n\
+         [[games]]\nid = \"x2\"\nevent = \"quiet\"\nwhite = \"anna\"\nblack = \"boris\"\n"
+    );
+    // Node A keeps both games (anna, White, plays there).
+    let a = linked_node(
+        &["anna"],
+        &["boris"],
+        &format!("transport = \"tcp\"\nlisten = \"127.0.0.1:{port}\"\n"),
+        &rules,
+    );
+    let b = linked_node(
+        &["boris"],
+        &["anna"],
+        &format!("transport = \"tcp\"\nconnect = \"127.0.0.1:{port}\"\n"),
+        &rules,
+    );
+    let mut anna = linked_login(&a, "anna");
+    let mut boris = linked_login(&b, "boris");
+    let mut arbiter = admin(&a.daemon);
+    ok(&mut anna, "MOVE x1 5254");
+    wait_push(&mut boris, "MOVE x1 1. 5254");
+    ok(&mut arbiter, "CLOCK +10d");
+    // Boris has thought 10 days: 40 on his clock, room for 10.
+    let (code, text) = boris.call("BANK x1 20");
+    assert_eq!(code, 202, "{text}");
+    let refused = wait_push(&mut boris, "REFUSED x1");
+    // The link carries a refusal's reason cut short.
+    assert!(
+        refused.contains("refill refused: the clock holds at most 50 days: 10 day(s) fit"),
+        "{refused}"
+    );
+    let (code, text) = boris.call("BANK x1 5");
+    assert_eq!(code, 202, "{text}");
+    wait_push(
+        &mut anna,
+        "RECORDED x1 boris (Black) moved 5 day(s) from the bank to the clock",
+    );
+    wait_push(&mut boris, "RECORDED x1 your refill is in the record");
+    let (code, text) = boris.call("SILENCE x2 LONG");
+    assert_eq!(code, 202, "{text}");
+    let said = "RECORDED x2 boris (Black) declared a long reflection for move 1";
+    wait_push(&mut anna, said);
+    wait_push(&mut arbiter, said);
+    wait_push(
+        &mut boris,
+        "RECORDED x2 your long reflection is in the record",
+    );
+    let nodes = [a, b];
+    for game in ["x1", "x2"] {
+        let (record, _) = settled(&nodes, game);
+        let kind = if game == "x1" {
+            "refill"
+        } else {
+            "long_reflection"
+        };
+        assert!(
+            record.iter().any(|(_, p, k, _)| p == "boris" && k == kind),
+            "{game}: {record:?}"
+        );
+    }
+    drop((anna, boris, arbiter));
+    for node in &nodes {
+        assert_journal_verifies(&node.config);
+    }
 }
