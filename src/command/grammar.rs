@@ -89,6 +89,24 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
                 days: leave_days(&days)?,
             }
         }
+        "BANK" | "БАНК" => {
+            let game = w.game()?;
+            let days = w.arg(NUMBER_OF_DAYS)?;
+            Command::Bank {
+                game,
+                days: bank_days(&days)?,
+            }
+        }
+        "SILENCE" | "МОЛЧАНИЕ" | "МОВЧАННЯ" => {
+            let game = w.game()?;
+            let what = w.arg("LONG")?;
+            if !what.eq_ignore_ascii_case("LONG") {
+                return Err(bad(format!(
+                    "{what:?}: say SILENCE <game> LONG (a reflection longer than the silence limit)"
+                )));
+            }
+            Command::LongReflection { game }
+        }
         "ADJUDICATE" => {
             let game = w.game()?;
             let result = w.arg("result (1-0, 0-1, 1/2-1/2)")?;
@@ -336,6 +354,16 @@ fn conditional_moves(words: &[&str]) -> Result<Vec<NumberedMove>, CommandError> 
 fn leave_first(word: &str) -> Result<Date, CommandError> {
     word.parse()
         .map_err(|_| bad(format!("{word:?} is not a date (YYYY-MM-DD)")))
+}
+
+/// Days moved from a bank: 1 to 10 000 (a bank's most, as a time control's numbers go).
+fn bank_days(word: &str) -> Result<u32, CommandError> {
+    match word.parse::<u32>() {
+        Ok(n) if (1..=10_000).contains(&n) => Ok(n),
+        _ => Err(bad(format!(
+            "{word:?} is not a number of days (1 to 10000)"
+        ))),
+    }
 }
 
 /// Leave's number of days, 1 to 366.

@@ -159,6 +159,16 @@ fn is_command_verb(word: &str) -> bool {
     )
 }
 
+/// Verbs a mail's line is read by only when the whole line is the command (`BANK 10`,
+/// `SILENCE LONG`): a line of prose that starts with the word ("Silence is golden") stays
+/// words for the opponent, where the older verbs' lines are read as commands whatever follows.
+fn is_exact_verb(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(':').to_lowercase().as_str(),
+        "bank" | "банк" | "silence" | "молчание" | "мовчання"
+    )
+}
+
 /// Whether a word could be a move: a digit 1-8 (every move but castling names a square or is
 /// ICCF numeric), or castling with O, 0 or Cyrillic О. Short, unless it is a path of squares
 /// (a draughts capture names every landing square: `e1:a5:d8:f6:d4`, `31x13x2x11x18`).
@@ -190,6 +200,11 @@ fn command_of(line: &str, game: &str) -> Result<Option<Command>, LetterError> {
     if is_command_verb(first) {
         return Command::parse_in(line, game).map(Some).map_err(bad);
     }
+    if is_exact_verb(first)
+        && let Ok(command) = Command::parse_in(line, game)
+    {
+        return Ok(Some(command));
+    }
     // A leading number (`12.`, `12...`, `12.Nf3`) says nothing yet: look at the move after it.
     let candidate = match split_move_number(first) {
         (Some(_), "") => words.get(1).copied(),
@@ -207,7 +222,8 @@ fn command_of(line: &str, game: &str) -> Result<Option<Command>, LetterError> {
 }
 
 /// Finds the command in what the player wrote for `game`: the first line that is a phrase
-/// (draw, resignation), a command (`CLAIM`, `IF`/`ЕСЛИ`, `LEAVE`/`ОТПУСК`, `MSG`) or a move
+/// (draw, resignation), a command (`CLAIM`, `IF`/`ЕСЛИ`, `LEAVE`/`ОТПУСК`, `MSG`; `BANK 10`
+/// and `SILENCE LONG` written whole) or a move
 /// (`[N.] MOVE [marks] [repeat MOVE]`); a later line starting with "repeat:" / "повтор:"
 /// gives the repeat of the opponent's last move. Every other line the player wrote is a
 /// message for the opponent.
@@ -304,6 +320,18 @@ mod tests {
             Command::parse("MSG g7 Good luck!").unwrap()
         );
         assert!(matches!(read("leave soon", "g7"), Err(LetterError::Bad(_))));
+        assert_eq!(
+            command("Bank 10\n\nRegards"),
+            Command::parse("BANK g7 10").unwrap()
+        );
+        assert_eq!(
+            command("молчание long"),
+            Command::parse("SILENCE g7 LONG").unwrap()
+        );
+        // Prose that starts with those words is a letter around the move.
+        let letter = read("Silence is golden.\n12. Nf3", "g7").expect("a move");
+        assert_eq!(letter.command, Command::parse("MOVE g7 12. Nf3").unwrap());
+        assert_eq!(letter.message.as_deref(), Some("Silence is golden."));
     }
 
     #[test]

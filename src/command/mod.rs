@@ -117,10 +117,13 @@ pub enum EventAction {
         system: crate::event::System,
         keys: Vec<(String, String)>,
     },
-    /// Enter players in order (their numbers, or a team's boards).
+    /// Enter players in order (their numbers, or a team's boards); `overriding`: the
+    /// arbiter's reason for entering them although a loss on time bars them
+    /// (`OVERRIDE <reason>`).
     Enter {
         team: Option<String>,
         players: Vec<String>,
+        overriding: Option<String>,
     },
     /// Draw the entrants' numbers by lot.
     Draw,
@@ -172,6 +175,16 @@ pub enum Command {
     Leave {
         first: Date,
         days: u32,
+    },
+    /// Days moved from the sender's Triple Block bank to their clock while it is their move.
+    Bank {
+        game: String,
+        days: u32,
+    },
+    /// The sender declares ahead that they will think longer than the silence limit on their
+    /// current or next move (`SILENCE g1 LONG`, ICCF's "Use 40+ reflection").
+    LongReflection {
+        game: String,
     },
     /// Admin: decide a game's result.
     Adjudicate {
@@ -253,7 +266,8 @@ impl Command {
             | Command::OfferDraw { game: _ }
             | Command::AcceptDraw { game: _ }
             | Command::DeclineDraw { game: _ }
-            | Command::Resign { game: _ } => Vec::new(),
+            | Command::Resign { game: _ }
+            | Command::LongReflection { game: _ } => Vec::new(),
             Command::Move { game: _, line: _ }
             | Command::Claim {
                 game: _,
@@ -262,6 +276,7 @@ impl Command {
             }
             | Command::Conditional { game: _, moves: _ } => Vec::new(),
             Command::Leave { first: _, days: _ }
+            | Command::Bank { game: _, days: _ }
             | Command::Receipt { entry: _ }
             | Command::Clock { set: _ }
             | Command::Dead { action: _ } => Vec::new(),
@@ -310,8 +325,14 @@ impl Command {
                     .iter()
                     .map(|(_, value)| (value.as_str(), TextKind::Name))
                     .collect(),
-                EventAction::Enter { team, players: _ } => {
-                    team.iter().map(|t| (t.as_str(), TextKind::Name)).collect()
+                EventAction::Enter {
+                    team,
+                    players: _,
+                    overriding,
+                } => {
+                    let team = team.iter().map(|t| (t.as_str(), TextKind::Name));
+                    let reason = overriding.iter().map(|r| (r.as_str(), TextKind::Reason));
+                    team.chain(reason).collect()
                 }
                 EventAction::Withdraw { player: _, reason } => {
                     vec![(reason.as_str(), TextKind::Reason)]
@@ -344,6 +365,8 @@ impl Command {
             | Command::Conditional { game, .. }
             | Command::PeerRefused { game, .. }
             | Command::Message { game, .. }
+            | Command::Bank { game, .. }
+            | Command::LongReflection { game }
             | Command::Adjudicate { game, .. } => Some(game),
             Command::Games
             | Command::Leave { .. }

@@ -93,6 +93,8 @@ fn command() -> impl Strategy<Value = Command> {
                 days,
             }
         }),
+        (word(), 1u32..10_001).prop_map(|(game, days)| Command::Bank { game, days }),
+        word().prop_map(|game| Command::LongReflection { game }),
         (word(), 0..3usize, "[a-z][A-Za-zА-я0-9 ,.!]{0,40}[a-z]").prop_map(|(game, s, reason)| {
             Command::Adjudicate {
                 game,

@@ -10,8 +10,9 @@
 //! EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME "<name>"] [SITE "<site>"]
 //!     [TIME "<time control>"] [GAME chess|draughts-ru] [VIEW public|finished|private|delay]
 //!     [DELAY <plies>] [ONTIMEOUT forfeit|arbiter] [REMINDERS <days>,<days>] [SILENCE <days>]
-//!     [LEAVE <days a year>]
-//! EVENT ENTER <id> [TEAM "<team>"] <player>...
+//!     [LEAVE <days a year>] [COUNTING iccf|whole_days|exact] [DOUBLE <days>]
+//!     [DRAWFROM <move>] [TIMEOUTBAR <days>,<days>]
+//! EVENT ENTER <id> [TEAM "<team>"] <player>... [OVERRIDE <reason>]
 //! EVENT DRAW|START|SHOW <id>
 //! EVENT WITHDRAW <id> <player> <reason>
 //! EVENTS
@@ -29,7 +30,7 @@ pub const MIN_SECRET_CHARS: usize = 12;
 const MAX_SECRET_CHARS: usize = 200;
 
 /// The words `EVENT NEW` takes after `SYSTEM`, and the `[[events]]` key each one sets.
-pub const EVENT_KEYS: [(&str, &str); 10] = [
+pub const EVENT_KEYS: [(&str, &str); 14] = [
     ("NAME", "name"),
     ("SITE", "site"),
     ("TIME", "time_control"),
@@ -40,6 +41,10 @@ pub const EVENT_KEYS: [(&str, &str); 10] = [
     ("REMINDERS", "reminder_days"),
     ("SILENCE", "silence_days"),
     ("LEAVE", "leave_days_per_year"),
+    ("COUNTING", "counting"),
+    ("DOUBLE", "double_after_days"),
+    ("DRAWFROM", "draw_offers_from_move"),
+    ("TIMEOUTBAR", "timeout_bar_days"),
 ];
 
 /// The word for an `[[events]]` key (for writing a command back).
@@ -184,24 +189,39 @@ pub(super) fn event(w: &mut Words<'_>) -> Result<Command, CommandError> {
     Ok(Command::Event { id, action })
 }
 
-/// `EVENT ENTER`'s players: `first` (already read) and the rest of the words.
+/// `EVENT ENTER`'s players: `first` (already read) and the words after it, up to
+/// `OVERRIDE <reason>` (the arbiter's reason for entering players a loss on time bars).
 fn enter(
     w: &mut Words<'_>,
     id: String,
     team: Option<String>,
     first: Option<&str>,
 ) -> Result<Command, CommandError> {
-    let players: Vec<String> = first
-        .into_iter()
-        .chain(w.rest().iter().copied())
-        .map(str::to_owned)
-        .collect();
+    let mut players: Vec<String> = Vec::new();
+    let mut overriding = None;
+    let mut next = first.or_else(|| w.word());
+    while let Some(word) = next {
+        if word.eq_ignore_ascii_case("OVERRIDE") {
+            let reason = w.rest_text();
+            if reason.is_empty() {
+                return Err(missing("reason for the override"));
+            }
+            overriding = Some(reason.to_owned());
+            break;
+        }
+        players.push(word.to_owned());
+        next = w.word();
+    }
     if players.is_empty() {
         return Err(missing("players to enter"));
     }
     Ok(Command::Event {
         id,
-        action: EventAction::Enter { team, players },
+        action: EventAction::Enter {
+            team,
+            players,
+            overriding,
+        },
     })
 }
 
@@ -287,6 +307,8 @@ mod tests {
         assert_eq!(Command::parse(&c.to_string()).unwrap(), c);
         for line in [
             "EVENT ENTER club alice boris carol",
+            "EVENT ENTER club carol OVERRIDE lost on a server outage, see the minutes",
+            "EVENT NEW wc SYSTEM round-robin COUNTING iccf DOUBLE 20 DRAWFROM 20 TIMEOUTBAR 30,90",
             r#"EVENT ENTER m TEAM "Krasnoyarsk" a1 a2"#,
             "EVENT DRAW club",
             "EVENT START club",
@@ -298,7 +320,12 @@ mod tests {
             assert_eq!(Command::parse(&c.to_string()).unwrap(), c, "{line}");
         }
         let Command::Event {
-            action: EventAction::Enter { team, players },
+            action:
+                EventAction::Enter {
+                    team,
+                    players,
+                    overriding,
+                },
             ..
         } = parse(r#"EVENT ENTER m TEAM "Krasnoyarsk club" a1 a2"#)
         else {
@@ -306,6 +333,21 @@ mod tests {
         };
         assert_eq!(team.as_deref(), Some("Krasnoyarsk club"));
         assert_eq!(players, ["a1", "a2"]);
+        assert_eq!(overriding, None);
+        let Command::Event {
+            action:
+                EventAction::Enter {
+                    players,
+                    overriding,
+                    ..
+                },
+            ..
+        } = parse("EVENT ENTER club carol dmitri override  appeal upheld")
+        else {
+            panic!()
+        };
+        assert_eq!(players, ["carol", "dmitri"]);
+        assert_eq!(overriding.as_deref(), Some("appeal upheld"));
     }
 
     #[test]
@@ -318,6 +360,15 @@ mod tests {
             ("EVENT NEW club SYSTEM match NAME a NAME b", "twice"),
             ("EVENT ENTER club", "missing players"),
             ("EVENT ENTER club TEAM", "missing TEAM"),
+            ("EVENT ENTER club OVERRIDE appeal", "missing players"),
+            (
+                "EVENT ENTER club carol OVERRIDE",
+                "missing reason for the override",
+            ),
+            (
+                "EVENT ENTER club carol OVERRIDE bad\u{202E}reason",
+                "U+202E",
+            ),
             ("EVENT WITHDRAW club carol", "missing reason"),
             ("EVENT PAIR club", "say EVENT NEW"),
         ] {

@@ -93,6 +93,8 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Leave { first, days } => write!(f, "LEAVE {first} {days}"),
+            Command::Bank { game, days } => write!(f, "BANK {game} {days}"),
+            Command::LongReflection { game } => write!(f, "SILENCE {game} LONG"),
             Command::Adjudicate {
                 game,
                 score,
@@ -163,13 +165,20 @@ impl fmt::Display for Command {
                     }
                     Ok(())
                 }
-                EventAction::Enter { team, players } => {
+                EventAction::Enter {
+                    team,
+                    players,
+                    overriding,
+                } => {
                     write!(f, "EVENT ENTER {id}")?;
                     if let Some(team) = team {
                         write!(f, " TEAM {}", quoted(team))?;
                     }
                     for p in players {
                         write!(f, " {p}")?;
+                    }
+                    if let Some(reason) = overriding {
+                        write!(f, " OVERRIDE {reason}")?;
                     }
                     Ok(())
                 }

@@ -182,6 +182,22 @@ fn every_form_of_the_protocol_reads() {
             },
         ),
         (
+            "BANK g1 10",
+            Command::Bank {
+                game: g("g1"),
+                days: 10,
+            },
+        ),
+        (
+            "банк g1 3",
+            Command::Bank {
+                game: g("g1"),
+                days: 3,
+            },
+        ),
+        ("SILENCE g1 LONG", Command::LongReflection { game: g("g1") }),
+        ("silence g1 long", Command::LongReflection { game: g("g1") }),
+        (
             "ADJUDICATE g1 1-0 Black silent for 41 days",
             Command::Adjudicate {
                 game: g("g1"),
@@ -352,6 +368,19 @@ fn every_error_says_what_is_wrong() {
             BadValue,
             "\"400\" is not a number of days (1 to 366)",
         ),
+        ("BANK g", Missing, "missing number of days"),
+        (
+            "BANK g 0",
+            BadValue,
+            "\"0\" is not a number of days (1 to 10000)",
+        ),
+        ("BANK g 5 more", Unexpected, "unexpected \"more\""),
+        ("SILENCE g", Missing, "missing LONG"),
+        (
+            "SILENCE g 40",
+            BadValue,
+            "\"40\": say SILENCE <game> LONG (a reflection longer than the silence limit)",
+        ),
         ("ADJUDICATE g 1-0", Missing, "missing reason"),
         (
             "ADJUDICATE g 2-0 why",
@@ -420,6 +449,14 @@ fn a_mails_game_comes_from_its_context() {
     assert_eq!(
         Command::parse_in("LEAVE 2027-07-01 14", "g7"),
         Command::parse("LEAVE 2027-07-01 14")
+    );
+    assert_eq!(
+        Command::parse_in("BANK 10", "g7"),
+        Command::parse("BANK g7 10")
+    );
+    assert_eq!(
+        Command::parse_in("SILENCE LONG", "g7"),
+        Command::parse("SILENCE g7 LONG")
     );
     assert_eq!(
         MoveLine::parse("12. Nf3 (=) повтор e5"),

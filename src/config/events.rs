@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::check::{Checker, Field};
 use super::players::Players;
+use crate::event::bar::TimeoutBar;
 pub use crate::event::{Event, Viewing};
 use crate::game::clock::{Counting, ICCF_DOUBLE_AFTER_DAYS, OnTimeout, Rules, TimeControl};
 use crate::game::{Authority, Game, Kind};
@@ -25,6 +26,8 @@ pub(super) struct RawEvent {
     leave_days_per_year: Option<i64>,
     counting: Option<String>,
     double_after_days: Option<i64>,
+    draw_offers_from_move: Option<i64>,
+    timeout_bar_days: Option<Vec<i64>>,
     view: Option<String>,
     delay: Option<i64>,
 }
@@ -130,6 +133,31 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         .double_after_days
         .map(|days| c.positive(&key("double_after_days"), Some(days), 1, 3650) as u32)
         .or(double_default);
+    // "No draw offer before move N": from move 1 is no rule at all, but harmless.
+    let draw_offers_from_move = e
+        .draw_offers_from_move
+        .map(|n| c.positive(&key("draw_offers_from_move"), Some(n), 1, 1000) as u32);
+    let timeout_bar_days = match e.timeout_bar_days.as_deref() {
+        None => None,
+        Some(&[first, repeated]) => {
+            let first = c.positive(&key("timeout_bar_days[0]"), Some(first), 1, 3650) as u32;
+            let repeated = c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
+            if repeated < first {
+                c.problem(
+                    key("timeout_bar_days"),
+                    "the bar under a bar (the second number) is at least the first",
+                );
+            }
+            Some(TimeoutBar { first, repeated })
+        }
+        Some(_) => {
+            c.problem(
+                key("timeout_bar_days"),
+                "two numbers of days: after a loss on time, and after one while barred (ICCF: [30, 90])",
+            );
+            None
+        }
+    };
     let view = match (e.view.as_deref(), e.delay) {
         (None | Some("public"), None) => Viewing::Public,
         (Some("finished"), None) => Viewing::Finished,
@@ -173,12 +201,14 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
                 leave_days_per_year,
                 counting,
                 double_after_days,
+                draw_offers_from_move,
             };
             if let Some(problem) = rules.problem() {
                 c.problem(key("time_control"), problem);
             }
             rules
         },
+        timeout_bar_days,
         id,
     }
 }
@@ -338,6 +368,49 @@ mod tests {
             ),
         ] {
             let e = rules(keys).unwrap_err();
+            assert!(e.contains(says), "{keys}: {e}");
+        }
+    }
+
+    /// "No draw offer before move N" and ICCF's bar after a loss on time, as the file writes
+    /// them; both off unless set.
+    #[test]
+    fn the_draw_rule_and_the_timeout_bar_are_read_and_checked() {
+        use crate::event::bar::TimeoutBar;
+        let event = |keys: &str| {
+            let text = format!("[[events]]\nid = \"e\"\n{keys}");
+            Config::from_toml(&text, Path::new("."))
+                .map(|c| c.events["e"].clone())
+                .map_err(|e| e.to_string())
+        };
+        let plain = event("").unwrap();
+        assert_eq!(
+            (plain.rules.draw_offers_from_move, plain.timeout_bar_days),
+            (None, None)
+        );
+        let iccf = event("draw_offers_from_move = 20\ntimeout_bar_days = [30, 90]\n").unwrap();
+        assert_eq!(iccf.rules.draw_offers_from_move, Some(20));
+        assert_eq!(
+            iccf.timeout_bar_days,
+            Some(TimeoutBar {
+                first: 30,
+                repeated: 90
+            })
+        );
+        for (keys, says) in [
+            (
+                "draw_offers_from_move = 0\n",
+                "events[0].draw_offers_from_move",
+            ),
+            ("timeout_bar_days = [30]\n", "two numbers of days"),
+            ("timeout_bar_days = [30, 90, 180]\n", "two numbers of days"),
+            ("timeout_bar_days = [90, 30]\n", "at least the first"),
+            (
+                "timeout_bar_days = [0, 90]\n",
+                "events[0].timeout_bar_days[0]",
+            ),
+        ] {
+            let e = event(keys).unwrap_err();
             assert!(e.contains(says), "{keys}: {e}");
         }
     }

@@ -21,9 +21,15 @@ use super::events::RawEvent;
 use super::players::{Player, RawPlayer};
 use crate::event::Event;
 
-/// `[[events]]` keys whose values are numbers, and the one that is a list of numbers.
-const NUMBERS: [&str; 3] = ["delay", "silence_days", "leave_days_per_year"];
-const NUMBER_LIST: &str = "reminder_days";
+/// `[[events]]` keys whose values are numbers, and those that are lists of numbers.
+const NUMBERS: [&str; 5] = [
+    "delay",
+    "silence_days",
+    "leave_days_per_year",
+    "double_after_days",
+    "draw_offers_from_move",
+];
+const NUMBER_LISTS: [&str; 2] = ["reminder_days", "timeout_bar_days"];
 
 /// A value as the file would hold it: a number where the key takes one, else a string.
 fn value(key: &str, text: &str) -> toml::Value {
@@ -32,7 +38,7 @@ fn value(key: &str, text: &str) -> toml::Value {
     {
         return toml::Value::Integer(n);
     }
-    if key == NUMBER_LIST {
+    if NUMBER_LISTS.contains(&key) {
         let numbers: Result<Vec<toml::Value>, _> = text
             .split(',')
             .map(|n| n.trim().parse::<i64>().map(toml::Value::Integer))
@@ -167,6 +173,20 @@ mod tests {
         assert!(player_from_keys("bad id!", &[], &hash()).is_err());
     }
 
+    /// Every word `EVENT NEW` takes names a key `[[events]]` reads: a value of the wrong
+    /// form is refused for its value, never as an unknown key.
+    #[test]
+    fn every_event_word_sets_a_key_of_the_file() {
+        for (word, key) in crate::command::EVENT_KEYS {
+            if let Err(e) = event_from_keys("club", &[(key, "x y")]) {
+                let e = e.to_string();
+                assert!(!e.contains("unknown field"), "{word} ({key}): {e}");
+            }
+        }
+        let unknown = event_from_keys("club", &[("no_such_key", "x")]).unwrap_err();
+        assert!(unknown.to_string().contains("unknown field"), "{unknown}");
+    }
+
     #[test]
     fn a_registered_event_is_checked_as_the_file_is() {
         let e = event_from_keys(
@@ -185,8 +205,48 @@ mod tests {
         assert_eq!(e.view, Viewing::Delay(4));
         assert_eq!(e.rules.reminder_days, [10, 20]);
         assert_eq!(e.rules.silence_days, Some(30));
+        // EVENT NEW's COUNTING, DOUBLE, DRAWFROM and TIMEOUTBAR: the file's keys.
+        let iccf = event_from_keys(
+            "wc",
+            &[
+                ("counting", "iccf"),
+                ("double_after_days", "25"),
+                ("draw_offers_from_move", "20"),
+                ("timeout_bar_days", "30,90"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                iccf.rules.counting,
+                iccf.rules.double_after_days,
+                iccf.rules.draw_offers_from_move
+            ),
+            (crate::game::clock::Counting::WholeDays, Some(25), Some(20))
+        );
+        assert_eq!(
+            iccf.timeout_bar_days,
+            Some(crate::event::bar::TimeoutBar {
+                first: 30,
+                repeated: 90
+            })
+        );
         for (keys, named) in [
             (vec![("time_control", "forever")], "event.time_control"),
+            (
+                vec![("draw_offers_from_move", "0")],
+                "event.draw_offers_from_move",
+            ),
+            (vec![("timeout_bar_days", "30")], "event.timeout_bar_days"),
+            (
+                vec![("timeout_bar_days", "90,30")],
+                "event.timeout_bar_days",
+            ),
+            (
+                vec![("timeout_bar_days", "30,0")],
+                "event.timeout_bar_days[1]",
+            ),
+            (vec![("counting", "roughly")], "event.counting"),
             (vec![("view", "secret")], "event.view"),
             (vec![("reminder_days", "20,10")], "event.reminder_days"),
             (vec![("game", "go")], "event.game"),

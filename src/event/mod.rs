@@ -10,6 +10,7 @@
 //! assert_eq!("match".parse::<System>().unwrap().pairings(&[2, 2]), pairing::team_match(2));
 //! ```
 
+pub mod bar;
 pub mod draw;
 pub mod pairing;
 pub mod standings;
@@ -39,6 +40,10 @@ pub struct Event {
     /// What spectators may see of its games on the web pages.
     #[serde(default)]
     pub view: Viewing,
+    /// Whether a player who lost a game on time lately may enter it ([`bar::TimeoutBar`]);
+    /// none: anyone may. Written only when set, so older records read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_bar_days: Option<bar::TimeoutBar>,
 }
 
 /// What spectators may see of an event's games (ICCF's viewing rules). The arbiter, logged

@@ -151,6 +151,14 @@ pub enum Action {
     },
     /// Leave announced by a side: its clock stops for those days.
     Leave(Leave),
+    /// Days a Triple Block side moves from its bank to its clock while it is to move.
+    Refill {
+        days: u32,
+    },
+    /// A side declares ahead that it will think longer than the silence limit on the move it
+    /// is making, or on its next one (ICCF's "Use 40+ reflection"): the silence limit does not
+    /// end the game on that move; the time control still does.
+    LongReflection,
     /// A side's conditional line, starting with the opponent's next move and alternating;
     /// empty to cancel it.
     Conditional(Vec<Ply>),
@@ -200,6 +208,14 @@ pub enum Refusal {
     WrongClaim(String),
     #[error("leave refused: {0}")]
     Leave(String),
+    #[error("refill refused: {0}")]
+    Refill(String),
+    #[error("long reflection refused: {0}")]
+    LongReflection(String),
+    #[error(
+        "too early for a draw: in this event no draw is offered or agreed before move {from}; this is move {now}"
+    )]
+    DrawTooEarly { from: u32, now: u32 },
     #[error("conditional moves refused: {0}")]
     Conditional(String),
 }

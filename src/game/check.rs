@@ -128,6 +128,14 @@ impl Game {
         }
         self.check_open()?;
         match action {
+            Action::Move {
+                draw_offer: true, ..
+            }
+            | Action::OfferDraw
+            | Action::AcceptDraw => self.check_draw_allowed()?,
+            _ => {}
+        }
+        match action {
             Action::Move { .. }
             | Action::OfferDraw
             | Action::Resign
@@ -140,10 +148,26 @@ impl Game {
                 Some(_) => Ok(()),
             },
             Action::Claim { claim, m } => self.check_claim(color, *claim, m.as_ref()),
-            Action::Leave(leave) => self
+            Action::Leave(leave) => {
+                if let Some(why) = self.rules.leave_refused() {
+                    return Err(Refusal::Leave(why.to_owned()));
+                }
+                self.timeline
+                    .check_leave(color, *leave, at, self.rules.leave_days_per_year)
+                    .map_err(Refusal::Leave)
+            }
+            Action::Refill { days } => self
                 .timeline
-                .check_leave(color, *leave, at, self.rules.leave_days_per_year)
-                .map_err(Refusal::Leave),
+                .check_refill(&self.rules, color, at, *days)
+                .map_err(Refusal::Refill),
+            Action::LongReflection => {
+                if let Some(why) = self.rules.long_reflection_refused() {
+                    return Err(Refusal::LongReflection(why.to_owned()));
+                }
+                self.timeline
+                    .check_long_reflection(color)
+                    .map_err(Refusal::LongReflection)
+            }
             Action::Conditional(line) => {
                 if !line.is_empty() && self.turn() == color {
                     return Err(Refusal::Conditional(
@@ -153,6 +177,18 @@ impl Game {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Checks that a draw may be offered or agreed now: not before the move the game's rules
+    /// allow it from ("no draw offer before move N"), counted by the move being made now.
+    pub fn check_draw_allowed(&self) -> Result<(), Refusal> {
+        match self.rules.draw_offers_from_move {
+            Some(from) if self.move_number() < from => Err(Refusal::DrawTooEarly {
+                from,
+                now: self.move_number(),
+            }),
+            _ => Ok(()),
         }
     }
 

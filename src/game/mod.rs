@@ -202,6 +202,12 @@ impl Game {
         }
     }
 
+    /// When the game ended other than by a move (resignation, time, agreement, the arbiter):
+    /// a loss on time at the instant it was recorded.
+    pub fn ended(&self) -> Option<Timestamp> {
+        self.ended
+    }
+
     /// Whether the side to move was flagged for the arbiter on this move.
     pub fn flagged(&self) -> bool {
         self.flagged
@@ -242,6 +248,7 @@ impl Game {
             }
             if let Some(days) = self.rules.silence_days
                 && silence > i64::from(days) * clock::DAY
+                && !self.timeline.long_reflection_now()
             {
                 return Some(Due::TimeUp {
                     color,
@@ -365,6 +372,10 @@ impl Game {
                 )));
             }
             Action::Leave(leave) => self.timeline.add_leave(color, *leave),
+            Action::Refill { days } => self
+                .timeline
+                .add_refill(color, clock::Refill { at, days: *days }),
+            Action::LongReflection => self.timeline.add_long_reflection(color),
             Action::Conditional(line) => self.conditional[side_index(color)] = line.clone(),
             Action::TimeUp { overdue, forfeit } => {
                 if *forfeit {
@@ -929,6 +940,216 @@ mod tests {
             game.result().map(|r| r.reason.termination()),
             Some("adjudication")
         );
+    }
+
+    fn triple_block_by_hand() -> Rules {
+        Rules::iccf(
+            "triple block 50 days + 3 days per move, bank 75, refill by hand"
+                .parse()
+                .expect("control"),
+        )
+    }
+
+    /// docs/rules.md's worked example: White thinks 30 days (clock 23, bank 75); 10 days into
+    /// its next move it moves 20 days from the bank (clock 33 from then, bank 55); the move
+    /// 5 days later leaves 31 and 55.
+    #[test]
+    fn a_refill_moves_days_from_the_bank_to_the_clock() {
+        let mut game = timed(triple_block_by_hand());
+        play_at(&mut game, "e4", day(30));
+        play_at(&mut game, "e5", day(30));
+        let refill = Action::Refill { days: 20 };
+        assert_eq!(game.check(Color::White, &refill, day(40)), Ok(()));
+        game.apply_by(Color::White, &refill, day(40));
+        let white = game.side_time(Color::White, day(40));
+        assert_eq!(
+            (white.left, white.bank),
+            (Some(33 * clock::DAY), Some(55 * clock::DAY))
+        );
+        assert_eq!(white.out_at, Some(day(73)));
+        play_at(&mut game, "Nf3", day(45));
+        let white = game.side_time(Color::White, day(45));
+        assert_eq!(
+            (white.left, white.bank),
+            (Some(31 * clock::DAY), Some(55 * clock::DAY))
+        );
+    }
+
+    /// Every refusal of a refill, with its reason, and what a Triple Block game refuses.
+    #[test]
+    fn a_refill_is_refused_with_the_reason() {
+        let mut game = timed(triple_block_by_hand());
+        play_at(&mut game, "e4", day(30));
+        let leave = Leave {
+            first: clock::date_of(day(60)),
+            days: 3,
+        };
+        for (color, action, at, says) in [
+            (
+                Color::White,
+                Action::Refill { days: 5 },
+                day(31),
+                "refill refused: a clock is refilled while its side is to move",
+            ),
+            (
+                Color::Black,
+                Action::Refill { days: 0 },
+                day(31),
+                "refill refused: a refill is at least one day",
+            ),
+            (
+                Color::Black,
+                Action::Refill { days: 76 },
+                day(31),
+                "refill refused: the bank holds 75 day(s), 76 asked",
+            ),
+            (
+                Color::Black,
+                Action::Refill { days: 2 },
+                day(31),
+                "refill refused: the clock holds at most 50 days: 1 day(s) fit on it now, 2 asked",
+            ),
+            (
+                Color::Black,
+                Action::Refill { days: 5 },
+                day(80),
+                "refill refused: the clock has run out",
+            ),
+            (
+                Color::White,
+                Action::Leave(leave),
+                day(31),
+                "leave refused: a Triple Block game has no leave: refill the clock from the bank",
+            ),
+            (
+                Color::White,
+                Action::LongReflection,
+                day(31),
+                "long reflection refused: a Triple Block game has no silence limit",
+            ),
+        ] {
+            let refused = game.check(color, &action, at).expect_err(says);
+            assert!(refused.to_string().starts_with(says), "{refused}");
+        }
+        let plain = timed(Rules::default());
+        assert_eq!(
+            plain
+                .check(Color::White, &Action::Refill { days: 1 }, day(1))
+                .map_err(|r| r.to_string()),
+            Err("refill refused: only a Triple Block game has a bank".to_owned())
+        );
+    }
+
+    /// A long reflection declared ahead keeps the game past the silence limit on that move
+    /// only; the time control still ends it.
+    #[test]
+    fn a_long_reflection_waives_the_silence_limit_on_its_move() {
+        let rules = Rules {
+            time_control: TimeControl::MovesInDays {
+                moves: 10,
+                days: 50,
+            },
+            silence_days: Some(40),
+            ..Rules::default()
+        };
+        let mut game = timed(rules);
+        play_at(&mut game, "d4", day(1));
+        // White declares for its next move while Black is to move.
+        assert_eq!(
+            game.check(Color::White, &Action::LongReflection, day(2)),
+            Ok(())
+        );
+        game.apply_by(Color::White, &Action::LongReflection, day(2));
+        let again = game.check(Color::White, &Action::LongReflection, day(2));
+        assert!(
+            matches!(&again, Err(Refusal::LongReflection(why)) if why.contains("your next move")),
+            "{again:?}"
+        );
+        play_at(&mut game, "d5", day(3));
+        // 45 days of silence: past the limit, not the clock (49 days left).
+        assert_eq!(game.due(day(48)), None);
+        assert_eq!(game.due(day(52)), None);
+        assert_eq!(
+            game.due(day(53)),
+            Some(Due::TimeUp {
+                color: Color::White,
+                overdue: Overdue::TimeControl
+            })
+        );
+        play_at(&mut game, "c4", day(48));
+        // Black declared nothing: its silence ends the game after 40 days.
+        assert_eq!(
+            game.due(day(89)),
+            Some(Due::TimeUp {
+                color: Color::Black,
+                overdue: Overdue::Silence
+            })
+        );
+        // A game without a silence limit has nothing to waive.
+        let plain = timed(Rules::default());
+        assert_eq!(
+            plain
+                .check(Color::White, &Action::LongReflection, day(0))
+                .map_err(|r| r.to_string()),
+            Err(
+                "long reflection refused: this game has no silence limit: there is nothing to declare"
+                    .to_owned()
+            )
+        );
+    }
+
+    /// "No draw offer before move 20": an offer, an offer with a move and an agreement are
+    /// refused before it, by the number of the move being made; from it they are allowed.
+    #[test]
+    fn no_draw_is_offered_or_agreed_before_the_events_move() {
+        let rules = Rules {
+            draw_offers_from_move: Some(3),
+            ..Rules::unlimited()
+        };
+        let mut game = timed(rules);
+        play(&mut game, &["e4", "e5", "Nf3"]);
+        // Black's 2nd move: too early, whatever the form.
+        let nc6 = game
+            .check_move(Color::Black, "Nc6", None, None)
+            .unwrap()
+            .ply;
+        for (color, action) in [
+            (Color::Black, Action::OfferDraw),
+            (Color::White, Action::OfferDraw),
+            (Color::Black, Action::AcceptDraw),
+            (
+                Color::Black,
+                Action::Move {
+                    m: nc6.clone(),
+                    draw_offer: true,
+                },
+            ),
+        ] {
+            assert_eq!(
+                game.check(color, &action, T0),
+                Err(Refusal::DrawTooEarly { from: 3, now: 2 }),
+                "{action:?}"
+            );
+        }
+        assert_eq!(
+            Refusal::DrawTooEarly { from: 3, now: 2 }.to_string(),
+            "too early for a draw: in this event no draw is offered or agreed before move 3; this is move 2"
+        );
+        assert_eq!(
+            game.check(
+                Color::Black,
+                &Action::Move {
+                    m: nc6,
+                    draw_offer: false
+                },
+                T0
+            ),
+            Ok(())
+        );
+        play(&mut game, &["Nc6"]);
+        assert_eq!(game.check(Color::White, &Action::OfferDraw, T0), Ok(()));
+        game.apply_by(Color::White, &Action::OfferDraw, T0);
+        assert_eq!(game.check(Color::Black, &Action::AcceptDraw, T0), Ok(()));
     }
 
     /// The seam carries a second game: Russian draughts through the same `Game`, its board

@@ -55,6 +55,10 @@ pub struct SavedGame {
     /// Each side's refills from a Triple Block bank; written only when there are some.
     #[serde(default, skip_serializing_if = "no_refills")]
     refills: [Vec<Refill>; 2],
+    /// The moves (0-based) declared ahead as long reflections; written only when there are
+    /// some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    long_reflection: Vec<usize>,
     reminders_sent: usize,
     flagged: bool,
     /// Each side's conditional line, as codes played on from the position now, as `moves`.
@@ -232,6 +236,7 @@ impl Game {
             },
             leave: leave.clone(),
             refills: timeline.refills().clone(),
+            long_reflection: timeline.long_reflections().to_vec(),
             reminders_sent: *reminders_sent,
             flagged: *flagged,
             conditional: [
@@ -274,6 +279,7 @@ impl Game {
             move_nanos,
             leave,
             refills,
+            long_reflection,
             reminders_sent,
             flagged,
             conditional,
@@ -314,7 +320,8 @@ impl Game {
                 times_after(time(started)?, &move_seconds, &move_nanos)?,
                 leave,
             )
-            .with_refills(refills),
+            .with_refills(refills)
+            .with_long_reflections(long_reflection),
             reminders_sent,
             flagged,
             conditional: lines,
@@ -388,6 +395,43 @@ mod tests {
         let _ = game.check(Color::White, &claim, at(6));
         game.apply_by(Color::White, &Action::Resign, at(7));
         assert!(game.result().is_some());
+        same(&game);
+    }
+
+    /// A bank's refill and a long reflection declared ahead are kept, so a start from a
+    /// snapshot counts the same clocks and judges silence the same.
+    #[test]
+    fn a_refill_and_a_long_reflection_read_back_the_same() {
+        let block = Rules::iccf(
+            "triple block 50 days + 3 days per move, bank 75, refill by hand"
+                .parse()
+                .unwrap(),
+        );
+        let mut game = Game::new("g1", "alice", "boris", None)
+            .unwrap()
+            .with_rules(block, at(0));
+        let m = game.check_move(Color::White, "e4", None, None).unwrap().ply;
+        game.apply(
+            &Action::Move {
+                m,
+                draw_offer: false,
+            },
+            at(30 * 86_400),
+        );
+        let refill = Action::Refill { days: 1 };
+        assert_eq!(game.check(Color::Black, &refill, at(31 * 86_400)), Ok(()));
+        game.apply_by(Color::Black, &refill, at(31 * 86_400));
+        assert_eq!(game.timeline().refills()[1].len(), 1);
+        same(&game);
+        let silent = Rules {
+            silence_days: Some(40),
+            ..Rules::default()
+        };
+        let mut game = Game::new("g2", "alice", "boris", None)
+            .unwrap()
+            .with_rules(silent, at(0));
+        game.apply_by(Color::Black, &Action::LongReflection, at(1));
+        assert_eq!(game.timeline().long_reflections(), [1]);
         same(&game);
     }
 

@@ -104,11 +104,16 @@ pub enum EntryKind {
     /// The administrator moved the manual clock (`CLOCK`, `[clock] mode = "manual"`): the
     /// entry's time is the clock's new time, so a restart never finds the clock earlier.
     ClockSet,
+    /// Days a Triple Block side moved from its bank to its clock (`BANK`).
+    Refill,
+    /// A side declared ahead a reflection longer than the silence limit on its current or
+    /// next move (`SILENCE g1 LONG`, ICCF's "Use 40+ reflection").
+    LongReflection,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 27] = [
+    const NAMES: [(EntryKind, &'static str); 29] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -136,6 +141,8 @@ impl EntryKind {
         (EntryKind::EventStart, "event_start"),
         (EntryKind::EventWithdraw, "event_withdraw"),
         (EntryKind::ClockSet, "clock_set"),
+        (EntryKind::Refill, "refill"),
+        (EntryKind::LongReflection, "long_reflection"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -150,7 +157,7 @@ impl EntryKind {
     /// (each node's own), conditional lines (private to their player's node), results (they
     /// follow from the entries before them), signing keys (no game). The order is the link's:
     /// it numbers them on the wire (docs/link.md), so a new kind goes at the end.
-    pub const RECORD: [EntryKind; 11] = [
+    pub const RECORD: [EntryKind; 13] = [
         EntryKind::GameStart,
         EntryKind::Move,
         EntryKind::DrawOffer,
@@ -162,6 +169,8 @@ impl EntryKind {
         EntryKind::TimeUp,
         EntryKind::Adjudication,
         EntryKind::Message,
+        EntryKind::Refill,
+        EntryKind::LongReflection,
     ];
 
     /// Part of a game's official record ([`EntryKind::RECORD`]).

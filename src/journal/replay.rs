@@ -202,6 +202,8 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
             },
         },
         Meaning::Leave(leave) => Action::Leave(leave),
+        Meaning::Refill { days } => Action::Refill { days },
+        Meaning::LongReflection => Action::LongReflection,
         Meaning::Conditional { line: codes } => {
             let mut pos = game.board().boxed();
             let mut line = Vec::new();
@@ -236,7 +238,11 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
     };
     let must_be_to_move = matches!(
         action,
-        Action::Move { .. } | Action::Claim { .. } | Action::TimeUp { .. } | Action::Remind { .. }
+        Action::Move { .. }
+            | Action::Claim { .. }
+            | Action::TimeUp { .. }
+            | Action::Remind { .. }
+            | Action::Refill { .. }
     );
     if must_be_to_move && game.turn() != color {
         return Err(corrupt(format!("{} acted out of turn", e.player)));

@@ -116,6 +116,8 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
                     | EntryKind::Reminder
                     | EntryKind::Adjudication
                     | EntryKind::Leave
+                    | EntryKind::Refill
+                    | EntryKind::LongReflection
                     | EntryKind::DrawOffer
                     | EntryKind::DrawAccept
                     | EntryKind::DrawDecline

@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::game::Game;
+use jiff::Timestamp;
+
 use crate::game::clock::Leave;
+use crate::game::{EndReason, Game};
 
 /// A table by game id. Its hasher is foldhash's, not the standard library's SipHash: a
 /// move looks a game up several times, and SipHash spent more on those lookups than the
@@ -36,5 +38,21 @@ impl Games {
             }
         }
         all
+    }
+
+    /// The instants at which `player` lost a game on time (their clock ran out, or the
+    /// silence limit did), as the record has them: what ICCF's bar on new entries counts.
+    pub(super) fn losses_on_time(&self, player: &str) -> Vec<Timestamp> {
+        self.by_id
+            .values()
+            .filter_map(|game| {
+                let color = game.side_of(player)?;
+                let result = game.result()?;
+                let on_time = matches!(result.reason, EndReason::TimeForfeit | EndReason::Silence);
+                (on_time && result.winner == Some(!color))
+                    .then(|| game.ended())
+                    .flatten()
+            })
+            .collect()
     }
 }

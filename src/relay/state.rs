@@ -48,6 +48,8 @@ pub(super) fn goes_as_proposal(command: &Command) -> bool {
             | Command::Claim { .. }
             | Command::Adjudicate { .. }
             | Command::Message { .. }
+            | Command::Bank { .. }
+            | Command::LongReflection { .. }
     )
 }
 

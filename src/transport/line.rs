@@ -238,6 +238,8 @@ RESIGN <game>
 CLAIM <game> THREEFOLD|FIFTY [<move>]  a draw, now or with your move
 IF <game> <their move> <your answer> ...   conditional moves (IF <game> CANCEL)
 LEAVE <YYYY-MM-DD> <days>              leave from that day, in all your games
+BANK <game> <days>                     Triple Block: days from your bank to your clock, on your move
+SILENCE <game> LONG                    a reflection past the silence limit on your current or next move
 MSG <game> <text>                      a message to your opponent (at most 500 characters)
 ACK [<id>]                             messages up to <id> (or all shown) received
 CREATE <game> <white> <black> [GAME <kind>] [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
@@ -253,7 +255,7 @@ PLAYER SECRET <id>                     a new secret for a player (admin; over TL
 PLAYERS                                every player, no secrets (admin)
 WHOAMI                                 who the relay takes you for
 EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
-EVENT ENTER <event> [TEAM \"<team>\"] <player>...   EVENT DRAW|START <event>   (admin)
+EVENT ENTER <event> [TEAM \"<team>\"] <player>... [OVERRIDE <reason>]   EVENT DRAW|START <event>   (admin)
 EVENT WITHDRAW <event> <player> <reason>                    (admin)
 QUIT";
 
@@ -318,6 +320,8 @@ mod tests {
         ("CLAIM", &[]),
         ("IF", &[]),
         ("LEAVE", &[]),
+        ("BANK", &[]),
+        ("SILENCE", &[]),
         ("MSG", &["MSG g1 {T}"]),
         ("ACK", &[]),
         ("CREATE", &["CREATE g9 alice boris ROUND {W}"]),
@@ -342,7 +346,13 @@ mod tests {
             "EVENT NEW",
             &[r#"EVENT NEW e1 SYSTEM round-robin NAME "{T}" SITE "{T}" TIME "{T}""#],
         ),
-        ("EVENT ENTER", &[r#"EVENT ENTER m1 TEAM "{T}" alice boris"#]),
+        (
+            "EVENT ENTER",
+            &[
+                r#"EVENT ENTER m1 TEAM "{T}" alice boris"#,
+                "EVENT ENTER e1 carol OVERRIDE {T}",
+            ],
+        ),
         ("EVENT WITHDRAW", &["EVENT WITHDRAW e1 alice {T}"]),
         ("QUIT", &[]),
     ];

@@ -29,6 +29,7 @@ mod receipts;
 mod regressions;
 mod roundtrip;
 mod rules;
+mod rules_iccf;
 mod secrets;
 mod seeds;
 mod snapshot;

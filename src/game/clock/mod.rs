@@ -51,7 +51,9 @@ pub enum OnTimeout {
     Arbiter,
 }
 
-/// An event's time rules, fixed for a game when it starts (and journaled with its start).
+/// An event's rules of play, fixed for a game when it starts (and journaled with its start):
+/// its time rules, and the one rule on draws an event may set (no draw offer before a move),
+/// kept here so that a game in progress keeps it as it keeps its clock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
     pub time_control: TimeControl,
@@ -73,6 +75,11 @@ pub struct Rules {
     /// Days of thinking on one move after which each further day is charged twice (ICCF: 20).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub double_after_days: Option<u32>,
+    /// The first move number at which a draw may be offered or agreed (an organiser's rule,
+    /// "no draw offer before move N"); none: from the first move. Written only when set, so
+    /// older records read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_offers_from_move: Option<u32>,
 }
 
 impl Default for Rules {
@@ -86,6 +93,7 @@ impl Default for Rules {
             leave_days_per_year: 45,
             counting: Counting::Exact,
             double_after_days: None,
+            draw_offers_from_move: None,
         }
     }
 }
@@ -101,6 +109,7 @@ impl Rules {
             leave_days_per_year: 0,
             counting: Counting::Exact,
             double_after_days: None,
+            draw_offers_from_move: None,
         }
     }
 
@@ -169,6 +178,18 @@ impl Rules {
             self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d)
         });
         self.reminder_days.iter().copied().chain(doubling)
+    }
+
+    /// Why a player may not declare a long reflection (ICCF's "Use 40+ reflection") in a game
+    /// under these rules, if they may not: only a silence limit can be waived.
+    pub fn long_reflection_refused(&self) -> Option<&'static str> {
+        match (self.time_control, self.silence_days) {
+            (TimeControl::TripleBlock(_), _) => Some(
+                "a Triple Block game has no silence limit: its clock is the limit, and it runs whatever is declared",
+            ),
+            (_, None) => Some("this game has no silence limit: there is nothing to declare"),
+            _ => None,
+        }
     }
 
     /// The control in ccrelay's words with how its days are counted, for a `CCTimeControl`
@@ -345,6 +366,11 @@ pub struct Timeline {
     spent: [i64; 2],
     /// Each side's refills of its clock from a Triple Block bank (White, Black), in order.
     refills: [Vec<Refill>; 2],
+    /// The moves (0-based, both sides' counted, as [`Timeline::moves`] numbers them) for
+    /// which their side declared ahead that it would think longer than the silence limit
+    /// (ICCF's "Use 40+ reflection"), in order: the silence limit does not end the game on
+    /// them.
+    long_reflection: Vec<usize>,
 }
 
 fn index(color: Color) -> usize {
@@ -364,6 +390,7 @@ impl Clone for Timeline {
             leave: self.leave.clone(),
             spent: self.spent,
             refills: self.refills.clone(),
+            long_reflection: self.long_reflection.clone(),
         }
     }
 }
@@ -387,6 +414,7 @@ impl Timeline {
             leave,
             spent: [0, 0],
             refills: [Vec::new(), Vec::new()],
+            long_reflection: Vec::new(),
         };
         timeline.count_spent();
         timeline
@@ -420,6 +448,58 @@ impl Timeline {
     pub fn with_refills(mut self, refills: [Vec<Refill>; 2]) -> Timeline {
         self.refills = refills;
         self
+    }
+
+    /// The moves (0-based) whose side declared a long reflection on them ahead.
+    pub fn long_reflections(&self) -> &[usize] {
+        &self.long_reflection
+    }
+
+    /// This timeline with these declarations of a long reflection (as a saved game holds
+    /// them).
+    pub fn with_long_reflections(mut self, plies: Vec<usize>) -> Timeline {
+        self.long_reflection = plies;
+        self
+    }
+
+    /// The move (0-based) a declaration of a long reflection by `color` now covers: the one
+    /// it is making if it is to move, else its next one.
+    pub fn next_move_of(&self, color: Color) -> usize {
+        let ply = self.moves.len();
+        if self.mover(ply) == color {
+            ply
+        } else {
+            ply + 1
+        }
+    }
+
+    /// Whether the move now being made (the side to move's) was declared a long reflection.
+    pub fn long_reflection_now(&self) -> bool {
+        self.long_reflection.contains(&self.moves.len())
+    }
+
+    /// Checks a long reflection `color` declares now: not declared already for that move.
+    pub fn check_long_reflection(&self, color: Color) -> Result<(), String> {
+        let ply = self.next_move_of(color);
+        if self.long_reflection.contains(&ply) {
+            return Err(format!(
+                "a long reflection is declared already for your {} move",
+                if ply == self.moves.len() {
+                    "current"
+                } else {
+                    "next"
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// A long reflection `color` declared (checked by [`Timeline::check_long_reflection`]).
+    pub fn add_long_reflection(&mut self, color: Color) {
+        let ply = self.next_move_of(color);
+        if !self.long_reflection.contains(&ply) {
+            self.long_reflection.push(ply);
+        }
     }
 
     /// The clocks start at `started` instead (before any move is made).

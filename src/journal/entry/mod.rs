@@ -89,6 +89,14 @@ pub enum Meaning {
     ClockSet {
         at: Timestamp,
     },
+    /// Days the acting side moved from its Triple Block bank to its clock.
+    Refill {
+        days: u32,
+    },
+    /// The acting side declared a reflection longer than the silence limit on its current
+    /// move, or its next one if the opponent is to move: which one follows from the entries
+    /// before it.
+    LongReflection,
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.
@@ -130,6 +138,8 @@ impl Meaning {
             Meaning::EventStart(_) => EntryKind::EventStart,
             Meaning::EventWithdraw(_) => EntryKind::EventWithdraw,
             Meaning::ClockSet { .. } => EntryKind::ClockSet,
+            Meaning::Refill { .. } => EntryKind::Refill,
+            Meaning::LongReflection => EntryKind::LongReflection,
         }
     }
 
@@ -160,7 +170,8 @@ impl Meaning {
             | Meaning::DrawAccept
             | Meaning::DrawDecline
             | Meaning::Resign
-            | Meaning::SigningKey => (None, text("")),
+            | Meaning::SigningKey
+            | Meaning::LongReflection => (None, text("")),
             Meaning::Result { text: result } => (None, text(result)),
             Meaning::Leave(leave) => (None, json(leave)),
             Meaning::Conditional { line } => (None, Ok(line.join(" "))),
@@ -179,6 +190,7 @@ impl Meaning {
             Meaning::EventStart(d) => (None, json(d)),
             Meaning::EventWithdraw(d) => (None, json(d)),
             Meaning::ClockSet { at } => (None, Ok(at.to_string())),
+            Meaning::Refill { days } => (None, Ok(days.to_string())),
         };
         Ok(Encoded {
             kind: self.kind(),
@@ -247,6 +259,17 @@ impl Meaning {
             EntryKind::EventWithdraw => Meaning::EventWithdraw(registry_detail(kind, detail)?),
             EntryKind::ClockSet => Meaning::ClockSet {
                 at: detail.parse().map_err(|err| parsed(format!("{err}")))?,
+            },
+            EntryKind::Refill => Meaning::Refill {
+                days: match detail.parse::<u32>() {
+                    // Written by the one encoder: digits only, never `+5` or `05`.
+                    Ok(days) if days.to_string() == detail => days,
+                    _ => return Err(parsed(format!("detail {detail:?}"))),
+                },
+            },
+            EntryKind::LongReflection => match detail {
+                "" => Meaning::LongReflection,
+                other => return Err(parsed(format!("detail {other:?}"))),
             },
         })
     }
@@ -430,6 +453,10 @@ pub struct EnterDetail {
     pub team: Option<String>,
     /// In their order: their numbers in the tables, or their boards.
     pub players: Vec<String>,
+    /// The arbiter's reason for entering players a loss on time barred
+    /// (`EVENT ENTER ... OVERRIDE <reason>`); written only when given.
+    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
+    pub overriding: Option<String>,
 }
 
 /// An `event_draw` entry's detail: the seed and the order it drew.

@@ -148,12 +148,22 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             game: Kind::Chess,
             rules: Rules::unlimited(),
             view: Viewing::Delay(2),
+            timeout_bar_days: None,
         }))],
-        EntryKind::EventEnter => vec![Meaning::EventEnter(EnterDetail {
-            event: "e1".to_owned(),
-            team: Some("north".to_owned()),
-            players: vec!["alice".to_owned(), "boris".to_owned()],
-        })],
+        EntryKind::EventEnter => vec![
+            Meaning::EventEnter(EnterDetail {
+                event: "e1".to_owned(),
+                team: Some("north".to_owned()),
+                players: vec!["alice".to_owned(), "boris".to_owned()],
+                overriding: None,
+            }),
+            Meaning::EventEnter(EnterDetail {
+                event: "e1".to_owned(),
+                team: None,
+                players: vec!["carol".to_owned()],
+                overriding: Some("lost on a server outage".to_owned()),
+            }),
+        ],
         EntryKind::EventDraw => vec![Meaning::EventDraw(DrawDetail {
             event: "e1".to_owned(),
             seed: "00ff".to_owned(),
@@ -171,6 +181,8 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         EntryKind::ClockSet => vec![Meaning::ClockSet {
             at: "2026-12-01T10:00:00Z".parse().expect("time"),
         }],
+        EntryKind::Refill => vec![Meaning::Refill { days: 1 }, Meaning::Refill { days: 75 }],
+        EntryKind::LongReflection => vec![Meaning::LongReflection],
     }
 }
 
@@ -293,6 +305,10 @@ fn a_detail_the_relay_never_writes_is_refused() {
         (EntryKind::Leave, None, "{}"),
         (EntryKind::GameStart, None, ""),
         (EntryKind::ClockSet, None, "yesterday"),
+        (EntryKind::Refill, None, "ten"),
+        (EntryKind::Refill, None, "+5"),
+        (EntryKind::Refill, None, ""),
+        (EntryKind::LongReflection, None, "long"),
     ] {
         assert!(
             Meaning::decode(kind, iccf, detail).is_err(),
@@ -312,6 +328,7 @@ fn free_meaning() -> impl Strategy<Value = Meaning> {
         (any::<String>(), proptest::option::of(code))
             .prop_map(|(command, iccf)| Meaning::Proposal { command, iccf }),
         any::<u32>().prop_map(|days| Meaning::Reminder { days }),
+        any::<u32>().prop_map(|days| Meaning::Refill { days }),
         proptest::collection::vec(code, 0..12).prop_map(|line| Meaning::Conditional { line }),
         (proptest::option::of(code), any::<bool>()).prop_map(|(iccf, fifty)| Meaning::Claim {
             claim: if fifty {

@@ -1,8 +1,12 @@
-//! Time: the clock's consequences (loss on time, flags, reminders) and the admin's manual clock.
+//! Time: the clock's consequences (loss on time, flags, reminders), a player's own acts on
+//! their clock (a Triple Block refill from the bank, `BANK`; a long reflection declared
+//! ahead, `SILENCE g1 LONG`), and the admin's manual clock.
+
+use shakmaty::Color;
 
 use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
-use crate::game::{Action, Due, Game};
+use crate::game::{Action, ColorName, Due, Game};
 use crate::journal::entry::Meaning;
 use crate::journal::notice::{Clocks, Notice};
 use crate::journal::replay::TimeUpDetail;
@@ -10,6 +14,7 @@ use crate::journal::{NewOutbox, Record};
 use crate::relay::link_role::LinkRole;
 use crate::relay::pending::Pending;
 use crate::relay::recorder::Clock;
+use crate::relay::render;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::{Request, Sender};
 use crate::relay::state::State;
@@ -201,4 +206,105 @@ pub(in crate::relay) async fn set_clock(
             format!("clock {}", state.recorder.now),
         ))
         .await
+}
+
+/// `BANK g1 10`: days from the sender's Triple Block bank to their clock, while it is their
+/// move (refused, journaled as refused, with [`crate::game::clock::Timeline::check_refill`]'s
+/// reason otherwise); the opponent is told.
+pub(in crate::relay) async fn bank(
+    state: &mut State,
+    request: &Request,
+    game_id: &str,
+    days: u32,
+) -> Pending {
+    own_clock(state, request, game_id, Action::Refill { days }).await
+}
+
+/// `SILENCE g1 LONG`: the sender declares ahead a reflection longer than the silence limit on
+/// their current or next move; the opponent and the arbiter are told.
+pub(in crate::relay) async fn long_reflection(
+    state: &mut State,
+    request: &Request,
+    game_id: &str,
+) -> Pending {
+    own_clock(state, request, game_id, Action::LongReflection).await
+}
+
+/// What the opponent (and, for a long reflection, the arbiter) is told of `color`'s act on
+/// its own clock in `game` (as it stands after it): the record's words, on this node or on
+/// the other node of a link, where the record brings it.
+pub(in crate::relay) fn told_of_own_clock(
+    game: &Game,
+    color: Color,
+    action: &Action,
+) -> Option<String> {
+    let who = format!("{} ({})", game.player(color), ColorName(color));
+    match action {
+        Action::Refill { days } => Some(format!(
+            "{who} moved {days} day(s) from the bank to the clock"
+        )),
+        Action::LongReflection => Some(format!(
+            "{who} declared a long reflection for move {}: the silence limit does not end the game on it",
+            declared_move(game, color)
+        )),
+        _ => None,
+    }
+}
+
+/// The number of the move a long reflection `color` declared covers in `game` (as it stands
+/// after the declaration): the move it is making, or its next one.
+fn declared_move(game: &Game, color: Color) -> u32 {
+    let now = game.move_number();
+    if game.turn() == color || color == Color::Black {
+        now
+    } else {
+        now.saturating_add(1)
+    }
+}
+
+/// A player's act on their own clock in one game: checked by the game, journaled, the opponent
+/// told (and the arbiter, for a long reflection, as for a flag).
+async fn own_clock(state: &mut State, request: &Request, game_id: &str, action: Action) -> Pending {
+    let color = match state.seat(request, game_id) {
+        Ok(color) => color,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let game = &state.games.by_id[game_id];
+    if let Err(refusal) = game.check(color, &action, state.recorder.now) {
+        return state.refuse(request, game_id, refusal.into()).await;
+    }
+    let meaning = match action {
+        Action::Refill { days } => Meaning::Refill { days },
+        _ => Meaning::LongReflection,
+    };
+    let mut after = Game::clone(game);
+    after.apply_by(color, &action, state.recorder.now);
+    let what = told_of_own_clock(&after, color, &action).unwrap_or_default();
+    let notice = Notice::Recorded {
+        game: game_id.to_owned(),
+        what: what.clone(),
+    };
+    let opponent = after.player(!color).to_owned();
+    let arbiter = matches!(action, Action::LongReflection).then_some("admin");
+    let outbox = std::iter::once(opponent.as_str())
+        .chain(arbiter)
+        .map(|reader| NewOutbox::notice(reader, notice.clone()))
+        .collect();
+    let entry = match state.recorder.request_entry(request, game_id, &meaning) {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let mut reply = match action {
+        Action::Refill { days } => format!("bank {game_id}: {days} day(s) moved to the clock"),
+        _ => format!(
+            "silence {game_id}: a long reflection declared for your move {}; the silence limit does not end the game on it, the time control still does",
+            declared_move(&after, color)
+        ),
+    };
+    if let Some(clocks) = Clocks::of(&after, state.recorder.now) {
+        reply.push_str("; ");
+        render::push_clocks(&mut reply, &clocks);
+    }
+    let records = vec![Record { entry, outbox }];
+    state.commit(request, after, records, reply).await
 }

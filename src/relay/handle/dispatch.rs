@@ -150,6 +150,8 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
             conditional::conditional(state, request, game, moves).await
         }
         Command::Leave { first, days } => leave::leave(state, request, *first, *days).await,
+        Command::Bank { game, days } => clock::bank(state, request, game, *days).await,
+        Command::LongReflection { game } => clock::long_reflection(state, request, game).await,
         Command::Adjudicate {
             game,
             score,

@@ -47,8 +47,20 @@ pub(in crate::relay) async fn event(
     }
     let done = match action {
         EventAction::New { system, keys } => new_event(state, request, id, system, &keys).await,
-        EventAction::Enter { team, players } => {
-            enter(state, request, id, team.as_deref(), &players).await
+        EventAction::Enter {
+            team,
+            players,
+            overriding,
+        } => {
+            enter(
+                state,
+                request,
+                id,
+                team.as_deref(),
+                &players,
+                overriding.as_deref(),
+            )
+            .await
         }
         EventAction::Draw => draw(state, request, id).await,
         EventAction::Start => start_event(state, request, id).await,
@@ -156,6 +168,7 @@ async fn enter(
     id: &str,
     team: Option<&str>,
     players: &[String],
+    overriding: Option<&str>,
 ) -> Result<Pending, Reply> {
     let record = open_event(state, id)?;
     let system = record.event.system.unwrap_or(System::RoundRobin);
@@ -207,10 +220,33 @@ async fn enter(
             ));
         }
     }
+    // ICCF's bar on new entries after a loss on time, if the event keeps it: computed from
+    // the record's results, so it holds through a restart.
+    let mut barred = Vec::new();
+    if let Some(bar) = record.event.timeout_bar_days {
+        for player in players {
+            let losses = state.games.losses_on_time(player);
+            if let Some(until) = bar.holds_until(&losses, state.recorder.now) {
+                barred.push(format!("{player} (until {until})"));
+                if overriding.is_none() {
+                    return Err(refused(
+                        Status::Refused,
+                        format!(
+                            "{player} lost a game on time and may not enter a new event until {until} \
+                             (event {id}: {} days after a loss on time, {} after one while barred); \
+                             the arbiter may enter them with EVENT ENTER {id} {player} OVERRIDE <reason>",
+                            bar.first, bar.repeated
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     let detail = EnterDetail {
         event: id.to_owned(),
         team: team.map(str::to_owned),
         players: players.to_vec(),
+        overriding: overriding.map(str::to_owned),
     };
     let committed = journal_one(
         state,
@@ -227,10 +263,16 @@ async fn enter(
         .expect("checked above; the relay is the only writer");
     record.enter(team, players);
     let numbered = numbered(record, team);
-    let reply = match team {
+    let mut reply = match team {
         Some(team) => format!("entered in {id}, team {team}: {numbered}"),
         None => format!("entered in {id}: {numbered}"),
     };
+    if let (false, Some(reason)) = (barred.is_empty(), overriding) {
+        reply.push_str(&format!(
+            "; the bar after a loss on time overridden for {}: {reason}",
+            barred.join(", ")
+        ));
+    }
     Ok(Pending::AfterCommit(
         committed,
         Reply::new(Status::Done, reply),

@@ -155,8 +155,9 @@ pub(in crate::relay) fn prepare_start(
             }
         },
     };
+    // Leave already announced covers a game started during it (one with leave at all).
+    let has_leave = rules.leave_refused().is_none();
     detail.rules = Some(rules);
-    // Leave already announced covers a game started during it.
     let today = crate::game::clock::date_of(state.recorder.now);
     let current = |player: &str| -> Vec<Leave> {
         state
@@ -166,7 +167,9 @@ pub(in crate::relay) fn prepare_start(
             .filter(|l| l.last() >= today)
             .collect()
     };
-    detail.leave = [current(&white), current(&black)];
+    if has_leave {
+        detail.leave = [current(&white), current(&black)];
+    }
     let game = detail
         .game(game_id, state.recorder.now)
         .map_err(|e| Reply::new(Status::BadCommand, format!("bad FEN: {e}")))?;

@@ -57,6 +57,16 @@ pub(in crate::relay) async fn leave(
         }
     }
     ids.retain(|id| !replica(id));
+    // A game whose rules have no leave (Triple Block: the bank replaces it) is left out of
+    // it, and nothing is recorded in it; if it is all there is, the leave is refused.
+    let mut without: Vec<(String, &'static str)> = Vec::new();
+    ids.retain(|id| match state.games.by_id[*id].rules().leave_refused() {
+        Some(why) => {
+            without.push(((*id).clone(), why));
+            false
+        }
+        None => true,
+    });
     // A leave from the other node is one action with an id, proposed in one game there
     // (its key names it): a refusal is recorded in that game, so that it goes back.
     let carrier = request
@@ -66,9 +76,13 @@ pub(in crate::relay) async fn leave(
         .filter(|g| request.channel == Channel::Link && state.games.by_id.contains_key(*g))
         .map(str::to_owned);
     if ids.is_empty() && (proposed.is_empty() || request.channel == Channel::Link) {
+        let reason = match without.first() {
+            Some((id, why)) => format!("game {id}: {}", Refusal::Leave((*why).to_owned())),
+            None => "you have no game in progress to take leave from".to_owned(),
+        };
         let refused = Refused {
             status: Status::Refused,
-            reason: "you have no game in progress to take leave from".to_owned(),
+            reason,
         };
         return match carrier {
             Some(game) => state.refuse(request, &game, refused).await,
@@ -155,6 +169,9 @@ pub(in crate::relay) async fn leave(
         } else {
             format!("{reply}; {sent}")
         };
+    }
+    for (id, why) in &without {
+        reply.push_str(&format!("; not in {id}: {why}"));
     }
     state.commit_many(request, afters, records, reply).await
 }

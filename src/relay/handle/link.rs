@@ -96,7 +96,16 @@ pub(in crate::relay) async fn propose(
     let mut iccf = None;
     let checked: Result<Command, Refusal> = match (command, color) {
         (Command::Move { game: g, mut line }, Some(color)) => {
-            match game.check_move(color, &line.text, line.number, lang) {
+            // A draw offered with the move is checked against the game's rules here too.
+            let checked = game
+                .check_move(color, &line.text, line.number, lang)
+                .and_then(|read| {
+                    if line.marks.draw_offer || read.draw_offer {
+                        game.check_draw_allowed()?;
+                    }
+                    Ok(read)
+                });
+            match checked {
                 Ok(read) => {
                     let code = game.board().code(&read.ply);
                     line.marks.draw_offer |= read.draw_offer;

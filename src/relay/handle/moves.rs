@@ -60,6 +60,12 @@ pub(in crate::relay) async fn play(
             return state.refuse(request, game_id, refusal.into()).await;
         }
     };
+    // A draw offered with the move, before the move the event allows it from: the whole
+    // command is refused (the player sends the move again, with or without the offer).
+    if draw_offer && let Err(refusal) = game.check_draw_allowed() {
+        state.recorder.moves_counted.count(request.channel, false);
+        return state.refuse(request, game_id, refusal.into()).await;
+    }
     state.recorder.moves_counted.count(request.channel, true);
 
     let number = game.move_number();

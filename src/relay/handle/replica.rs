@@ -335,6 +335,11 @@ fn told(
             side,
             leave: *leave,
         },
+        Action::Refill { .. } | Action::LongReflection => Notice::Recorded {
+            game: id,
+            what: crate::relay::handle::clock::told_of_own_clock(after, color, action)
+                .unwrap_or_default(),
+        },
         _ => return Vec::new(),
     };
     vec![NewOutbox::notice(&reader, notice)]

@@ -97,6 +97,7 @@ impl Fixture {
     }
 }
 
+mod iccf;
 mod play;
 mod record;
 mod texts;

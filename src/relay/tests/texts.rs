@@ -71,8 +71,17 @@ async fn texts_in_commands_built_directly_pass_the_one_check_or_nothing_is_done(
             event(crate::command::EventAction::Enter {
                 team: Some("T".repeat(150)),
                 players: vec!["alice".to_owned()],
+                overriding: None,
             }),
             "a name has at most 100 characters",
+        ),
+        (
+            event(crate::command::EventAction::Enter {
+                team: None,
+                players: vec!["alice".to_owned()],
+                overriding: Some("appeal\u{202E} upheld".to_owned()),
+            }),
+            "a reason may not hold characters that reorder text (bidirectional control U+202E)",
         ),
     ] {
         let reply = f.relay.call(Request::new(admin(), command)).await;

@@ -299,13 +299,15 @@ impl LinkTask {
                 }
             },
             (Body::Text(_), Some(text)) => match Command::parse(&text) {
-                // What the other node may propose as text: a player's claim, message or
-                // leave, the arbiter's adjudication; in this game only.
-                Ok(c @ (Command::Claim { .. } | Command::Message { .. }))
-                    if !sender.admin && c.game() == Some(game.id.as_str()) =>
-                {
-                    c
-                }
+                // What the other node may propose as text: a player's claim, message,
+                // leave, refill from a Triple Block bank or long reflection declared, the
+                // arbiter's adjudication; in this game only.
+                Ok(
+                    c @ (Command::Claim { .. }
+                    | Command::Message { .. }
+                    | Command::Bank { .. }
+                    | Command::LongReflection { .. }),
+                ) if !sender.admin && c.game() == Some(game.id.as_str()) => c,
                 Ok(c @ Command::Leave { .. }) if !sender.admin => c,
                 Ok(c @ Command::Adjudicate { .. })
                     if sender.admin && c.game() == Some(game.id.as_str()) =>

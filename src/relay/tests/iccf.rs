@@ -1,0 +1,621 @@
+//! ICCF's rules through the relay: a Triple Block refill (`BANK`) and leave left out of such a
+//! game, a long reflection declared ahead (`SILENCE g1 LONG`), no draw before the event's move,
+//! and the bar on entries after a loss on time with the arbiter's override. Each refusal is a
+//! table row with its reason; each rule's state is read back from the record as a restart
+//! reads it.
+
+use jiff::Timestamp;
+use shakmaty::Color;
+
+use super::*;
+use crate::journal::replay;
+
+/// Players, events with ICCF's rules, and a game in each (`HASH`: a cheap hash).
+const ICCF: &str = r#"
+[clock]
+mode = "manual"
+start = "2027-01-01T00:00:00Z"
+
+[admin]
+secret_hash = "HASH"
+
+[[players]]
+id = "alice"
+secret_hash = "HASH"
+notation = "san"
+
+[[players]]
+id = "boris"
+secret_hash = "HASH"
+notation = "san"
+
+[[players]]
+id = "carol"
+secret_hash = "HASH"
+notation = "san"
+
+[[events]]
+id = "tb"
+time_control = "triple block 50 days + 3 days per move, bank 75, refill by hand"
+
+[[events]]
+id = "silent"
+time_control = "10 moves in 50 days"
+silence_days = 40
+
+[[events]]
+id = "late"
+draw_offers_from_move = 3
+
+[[events]]
+id = "quick"
+time_control = "2 moves in 10 days"
+
+[[games]]
+id = "t1"
+event = "tb"
+white = "alice"
+black = "boris"
+
+[[games]]
+id = "t2"
+event = "tb"
+white = "carol"
+black = "boris"
+
+[[games]]
+id = "s1"
+event = "silent"
+white = "alice"
+black = "boris"
+
+[[games]]
+id = "d1"
+event = "late"
+white = "alice"
+black = "boris"
+"#;
+
+async fn iccf() -> Fixture {
+    testing::spawn(ICCF).await
+}
+
+const DAY: i64 = 86_400;
+
+impl Fixture {
+    /// Every game as a replay of the journal holds it (what a restart and `journal verify`
+    /// read).
+    fn replayed(&self) -> replay::Replayed {
+        let conn = store::open_read_only(self.dir.path()).expect("read journal");
+        replay::replay(&conn).expect("replay")
+    }
+
+    fn kinds(&self, kind: EntryKind) -> usize {
+        self.entries().iter().filter(|(k, ..)| *k == kind).count()
+    }
+
+    /// Each line said by its sender, each refused with its status and a reply containing its
+    /// reason.
+    async fn refused_all(&self, cases: &[(&str, &str, Status, &str)]) {
+        for (who, line, status, says) in cases {
+            let sender = if *who == "admin" {
+                admin()
+            } else {
+                player(who)
+            };
+            let reply = self.say(sender, line).await;
+            assert_eq!(reply.status, *status, "{line}: {}", reply.text);
+            assert!(reply.text.contains(says), "{line}: {}", reply.text);
+        }
+    }
+}
+
+/// docs/rules.md's example: White thinks 30 days (clock 23 days, bank 75), then 10 days into
+/// its second move moves 20 days from the bank: 33 days on the clock, 55 in the bank. The
+/// opponent is told; the record gives the same clock when replayed.
+#[tokio::test]
+async fn bank_moves_days_to_the_clock_on_the_players_move_and_is_told() {
+    let f = iccf().await;
+    f.say_all(&[
+        ("admin", "CLOCK +30d"),
+        ("alice", "MOVE t1 e4"),
+        ("boris", "MOVE t1 e5"),
+        ("admin", "CLOCK +10d"),
+    ])
+    .await;
+    let reply = f.say(player("alice"), "BANK t1 20").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(
+        reply
+            .text
+            .starts_with("bank t1: 20 day(s) moved to the clock; clock: White 40d 00h used, 33d 00h left to move 2 (running)"),
+        "{}",
+        reply.text
+    );
+    let told = f.waiting("boris").await;
+    assert!(
+        told.iter()
+            .any(|t| t == "RECORDED t1 alice (White) moved 20 day(s) from the bank to the clock"),
+        "{told:?}"
+    );
+    let game = &f.replayed().games["t1"].game;
+    let now: Timestamp = "2027-02-10T00:00:00Z".parse().expect("time");
+    let white = game.side_time(Color::White, now);
+    assert_eq!(
+        (white.left, white.bank),
+        (Some(33 * DAY), Some(55 * DAY)),
+        "the record's clock"
+    );
+    assert_eq!(f.kinds(EntryKind::Refill), 1);
+}
+
+/// Every refusal of `BANK`, with [`crate::game::clock::Timeline::check_refill`]'s reason:
+/// journaled as refused, no refill recorded, the clock unchanged.
+#[tokio::test]
+async fn bank_is_refused_with_the_reason() {
+    let f = iccf().await;
+    f.say_all(&[
+        ("admin", "CLOCK +30d"),
+        ("alice", "MOVE t1 e4"),
+        ("boris", "MOVE t1 e5"),
+        ("admin", "CLOCK +10d"),
+        ("alice", "BANK t1 20"),
+    ])
+    .await;
+    let rejected = f.kinds(EntryKind::Rejected);
+    f.refused_all(&[
+        (
+            "boris",
+            "BANK t1 5",
+            Status::Refused,
+            "refill refused: a clock is refilled while its side is to move",
+        ),
+        (
+            "alice",
+            "BANK t1 60",
+            Status::Refused,
+            "refill refused: the bank holds 55 day(s), 60 asked",
+        ),
+        (
+            "alice",
+            "BANK t1 18",
+            Status::Refused,
+            "refill refused: the clock holds at most 50 days: 17 day(s) fit on it now, 18 asked",
+        ),
+        (
+            "alice",
+            "BANK s1 3",
+            Status::Refused,
+            "refill refused: only a Triple Block game has a bank",
+        ),
+        (
+            "carol",
+            "BANK t1 1",
+            Status::Forbidden,
+            "you do not play in game t1",
+        ),
+    ])
+    .await;
+    assert_eq!(f.kinds(EntryKind::Refill), 1, "no refill recorded");
+    assert_eq!(f.kinds(EntryKind::Rejected), rejected + 4);
+    // After the clock ran out the game is over: nothing to refill.
+    f.say_all(&[("admin", "CLOCK +34d")]).await;
+    let reply = f.say(player("alice"), "BANK t1 1").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(
+        reply.text.contains("the game is over: 0-1 (lost on time)"),
+        "{}",
+        reply.text
+    );
+}
+
+/// `LEAVE` in a Triple Block game: refused with the rules' reason when it is all the player
+/// has, nothing recorded; left out of it, and said, when the player has other games.
+#[tokio::test]
+async fn leave_is_refused_in_a_triple_block_game() {
+    let f = iccf().await;
+    let reply = f.say(player("carol"), "LEAVE 2027-02-01 5").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert_eq!(
+        reply.text,
+        "game t2: leave refused: a Triple Block game has no leave: refill the clock from the bank"
+    );
+    assert_eq!(f.kinds(EntryKind::Leave), 0);
+    let reply = f.say(player("alice"), "LEAVE 2027-02-01 5").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert_eq!(
+        reply.text,
+        "leave 2027-02-01 to 2027-02-05 (5 days) in d1, s1; not in t1: a Triple Block game has no leave: refill the clock from the bank"
+    );
+    let replayed = f.replayed();
+    assert!(
+        replayed.games["t1"]
+            .game
+            .timeline()
+            .leave_of(Color::White)
+            .is_empty(),
+        "no leave in the Triple Block game"
+    );
+    assert_eq!(
+        replayed.games["s1"]
+            .game
+            .timeline()
+            .leave_of(Color::White)
+            .len(),
+        1
+    );
+    // A Triple Block game started during leave is not covered by it.
+    f.say_all(&[("admin", "CREATE t3 boris alice EVENT tb")])
+        .await;
+    assert!(
+        f.replayed().games["t3"]
+            .game
+            .timeline()
+            .leave_of(Color::Black)
+            .is_empty()
+    );
+}
+
+/// `SILENCE s1 LONG`: declared ahead for the player's next move, told to the opponent and the
+/// arbiter; past the silence limit the game goes on, until the time control ends it.
+#[tokio::test]
+async fn a_long_reflection_keeps_the_game_past_the_silence_limit() {
+    let f = iccf().await;
+    f.say_all(&[("alice", "MOVE s1 d4")]).await;
+    let reply = f.say(player("alice"), "SILENCE s1 LONG").await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert!(
+        reply.text.starts_with(
+            "silence s1: a long reflection declared for your move 2; the silence limit does not end the game on it"
+        ),
+        "{}",
+        reply.text
+    );
+    let said = "RECORDED s1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
+    for reader in ["boris", "admin"] {
+        let told = f.waiting(reader).await;
+        assert!(told.iter().any(|t| t == said), "{reader}: {told:?}");
+    }
+    f.say_all(&[("boris", "MOVE s1 d5"), ("admin", "CLOCK +45d")])
+        .await;
+    let shown = f.say(player("alice"), "SHOW s1").await;
+    assert!(!shown.text.contains("result:"), "{}", shown.text);
+    assert!(
+        f.replayed().games["s1"].game.result().is_none(),
+        "the record gives the same verdict"
+    );
+    // The time control still ends it: 50 days for move 2.
+    f.say_all(&[("admin", "CLOCK +6d")]).await;
+    let shown = f.say(player("alice"), "SHOW s1").await;
+    assert!(shown.text.contains("0-1 (lost on time)"), "{}", shown.text);
+}
+
+/// Every refusal of `SILENCE LONG`, with its reason.
+#[tokio::test]
+async fn a_long_reflection_is_refused_with_the_reason() {
+    let f = iccf().await;
+    f.say_all(&[("alice", "SILENCE s1 LONG")]).await;
+    f.refused_all(&[
+        (
+            "alice",
+            "SILENCE s1 LONG",
+            Status::Refused,
+            "long reflection refused: a long reflection is declared already for your current move",
+        ),
+        (
+            "alice",
+            "SILENCE t1 LONG",
+            Status::Refused,
+            "long reflection refused: a Triple Block game has no silence limit",
+        ),
+        (
+            "alice",
+            "SILENCE d1 LONG",
+            Status::Refused,
+            "long reflection refused: this game has no silence limit: there is nothing to declare",
+        ),
+        (
+            "carol",
+            "SILENCE s1 LONG",
+            Status::Forbidden,
+            "you do not play in game s1",
+        ),
+    ])
+    .await;
+    assert_eq!(f.kinds(EntryKind::LongReflection), 1);
+}
+
+/// "No draw offer before move 3": an offer alone, with a move, and an acceptance are refused
+/// before it with the reason; from move 3 they are allowed, and the record replays the same.
+#[tokio::test]
+async fn no_draw_is_offered_or_agreed_before_the_events_move() {
+    let f = iccf().await;
+    let too_early = "too early for a draw: in this event no draw is offered or agreed before move 3; this is move";
+    f.refused_all(&[
+        ("alice", "DRAW d1 OFFER", Status::Refused, too_early),
+        ("alice", "MOVE d1 e4 (=)", Status::Refused, too_early),
+        ("boris", "DRAW d1 ACCEPT", Status::Refused, too_early),
+    ])
+    .await;
+    assert_eq!(
+        f.kinds(EntryKind::Move),
+        0,
+        "the move with the offer refused"
+    );
+    f.say_all(&[
+        ("alice", "MOVE d1 e4"),
+        ("boris", "MOVE d1 e5"),
+        ("alice", "MOVE d1 Nf3"),
+    ])
+    .await;
+    f.refused_all(&[(
+        "boris",
+        "MOVE d1 Nc6 (=)",
+        Status::Refused,
+        "before move 3; this is move 2",
+    )])
+    .await;
+    f.say_all(&[
+        ("boris", "MOVE d1 Nc6"),
+        ("alice", "MOVE d1 Bc4 (=)"),
+        ("boris", "DRAW d1 ACCEPT"),
+    ])
+    .await;
+    assert_eq!(
+        f.replayed().games["d1"].game.result().map(|r| r.pgn()),
+        Some("1/2-1/2")
+    );
+}
+
+/// ICCF's bar: a player who lost on time may not enter an event that keeps the bar for 30
+/// days, 90 after a loss while barred; the refusal says until when; the arbiter's override
+/// enters them and is journaled with its reason. The bar comes from the record's results.
+#[tokio::test]
+async fn entering_after_a_loss_on_time_is_barred_until_the_arbiter_overrides() {
+    let f = iccf().await;
+    f.say_all(&[
+        ("admin", "CREATE q1 boris alice EVENT quick"),
+        (
+            "admin",
+            "EVENT NEW club SYSTEM round-robin TIMEOUTBAR 30,90 COUNTING iccf",
+        ),
+        ("admin", "EVENT NEW open SYSTEM round-robin"),
+        // Boris (White) never moves: out of time 10 days and a second later.
+        ("admin", "CLOCK +11d"),
+    ])
+    .await;
+    let reply = f.say(admin(), "EVENT ENTER club alice boris").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(
+        reply.text.starts_with(
+            "boris lost a game on time and may not enter a new event until 2027-02-11T00:00:00Z (event club: 30 days after a loss on time, 90 after one while barred)"
+        ),
+        "{}",
+        reply.text
+    );
+    assert!(
+        reply
+            .text
+            .ends_with("the arbiter may enter them with EVENT ENTER club boris OVERRIDE <reason>"),
+        "{}",
+        reply.text
+    );
+    // An event without the bar takes him; the winner enters the barred event.
+    f.say_all(&[
+        ("admin", "EVENT ENTER open boris"),
+        ("admin", "EVENT ENTER club alice"),
+    ])
+    .await;
+    // A second loss while barred: 90 days from it.
+    f.say_all(&[
+        ("admin", "CREATE q2 boris carol EVENT quick"),
+        ("admin", "CLOCK +11d"),
+    ])
+    .await;
+    let reply = f.say(admin(), "EVENT ENTER club boris").await;
+    assert!(
+        reply.text.contains("until 2027-04-23T00:00:00Z"),
+        "{}",
+        reply.text
+    );
+    let reply = f
+        .say(
+            admin(),
+            "EVENT ENTER club boris OVERRIDE the loss was a server outage",
+        )
+        .await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    assert_eq!(
+        reply.text,
+        "entered in club: 1 alice, 2 boris; the bar after a loss on time overridden for boris (until 2027-04-23T00:00:00Z): the loss was a server outage"
+    );
+    let record = &f.replayed().registry.events["club"];
+    assert_eq!(record.entrants, ["alice", "boris"]);
+    assert_eq!(
+        record.event.timeout_bar_days,
+        Some(crate::event::bar::TimeoutBar {
+            first: 30,
+            repeated: 90
+        })
+    );
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let mut overrides = Vec::new();
+    store::for_each_entry(&conn, None, |e| {
+        if let Ok(crate::journal::entry::Meaning::EventEnter(d)) =
+            crate::journal::entry::Meaning::of(&e)
+            && let Some(reason) = d.overriding
+        {
+            overrides.push((d.players, reason));
+        }
+        Ok(())
+    })
+    .expect("entries");
+    assert_eq!(
+        overrides,
+        [(
+            vec!["boris".to_owned()],
+            "the loss was a server outage".to_owned()
+        )]
+    );
+}
+
+/// Players one here and one across a link, and a Triple Block event.
+fn linked(games: &str) -> String {
+    format!(
+        "[clock]\nmode = \"manual\"\nstart = \"2027-01-01T00:00:00Z\"\n\
+         [admin]\nsecret_hash = \"HASH\"\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\nnotation = \"san\"\n\
+         [[players]]\nid = \"boris\"\nreach = \"link\"\nlink = \"peer\"\n\
+         [[links]]\nid = \"peer\"\nconnect = \"127.0.0.1:9\"\nsecret = \"sixteen bytes at least\"\n\
+         [[events]]\nid = \"tb\"\n\
+         time_control = \"triple block 50 days + 3 days per move, bank 75, refill by hand\"\n{games}"
+    )
+}
+
+fn from_link(player: &str, side: char, number: u32, line: &str) -> Request {
+    let sender = Sender {
+        player: player.to_owned(),
+        admin: false,
+        channel: Channel::Link,
+    };
+    let command = Command::parse(line).expect(line);
+    Request::read_from(sender, command, line)
+        .key(Some(crate::relay::proposal_key("x1", side, number)))
+}
+
+/// In a game this node keeps, a `BANK` from the other node's player is checked and recorded
+/// here like any action of theirs (as `LEAVE` is): a refill entry of the record, which goes
+/// back over the link, and the local opponent told; a refusal is journaled with the action's
+/// id, which carries it back.
+#[tokio::test]
+async fn a_bank_proposed_across_a_link_is_recorded_by_the_node_that_keeps_the_game() {
+    let f = testing::spawn(&linked(
+        "[[games]]\nid = \"x1\"\nevent = \"tb\"\nwhite = \"alice\"\nblack = \"boris\"\n",
+    ))
+    .await;
+    f.say_all(&[("admin", "CLOCK +1d"), ("alice", "MOVE x1 e4")])
+        .await;
+    let moved = f.relay.call(from_link("boris", 'b', 1, "MOVE x1 e5")).await;
+    assert_eq!(moved.status, Status::Done, "{}", moved.text);
+    f.say_all(&[("alice", "MOVE x1 Nf3"), ("admin", "CLOCK +10d")])
+        .await;
+    for (number, line, says) in [
+        (2, "BANK x1 500", "the bank holds 75 day(s), 500 asked"),
+        (3, "BANK x1 20", "10 day(s) fit on it now, 20 asked"),
+    ] {
+        let refused = f.relay.call(from_link("boris", 'b', number, line)).await;
+        assert_eq!(refused.status, Status::Refused, "{}", refused.text);
+        assert!(refused.text.contains(says), "{}", refused.text);
+    }
+    let banked = f.relay.call(from_link("boris", 'b', 4, "BANK x1 5")).await;
+    assert_eq!(banked.status, Status::Done, "{}", banked.text);
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let mut kept = Vec::new();
+    store::for_each_entry(&conn, None, |e| {
+        if matches!(e.kind, EntryKind::Refill | EntryKind::Rejected) {
+            kept.push((e.kind, e.player, e.channel, e.detail));
+        }
+        Ok(())
+    })
+    .expect("entries");
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    assert_eq!(
+        (
+            kept[2].0,
+            kept[2].1.as_str(),
+            kept[2].2.as_str(),
+            kept[2].3.as_str()
+        ),
+        (EntryKind::Refill, "boris", "link", "5")
+    );
+    assert!(
+        kept[..2].iter().all(|k| k.0 == EntryKind::Rejected),
+        "the refusals go back: {kept:?}"
+    );
+    assert!(
+        f.waiting("alice")
+            .await
+            .iter()
+            .any(|t| t == "RECORDED x1 boris (Black) moved 5 day(s) from the bank to the clock")
+    );
+}
+
+/// In a game the other node keeps, `BANK` goes there as a proposal (`202`), as `LEAVE` and
+/// every action does; the refill comes back in that node's record, is applied to the game
+/// here, and the local player is told of the opponent's refill.
+#[tokio::test]
+async fn a_bank_in_a_game_the_other_node_keeps_goes_there_and_comes_back_in_its_record() {
+    let f = testing::spawn(&linked("")).await;
+    let rules = crate::game::clock::Rules::iccf(
+        "triple block 50 days + 3 days per move, bank 75, refill by hand"
+            .parse()
+            .expect("control"),
+    );
+    let start = GameStartDetail {
+        kind: crate::game::Kind::Chess,
+        white: "alice".to_owned(),
+        black: "boris".to_owned(),
+        event: None,
+        fen: None,
+        rules: Some(rules),
+        round: None,
+        board: None,
+        leave: Default::default(),
+        authority: crate::game::Authority::Black,
+    };
+    let t0 = 1_798_761_600; // 2027-01-01
+    let entry = |index, kind, actor, delta, iccf: Option<&str>, detail: &str| Replicated {
+        game: "x1".to_owned(),
+        index,
+        kind,
+        actor,
+        delta,
+        iccf: iccf.map(str::to_owned),
+        detail: detail.to_owned(),
+    };
+    let detail = serde_json::to_string(&start).expect("detail");
+    let reply = f
+        .relay
+        .replicate(entry(
+            0,
+            EntryKind::GameStart,
+            Actor::Arbiter,
+            t0,
+            None,
+            &detail,
+        ))
+        .await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let proposed = f.say(player("alice"), "BANK x1 1").await;
+    assert_eq!(proposed.status, Status::Proposed, "{}", proposed.text);
+    assert!(
+        f.entries()
+            .iter()
+            .any(|(k, p, t)| *k == EntryKind::Proposal && p == "alice" && t == "BANK x1 1"),
+        "{:?}",
+        f.entries()
+    );
+    let (white, black) = (Actor::Side(Color::White), Actor::Side(Color::Black));
+    for (index, kind, actor, delta, iccf, detail) in [
+        (1, EntryKind::Move, white, 0, Some("5254"), ""),
+        (2, EntryKind::Move, black, 30 * DAY as u64, Some("5755"), ""),
+        (3, EntryKind::Move, white, 0, Some("7163"), ""),
+        (4, EntryKind::Refill, black, 10 * DAY as u64, None, "20"),
+    ] {
+        let reply = f
+            .relay
+            .replicate(entry(index, kind, actor, delta, iccf, detail))
+            .await;
+        assert_eq!(reply.status, Status::Done, "{index}: {}", reply.text);
+    }
+    assert!(
+        f.waiting("alice")
+            .await
+            .iter()
+            .any(|t| t == "RECORDED x1 boris (Black) moved 20 day(s) from the bank to the clock")
+    );
+    let game = &f.replayed().games["x1"].game;
+    let now = Timestamp::from_second(t0 as i64 + 40 * DAY).expect("time");
+    let black = game.side_time(Color::Black, now);
+    assert_eq!((black.left, black.bank), (Some(33 * DAY), Some(55 * DAY)));
+}
