@@ -713,3 +713,64 @@ fn an_iccf_event_charges_whole_days_and_tells_when_they_count_double() {
         "{sheet}"
     );
 }
+
+/// Fischer days through the daemon under ICCF's counting (docs/rules.md's worked example,
+/// ICCF's World Cup control): the increment after each move, the charge taken off first, and
+/// the loss on time on the exact day the doubled charge passes the clock, across a restart in
+/// the middle of the move; `journal verify` recomputes it, and the records say the control.
+#[test]
+fn fischer_days_add_the_increment_and_the_doubled_charge_decides_the_loss() {
+    let (_dir, config) = setup("time_control = \"30 days + 3 days per move\"\ncounting = \"iccf\"");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    // Two days and five hours are charged two: 30 - 2 + 3.
+    ok(&mut arbiter, "CLOCK +2d");
+    ok(&mut arbiter, "CLOCK +5h");
+    let reply = ok(&mut alice, "MOVE g1 e4");
+    assert!(
+        reply.contains(
+            "clock: White 2d 05h used, charged 2d, 31d 00h left | Black 0d 00h used, 30d 00h left (running)"
+        ),
+        "{reply}"
+    );
+    ok(&mut arbiter, "CLOCK +1d");
+    let reply = ok(&mut boris, "MOVE g1 e5");
+    assert!(reply.contains("Black 1d 00h used, 32d 00h left"), "{reply}");
+    let reply = ok(&mut alice, "MOVE g1 Nf3");
+    assert!(
+        reply.contains("White 2d 05h used, charged 2d, 34d 00h left"),
+        "{reply}"
+    );
+    // Black has 32 days: the 26th day's charge is 20 + 2 x 6 = 32, the 27th's 34.
+    ok(&mut arbiter, "CLOCK +20d");
+    drop((alice, boris, arbiter, daemon));
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CLOCK +6d");
+    let mut boris = daemon.login(&BORIS);
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown
+            .contains("time control: 30 days + 3 days per move, whole days, doubled after 20 days")
+            && shown.contains("Black 27d 00h used, charged 33d, 0d 00h left (running)")
+            && !shown.contains("result:"),
+        "{shown}"
+    );
+    ok(&mut arbiter, "CLOCK +1d");
+    let told = push_starting(&mut boris, "TIME g1");
+    assert!(told.contains("time limit exceeded, lost on time"), "{told}");
+    drop((boris, arbiter, daemon));
+    assert_journal_verifies(&config);
+    let pgn = journal_export(&config, "g1", "pgn");
+    for tag in [
+        "[TimeControl \"2592000+259200\"]",
+        "[CCTimeControl \"30 days + 3 days per move, whole days, doubled after 20 days\"]",
+        "[Termination \"time forfeit\"]",
+        "[Result \"1-0\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+}

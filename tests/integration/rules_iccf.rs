@@ -72,7 +72,8 @@ fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
     drop((arbiter, alice, boris));
     let (daemon, _arbiter, mut alice, mut boris) = restart(daemon, &config);
     assert!(
-        ok(&mut alice, "SHOW g1").contains("White 40d 00h used, 13d 00h left to move 2 (running)")
+        ok(&mut alice, "SHOW g1")
+            .contains("White clock 13d 00h, bank 75d (running) | Black clock 50d 00h, bank 75d")
     );
     refused(
         &mut boris,
@@ -87,7 +88,7 @@ fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
     let reply = ok(&mut alice, "BANK g1 20");
     assert!(
         reply.starts_with(
-            "bank g1: 20 day(s) moved to the clock; clock: White 40d 00h used, 33d 00h left to move 2 (running)"
+            "bank g1: 20 day(s) moved to the clock; clock: White clock 33d 00h, bank 55d (running) | Black clock 50d 00h, bank 75d"
         ),
         "{reply}"
     );
@@ -104,7 +105,8 @@ fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
     drop((alice, boris));
     let (daemon, _arbiter, mut alice, _boris) = restart(daemon, &config);
     assert!(
-        ok(&mut alice, "SHOW g1").contains("White 40d 00h used, 33d 00h left to move 2 (running)")
+        ok(&mut alice, "SHOW g1")
+            .contains("White clock 33d 00h, bank 55d (running) | Black clock 50d 00h, bank 75d")
     );
     drop((alice, daemon));
     assert_journal_verifies(&config);
