@@ -122,6 +122,48 @@ mail-you-said = Your mail said:
 
 mail-truncated = (Your mail was longer than the relay reads; only its beginning was read.)
 
+## The clocks, as mails and the web pages write them. English says what the protocol's clock
+## line says, word for word (a test holds them equal).
+
+# A duration: days and hours.
+clock-time = { $sign }{ $days }d { $hours }h
+
+# Whole days (a charge, a bank).
+clock-days = { $days }d
+
+# $charged: clock-charged, or nothing. $kind: how the game's time is counted; $state: whether
+# the side's clock runs.
+clock-side = { $side ->
+        [white] White
+       *[black] Black
+    } { $kind ->
+        [waiting] waiting
+        [per-move] { $used } on this move{ $charged }, { $left } left
+        [fischer] { $used } used{ $charged }, { $left } left
+        [block] clock { $left }, bank { $bank }
+       *[moves] { $used } used{ $charged }, { $left } left to move { $until }
+    }{ $state ->
+        [running] {" "}(running)
+        [leave] {" "}(on leave)
+       *[none] {""}
+    }
+
+# What the control charged, when it is not the time used (whole days, ICCF's doubling).
+clock-charged = , charged { $charged }
+
+clock-line = clock: { $white } | { $black }
+
+# The side to move has thought 20 days on this move (ICCF): each day now costs two.
+clock-doubling = { $side ->
+        [white] White
+       *[black] Black
+    }: { NUMBER($day, type: "ordinal") ->
+        [one] { $day }st
+        [two] { $day }nd
+        [few] { $day }rd
+       *[other] { $day }th
+    } day on this move, days now count double
+
 ## The web pages.
 
 web-title = ccrelay: correspondence games
@@ -180,7 +222,6 @@ web-login-failed = Login refused.
 web-logged-in = Logged in as the arbiter: every game is shown whole.
 web-live = live
 web-board-of = Board
-web-time-left = { $sign }{ $days }d { $hours }h
 web-over-by = by
 web-unavailable = The relay cannot answer now; try again shortly.
 

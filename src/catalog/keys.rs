@@ -65,6 +65,21 @@ keys! {
     /// Above the quoted lines of a player's mail, in the answer to it.
     MailYouSaid "mail-you-said" [];
     MailTruncated "mail-truncated" [];
+    /// A duration on a clock: days and hours (`hours` two digits; `sign` `-` past a limit).
+    ClockTime "clock-time" ["sign" "days" "hours"];
+    /// Whole days (a charge, a bank).
+    ClockDays "clock-days" ["days"];
+    /// One side's clock (`side`; `kind`: `moves`, `per-move`, `waiting`, `fischer`,
+    /// `block`; `state`: `running`, `leave`, `none`; `used`, `left`, `bank`: durations as
+    /// written; `charged`: [`Key::ClockCharged`]'s words or nothing; `until`: the move by
+    /// which `left` is spent).
+    ClockSide "clock-side" ["side" "kind" "used" "charged" "left" "until" "bank" "state"];
+    /// What the control charged, when it is not the time used.
+    ClockCharged "clock-charged" ["charged"];
+    /// Both sides' clocks ([`Key::ClockSide`] each).
+    ClockLine "clock-line" ["white" "black"];
+    /// The side to move is in day `day` (an ordinal) of its move and its days count double.
+    ClockDoubling "clock-doubling" ["side" "day"];
     WebTitle "web-title" [];
     WebGames "web-games" [];
     WebEvents "web-events" [];
@@ -121,7 +136,6 @@ keys! {
     WebLoggedIn "web-logged-in" [];
     WebLive "web-live" [];
     WebBoardOf "web-board-of" [];
-    WebTimeLeft "web-time-left" ["sign" "days" "hours"];
     WebOverBy "web-over-by" [];
     WebUnavailable "web-unavailable" [];
     PlayTitle "play-title" [];

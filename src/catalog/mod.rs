@@ -176,6 +176,9 @@ impl Bundle {
         let mut fluent = FluentBundle::new_concurrent(vec![id]);
         // Plain-text mails and pushes: no Unicode isolation marks around arguments.
         fluent.set_use_isolating(false);
+        // NUMBER(), for the ordinals a clock's day is written with (`21st`); the bundle is
+        // new, so the name cannot be taken already.
+        let _ = fluent.add_builtins();
         let _ = fluent.add_resource(resource);
         Bundle { fluent }
     }

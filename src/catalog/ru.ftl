@@ -107,6 +107,36 @@ mail-you-said = Ваше письмо:
 
 mail-truncated = (Письмо длиннее, чем читает сервер; прочитано только его начало.)
 
+## Часы, как их пишут письма и веб-страницы.
+
+clock-time = { $sign }{ $days } дн. { $hours } ч
+
+clock-days = { $days } дн.
+
+clock-side = { $side ->
+        [white] Белые
+       *[black] Чёрные
+    }: { $kind ->
+        [waiting] ждут хода соперника
+        [per-move] { $used } на этот ход{ $charged }, осталось { $left }
+        [fischer] { $used } использовано{ $charged }, осталось { $left }
+        [block] на часах { $left }, в банке { $bank }
+       *[moves] { $used } использовано{ $charged }, осталось { $left } до { $until }-го хода
+    }{ $state ->
+        [running] {" "}(часы идут)
+        [leave] {" "}(в отпуске)
+       *[none] {""}
+    }
+
+clock-charged = , засчитано { $charged }
+
+clock-line = часы: { $white } | { $black }
+
+clock-doubling = { $side ->
+        [white] Белые
+       *[black] Чёрные
+    }: { $day }-й день на этом ходу, теперь каждый день считается вдвойне
+
 ## Веб-страницы.
 
 web-title = ccrelay: партии по переписке
@@ -165,7 +195,6 @@ web-login-failed = Вход отклонён.
 web-logged-in = Вы вошли как арбитр: все партии показаны полностью.
 web-live = в прямом эфире
 web-board-of = Доска
-web-time-left = { $sign }{ $days } дн. { $hours } ч
 web-over-by = —
 web-unavailable = Сервер сейчас не может ответить; попробуйте чуть позже.
 

@@ -138,7 +138,9 @@ fn samples(key: Key, count: i64) -> Vec<(&'static str, Arg<'static>)> {
                 "act" => Arg::Text("accepted"),
                 "claim" => Arg::Text("fifty"),
                 "overdue" => Arg::Text("silence"),
-                "left" | "days" | "count" | "number" | "round" | "board" => Arg::Number(count),
+                "left" | "days" | "count" | "number" | "round" | "board" | "day" => {
+                    Arg::Number(count)
+                }
                 _ => Arg::Text("x"),
             };
             (*name, value)

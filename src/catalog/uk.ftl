@@ -107,6 +107,36 @@ mail-you-said = Ваш лист:
 
 mail-truncated = (Лист довший, ніж читає сервер; прочитано лише його початок.)
 
+## Годинник, як його пишуть листи й веб-сторінки.
+
+clock-time = { $sign }{ $days } дн. { $hours } год
+
+clock-days = { $days } дн.
+
+clock-side = { $side ->
+        [white] Білі
+       *[black] Чорні
+    }: { $kind ->
+        [waiting] чекають ходу суперника
+        [per-move] { $used } на цей хід{ $charged }, залишилося { $left }
+        [fischer] { $used } використано{ $charged }, залишилося { $left }
+        [block] на годиннику { $left }, у банку { $bank }
+       *[moves] { $used } використано{ $charged }, залишилося { $left } до { $until }-го ходу
+    }{ $state ->
+        [running] {" "}(годинник іде)
+        [leave] {" "}(у відпустці)
+       *[none] {""}
+    }
+
+clock-charged = , зараховано { $charged }
+
+clock-line = годинник: { $white } | { $black }
+
+clock-doubling = { $side ->
+        [white] Білі
+       *[black] Чорні
+    }: { $day }-й день на цьому ході, тепер кожен день рахується подвійно
+
 ## Вебсторінки.
 
 web-title = ccrelay: партії за листуванням
@@ -165,7 +195,6 @@ web-login-failed = Вхід відхилено.
 web-logged-in = Ви увійшли як арбітр: усі партії показано повністю.
 web-live = наживо
 web-board-of = Дошка
-web-time-left = { $sign }{ $days } дн. { $hours } год
 web-over-by = —
 web-unavailable = Сервер зараз не може відповісти; спробуйте трохи згодом.
 

@@ -40,7 +40,7 @@ pub enum Form {
 
 /// A token's syntax: its squares and how they were separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
+pub struct TokenSyntax {
     pub squares: Vec<Square>,
     /// `Some(true)`: written as a capture (`:`, `x`); `Some(false)`: with a dash; `None`: no
     /// separator (`c3d4`).
@@ -66,7 +66,7 @@ pub enum SyntaxError {
 }
 
 /// Folds look-alike characters, drops the marks written after a move, and splits the squares.
-pub fn parse(token: &str) -> Result<Written, SyntaxError> {
+pub fn parse(token: &str) -> Result<TokenSyntax, SyntaxError> {
     let folded: String = token
         .chars()
         .map(|c| if c == '×' { 'x' } else { fold_char(c) })
@@ -144,7 +144,7 @@ pub fn parse(token: &str) -> Result<Written, SyntaxError> {
     if squares.len() < 2 {
         return Err(SyntaxError::OneSquare);
     }
-    Ok(Written {
+    Ok(TokenSyntax {
         squares,
         capture,
         form: form.unwrap_or(Form::Algebraic),
@@ -240,7 +240,7 @@ pub fn read(pos: &super::board::Position, token: &str) -> Result<Move, ReadError
 /// Resolves a parsed token; errors write moves in `form`.
 pub fn resolve(
     pos: &super::board::Position,
-    written: &Written,
+    written: &TokenSyntax,
     form: Form,
 ) -> Result<Move, ReadError> {
     let paths = all_moves(pos);

@@ -259,15 +259,16 @@ impl Game {
         if self.timeline.on_leave(color, now) {
             return None;
         }
-        let reached = self
-            .rules
-            .reminder_days
-            .iter()
-            .filter(|d| silence >= i64::from(**d) * clock::DAY)
-            .count();
-        (reached > self.reminders_sent).then(|| Due::Remind {
+        let (mut reached, mut latest) = (0, 0);
+        for days in self.rules.reminder_schedule() {
+            if silence >= i64::from(days) * clock::DAY {
+                reached += 1;
+                latest = latest.max(days);
+            }
+        }
+        (reached > self.reminders_sent).then_some(Due::Remind {
             color,
-            days: self.rules.reminder_days[reached - 1],
+            days: latest,
         })
     }
 
@@ -390,9 +391,8 @@ impl Game {
             Action::Remind { days } => {
                 self.reminders_sent = self
                     .rules
-                    .reminder_days
-                    .iter()
-                    .filter(|d| **d <= *days)
+                    .reminder_schedule()
+                    .filter(|d| *d <= *days)
                     .count();
             }
             Action::Adjudicate(result) => self.result = Some(result.clone()),
@@ -801,13 +801,70 @@ mod tests {
         assert_eq!(flagged.due(day(13)), None, "flagged once per move");
     }
 
+    /// The day a side's days start to count double is told as a reminder is, between the
+    /// reminders and once per move: not again on a day a reminder already falls on, and
+    /// again on the next move.
+    #[test]
+    fn the_doubling_day_is_told_once_per_move_among_the_reminders() {
+        for (reminder_days, told) in [
+            (vec![14, 28], vec![14, 20, 28]),
+            (vec![14, 20, 28], vec![14, 20, 28]),
+            (vec![], vec![20]),
+        ] {
+            let mut rules = Rules::iccf(TimeControl::MovesInDays {
+                moves: 10,
+                days: 100,
+            });
+            rules.reminder_days = reminder_days.clone();
+            let mut game = timed(rules);
+            for mv in ["e4", "e5"] {
+                let from = game.timeline().moves().last().copied().unwrap_or(day(0));
+                let mut heard = Vec::new();
+                for hour in 0..40 * 24 {
+                    let at = from + jiff::SignedDuration::from_hours(hour);
+                    if let Some(Due::Remind { color, days }) = game.due(at) {
+                        heard.push(days);
+                        game.apply_by(color, &Action::Remind { days }, at);
+                    }
+                }
+                assert_eq!(heard, told, "{reminder_days:?}, before {mv}");
+                play_at(
+                    &mut game,
+                    mv,
+                    from + jiff::SignedDuration::from_hours(40 * 24),
+                );
+            }
+        }
+        // Triple Block never doubles: nothing more than its reminders.
+        let mut rules = Rules::iccf(TimeControl::TripleBlock(clock::TripleBlock::iccf(3, 75)));
+        rules.reminder_days = vec![14];
+        let game = timed(rules);
+        assert_eq!(
+            game.due(day(21)),
+            Some(Due::Remind {
+                color: Color::White,
+                days: 14
+            })
+        );
+    }
+
     /// ICCF's doubling decides when a side runs out: with 50 days for its first move, the
     /// 35th day is charged 50 and the 36th 52.
     #[test]
     fn doubled_days_decide_the_instant_of_a_loss_on_time() {
         let rules = Rules::iccf(TimeControl::default());
-        let game = timed(rules);
+        let mut game = timed(rules);
         let second = jiff::SignedDuration::from_secs(1);
+        // Told once, the moment its days start to count double (and not before).
+        assert_eq!(game.due(day(20) - second), None);
+        assert_eq!(
+            game.due(day(20)),
+            Some(Due::Remind {
+                color: Color::White,
+                days: 20
+            })
+        );
+        game.apply_by(Color::White, &Action::Remind { days: 20 }, day(20));
         assert_eq!(game.due(day(36) - second), None);
         assert_eq!(
             game.due(day(36)),

@@ -15,6 +15,9 @@ use shakmaty::Color;
 
 use super::{Entry, JournalError, store};
 use crate::command::text::{escaped, scrub};
+use crate::game::ColorName;
+use crate::game::clock::{Counting, DAY, MoveCharge, SideTime, TimeControl};
+use crate::game::days_hours::days_hours;
 use crate::notation::pgn::{LineWriter, write_tags};
 
 pub use super::record::{EventInfo, Names, PlayerInfo};
@@ -139,6 +142,11 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     };
     let (white_na, black_na) = (address(&record.detail.white), address(&record.detail.black));
     let time_control = record.game.rules().time_control.to_pgn();
+    let time_words = record.game.rules().time_words();
+    let (utc_date, utc_time) = (
+        pgn_date(record.started),
+        record.started.strftime("%H:%M:%S").to_string(),
+    );
     let termination = record
         .game
         .result()
@@ -149,7 +157,12 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
         extra.push(("Board", board.as_str()));
     }
     extra.extend([
+        // When the clocks started: with each move's instant (`%ccsnt`) and the control in
+        // words, what anyone needs to count the clocks again.
+        ("UTCDate", utc_date.as_str()),
+        ("UTCTime", utc_time.as_str()),
         ("TimeControl", time_control.as_str()),
+        ("CCTimeControl", time_words.as_str()),
         ("WhiteNA", white_na.as_str()),
         ("BlackNA", black_na.as_str()),
         ("Mode", mode(record)),
@@ -173,16 +186,15 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     for m in &record.moves {
         // Every move is followed by a comment, so a Black move needs its number again
         // (PGN export format, 8.2.2.2).
-        if m.color == Color::White {
-            tokens.push(format!("{}.", m.number));
-        } else {
-            tokens.push(format!("{}...", m.number));
-        }
-        tokens.push(m.san.clone());
+        // The number and its move as one token: a line never breaks between them.
+        let dots = if m.color == Color::White { "." } else { "..." };
+        tokens.push(format!("{}{dots} {}", m.number, m.san));
+        // The instant the move was sent, to the second (the form with seconds of the
+        // de-facto `%ccsnt` command): a clock counted exactly is recounted from it exactly.
         let offer = if m.draw_offer { "(=) " } else { "" };
         tokens.push(format!(
             "{{{offer}[%ccsnt {}]}}",
-            m.time.strftime("%Y.%m.%d,%H:%M")
+            m.time.strftime("%Y.%m.%d,%H:%M:%S")
         ));
     }
     if let Some(result) = record.game.result()
@@ -213,10 +225,12 @@ fn comment_text(text: &str) -> String {
 }
 
 /// The ICCF numeric scoresheet: each move in numbers with the day it was made and the days
-/// the mover thought.
+/// the mover thought (and, where the control charges otherwise, the days it was charged); for
+/// Fischer and Triple Block the clock (and bank) after each move; both clocks at the end.
 fn scoresheet(record: &Record, names: &Names) -> String {
     let (event, _) = event_of(record, names);
     let game = &record.game;
+    let rules = game.rules();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -230,7 +244,7 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         "Event: {}\nStarted: {}\nTime control: {}",
         escaped(&event),
         record.started,
-        game.rules().time_control
+        rules.time_words()
     );
     if let Some(fen) = &record.detail.fen {
         let _ = writeln!(out, "Start position: {fen}");
@@ -239,17 +253,49 @@ fn scoresheet(record: &Record, names: &Names) -> String {
         out,
         "\n  No.  White   sent        days  Black   sent        days"
     );
+    // Each move as the clock saw it: its thinking, its charge, the clock and bank after it.
+    let ledgers = [Color::White, Color::Black]
+        .map(|color| game.timeline().ledger(rules, color, record.last, false));
+    let charge_of = |ply: usize| {
+        ledgers
+            .iter()
+            .flat_map(|l| &l.moves)
+            .find(|m| m.ply == ply)
+            .copied()
+    };
+    // A control that charges other than the time used (whole days, doubling) shows both.
+    let charging = rules.counting == Counting::WholeDays || rules.double_after_days.is_some();
     let mut rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
+    let mut clock_rows: BTreeMap<u32, [Option<String>; 2]> = BTreeMap::new();
     for (ply, m) in record.moves.iter().enumerate() {
         // The mover's thinking: from the move before it (or the start), leave excluded.
-        let days = game.timeline().used_on_ply(ply) as f64 / 86_400.0;
+        let used = game.timeline().used_on_ply(ply);
+        let days = used as f64 / DAY as f64;
+        let charge = charge_of(ply);
+        let charged = match charge {
+            Some(c) if charging => format!("/{}", day_count(c.charged)),
+            _ => String::new(),
+        };
         let offer = if m.draw_offer { "=" } else { "" };
         let cell = format!(
-            "{:<5}{offer:<2}{}  {days:>5.1}",
+            "{:<5}{offer:<2}{}  {days:>5.1}{charged}",
             m.code,
             m.time.strftime("%Y-%m-%d")
         );
-        rows.entry(m.number).or_default()[usize::from(m.color == Color::Black)] = Some(cell);
+        let side = usize::from(m.color == Color::Black);
+        rows.entry(m.number).or_default()[side] = Some(cell);
+        if let Some(MoveCharge {
+            clock: Some(clock),
+            bank,
+            ..
+        }) = charge
+        {
+            let mut cell = days_hours(clock);
+            if let Some(bank) = bank {
+                let _ = write!(cell, ", bank {}", day_count(bank));
+            }
+            clock_rows.entry(m.number).or_default()[side] = Some(cell);
+        }
     }
     for (number, [white, black]) in rows {
         let blank = format!("{:<24}", "...");
@@ -262,8 +308,35 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     }
     let _ = writeln!(
         out,
-        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded)"
+        "\n(= after a move: a draw offer; days: the mover's thinking time, leave excluded{})",
+        if charging {
+            "; /N: the days charged for it"
+        } else {
+            ""
+        }
     );
+    if !clock_rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nThe clock after each move:\n  No.  {:<22}  Black",
+            "White"
+        );
+        for (number, [white, black]) in clock_rows {
+            let _ = writeln!(
+                out,
+                "{number:>4}.  {:<22}  {}",
+                white.unwrap_or_else(|| "...".to_owned()),
+                black.unwrap_or_default()
+            );
+        }
+    }
+    if rules.time_control != TimeControl::Unlimited {
+        let _ = writeln!(out, "\nClocks as of {}:", record.last);
+        for color in [Color::White, Color::Black] {
+            let t = game.side_time(color, record.last);
+            let _ = writeln!(out, "  {}: {}", ColorName(color), clock_text(&t));
+        }
+    }
     let _ = writeln!(
         out,
         "Result: {}",
@@ -273,12 +346,38 @@ fn scoresheet(record: &Record, names: &Names) -> String {
     out
 }
 
+/// Days as a charge or a bank counts them: `26` when whole, else `25.5`.
+fn day_count(seconds: i64) -> String {
+    if seconds % DAY == 0 {
+        (seconds / DAY).to_string()
+    } else {
+        format!("{:.1}", seconds as f64 / DAY as f64)
+    }
+}
+
+/// One side's clock on the scoresheet: the time used, the charge where it differs, the time
+/// left (Fischer's and Triple Block's clock) and Triple Block's bank.
+fn clock_text(t: &SideTime) -> String {
+    let mut text = format!("{} used", days_hours(t.used));
+    if t.charged != t.used {
+        let _ = write!(text, ", charged {}d", day_count(t.charged));
+    }
+    if let Some(left) = t.left {
+        let _ = write!(text, ", {} left", days_hours(left));
+    }
+    if let Some(bank) = t.bank {
+        let _ = write!(text, ", bank {}d", day_count(bank));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
     use crate::command::text::refused_char;
+    use crate::game::clock::{Rules, TimeControl, TripleBlock};
     use crate::journal::EntryKind;
     use crate::journal::NewEntry;
     use crate::journal::replay::{AdjudicationDetail, GameStartDetail};
@@ -419,5 +518,170 @@ mod tests {
                 .count();
             prop_assert_eq!(events, 3, "{}", report);
         }
+    }
+    /// A journal holding game `g1` (alice against boris) under `rules`, started on
+    /// 2027-01-01 at 00:00 UTC, each move (ICCF numeric, SAN) made `seconds` after the start.
+    fn journal_with(rules: Rules, moves: &[(&str, &str, i64)]) -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let conn = store::open(dir.path()).expect("journal");
+        let t0: Timestamp = "2027-01-01T00:00:00Z".parse().expect("time");
+        let start = GameStartDetail {
+            kind: Default::default(),
+            white: "alice".to_owned(),
+            black: "boris".to_owned(),
+            event: None,
+            fen: None,
+            rules: Some(rules),
+            round: None,
+            board: None,
+            leave: Default::default(),
+            authority: Default::default(),
+        };
+        let mut first = NewEntry::new("g1", "admin", "config", EntryKind::GameStart, "CREATE g1");
+        first.time = t0;
+        first.detail = serde_json::to_string(&start).expect("detail");
+        let mut entries = vec![first];
+        for (i, (iccf, san, seconds)) in moves.iter().enumerate() {
+            let player = if i % 2 == 0 { "alice" } else { "boris" };
+            let mut moved = NewEntry::new("g1", player, "tcp", EntryKind::Move, "MOVE");
+            moved.iccf = Some((*iccf).to_owned());
+            moved.san = Some((*san).to_owned());
+            moved.time = t0 + jiff::SignedDuration::from_secs(*seconds);
+            entries.push(moved);
+        }
+        let mut prev = [0u8; 32];
+        for (i, new) in entries.into_iter().enumerate() {
+            prev = store::insert_entry(&conn, i as i64 + 1, &prev, new)
+                .expect("entry")
+                .hash;
+        }
+        (dir, conn)
+    }
+
+    const H: i64 = 3600;
+    const D: i64 = 86_400;
+
+    /// The PGN of a game under ICCF's counting, whole: the standard's `TimeControl` in
+    /// seconds, the control in ccrelay's words (`CCTimeControl`, read back to the same rules),
+    /// the instant the clocks started, and each move's instant to the second (`%ccsnt`).
+    #[test]
+    fn the_pgn_says_the_control_in_words_and_each_moves_instant() {
+        let rules = Rules::iccf(TimeControl::default());
+        let (_dir, conn) = journal_with(
+            rules.clone(),
+            &[
+                ("5254", "e4", D + 3 * H + 25),
+                ("5755", "e5", 23 * D + 5 * H),
+                ("7163", "Nf3", 23 * D + 14 * H + 3 * 60 + 7),
+            ],
+        );
+        let pgn = export(&conn, "g1", ExportFormat::Pgn, &Names::default()).expect("pgn");
+        assert_eq!(
+            pgn,
+            r#"[Event "?"]
+[Site "?"]
+[Date "2027.01.01"]
+[Round "-"]
+[White "alice"]
+[Black "boris"]
+[Result "*"]
+[GameId "g1"]
+[UTCDate "2027.01.01"]
+[UTCTime "00:00:00"]
+[TimeControl "10/4320000"]
+[CCTimeControl "10 moves in 50 days, whole days, doubled after 20 days"]
+[WhiteNA "-"]
+[BlackNA "-"]
+[Mode "TC"]
+[Termination "unterminated"]
+
+1. e4 {[%ccsnt 2027.01.02,03:00:25]} 1... e5 {[%ccsnt 2027.01.24,05:00:00]}
+2. Nf3 {[%ccsnt 2027.01.24,14:03:07]} *
+"#
+        );
+        let words = pgn
+            .lines()
+            .find_map(|l| l.strip_prefix("[CCTimeControl \""))
+            .and_then(|l| l.strip_suffix("\"]"))
+            .expect("the tag");
+        assert_eq!(
+            Rules::read_time_words(words),
+            Ok((rules.time_control, rules.counting, rules.double_after_days))
+        );
+        // ccrelay's own reader reads it back, comments and all.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        crate::convert::convert(
+            pgn.as_bytes(),
+            &mut out,
+            &mut err,
+            &crate::convert::Options {
+                to: crate::convert::Format::Uci,
+                lang: None,
+                start: None,
+            },
+        )
+        .expect("convert");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "e2e4 e7e5 g1f3\n",
+            "{}",
+            String::from_utf8_lossy(&err)
+        );
+    }
+
+    /// The scoresheet: each move's date and the days it took, and what it was charged where
+    /// the control charges otherwise; for Fischer and Triple Block the clock (and bank) after
+    /// each move; both clocks at the end.
+    #[test]
+    fn the_scoresheet_shows_charges_clocks_and_banks() {
+        // ICCF: Black's 22 days and 5 hours are charged 24.
+        let (_dir, conn) = journal_with(
+            Rules::iccf(TimeControl::default()),
+            &[("5254", "e4", D + 3 * H), ("5755", "e5", 23 * D + 8 * H)],
+        );
+        let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
+        assert!(
+            sheet.contains("Time control: 10 moves in 50 days, whole days, doubled after 20 days"),
+            "{sheet}"
+        );
+        assert!(
+            sheet.contains("   1.  5254   2027-01-02    1.1/1  5755   2027-01-24   22.2/24\n"),
+            "{sheet}"
+        );
+        assert!(sheet.contains("/N: the days charged for it"), "{sheet}");
+        assert!(!sheet.contains("The clock after each move"), "{sheet}");
+        assert!(
+            sheet.contains(
+                "Clocks as of 2027-01-24T08:00:00Z:\n  White: 1d 03h used, charged 1d, 49d 00h left\n  Black: 22d 05h used, charged 24d, 26d 00h left\n"
+            ),
+            "{sheet}"
+        );
+        // Triple Block: White's 40 days 12 hours leave 9d 12h + 3, refilled from the bank.
+        let (_dir, conn) = journal_with(
+            Rules::iccf(TimeControl::TripleBlock(TripleBlock::iccf(3, 75))),
+            &[
+                ("5254", "e4", 40 * D + 12 * H),
+                ("5755", "e5", 42 * D + 12 * H),
+            ],
+        );
+        let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
+        assert!(
+            sheet.contains("   1.  5254   2027-02-10   40.5  5755   2027-02-12    2.0\n"),
+            "{sheet}"
+        );
+        assert!(
+            !sheet.contains("/N"),
+            "exact: nothing charged otherwise: {sheet}"
+        );
+        assert!(
+            sheet.contains(
+                "The clock after each move:\n  No.  White                   Black\n   1.  50d 00h, bank 37.5      50d 00h, bank 75\n"
+            ),
+            "{sheet}"
+        );
+        assert!(
+            sheet.contains("  White: 40d 12h used, 50d 00h left, bank 37.5d\n"),
+            "{sheet}"
+        );
     }
 }

@@ -21,6 +21,7 @@
 
 pub mod as_of;
 pub mod chain;
+pub mod clocks;
 pub mod crosstable;
 pub mod entry;
 pub mod event_export;

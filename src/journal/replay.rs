@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use jiff::Timestamp;
 use shakmaty::Color;
 
+use super::clocks::ClockCheck;
 use super::entry::Meaning;
 use super::registry::Registry;
 use super::signing::KeyHistory;
@@ -118,6 +119,8 @@ pub struct Replayed {
     pub credentials: Credentials,
     /// The entry the start's snapshot was taken after (0: none; every entry was played).
     pub snapshot_at: i64,
+    /// The clocks' check, when the replay verifies (`None` at the daemon's start).
+    pub clocks: Option<ClockCheck>,
 }
 
 /// Players' secret hashes set while the relay ran (`PLAYER ADD`, `PLAYER SECRET`, `SECRET`),
@@ -346,6 +349,9 @@ pub fn replay_after(
                     ledger,
                 },
             );
+            if let Some(check) = out.clocks.as_mut() {
+                check.started(&e, &out.games[&e.game]);
+            }
             return Ok(());
         }
         if names_no_game(e.kind) {
@@ -367,10 +373,15 @@ pub fn replay_after(
             };
             Spoken::add(&mut record.conversation, spoken);
         }
-        let game = &mut record.game;
-        let Some((color, action)) = action_of(&e, game)? else {
+        let Some((color, action)) = action_of(&e, &record.game)? else {
             return Ok(());
         };
+        if let Some(check) = &out.clocks {
+            check
+                .before(&e, record, color, &action, at)
+                .map_err(corrupt)?;
+        }
+        let game = &mut record.game;
         game.check(color, &action, at)
             .map_err(|err| corrupt(err.to_string()))?;
         game.apply_by(color, &action, at);
@@ -393,7 +404,18 @@ pub fn verify_reporting(
     conn: &Connection,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Replayed, JournalError> {
-    let mut replayed = replay_reporting(conn, progress)?;
+    let mut replayed = Replayed {
+        clocks: Some(ClockCheck::default()),
+        ..Replayed::default()
+    };
+    replay_after(
+        conn,
+        &mut replayed,
+        (0, [0; 32]),
+        i64::MAX,
+        Keys::Observe,
+        progress,
+    )?;
     replayed.signatures = verify_signatures(conn, &replayed)?;
     Ok(replayed)
 }

@@ -37,7 +37,7 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
         );
     }
     let _ = writeln!(out, "Started: {}", record.started);
-    let _ = writeln!(out, "Time control: {}", game.rules().time_control);
+    let _ = writeln!(out, "Time control: {}", game.rules().time_words());
     match game.result() {
         Some(result) => {
             let _ = writeln!(out, "Result: {}", escaped(&result.to_string()));
@@ -61,10 +61,19 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
             ColorName(color),
             days_hours(total)
         );
+        // What the control charged for the same days, where it differs (whole days,
+        // doubling); per move, only the move in hand counts and it is the clock's to say.
+        let per_move = matches!(game.rules().time_control, TimeControl::DaysPerMove { .. });
+        if !per_move && t.charged != t.used {
+            let _ = write!(line, ", charged {}", days_hours(t.charged));
+        }
         if game.rules().time_control != TimeControl::Unlimited
             && let Some(left) = t.left
         {
             let _ = write!(line, ", {} left at the end", days_hours(left));
+        }
+        if let Some(bank) = t.bank {
+            let _ = write!(line, ", bank {}", days_hours(bank));
         }
         let _ = writeln!(out, "{line}");
         for leave in game.timeline().leave_of(color) {

@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
 use super::chain::{self, Links};
+use super::clocks::ClockCheck;
 use super::registry::Registry;
 use super::replay::{self, JournaledGame, Keys, Ledger, Replayed, Spoken};
 use super::signing::{Key, KeyHistory, hex32, hex64, snapshot_message};
@@ -157,6 +158,7 @@ fn replayed_of(body: Body, keys: KeyHistory) -> Result<Replayed, String> {
         registry: body.registry,
         credentials: replay::Credentials::default(),
         snapshot_at: 0,
+        clocks: None,
     })
 }
 
@@ -493,7 +495,10 @@ pub fn verify_reporting(
         }
     };
     let at = file.as_deref().and_then(header_seq).unwrap_or(0);
-    let mut replayed = Replayed::default();
+    let mut replayed = Replayed {
+        clocks: Some(ClockCheck::default()),
+        ..Replayed::default()
+    };
     let mut reached = (0, [0; 32]);
     if at > 0 {
         let hash = replay::replay_after(conn, &mut replayed, reached, at, Keys::Observe, progress)?;

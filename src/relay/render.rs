@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::command::text;
+use crate::game::clock::DAY;
 use crate::game::days_hours::DaysHours;
 use crate::game::{Board, ColorName, EndReason, Game, Ply};
 use crate::notation::{Lang, Notation};
@@ -95,7 +96,15 @@ pub fn clocks(clocks: &Clocks) -> String {
 }
 
 /// Appends [`clocks`]'s line to `text`: a clock line goes with every move pushed and every
-/// reply, written into the line it ends.
+/// reply, written into the line it ends. Each side by its control:
+///
+/// - moves in days: `White 3d 04h used, 46d 20h left to move 10`;
+/// - days per move: `White 2d 03h on this move, 0d 21h left`, or `White waiting`;
+/// - Fischer days: `White 12d 03h used, 21d 04h left` (the clock; no control move);
+/// - Triple Block: `White clock 41d 02h, bank 75d` (the clock, then the bank);
+///
+/// with `, charged 26d` after the time used when the control charged otherwise (whole days,
+/// ICCF's doubling), and ` (running)` or ` (on leave)`.
 pub fn push_clocks(text: &mut String, clocks: &Clocks) {
     text.push_str("clock: ");
     for side in [Side::White, Side::Black] {
@@ -105,23 +114,42 @@ pub fn push_clocks(text: &mut String, clocks: &Clocks) {
         let t = clocks.side(side);
         text.push_str(ColorName(side.into()).as_str());
         let (used, left) = (DaysHours(t.used), DaysHours(t.left));
+        let charged = |text: &mut String| {
+            if let Some(charged) = t.charged {
+                text.push_str(", charged ");
+                push_days(text, charged);
+            }
+        };
         // Appended, not formatted: `White 3d 04h used, 46d 20h left to move 10`.
         match clocks.kind {
             ClockKind::DaysPerMove if !t.running => text.push_str(" waiting"),
             ClockKind::DaysPerMove => {
                 text.push(' ');
                 used.push_to(text);
-                text.push_str(" on this move, ");
+                text.push_str(" on this move");
+                charged(text);
+                text.push_str(", ");
                 left.push_to(text);
                 text.push_str(" left");
             }
-            ClockKind::MovesInDays => {
+            ClockKind::MovesInDays | ClockKind::Fischer => {
                 text.push(' ');
                 used.push_to(text);
-                text.push_str(" used, ");
+                text.push_str(" used");
+                charged(text);
+                text.push_str(", ");
                 left.push_to(text);
-                text.push_str(" left to move ");
-                text.push_str(itoa::Buffer::new().format(t.by_move));
+                text.push_str(" left");
+                if clocks.kind == ClockKind::MovesInDays {
+                    text.push_str(" to move ");
+                    text.push_str(itoa::Buffer::new().format(t.by_move));
+                }
+            }
+            ClockKind::TripleBlock => {
+                text.push_str(" clock ");
+                left.push_to(text);
+                text.push_str(", bank ");
+                push_days(text, t.bank.unwrap_or(0));
             }
         }
         if t.on_leave {
@@ -129,6 +157,59 @@ pub fn push_clocks(text: &mut String, clocks: &Clocks) {
         } else if t.running {
             text.push_str(" (running)");
         }
+    }
+}
+
+/// Appends days as a charge or a bank holds them: `26d` when whole, else `26d 04h`.
+fn push_days(text: &mut String, seconds: i64) {
+    if seconds % DAY == 0 {
+        text.push_str(itoa::Buffer::new().format(seconds / DAY));
+        text.push('d');
+    } else {
+        DaysHours(seconds).push_to(text);
+    }
+}
+
+/// `21st`, `22nd`, `23rd`, `24th`, `111th`: a day's number as English writes it.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What the side whose clock runs is told once its days on this move count double:
+/// `White: 21st day on this move, days now count double`; `None` before then.
+pub fn doubling_note(clocks: &Clocks) -> Option<String> {
+    [Side::White, Side::Black].into_iter().find_map(|side| {
+        clocks.doubling_day(side).map(|day| {
+            format!(
+                "{}: {} day on this move, days now count double",
+                ColorName(side.into()),
+                ordinal(day)
+            )
+        })
+    })
+}
+
+/// [`push_clocks_and_note`]'s text.
+pub fn clocks_and_note(clocks: &Clocks) -> String {
+    let mut text = String::with_capacity(160);
+    push_clocks_and_note(&mut text, clocks);
+    text
+}
+
+/// Appends the clock line and, once the running side's days count double, its note after
+/// `; `: what a push carries.
+pub fn push_clocks_and_note(text: &mut String, clocks: &Clocks) {
+    push_clocks(text, clocks);
+    if let Some(note) = doubling_note(clocks) {
+        text.push_str("; ");
+        text.push_str(&note);
     }
 }
 
@@ -181,8 +262,11 @@ pub fn show(game: &Game, notation: Notation, viewer: &str, now: Timestamp) -> St
             game.move_number()
         ),
     });
-    lines.push(format!("time control: {}", game.rules().time_control));
-    lines.extend(clock_line(game, now));
+    lines.push(format!("time control: {}", game.rules().time_words()));
+    if let Some(c) = Clocks::of(game, now) {
+        lines.push(clocks(&c));
+        lines.extend(doubling_note(&c));
+    }
     for color in [Color::White, Color::Black] {
         for leave in game.timeline().leave_of(color) {
             lines.push(format!("leave: {} {leave}", ColorName(color)));
@@ -271,7 +355,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
     let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
         if let Some(c) = clocks {
             text.push_str("; ");
-            push_clocks(&mut text, c);
+            push_clocks_and_note(&mut text, c);
         }
         text
     };
@@ -382,7 +466,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 "; the arbiter decides"
             };
             // Always the separator, even without clocks: the text has always ended so.
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
             (
                 "TIME",
                 game,
@@ -393,7 +477,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
             )
         }
         Notice::Reminder { game, days, clocks } => {
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
             (
                 "REMINDER",
                 game,
@@ -531,7 +615,10 @@ pub fn as_of(
             pos.move_number()
         ),
     });
-    lines.extend(m.clocks.as_ref().map(clocks));
+    if let Some(c) = &m.clocks {
+        lines.push(clocks(c));
+        lines.extend(doubling_note(c));
+    }
     Some(lines.join("\n"))
 }
 
@@ -541,11 +628,12 @@ mod tests {
 
     use jiff::SignedDuration;
 
+    use crate::catalog::Tongue;
     use crate::game::Action;
-    use crate::game::clock::{Leave, Overdue, Rules};
+    use crate::game::clock::{Leave, Overdue, Rules, TimeControl, TripleBlock};
     use crate::game::{Kind, replay};
     use crate::journal::notice::MoveData;
-    use crate::relay::summary::{mail_details, summary};
+    use crate::relay::summary::{clock_words, mail_clocks, mail_details, summary};
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
@@ -606,6 +694,32 @@ mod tests {
             cancels_line: false,
             history: Default::default(),
         }
+    }
+
+    /// `hours` after T0.
+    fn at(hours: i64) -> Timestamp {
+        T0 + SignedDuration::from_hours(hours)
+    }
+
+    /// alice (White) - boris (Black) under `rules` from T0, each move (English SAN) made
+    /// `hours` after T0.
+    fn timed(rules: Rules, moves: &[(&str, i64)]) -> Game {
+        let mut game = Game::new("g1", "alice", "boris", None)
+            .unwrap()
+            .with_rules(rules, T0);
+        for (text, hours) in moves {
+            let m = next(&game, text);
+            let color = game.turn();
+            game.apply_by(
+                color,
+                &Action::Move {
+                    m,
+                    draw_offer: false,
+                },
+                at(*hours),
+            );
+        }
+        game
     }
 
     /// Every variant, and how each of three readers reads it: ICCF numeric, English SAN,
@@ -769,6 +883,36 @@ mod tests {
                     clocks: None,
                 },
                 ["REMINDER g1: your move has waited 14 days; "; 3],
+            ),
+            (
+                Notice::Reminder {
+                    game: "g1".into(),
+                    days: 23,
+                    clocks: Clocks::of(
+                        &timed(Rules::iccf(TimeControl::default()), &[]),
+                        at(23 * 24 + 5),
+                    ),
+                },
+                ["REMINDER g1: your move has waited 23 days; clock: White 23d 05h used, charged 26d, 24d 00h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10; White: 24th day on this move, days now count double";
+                    3],
+            ),
+            (
+                Notice::TimeUp {
+                    game: "g1".into(),
+                    player: "boris".into(),
+                    side: Side::Black,
+                    overdue: Overdue::TimeControl,
+                    forfeit: false,
+                    clocks: Clocks::of(
+                        &timed(
+                            Rules::iccf(TimeControl::TripleBlock(TripleBlock::iccf(3, 75))),
+                            &[("e4", 48)],
+                        ),
+                        at(52 * 24),
+                    ),
+                },
+                ["TIME g1 boris (Black): time limit exceeded; the arbiter decides; clock: White clock 50d 00h, bank 75d | Black clock 0d 00h, bank 75d (running)";
+                    3],
             ),
             (
                 Notice::Result {
@@ -1095,5 +1239,227 @@ mod tests {
         assert_eq!(as_of(&broken, &lan_ru(), players, None), None);
         older.mv.after = "not a position".into();
         assert_eq!(as_of(&older, &lan_ru(), players, None), None);
+    }
+    /// The clock line of every control, written out from the rules (docs/rules.md): what was
+    /// used, what it was charged where that differs, what is left (Fischer's and Triple
+    /// Block's clock, with its bank), and the side told once its days count double. English
+    /// mails and pages say the same words, from the catalog.
+    #[test]
+    fn every_control_writes_its_clock_line() {
+        let exact = |time_control| Rules {
+            time_control,
+            ..Rules::default()
+        };
+        let fischer = |base, increment, cap| TimeControl::Fischer {
+            base,
+            increment,
+            cap,
+        };
+        let block = TimeControl::TripleBlock(TripleBlock::iccf(3, 75));
+        let iccf = Rules::iccf;
+        let d = 24;
+        type Case = (
+            Rules,
+            &'static [(&'static str, i64)],
+            i64,
+            &'static str,
+            Option<&'static str>,
+        );
+        let cases: Vec<Case> = vec![
+            // Moves in days, counted exactly: nothing differs, the line as it always was.
+            (
+                Rules::default(),
+                &[("e4", 3 * 24 + 4)],
+                4 * 24 + 4,
+                "clock: White 3d 04h used, 46d 20h left to move 10 | Black 1d 00h used, 49d 00h left to move 10 (running)",
+                None,
+            ),
+            // ICCF: whole days, the part of a day dropped...
+            (
+                iccf(TimeControl::default()),
+                &[],
+                20 * d - 1,
+                "clock: White 19d 23h used, charged 19d, 31d 00h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10",
+                None,
+            ),
+            // ... 20 days charged as 20, and the 21st day counts double from its start ...
+            (
+                iccf(TimeControl::default()),
+                &[],
+                20 * d,
+                "clock: White 20d 00h used, 30d 00h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10",
+                Some("White: 21st day on this move, days now count double"),
+            ),
+            // ... 21 days charged 22 ...
+            (
+                iccf(TimeControl::default()),
+                &[],
+                21 * d,
+                "clock: White 21d 00h used, charged 22d, 28d 00h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10",
+                Some("White: 22nd day on this move, days now count double"),
+            ),
+            // ... 23 days (and hours) charged 26.
+            (
+                iccf(TimeControl::default()),
+                &[],
+                23 * d + 5,
+                "clock: White 23d 05h used, charged 26d, 24d 00h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10",
+                Some("White: 24th day on this move, days now count double"),
+            ),
+            // Days per move, ICCF: the move in hand, its charge, the other side waiting.
+            (
+                iccf(TimeControl::DaysPerMove { days: 30 }),
+                &[],
+                21 * d + 3,
+                "clock: White 21d 03h on this move, charged 22d, 8d 00h left (running) | Black waiting",
+                Some("White: 22nd day on this move, days now count double"),
+            ),
+            // Fischer, counted exactly: the clock, no control move.
+            (
+                exact(fischer(30, 3, None)),
+                &[("e4", 2 * 24 + 5)],
+                3 * d + 5,
+                "clock: White 2d 05h used, 30d 19h left | Black 1d 00h used, 29d 00h left (running)",
+                None,
+            ),
+            // Fischer, ICCF: White charged 2 whole days (30 - 2 + 3); Black 22 days, charged 24.
+            (
+                iccf(fischer(30, 3, None)),
+                &[("e4", 2 * 24 + 5)],
+                24 * d + 5,
+                "clock: White 2d 05h used, charged 2d, 31d 00h left | Black 22d 00h used, charged 24d, 6d 00h left (running)",
+                Some("Black: 23rd day on this move, days now count double"),
+            ),
+            // Fischer with a cap: the clock holds at most 31 days however quick the moves.
+            (
+                exact(fischer(30, 1, Some(31))),
+                &[("e4", 0), ("e5", 0), ("Nf3", 0)],
+                0,
+                "clock: White 0d 00h used, 31d 00h left | Black 0d 00h used, 31d 00h left (running)",
+                None,
+            ),
+            // Triple Block: 48 + 3 = 51, one day over the clock's 50 to a bank already full.
+            (
+                iccf(block),
+                &[("e4", 2 * 24)],
+                12 * d,
+                "clock: White clock 50d 00h, bank 75d | Black clock 40d 00h, bank 75d (running)",
+                None,
+            ),
+            // Triple Block: 9d 12h + 3 refilled from the bank to 50, the bank left with part
+            // of a day.
+            (
+                iccf(block),
+                &[("e4", 40 * 24 + 12)],
+                40 * d + 12,
+                "clock: White clock 50d 00h, bank 37d 12h | Black clock 50d 00h, bank 75d (running)",
+                None,
+            ),
+        ];
+        for (rules, moves, now, line, note) in cases {
+            let game = timed(rules, moves);
+            let c = Clocks::of(&game, at(now)).expect("a limit");
+            assert_eq!(clocks(&c), line, "{moves:?} at {now}h");
+            assert_eq!(doubling_note(&c).as_deref(), note, "{line}");
+            // A push says both; SHOW says the note on a line of its own.
+            let pushed = clocks_and_note(&c);
+            assert_eq!(
+                pushed,
+                match note {
+                    Some(note) => format!("{line}; {note}"),
+                    None => line.to_owned(),
+                }
+            );
+            let shown = show(&game, Notation::Iccf, "alice", at(now));
+            assert!(shown.contains(&format!("\n{line}")), "{shown}");
+            if let Some(note) = note {
+                assert!(shown.contains(&format!("{line}\n{note}")), "{shown}");
+            }
+            // English mails and pages say what the protocol says.
+            assert_eq!(clock_words(Tongue::En, &c), pushed);
+            // A notice stored before the charge and the bank were kept reads as it was.
+            let stored = serde_json::to_string(&c).unwrap();
+            assert_eq!(serde_json::from_str::<Clocks>(&stored).unwrap(), c);
+        }
+    }
+
+    /// A notice written before its clocks said more (no charge, no move's days, no bank, no
+    /// doubling; Fischer and Triple Block were written as moves in days) reads as it did.
+    #[test]
+    fn clocks_stored_before_the_charge_and_the_bank_read_as_they_were() {
+        let stored = r#"{"kind":"moves_in_days","white":{"used":93600,"left":4226400,"by_move":10,"running":true,"on_leave":false},"black":{"used":0,"left":4320000,"by_move":10,"running":false,"on_leave":false}}"#;
+        let c: Clocks = serde_json::from_str(stored).unwrap();
+        assert_eq!(
+            clocks(&c),
+            "clock: White 1d 02h used, 48d 22h left to move 10 (running) | Black 0d 00h used, 50d 00h left to move 10"
+        );
+        assert_eq!(doubling_note(&c), None);
+        // And the new fields are written only when they say something.
+        assert_eq!(serde_json::to_string(&c).unwrap(), stored);
+    }
+
+    /// Mails in Russian and Ukrainian say the clocks in their words: the charge, the bank,
+    /// the doubling.
+    #[test]
+    fn the_clocks_speak_the_readers_language() {
+        let iccf = timed(Rules::iccf(TimeControl::default()), &[]);
+        let c = Clocks::of(&iccf, at(23 * 24 + 5)).unwrap();
+        assert_eq!(
+            clock_words(Tongue::Ru, &c),
+            "часы: Белые: 23 дн. 05 ч использовано, засчитано 26 дн., осталось 24 дн. 00 ч до 10-го хода (часы идут) | Чёрные: 0 дн. 00 ч использовано, осталось 50 дн. 00 ч до 10-го хода; Белые: 24-й день на этом ходу, теперь каждый день считается вдвойне"
+        );
+        assert_eq!(
+            clock_words(Tongue::Uk, &c),
+            "годинник: Білі: 23 дн. 05 год використано, зараховано 26 дн., залишилося 24 дн. 00 год до 10-го ходу (годинник іде) | Чорні: 0 дн. 00 год використано, залишилося 50 дн. 00 год до 10-го ходу; Білі: 24-й день на цьому ході, тепер кожен день рахується подвійно"
+        );
+        let block = timed(
+            Rules::iccf(TimeControl::TripleBlock(TripleBlock::iccf(3, 75))),
+            &[("e4", 40 * 24 + 12)],
+        );
+        let c = Clocks::of(&block, at(41 * 24)).unwrap();
+        assert_eq!(
+            clock_words(Tongue::Ru, &c),
+            "часы: Белые: на часах 50 дн. 00 ч, в банке 37 дн. 12 ч | Чёрные: на часах 49 дн. 12 ч, в банке 75 дн. (часы идут)"
+        );
+        assert_eq!(
+            clock_words(Tongue::Uk, &c),
+            "годинник: Білі: на годиннику 50 дн. 00 год, у банку 37 дн. 12 год | Чорні: на годиннику 49 дн. 12 год, у банку 75 дн. (годинник іде)"
+        );
+        // Below the protocol's line of a mail, for a reader of any language.
+        let reminder = Notice::Reminder {
+            game: "g1".into(),
+            days: 23,
+            clocks: Some(c.clone()),
+        };
+        assert_eq!(
+            mail_clocks(&reminder, Some(Lang::Russian)),
+            Some(clock_words(Tongue::Ru, &c))
+        );
+        assert_eq!(mail_clocks(&Notice::from_body("legacy"), None), None);
+        // English ordinals, as the protocol writes them.
+        for (day, text) in [
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (22, "22nd"),
+            (23, "23rd"),
+            (101, "101st"),
+            (111, "111th"),
+            (112, "112th"),
+        ] {
+            assert_eq!(ordinal(day), text);
+            assert_eq!(
+                Tongue::En.say(
+                    crate::catalog::Key::ClockDoubling,
+                    &[("side", "white".into()), ("day", day.into())]
+                ),
+                format!("White: {text} day on this move, days now count double")
+            );
+        }
     }
 }

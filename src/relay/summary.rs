@@ -1,14 +1,18 @@
 //! A mail's words about an outbox item, in its reader's language (the catalog's,
 //! `src/catalog/`): the short summary a subject carries and a non-English reader reads first,
-//! and what a welcome or an event's start adds below its line. The protocol's line itself is
-//! [`super::render`]'s. The tests are `render`'s, over its table of every item.
+//! and what a welcome or an event's start adds below its line; and the clocks in the reader's
+//! language ([`clock_words`]), which a mail says below the protocol's line and the web pages
+//! show. The protocol's line itself is [`super::render`]'s. The tests are `render`'s, over
+//! its table of every item and its table of every control's clocks.
+
+use shakmaty::Color;
 
 use crate::catalog::{Arg, Key, Tongue};
-use crate::game::clock::Overdue;
+use crate::game::clock::{DAY, Overdue};
 use crate::notation::Lang;
 
-use super::render::{Reader, clocks, numbered, shown};
-use crate::journal::notice::{DrawAct, Notice, Side};
+use super::render::{Reader, numbered, shown};
+use crate::journal::notice::{ClockKind, Clocks, DrawAct, Notice, Side};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
 /// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
@@ -62,7 +66,7 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
             let clocks = m
                 .clocks
                 .as_ref()
-                .map(|c| format!("; {}", clocks(c)))
+                .map(|c| format!("; {}", clock_words(tongue, c)))
                 .unwrap_or_default();
             say(
                 Key::SummaryMove,
@@ -146,7 +150,10 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
                 Overdue::TimeControl => "time-control",
                 Overdue::Silence => "silence",
             };
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks
+                .as_ref()
+                .map(|c| clock_words(tongue, c))
+                .unwrap_or_default();
             say(
                 Key::SummaryTimeUp,
                 &[
@@ -159,7 +166,10 @@ pub fn summary(notice: &Notice, reader: &Reader) -> String {
             )
         }
         Notice::Reminder { days, clocks, .. } => {
-            let clocks = clocks.as_ref().map(self::clocks).unwrap_or_default();
+            let clocks = clocks
+                .as_ref()
+                .map(|c| clock_words(tongue, c))
+                .unwrap_or_default();
             say(
                 Key::SummaryReminder,
                 &[("days", (*days).into()), ("clocks", (&clocks).into())],
@@ -235,4 +245,117 @@ fn side_arg(side: Side) -> Arg<'static> {
 /// A flag as the catalog's selectors name it.
 fn yes(flag: bool) -> Arg<'static> {
     Arg::Text(if flag { "yes" } else { "no" })
+}
+
+/// The clocks an item carries, in the reader's language, for a mail to say below the
+/// protocol's line (which says them in English): `None` for an item without clocks.
+pub fn mail_clocks(notice: &Notice, lang: Option<Lang>) -> Option<String> {
+    let clocks = match notice {
+        Notice::Move(m) => m.clocks.as_ref(),
+        Notice::TimeUp { clocks, .. } | Notice::Reminder { clocks, .. } => clocks.as_ref(),
+        _ => None,
+    }?;
+    Some(clock_words(Tongue::of(lang), clocks))
+}
+
+/// Both clocks in `tongue`, and once the running side's days count double, what it is told:
+/// `clock: White 23d 05h used, charged 26d, 24d 00h left to move 10 (running) | Black ...;
+/// White: 24th day on this move, days now count double`. English says what the protocol's
+/// clocks say (`render::clocks_and_note`), word for word.
+pub fn clock_words(tongue: Tongue, clocks: &Clocks) -> String {
+    let white = side_clock(tongue, clocks, Color::White);
+    let black = side_clock(tongue, clocks, Color::Black);
+    let mut text = tongue.say(
+        Key::ClockLine,
+        &[("white", (&white).into()), ("black", (&black).into())],
+    );
+    if let Some(note) = doubling_words(tongue, clocks) {
+        text.push_str("; ");
+        text.push_str(&note);
+    }
+    text
+}
+
+/// A duration on a clock in `tongue`: `3d 04h`, `3 дн. 04 ч`; `-0d 03h` past a limit.
+pub fn clock_time(tongue: Tongue, seconds: i64) -> String {
+    let sign = if seconds < 0 { "-" } else { "" };
+    let s = seconds.unsigned_abs();
+    let day = DAY.unsigned_abs();
+    let days = i64::try_from(s / day).unwrap_or(i64::MAX);
+    let hours = format!("{:02}", (s % day) / 3600);
+    tongue.say(
+        Key::ClockTime,
+        &[
+            ("sign", Arg::Text(sign)),
+            ("days", Arg::Number(days)),
+            ("hours", Arg::Text(&hours)),
+        ],
+    )
+}
+
+/// Days as a charge or a bank holds them: `26d` when whole, else as [`clock_time`].
+pub fn clock_days(tongue: Tongue, seconds: i64) -> String {
+    if seconds % DAY == 0 {
+        tongue.say(Key::ClockDays, &[("days", Arg::Number(seconds / DAY))])
+    } else {
+        clock_time(tongue, seconds)
+    }
+}
+
+/// One side's clock in `tongue`, by its control: `White 3d 04h used, 46d 20h left to move
+/// 10 (running)`, `White clock 41d 02h, bank 75d`.
+pub fn side_clock(tongue: Tongue, clocks: &Clocks, color: Color) -> String {
+    let side = Side::from(color);
+    let t = clocks.side(side);
+    let kind = match clocks.kind {
+        ClockKind::DaysPerMove if !t.running => "waiting",
+        ClockKind::DaysPerMove => "per-move",
+        ClockKind::MovesInDays => "moves",
+        ClockKind::Fischer => "fischer",
+        ClockKind::TripleBlock => "block",
+    };
+    let state = if t.on_leave {
+        "leave"
+    } else if t.running {
+        "running"
+    } else {
+        "none"
+    };
+    let charged = t
+        .charged
+        .map(|c| {
+            tongue.say(
+                Key::ClockCharged,
+                &[("charged", (&clock_days(tongue, c)).into())],
+            )
+        })
+        .unwrap_or_default();
+    let (used, left) = (clock_time(tongue, t.used), clock_time(tongue, t.left));
+    let bank = clock_days(tongue, t.bank.unwrap_or(0));
+    tongue.say(
+        Key::ClockSide,
+        &[
+            ("side", side_arg(side)),
+            ("kind", Arg::Text(kind)),
+            ("used", (&used).into()),
+            ("charged", (&charged).into()),
+            ("left", (&left).into()),
+            ("until", t.by_move.into()),
+            ("bank", (&bank).into()),
+            ("state", Arg::Text(state)),
+        ],
+    )
+}
+
+/// What the side whose clock runs is told once its days on this move count double, in
+/// `tongue`: `White: 21st day on this move, days now count double`.
+pub fn doubling_words(tongue: Tongue, clocks: &Clocks) -> Option<String> {
+    [Side::White, Side::Black].into_iter().find_map(|side| {
+        clocks.doubling_day(side).map(|day| {
+            tongue.say(
+                Key::ClockDoubling,
+                &[("side", side_arg(side)), ("day", day.into())],
+            )
+        })
+    })
 }

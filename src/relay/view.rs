@@ -14,6 +14,7 @@ use shakmaty::Color;
 
 use crate::game::clock::TimeControl;
 use crate::game::{EndReason, FileRank, Game, Kind, PieceOn, Ply, board};
+use crate::journal::notice::Clocks;
 use crate::journal::replay::{JournaledGame, Spoken};
 use crate::notation::{Lang, LangSet, Notation, ReadIn};
 use crate::relay::notes::GameNotes;
@@ -64,6 +65,9 @@ pub struct GameView {
     /// Seconds each side has left to its next time control (negative past it); `None` without
     /// a limit.
     pub time_left: [Option<i64>; 2],
+    /// Both clocks as the engine counts them (what each side was charged, Triple Block's
+    /// bank, whether a side's days now count double); `None` without a limit.
+    pub clocks: Option<Clocks>,
     pub time_control: TimeControl,
     /// Whether each side (White, Black) is on leave now.
     pub on_leave: [bool; 2],
@@ -184,6 +188,7 @@ pub(in crate::relay) fn view(state: &State, id: &str, player: &str) -> Option<Ga
         last_move_squares: game.moves().last().map(Ply::squares).unwrap_or_default(),
         king_in_check: game.board().checked_king(),
         time_left: [side(Color::White).left, side(Color::Black).left],
+        clocks: Clocks::of(game, state.recorder.now),
         time_control: game.rules().time_control,
         on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
         draw_offer: game.draw_offer(),

@@ -17,6 +17,7 @@ use crate::config::Viewing;
 use crate::event::standings::{Played, Row, standings};
 use crate::game::clock::TimeControl;
 use crate::game::{Kind, Ply};
+use crate::journal::notice::Clocks;
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::state::State;
@@ -58,6 +59,8 @@ pub struct Watched {
     pub draw_offer: Option<Color>,
     /// Seconds each side has left to its next time control (withheld under a delay).
     pub time_left: [Option<i64>; 2],
+    /// Both clocks as the engine counts them (withheld under a delay, as `time_left`).
+    pub clocks: Option<Clocks>,
     pub on_leave: [bool; 2],
     pub time_control: TimeControl,
 }
@@ -174,6 +177,11 @@ fn watched(state: &State, id: &str, full: bool, with_moves: bool) -> Option<Watc
             [None, None]
         } else {
             [side(Color::White).left, side(Color::Black).left]
+        },
+        clocks: if withheld {
+            None
+        } else {
+            Clocks::of(game, state.recorder.now)
         },
         on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
         time_control: game.rules().time_control,

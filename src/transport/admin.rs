@@ -28,7 +28,7 @@ use tokio::net::{UnixListener, UnixSocket, UnixStream};
 use tokio::sync::Semaphore;
 
 use super::context::{Context, Peer};
-use super::session::Session;
+use super::session::LineSession;
 use crate::relay::{Channel, Status};
 
 /// The socket's name in the data directory.
@@ -175,5 +175,5 @@ async fn connection(mut stream: UnixStream, owner: u32, ctx: &Context) -> io::Re
         // The relay's own machine, its daemon's user or root: no one else reads this wire.
         private_wire: true,
     };
-    Session::administrator(stream, peer, ctx).run().await
+    LineSession::administrator(stream, peer, ctx).run().await
 }

@@ -26,7 +26,7 @@ use tokio::sync::Semaphore;
 use super::context::{Context, Peer};
 use super::per_address::PerAddress;
 use super::proxy_header::{self, Carried};
-use super::session::Session;
+use super::session::LineSession;
 use crate::config::TlsFiles;
 use crate::relay::Channel;
 
@@ -132,7 +132,7 @@ async fn connection(
     };
     match tls {
         None => {
-            Session::new(OneBuffer(stream), peer, &ctx)
+            LineSession::new(OneBuffer(stream), peer, &ctx)
                 .counted_until_login(place)
                 .run()
                 .await
@@ -142,7 +142,7 @@ async fn connection(
                 tokio::time::timeout(ctx.config.limits.login_timeout, acceptor.accept(stream));
             match handshake.await {
                 Ok(Ok(tls)) => {
-                    Session::new(tls, peer, &ctx)
+                    LineSession::new(tls, peer, &ctx)
                         .counted_until_login(place)
                         .run()
                         .await

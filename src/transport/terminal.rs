@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::context::{Context, Peer};
 use super::serial_port::open_with_backoff;
-use super::session::Session;
+use super::session::LineSession;
 use crate::backoff::Backoff;
 use crate::config::SerialConfig;
 use crate::relay::Channel;
@@ -90,7 +90,7 @@ pub async fn serve_line(config: SerialConfig, ctx: Arc<Context>) {
             let session = {
                 let ctx = ctx.clone();
                 ctx.tracker.clone().spawn(async move {
-                    if let Err(e) = Session::new(theirs, peer, &ctx).run().await {
+                    if let Err(e) = LineSession::new(theirs, peer, &ctx).run().await {
                         tracing::debug!(error = %e, "serial session ended with an error");
                     }
                 })

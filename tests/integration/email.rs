@@ -290,6 +290,15 @@ fn a_ukrainian_reader_gets_ukrainian_pushes_and_mails() {
         text.starts_with("хід 1. Кf3 (7163), alice\nMOVE uk-mail 1. Кf3 (7163) by alice"),
         "{text}"
     );
+    // Below the protocol's line, the clocks in Ukrainian (on the real clock: the hours left
+    // may have begun to run down).
+    let clocks = text.lines().nth(2).unwrap_or_default();
+    assert!(
+        clocks.starts_with("годинник: Білі: 0 дн. 00 год використано, залишилося ")
+            && clocks.contains(" до 10-го ходу | Чорні: 0 дн. 00 год використано, ")
+            && clocks.ends_with(" (годинник іде)"),
+        "{text}"
+    );
     assert!(m.text.contains("Щоб відповісти"), "{}", m.text);
 
     // Olena answers in Ukrainian letters; alice reads it in her own, olena's answer in hers.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use ccrelay::transport::link::frame::{self, DATA, Deframer, Plain};
 use ccrelay::transport::link::message::{self, Act, Body, Message, Side, game_code};
-use ccrelay::transport::link::session::{Session, Timing};
+use ccrelay::transport::link::session::{LinkSession, Timing};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::support::daemon::{Daemon, admin};
@@ -577,7 +577,7 @@ fn actions_that_cross_while_the_ports_are_pulled_end_in_one_record() {
 /// A peer driven by hand: the test holds the secret and speaks the protocol to a real node.
 struct HandPeer<S> {
     stream: S,
-    session: Session,
+    session: LinkSession,
     deframer: Deframer,
     /// Every byte this peer wrote, frame by frame.
     sent: Vec<Vec<u8>>,
@@ -600,7 +600,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> HandPeer<S> {
         };
         HandPeer {
             stream,
-            session: Session::new(SECRET.as_bytes(), 4, timing, Instant::now()),
+            session: LinkSession::new(SECRET.as_bytes(), 4, timing, Instant::now()),
             deframer: Deframer::default(),
             sent: Vec::new(),
             received: Vec::new(),

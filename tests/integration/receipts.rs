@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::config::{ALICE, BORIS, Player, temp_setup};
 use crate::support::daemon::Daemon;
+use crate::support::journal::rehash_from;
 use crate::support::process::ccrelay;
 
 fn run(args: &[&str], config: &Path) -> (bool, String, String) {
@@ -155,31 +156,6 @@ fn a_move_gets_a_receipt_that_holds_until_the_journal_is_edited() {
     let (ok, _, err) = run(&["journal", "verify", "--receipt", saved_arg], &config);
     assert!(!ok);
     assert!(err.contains(&format!("entry {entry}")), "{err}");
-}
-
-/// Recomputes the chain from entry `from` on (as a forger would, without the key).
-fn rehash_from(conn: &rusqlite::Connection, from: i64) {
-    use ccrelay::journal::store;
-    let mut prev = store::entry_hash(conn, from - 1)
-        .unwrap()
-        .unwrap_or([0; 32]);
-    let mut entries = Vec::new();
-    store::for_each_entry(conn, None, |e| {
-        if e.seq >= from {
-            entries.push(e);
-        }
-        Ok(())
-    })
-    .unwrap();
-    for e in entries {
-        let hash = store::chain_hash(&prev, &e);
-        conn.execute(
-            "UPDATE entries SET hash = ?1 WHERE seq = ?2",
-            rusqlite::params![&hash[..], e.seq],
-        )
-        .unwrap();
-        prev = hash;
-    }
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use crate::support::config::{ALICE, BORIS, config_text_with};
 use crate::support::daemon::{Daemon, admin};
-use crate::support::journal::{assert_journal_verifies, journal_export};
+use crate::support::journal::{assert_journal_verifies, journal_export, rehash_from};
 use crate::support::line::{ok, push_starting};
 use crate::support::peers::pgn_extract;
 use crate::support::process::ccrelay;
@@ -74,6 +74,52 @@ fn a_player_past_the_time_limit_loses_on_time() {
     assert!(
         pgn.contains("[Result \"0-1\"]") && pgn.contains("[TimeControl \"2/864000\"]"),
         "{pgn}"
+    );
+}
+
+/// `journal verify` recomputes the clocks: the same loss on time, its entry moved three days
+/// earlier by someone with write access who recomputes every hash after it, fails with the
+/// clock's reason (the chain alone cannot show it).
+#[test]
+fn a_loss_on_time_moved_earlier_in_the_journal_fails_verify_on_the_clocks() {
+    let (_dir, config) = setup("time_control = \"2 moves in 10 days\"");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    ok(&mut arbiter, "CLOCK +10d");
+    ok(&mut arbiter, "CLOCK +1h");
+    assert!(push_starting(&mut alice, "TIME g1").contains("lost on time"));
+    drop((alice, arbiter, daemon));
+    let verified = assert_journal_verifies(&config);
+    assert!(
+        verified.contains("clocks agree with every result (1 games timed)"),
+        "{verified}"
+    );
+
+    let data = config.parent().unwrap().join("data/journal.sqlite3");
+    let conn = rusqlite::Connection::open(data).expect("journal");
+    let seq: i64 = conn
+        .query_row("SELECT seq FROM entries WHERE kind = 'time_up'", [], |r| {
+            r.get(0)
+        })
+        .expect("the loss on time's entry");
+    conn.execute(
+        "UPDATE entries SET time = '2027-01-08T01:00:00Z' WHERE seq = ?1",
+        [seq],
+    )
+    .expect("move it earlier");
+    rehash_from(&conn, seq);
+    let out = ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("entry {seq}: a loss on time of alice recorded at 2027-01-08T01:00:00Z, but the clock gives it 2d 23h left")),
+        "{said}"
     );
 }
 
@@ -551,4 +597,119 @@ fn the_manual_clock_never_goes_back_on_a_restart() {
     assert_eq!(code, 409, "{text}");
     drop((arbiter, daemon));
     assert_journal_verifies(&config);
+}
+
+/// ICCF's counting through the daemon: whole days charged, the part of a day dropped; the
+/// side told the moment its 21st day on a move begins (its days now count double), once, as
+/// a reminder is, even across a restart in the middle of the move; `SHOW` says the charge
+/// and the doubling; the records say the control in words and each move's instant, and
+/// pgn-extract reads them.
+#[test]
+fn an_iccf_event_charges_whole_days_and_tells_when_they_count_double() {
+    let (dir, config) =
+        setup("time_control = \"10 moves in 50 days\"\ncounting = \"iccf\"\nreminder_days = [14]");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    // A day and five hours are charged one day.
+    ok(&mut arbiter, "CLOCK +1d");
+    ok(&mut arbiter, "CLOCK +5h");
+    let reply = ok(&mut alice, "MOVE g1 e4");
+    assert!(
+        reply.contains("White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 0d 00h used, 50d 00h left to move 10 (running)"),
+        "{reply}"
+    );
+    // Boris thinks: reminded after 14 days, then told as his 21st day begins.
+    ok(&mut arbiter, "CLOCK +14d");
+    assert!(push_starting(&mut boris, "REMINDER g1").contains("14 days"));
+    ok(&mut arbiter, "CLOCK +5d");
+    ok(&mut arbiter, "CLOCK +23h");
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains("time control: 10 moves in 50 days, whole days, doubled after 20 days"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Black 19d 23h used, charged 19d, 31d 00h left to move 10 (running)")
+            && !shown.contains("count double"),
+        "{shown}"
+    );
+    ok(&mut arbiter, "CLOCK +1h");
+    let told = push_starting(&mut boris, "REMINDER g1");
+    // The push, then its receipt.
+    assert!(
+        told.starts_with(
+            "REMINDER g1: your move has waited 20 days; clock: White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 20d 00h used, 30d 00h left to move 10 (running); Black: 21st day on this move, days now count double "
+        ),
+        "{told}"
+    );
+    ok(&mut boris, "ACK");
+    // A restart in the middle of the move: nothing is told twice, and the days go on.
+    drop((alice, boris, arbiter, daemon));
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CLOCK +3d");
+    let mut boris = daemon.login(&BORIS);
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains(
+            "clock: White 1d 05h used, charged 1d, 49d 00h left to move 10 | Black 23d 00h used, charged 26d, 24d 00h left to move 10 (running)\nBlack: 24th day on this move, days now count double"
+        ),
+        "{shown}"
+    );
+    assert!(
+        boris.pushes.iter().all(|(_, p)| !p.starts_with("REMINDER")),
+        "told again: {:?}",
+        boris.pushes
+    );
+    let mut alice = daemon.login(&ALICE);
+    let reply = ok(&mut boris, "MOVE g1 e5");
+    assert!(
+        reply.contains("Black 23d 00h used, charged 26d, 24d 00h left to move 10"),
+        "{reply}"
+    );
+    let push = push_starting(&mut alice, "MOVE g1 1... e5");
+    assert!(!push.contains("count double"), "{push}");
+    drop((alice, boris, arbiter, daemon));
+
+    assert_journal_verifies(&config);
+    let pgn = journal_export(&config, "g1", "pgn");
+    for tag in [
+        "[TimeControl \"10/4320000\"]",
+        "[CCTimeControl \"10 moves in 50 days, whole days, doubled after 20 days\"]",
+        "[UTCTime \"00:00:00\"]",
+        "1. e4 {[%ccsnt 2027.01.02,05:00:00]}",
+        "1... e5 {[%ccsnt 2027.01.25,05:00:00]}",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    let file = dir.path().join("iccf.pgn");
+    std::fs::write(&file, &pgn).expect("write PGN");
+    let out = pgn_extract()
+        .args(["-Wuci", "--notags", "-C", "-N", "-V", "-s"])
+        .arg(&file)
+        .output()
+        .expect("pgn-extract");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "pgn-extract: {stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["e2e4", "e7e5", "*"]
+    );
+    let sheet = journal_export(&config, "g1", "iccf");
+    assert!(
+        sheet.contains("   1.  5254   2027-01-02    1.2/1  5755   2027-01-25   23.0/26"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("  Black: 23d 00h used, charged 26d, 24d 00h left"),
+        "{sheet}"
+    );
 }

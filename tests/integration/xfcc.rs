@@ -1347,3 +1347,66 @@ fn a_private_game_is_answered_as_no_game() {
     };
     assert_eq!(carol.play("p1", 1, "e4"), "NotYourTurn");
 }
+
+/// A Triple Block game over XFCC: the days, hours and minutes left are the clock's, the bank
+/// apart (docs/xfcc.md); the time control has no PGN form (`?`). The web page shows clock
+/// and bank.
+#[test]
+fn a_triple_block_clock_is_sent_without_its_bank() {
+    let (_dir, _config, daemon) = start(
+        &[ALICE, BORIS],
+        &[],
+        "",
+        "[clock]\nmode = \"manual\"\nstart = \"2027-01-01T00:00:00Z\"\n\
+         [[events]]\nid = \"tb\"\nname = \"Triple Block\"\n\
+         time_control = \"triple block 50 days + 3 days per move, bank 75\"\n",
+    );
+    let http = daemon.http.expect("http");
+    let mut arbiter = crate::support::daemon::admin(&daemon);
+    crate::support::line::ok(&mut arbiter, "CREATE g1 alice boris EVENT tb");
+    let alice = Xfcc {
+        addr: http,
+        player: &ALICE,
+    };
+    let boris = Xfcc {
+        addr: http,
+        player: &BORIS,
+    };
+    // White thinks 40 days 12 hours: 9d 12h + 3 on the clock, refilled from the bank to 50
+    // (the bank keeps 37d 12h); Black then thinks 10 days 6 hours and 30 minutes.
+    crate::support::line::ok(&mut arbiter, "CLOCK +40d");
+    crate::support::line::ok(&mut arbiter, "CLOCK +12h");
+    assert_eq!(alice.play("g1", 1, "e4"), "Success");
+    crate::support::line::ok(&mut arbiter, "CLOCK +10d");
+    crate::support::line::ok(&mut arbiter, "CLOCK +6h");
+    crate::support::line::ok(&mut arbiter, "CLOCK +30m");
+    let game = boris.game("g1");
+    let fields = |names: [&str; 3]| names.map(|n| field(&game, n).unwrap_or_default());
+    assert_eq!(
+        fields(["daysPlayer", "hoursPlayer", "minutesPlayer"]),
+        ["39", "17", "30"],
+        "{game}"
+    );
+    assert_eq!(
+        fields(["daysOpponent", "hoursOpponent", "minutesOpponent"]),
+        ["50", "0", "0"],
+        "{game}"
+    );
+    assert_eq!(field(&game, "timeControl").as_deref(), Some("?"));
+    let page = crate::support::http::get(http, "/games/g1?lang=en");
+    assert!(
+        page.body.contains("White clock 50d 00h, bank 37d 12h")
+            && page
+                .body
+                .contains("Black clock 39d 17h, bank 75d (running)"),
+        "{}",
+        page.body
+    );
+    let ru = crate::support::http::get(http, "/games/g1?lang=ru");
+    assert!(
+        ru.body
+            .contains("Белые: на часах 50 дн. 00 ч, в банке 37 дн. 12 ч"),
+        "{}",
+        ru.body
+    );
+}

@@ -175,9 +175,10 @@ fn verify(config: &Path, receipts: Option<&Path>) -> anyhow::Result<ExitCode> {
         }
     };
     println!(
-        "journal ok: {} entries, {} games, hash chain intact, {} signed heads",
+        "journal ok: {} entries, {} games, hash chain intact, clocks agree with every result ({} games timed), {} signed heads",
         replayed.entries,
         replayed.games.len(),
+        replayed.clocks.as_ref().map_or(0, |c| c.games_timed()),
         replayed.signatures
     );
     match found {

@@ -76,6 +76,50 @@ fn iccf_counts_whole_days_and_doubles_the_days_past_the_twentieth() {
     assert_eq!(exact.charge(21 * DAY + 12 * HOUR), 23 * DAY);
 }
 
+/// docs/rules.md's table of ICCF's charges, read as written: each row's thinking on one move
+/// ("23 hours", "1 day 23 hours", "23 days (up to ...)") is charged the row's days.
+#[test]
+fn the_charges_table_in_the_rules_doc_holds_as_written() {
+    let doc = include_str!("../../../docs/rules.md");
+    let table = doc
+        .split("| thinking on one move | charged |")
+        .nth(1)
+        .expect("docs/rules.md has the charges table");
+    let rules = iccf("10 moves in 50 days");
+    let mut rows = 0;
+    for line in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let [thinking, charged] = cells[..] else {
+            panic!("a row of two cells: {line}");
+        };
+        let thinking = thinking.split(" (").next().unwrap_or(thinking);
+        assert_eq!(
+            rules.charge(seconds_of(thinking)),
+            seconds_of(charged),
+            "{line}"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 5, "the table's rows were read: {rows}");
+}
+
+/// `"1 day 23 hours"`, `"20 days"`, `"0 days"` in seconds.
+fn seconds_of(words: &str) -> i64 {
+    let mut seconds = 0;
+    let mut tokens = words.split_whitespace();
+    while let (Some(n), Some(unit)) = (tokens.next(), tokens.next()) {
+        let n: i64 = n
+            .parse()
+            .unwrap_or_else(|_| panic!("a number in {words:?}"));
+        seconds += n * match unit.trim_end_matches('s') {
+            "day" => DAY,
+            "hour" => HOUR,
+            other => panic!("a unit in {words:?}: {other}"),
+        };
+    }
+    seconds
+}
+
 #[test]
 fn the_loss_on_time_comes_at_its_exact_instant() {
     // Each case: rules, White's moves before, the instant its clock runs out (seconds after

@@ -63,8 +63,10 @@ impl Rules {
         }
     }
 
-    /// Whether a move with `used` seconds of thinking is past the day after which its days
-    /// count double: what a push and `SHOW` tell the side.
+    /// Whether a move with `used` seconds of thinking has been charged a doubled day already
+    /// (ICCF: from 21 whole days on). The side is told earlier, from the moment the day that
+    /// will count double begins (`journal::notice::Clocks::doubling_day`, and the reminder
+    /// [`Rules::reminder_schedule`] adds).
     pub fn doubling(&self, used: i64) -> bool {
         self.charge(used) > self.charge_undoubled(used)
     }

@@ -181,6 +181,17 @@ impl Rules {
         }
     }
 
+    /// The days of silence on one move at which the side to move is told (each once, in no
+    /// particular order): each of `reminder_days`, and the day after which its days count
+    /// double (ICCF's 20), so that a side hears that its days now cost twice the moment they
+    /// start to. Journaled as reminders are, and so sent once per move.
+    pub fn reminder_schedule(&self) -> impl Iterator<Item = u32> + '_ {
+        let doubling = self.double_after_days.filter(|d| {
+            self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d)
+        });
+        self.reminder_days.iter().copied().chain(doubling)
+    }
+
     /// The control in ccrelay's words with how its days are counted, for a `CCTimeControl`
     /// tag: `10 moves in 50 days, whole days, doubled after 20 days`. Read back by
     /// [`Rules::read_time_words`].

@@ -18,11 +18,13 @@ use super::outbound::{self, Outgoing};
 use super::spool::Spool;
 use crate::auth::Verifier;
 use crate::catalog::Tongue;
-use crate::command::letter;
+use crate::command::letter::{self, Letter, LetterError};
 use crate::command::text::Logged;
 use crate::config::{Config, Player, valid_id};
 use crate::limiter::{KeyedLimiter, Throttle};
-use crate::relay::{Channel, Done, Mailbox, Rejected, Relay, Reply, Request, Sender, Status};
+use crate::relay::{
+    Channel, Done, Handled, Mailbox, Rejected, Relay, Reply, Request, Sender, Status,
+};
 
 /// What a source does with a mail after [`Inbound::handle`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,25 +195,10 @@ impl Inbound {
         // A From header is a claim; what proves it comes next.
         let players = self.relay.roster().snapshot();
         let Some(player) = auth::player_by_address(&players, &mail.from) else {
-            let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
             if seen.is_some() {
                 return Outcome::Done;
             }
-            let claimed = if mail.from.is_empty() {
-                "unknown".to_owned()
-            } else {
-                mail.from.chars().take(64).collect()
-            };
-            return self
-                .journal_rejection(
-                    game.as_deref().unwrap_or(""),
-                    &claimed,
-                    &mail.subject,
-                    &reason,
-                    key,
-                )
-                .await
-                .map_or_else(|retry| retry, |_| Outcome::Done);
+            return self.refuse_stranger(&mail, game.as_deref(), key).await;
         };
         if let Err(e) = self.authenticate(player, &mail, raw).await {
             if e == AuthError::Busy {
@@ -220,121 +207,161 @@ impl Inbound {
             if seen.is_some() {
                 return Outcome::Done;
             }
-            let journaled = self
-                .journal_rejection(
-                    game.as_deref().unwrap_or(""),
-                    &player.id,
-                    &mail.subject,
-                    &e.to_string(),
-                    key.clone(),
-                )
+            return self
+                .refuse_unproven(player, &mail, game.as_deref(), key, e)
                 .await;
-            return match journaled {
-                // To the configured address only, never to whoever wrote the From header;
-                // and only while refusals are journaled, so a forged flood is no mail flood.
-                Ok(Journaled::Yes) => {
-                    let text = format!(
-                        "A mail claiming to come from you was refused and changed nothing: {e}."
-                    );
-                    self.answer(
-                        player,
-                        &mail,
-                        &key,
-                        game.as_deref(),
-                        &Reply::new(Status::NotLoggedIn, text),
-                    )
-                    .await
-                }
-                Ok(Journaled::Counted) => Outcome::Done,
-                Err(retry) => retry,
-            };
         }
         if let Some(seen) = seen {
-            tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
-            let what = match &seen.done {
-                Done::Move { text, iccf } => format!("the move {text} ({iccf})"),
-                Done::Refused { reason } => format!("refused: {reason}"),
-                Done::Other { what } => what.clone(),
-            };
-            let text = format!(
-                "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
-                seen.seq, seen.game
-            );
-            return self
-                .answer(
-                    player,
-                    &mail,
-                    &key,
-                    Some(&seen.game),
-                    &Reply::new(Status::Seen, text),
-                )
-                .await;
+            return self.answer_seen(player, &mail, &key, &seen).await;
         }
         let Some(game) = game else {
-            let reason = "which game? Put the game id first in the subject (e.g. \"demo-1\"), or reply to the relay's last mail about the game";
-            if let Err(retry) = self
-                .journal_rejection("", &player.id, &mail.subject, reason, key.clone())
-                .await
-            {
-                return retry;
-            }
-            return self
-                .answer(
-                    player,
-                    &mail,
-                    &key,
-                    None,
-                    &Reply::new(Status::BadCommand, reason),
-                )
-                .await;
+            return self.refuse_without_game(player, &mail, key).await;
         };
-        let request = match letter::read(&mail.text, &game) {
-            Ok(request) => request,
-            Err(e) => {
-                let mut reason = e.to_string();
-                if mail.truncated && mail.text.is_empty() {
-                    reason.push_str(
-                        " (the mail was too long to read whole; put the move first, in plain text)",
-                    );
-                }
-                if let Err(retry) = self
-                    .journal_rejection(
-                        &game,
-                        &player.id,
-                        &first_line(&mail.text),
-                        &reason,
-                        key.clone(),
-                    )
-                    .await
-                {
-                    return retry;
-                }
-                return self
-                    .answer(
-                        player,
-                        &mail,
-                        &key,
-                        Some(&game),
-                        &Reply::new(Status::BadMove, reason),
-                    )
-                    .await;
-            }
+        match letter::read(&mail.text, &game) {
+            Ok(letter) => self.apply(player, &mail, key, &game, letter).await,
+            Err(e) => self.refuse_unreadable(player, &mail, &game, key, e).await,
+        }
+    }
+
+    /// A mail from an address no player has: journaled (within the budget), never answered
+    /// (whoever wrote the From header is not who gets mail).
+    async fn refuse_stranger(&self, mail: &Mail, game: Option<&str>, key: String) -> Outcome {
+        let reason = AuthError::UnknownSender(mail.from.clone()).to_string();
+        let claimed = if mail.from.is_empty() {
+            "unknown".to_owned()
+        } else {
+            mail.from.chars().take(64).collect()
         };
+        self.journal_rejection(game.unwrap_or(""), &claimed, &mail.subject, &reason, key)
+            .await
+            .map_or_else(|retry| retry, |_| Outcome::Done)
+    }
+
+    /// A mail in a player's name that does not prove it is theirs: journaled, and the player
+    /// told at their configured address.
+    async fn refuse_unproven(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        game: Option<&str>,
+        key: String,
+        e: AuthError,
+    ) -> Outcome {
+        let journaled = self
+            .journal_rejection(
+                game.unwrap_or(""),
+                &player.id,
+                &mail.subject,
+                &e.to_string(),
+                key.clone(),
+            )
+            .await;
+        match journaled {
+            // To the configured address only, never to whoever wrote the From header; and
+            // only while refusals are journaled, so a forged flood is no mail flood.
+            Ok(Journaled::Yes) => {
+                let text = format!(
+                    "A mail claiming to come from you was refused and changed nothing: {e}."
+                );
+                let reply = Reply::new(Status::NotLoggedIn, text);
+                self.answer(player, mail, &key, game, &reply).await
+            }
+            Ok(Journaled::Counted) => Outcome::Done,
+            Err(retry) => retry,
+        }
+    }
+
+    /// A mail handled before: answered with what was done then, applied not again.
+    async fn answer_seen(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        key: &str,
+        seen: &Handled,
+    ) -> Outcome {
+        tracing::info!(player = %player.id, seq = seen.seq, "mail seen before; not applied again");
+        let what = match &seen.done {
+            Done::Move { text, iccf } => format!("the move {text} ({iccf})"),
+            Done::Refused { reason } => format!("refused: {reason}"),
+            Done::Other { what } => what.clone(),
+        };
+        let text = format!(
+            "this mail was handled before (journal entry {}, game {}): {what}; it is not applied again",
+            seen.seq, seen.game
+        );
+        let reply = Reply::new(Status::Seen, text);
+        self.answer(player, mail, key, Some(&seen.game), &reply)
+            .await
+    }
+
+    /// A player's mail that names no game, in its subject or by the mail it answers.
+    async fn refuse_without_game(&self, player: &Player, mail: &Mail, key: String) -> Outcome {
+        let reason = "which game? Put the game id first in the subject (e.g. \"demo-1\"), or reply to the relay's last mail about the game";
+        if let Err(retry) = self
+            .journal_rejection("", &player.id, &mail.subject, reason, key.clone())
+            .await
+        {
+            return retry;
+        }
+        let reply = Reply::new(Status::BadCommand, reason);
+        self.answer(player, mail, &key, None, &reply).await
+    }
+
+    /// A player's mail about `game` whose text holds no command the letter's reader takes.
+    async fn refuse_unreadable(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        game: &str,
+        key: String,
+        e: LetterError,
+    ) -> Outcome {
+        let mut reason = e.to_string();
+        if mail.truncated && mail.text.is_empty() {
+            reason.push_str(
+                " (the mail was too long to read whole; put the move first, in plain text)",
+            );
+        }
+        if let Err(retry) = self
+            .journal_rejection(
+                game,
+                &player.id,
+                &first_line(&mail.text),
+                &reason,
+                key.clone(),
+            )
+            .await
+        {
+            return retry;
+        }
+        let reply = Reply::new(Status::BadMove, reason);
+        self.answer(player, mail, &key, Some(game), &reply).await
+    }
+
+    /// A player's letter, read: to the relay under the mail's key, and its reply answered.
+    async fn apply(
+        &self,
+        player: &Player,
+        mail: &Mail,
+        key: String,
+        game: &str,
+        letter: Letter,
+    ) -> Outcome {
         let sender = Sender {
             player: player.id.clone(),
             admin: false,
             channel: CHANNEL,
         };
-        let relay_request = Request::read_from(sender, request.command, &request.line)
+        let request = Request::read_from(sender, letter.command, &letter.line)
             .key(Some(key.clone()))
-            .message(request.message);
-        let reply = self.relay.call(relay_request).await;
+            .message(letter.message);
+        let reply = self.relay.call(request).await;
         // Nothing was decided (shutting down, not recorded): read the mail again later.
         if !reply.status.is_final() {
             return Outcome::Retry(reply.text);
         }
-        tracing::info!(player = %player.id, game = %Logged(&game), status = %reply.status, "mail handled");
-        self.answer(player, &mail, &key, Some(&game), &reply).await
+        tracing::info!(player = %player.id, game = %Logged(game), status = %reply.status, "mail handled");
+        self.answer(player, mail, &key, Some(game), &reply).await
     }
 
     async fn authenticate(

@@ -211,6 +211,9 @@ pub struct PushMail<'a> {
     pub view: Option<&'a str>,
     /// The reader's language: the summary leads the body in any but English.
     pub tongue: Tongue,
+    /// The clocks the item carries in the reader's language, said below the protocol's line
+    /// for a reader of any but English (the line says them in English).
+    pub clocks: Option<&'a str>,
 }
 
 pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<Outgoing, String> {
@@ -243,7 +246,13 @@ pub fn push_mail(email: &EmailConfig, to: &str, push: &PushMail<'_>) -> Result<O
         .references(root);
     // A reader of another language reads what happened in it first; the protocol line follows.
     let mut body = if push.tongue != Tongue::En {
-        format!("{summary}\n{line}\n\ngame: {game}\n")
+        let mut body = format!("{summary}\n{line}\n");
+        if let Some(clocks) = push.clocks {
+            body.push_str(&clocks.replace(['\r', '\n'], " "));
+            body.push('\n');
+        }
+        body.push_str(&format!("\ngame: {game}\n"));
+        body
     } else {
         format!("{line}\n\ngame: {game}\n")
     };
@@ -382,12 +391,16 @@ impl Outbound {
                     },
                 };
                 let (line, summary) = (self.mailbox.render(&item), self.mailbox.summary(&item));
+                let clocks = (tongue != Tongue::En)
+                    .then(|| crate::relay::summary::mail_clocks(&item.notice, lang))
+                    .flatten();
                 let push = PushMail {
                     item: &item,
                     line: &line,
                     summary: &summary,
                     view: view.as_deref(),
                     tongue,
+                    clocks: clocks.as_deref(),
                 };
                 let out = match push_mail(&self.email, &to, &push) {
                     Ok(out) => out,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::frame::Deframer;
 use super::message::{Act, Body, Message, Side};
-use super::session::{Session, Timing};
+use super::session::{LinkSession, Timing};
 
 /// What the line does to what passes (per mille; `flip` per byte).
 #[derive(Clone, Copy, Debug)]
@@ -116,8 +116,8 @@ pub fn play(seed: u64, faults: Faults, bytes_per_second: f64, games: u16, plies:
     let timing = Timing::for_line(bytes_per_second, 4);
     let fec = faults.fec as usize;
     let mut ends = [
-        Session::new(b"secret", 4, timing.clone(), now).with_fec(fec),
-        Session::new(b"secret", 4, timing, now).with_fec(fec),
+        LinkSession::new(b"secret", 4, timing.clone(), now).with_fec(fec),
+        LinkSession::new(b"secret", 4, timing, now).with_fec(fec),
     ];
     let mut line = [Direction::default(), Direction::default()];
     let mut deframers = [Deframer::default(), Deframer::default()];
@@ -141,7 +141,7 @@ pub fn play(seed: u64, faults: Faults, bytes_per_second: f64, games: u16, plies:
             now.duration_since(start) < Duration::from_secs(200_000),
             "stuck (seed {seed})"
         );
-        if !started && ends.iter().all(Session::is_established) {
+        if !started && ends.iter().all(LinkSession::is_established) {
             started = true;
             out.handshake = now.duration_since(start).as_secs_f64();
             for (g, due) in due.iter_mut().enumerate() {

@@ -44,7 +44,7 @@ use self::frame::{Deframer, FrameError};
 use self::incoming::Partial;
 use self::line::{Line, write_all};
 use self::message::{Message, game_code};
-use self::session::{Session, Timing};
+use self::session::{LinkSession, Timing};
 use crate::backoff::Backoff;
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
 use crate::relay::{GamePlayers, Mailbox, MailboxError, Relay, Subscription};
@@ -125,7 +125,7 @@ struct LinkTask {
     shutdown: CancellationToken,
     games: HashMap<u16, GamePlayers>,
     games_read: Option<Instant>,
-    session: Session,
+    session: LinkSession,
     /// The remote players' feeds of new outbox items: a wake-up, so that an item goes at once
     /// rather than at the next poll (and its frame can carry the acknowledgement due).
     feeds: Vec<(String, Subscription)>,
@@ -167,7 +167,7 @@ impl LinkTask {
             }
             (_, None) => Timing::for_tcp(config.window),
         };
-        let session = Session::new(&config.secret.0, config.window, timing, now)
+        let session = LinkSession::new(&config.secret.0, config.window, timing, now)
             .with_tag_len(config.tag_bytes)
             .with_fec(config.fec_bytes);
         let feeds = remote

@@ -37,7 +37,7 @@ async fn fixture() -> Fixture {
 
 /// The administrator's session on one end of a pipe that holds `capacity` bytes; the
 /// client's end is returned.
-fn admin_session(ctx: &Context, capacity: usize) -> (Session<'_, DuplexStream>, DuplexStream) {
+fn admin_session(ctx: &Context, capacity: usize) -> (LineSession<'_, DuplexStream>, DuplexStream) {
     let (client, server) = tokio::io::duplex(capacity);
     let peer = Peer {
         key: "test".to_owned(),
@@ -45,7 +45,7 @@ fn admin_session(ctx: &Context, capacity: usize) -> (Session<'_, DuplexStream>, 
         printed: None,
         private_wire: true,
     };
-    (Session::administrator(server, peer, ctx), client)
+    (LineSession::administrator(server, peer, ctx), client)
 }
 
 #[tokio::test(start_paused = true)]

@@ -33,8 +33,8 @@ fn journal_export_signed(config: &Path, game: &str, format: &str) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
-/// `ccrelay journal verify` passes on the config's journal.
-pub fn assert_journal_verifies(config: &Path) {
+/// `ccrelay journal verify` passes on the config's journal; returns what it printed.
+pub fn assert_journal_verifies(config: &Path) -> String {
     let verify = ccrelay()
         .args(["journal", "verify", "--config"])
         .arg(config)
@@ -45,7 +45,9 @@ pub fn assert_journal_verifies(config: &Path) {
         "{}",
         String::from_utf8_lossy(&verify.stderr)
     );
-    assert!(String::from_utf8_lossy(&verify.stdout).contains("hash chain intact"));
+    let said = String::from_utf8_lossy(&verify.stdout).into_owned();
+    assert!(said.contains("hash chain intact"), "{said}");
+    said
 }
 
 /// Rejected journal entries from mail: (player, reason).
@@ -61,4 +63,29 @@ pub fn email_rejections(config: &Path) -> Vec<(String, String)> {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
+}
+
+/// Recomputes the chain from entry `from` on (as a forger would, without the key).
+pub fn rehash_from(conn: &rusqlite::Connection, from: i64) {
+    use ccrelay::journal::store;
+    let mut prev = store::entry_hash(conn, from - 1)
+        .unwrap()
+        .unwrap_or([0; 32]);
+    let mut entries = Vec::new();
+    store::for_each_entry(conn, None, |e| {
+        if e.seq >= from {
+            entries.push(e);
+        }
+        Ok(())
+    })
+    .unwrap();
+    for e in entries {
+        let hash = store::chain_hash(&prev, &e);
+        conn.execute(
+            "UPDATE entries SET hash = ?1 WHERE seq = ?2",
+            rusqlite::params![&hash[..], e.seq],
+        )
+        .unwrap();
+        prev = hash;
+    }
 }

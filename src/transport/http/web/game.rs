@@ -16,18 +16,18 @@ use maud::{Markup, PreEscaped, html};
 use shakmaty::Color;
 
 use super::board::{Drawn, Marks, svg};
-use super::moves::{Written, notation_for, numbered};
+use super::moves::{ListedMove, notation_for, numbered};
 use super::pages::{cut, move_count, pgn_response, result_text, when};
 use super::words::Words;
 use super::{Viewer, Web, bad_request, layout, not_found, unavailable, viewer, with_cookies};
 use crate::config::Viewing;
 use crate::game::{PieceOn, board};
-use crate::relay::Watched;
+use crate::relay::{Clocks, Watched};
 
 /// The game replayed up to `ply`: every move written for the viewer, the position after
 /// `ply` (its FEN and pieces) and the marks on it.
 struct Replayed {
-    moves: Vec<Written>,
+    moves: Vec<ListedMove>,
     fen: String,
     pieces: Vec<PieceOn>,
     to_move: Color,
@@ -40,7 +40,7 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     let mut moves = Vec::with_capacity(g.moves.len());
     let mut shown = pos.boxed();
     for (i, m) in g.moves.iter().enumerate() {
-        moves.push(Written {
+        moves.push(ListedMove {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
@@ -66,7 +66,7 @@ fn replay(g: &Watched, v: &Viewer, ply: usize) -> Option<Replayed> {
     })
 }
 
-fn move_list(g: &Watched, v: &Viewer, moves: &[Written], ply: usize) -> Markup {
+fn move_list(g: &Watched, v: &Viewer, moves: &[ListedMove], ply: usize) -> Markup {
     let link = |n: usize| format!("/games/{}?ply={n}&{}", g.id, v.query());
     html! {
         p { a.ply href=(link(0)) data-ply="0" class=[(ply == 0).then_some("current")] {
@@ -79,16 +79,26 @@ fn move_list(g: &Watched, v: &Viewer, moves: &[Written], ply: usize) -> Markup {
     }
 }
 
-/// Both clocks' time left (White's, then Black's), and which side is on leave.
-pub fn clocks(w: &Words, time_left: [Option<i64>; 2], on_leave: [bool; 2]) -> Markup {
+/// Both clocks (White's, then Black's): each side's by its control (the time used and what
+/// it was charged, the time left, Triple Block's clock and bank, leave), and the side to move
+/// told once its days count double; without a limit, "no limit".
+pub fn clocks(w: &Words, clocks: Option<&Clocks>, on_leave: [bool; 2]) -> Markup {
     html! {
         @for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             span data-color=(w.color(color)) {
-                (w.color(color)) ": "
-                @match time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
-                @if on_leave[i] { " (" (w.on_leave) ")" }
+                @match clocks {
+                    Some(c) => (w.side_clock(c, color)),
+                    None => {
+                        (w.color(color)) ": " (w.no_limit)
+                        @if on_leave[i] { " (" (w.on_leave) ")" }
+                    }
+                }
             }
             @if i == 0 { br; }
+        }
+        @if let Some(note) = clocks.and_then(|c| w.doubling(c)) {
+            br;
+            strong.doubling { (note) }
         }
     }
 }
@@ -107,7 +117,7 @@ fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
             dt { (w.time_control) } dd.time-control { (g.time_control) }
             @if !g.delayed {
                 dt { (w.clock) }
-                dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
+                dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }
             }
             @if let Some(color) = g.draw_offer {
                 dt { (w.draw_offer) } dd.draw-offer { (w.color(color)) }

@@ -9,7 +9,7 @@ use crate::game::Kind;
 use crate::notation::{Lang, Notation};
 
 /// One move as a list shows it.
-pub struct Written {
+pub struct ListedMove {
     /// The full-move number.
     pub number: u32,
     pub color: Color,
@@ -28,7 +28,7 @@ pub fn notation_for(kind: Kind, chess: Notation, lang: Lang) -> Notation {
 }
 
 /// The numbered list `#moves`, each move's markup made by `item` (its index and the move).
-pub fn numbered(moves: &[Written], item: impl Fn(usize, &Written) -> Markup) -> Markup {
+pub fn numbered(moves: &[ListedMove], item: impl Fn(usize, &ListedMove) -> Markup) -> Markup {
     html! {
         ol.moves #moves {
             @for (i, m) in moves.iter().enumerate() {

@@ -34,7 +34,7 @@ pub const FILE: &str = "web-sessions.sqlite";
 
 /// A live session.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Session {
+pub struct WebSession {
     pub player: String,
     /// The token every form of this session carries.
     pub form_token: String,
@@ -199,7 +199,7 @@ impl PlayerSessions {
         &self,
         token: &str,
         secret_hash_of: impl FnOnce(&str) -> Option<String>,
-    ) -> Option<Session> {
+    ) -> Option<WebSession> {
         if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
@@ -218,7 +218,7 @@ impl PlayerSessions {
             });
         let (player, form_token, secret) = row?;
         let hash = secret_hash_of(&player)?;
-        (secret_digest(&hash) == secret).then_some(Session {
+        (secret_digest(&hash) == secret).then_some(WebSession {
             player,
             form_token,
             id,
@@ -227,7 +227,7 @@ impl PlayerSessions {
     }
 
     /// Ends a session (logout), and the live streams it opened.
-    pub fn close(&self, session: &Session) {
+    pub fn close(&self, session: &WebSession) {
         if let Err(e) = self
             .db()
             .execute("DELETE FROM sessions WHERE id = ?1", params![session.id])
@@ -275,7 +275,7 @@ impl PlayerSessions {
     }
 
     /// A live stream's hold on `session`: ended with the session.
-    pub fn follow(&self, session: &Session) -> Following {
+    pub fn follow(&self, session: &WebSession) -> Following {
         let mut followed = self.followed.lock().unwrap_or_else(|p| p.into_inner());
         let f = followed
             .entry(session.id.clone())

@@ -6,10 +6,11 @@ use std::sync::LazyLock;
 
 use shakmaty::Color;
 
+use crate::catalog::Key;
 pub use crate::catalog::Tongue;
-use crate::catalog::{Arg, Key};
 use crate::game::EndReason;
-use crate::game::clock::DAY;
+use crate::relay::Clocks;
+use crate::relay::summary;
 
 macro_rules! words {
     ($($field:ident $key:ident,)*) => {
@@ -149,19 +150,18 @@ impl Words {
     /// Time left on a clock (negative past the time control) in the pages' language:
     /// `3d 04h`, `3 дн. 04 ч`, `3 дн. 04 год`.
     pub fn time_left(&self, seconds: i64) -> String {
-        let sign = if seconds < 0 { "-" } else { "" };
-        let s = seconds.unsigned_abs();
-        let day = DAY.unsigned_abs();
-        let days = i64::try_from(s / day).unwrap_or(i64::MAX);
-        let hours = format!("{:02}", (s % day) / 3600);
-        self.tongue.say(
-            Key::WebTimeLeft,
-            &[
-                ("sign", Arg::Text(sign)),
-                ("days", Arg::Number(days)),
-                ("hours", Arg::Text(&hours)),
-            ],
-        )
+        summary::clock_time(self.tongue, seconds)
+    }
+
+    /// One side's clock in the pages' language, by its control: the time used and what it
+    /// was charged, the time left, Triple Block's clock and bank.
+    pub fn side_clock(&self, clocks: &Clocks, color: Color) -> String {
+        summary::side_clock(self.tongue, clocks, color)
+    }
+
+    /// What the side to move is told once its days on this move count double.
+    pub fn doubling(&self, clocks: &Clocks) -> Option<String> {
+        summary::doubling_words(self.tongue, clocks)
     }
 }
 
@@ -213,6 +213,7 @@ impl Words {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::clock::DAY;
 
     /// The clocks on a Russian or Ukrainian page were written `3d 04h`, in English letters.
     #[test]

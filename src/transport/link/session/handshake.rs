@@ -8,7 +8,7 @@ use super::super::fec::MAX_FEC;
 use super::super::frame::{
     FrameError, Hello, MAX_TAG, MIN_TAG, NONCE_LEN, Unverified, derive_key, seal_hello,
 };
-use super::{Input, Sent, Session};
+use super::{Input, LinkSession, Sent};
 
 pub(super) fn fresh_nonce() -> [u8; NONCE_LEN] {
     let mut n = [0; NONCE_LEN];
@@ -32,7 +32,7 @@ pub(super) fn fresh_nonce() -> [u8; NONCE_LEN] {
     n
 }
 
-impl Session {
+impl LinkSession {
     pub(super) fn next_nonce(&mut self) -> [u8; NONCE_LEN] {
         #[cfg(test)]
         if let Some(seed) = &mut self.nonce_seed {

@@ -27,7 +27,7 @@
 //!   periods: a lost or damaged frame on a line that otherwise carries calls for sending
 //!   again, not for waiting longer.
 //! - **Exactly once per session.** The sequence number advances only when the application says
-//!   it has applied a message ([`Session::delivered`]), so an acknowledgement means "applied and
+//!   it has applied a message ([`LinkSession::delivered`]), so an acknowledgement means "applied and
 //!   durable". Across sessions the application deduplicates (the sender resends everything
 //!   unacknowledged after a new handshake).
 //! - **Liveness.** An idle established session sends an ACK every keepalive period; one that
@@ -67,7 +67,7 @@ pub struct Input {
     pub established: bool,
 }
 
-pub struct Session {
+pub struct LinkSession {
     secret: Vec<u8>,
     hello_key: [u8; 32],
     my_nonce: [u8; NONCE_LEN],
@@ -118,9 +118,9 @@ pub struct Session {
     pub stats: Stats,
 }
 
-impl Session {
-    pub fn new(secret: &[u8], window: usize, timing: Timing, now: Instant) -> Session {
-        Session {
+impl LinkSession {
+    pub fn new(secret: &[u8], window: usize, timing: Timing, now: Instant) -> LinkSession {
+        LinkSession {
             secret: secret.to_vec(),
             hello_key: derive_key(secret, b"hello", &[]),
             my_nonce: fresh_nonce(),
@@ -157,14 +157,14 @@ impl Session {
 
     /// The tag length this end asks for (4 to 16 bytes; the session takes the longer of the
     /// two ends').
-    pub fn with_tag_len(mut self, tag_len: usize) -> Session {
+    pub fn with_tag_len(mut self, tag_len: usize) -> LinkSession {
         self.my_tag = tag_len.clamp(MIN_TAG, MAX_TAG);
         self
     }
 
     /// The Reed–Solomon parity bytes this end asks for on every frame but HELLO (even, at
     /// most [`MAX_FEC`]; the session takes the larger of the two ends').
-    pub fn with_fec(mut self, fec: usize) -> Session {
+    pub fn with_fec(mut self, fec: usize) -> LinkSession {
         self.my_fec = (fec.min(MAX_FEC) / 2) * 2;
         self
     }
@@ -225,7 +225,7 @@ impl Session {
         self.send.len()
     }
 
-    /// Queues a message (see [`Session::has_room`]); sent by [`Session::poll`]. Its first byte
+    /// Queues a message (see [`LinkSession::has_room`]); sent by [`LinkSession::poll`]. Its first byte
     /// must be below 64 (see [`Plain::Data`]).
     pub fn push(&mut self, message: Vec<u8>) {
         self.send.push(message);
@@ -454,12 +454,12 @@ impl Session {
         }
     }
 
-    /// The next message to apply, in order; once applied, call [`Session::delivered`].
+    /// The next message to apply, in order; once applied, call [`LinkSession::delivered`].
     pub fn take_message(&mut self) -> Option<Vec<u8>> {
         self.recv.take()
     }
 
-    /// The message handed up by [`Session::take_message`] is applied (and durable):
+    /// The message handed up by [`LinkSession::take_message`] is applied (and durable):
     /// acknowledge it, on the next DATA frame or in an ACK after the short delay.
     pub fn delivered(&mut self, now: Instant) {
         if self.recv.delivered() {
@@ -554,7 +554,7 @@ mod tests {
     /// Two ends, a lossy pipe between them driven by a seeded generator, and what each end
     /// applied.
     struct Pair {
-        ends: [Session; 2],
+        ends: [LinkSession; 2],
         applied: [Vec<Vec<u8>>; 2],
         now: Instant,
         rng: u64,
@@ -573,8 +573,8 @@ mod tests {
             let now = Instant::now();
             Pair {
                 ends: [
-                    Session::new(secrets[0], 4, timing(), now),
-                    Session::new(secrets[1], 4, timing(), now),
+                    LinkSession::new(secrets[0], 4, timing(), now),
+                    LinkSession::new(secrets[1], 4, timing(), now),
                 ],
                 applied: [Vec::new(), Vec::new()],
                 now,
@@ -716,7 +716,7 @@ mod tests {
     #[test]
     fn error_correction_asked_by_one_end_is_used_by_both() {
         let mut p = Pair::new([b"s", b"s"]);
-        p.ends[0] = Session::new(b"s", 4, timing(), p.now).with_fec(4);
+        p.ends[0] = LinkSession::new(b"s", 4, timing(), p.now).with_fec(4);
         p.corrupt = 200;
         p.run(100, 200_000);
         p.expect_all(100);
@@ -738,7 +738,7 @@ mod tests {
         p.expect_all(5);
         // End 0 loses everything it had not sent (a new process) and starts again.
         let now = p.now;
-        p.ends[0] = Session::new(b"s", 4, timing(), now);
+        p.ends[0] = LinkSession::new(b"s", 4, timing(), now);
         p.applied[1].clear();
         for n in 0..3 {
             p.ends[0].push(format!("0:{n}").into_bytes());
@@ -779,7 +779,7 @@ mod tests {
         assert_eq!(p.applied[1], vec![b"0:0".to_vec()]);
         // End 1 starts again; the old frames, replayed, establish nothing and deliver nothing.
         let now = p.now;
-        p.ends[1] = Session::new(b"s", 4, timing(), now);
+        p.ends[1] = LinkSession::new(b"s", 4, timing(), now);
         let _ = p.ends[1].poll(now);
         p.applied[1].clear();
         for wire in &recorded {
@@ -815,17 +815,17 @@ mod tests {
                     let _ = end.on_frame(&bytes, now);
                     assert!(end.take_message().is_none());
                 }
-                let mut fresh = Session::new(b"s", 4, timing(), now);
+                let mut fresh = LinkSession::new(b"s", 4, timing(), now);
                 let _ = fresh.on_frame(&bytes, now);
             }
         }
-        assert!(p.ends.iter().all(Session::is_established));
+        assert!(p.ends.iter().all(LinkSession::is_established));
     }
 
     #[test]
     fn a_reflected_hello_is_ignored() {
         let now = Instant::now();
-        let mut a = Session::new(b"s", 4, timing(), now);
+        let mut a = LinkSession::new(b"s", 4, timing(), now);
         let hello = a.poll(now).remove(0);
         let e = a.on_frame(&hello[..hello.len() - 1], now).unwrap_err();
         assert_eq!(e, FrameError::Payload("our own HELLO reflected"));
@@ -876,8 +876,8 @@ mod tests {
         let start = Instant::now();
         let mut now = start;
         let mut ends = [
-            Session::new(b"s", 4, t.clone(), now),
-            Session::new(b"s", 4, t, now),
+            LinkSession::new(b"s", 4, t.clone(), now),
+            LinkSession::new(b"s", 4, t, now),
         ];
         // Bytes waiting to go out on each direction, and how much of the next byte is sent.
         let mut wire: [VecDeque<u8>; 2] = [VecDeque::new(), VecDeque::new()];

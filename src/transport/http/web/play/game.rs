@@ -15,7 +15,7 @@ use shakmaty::Color;
 
 use super::super::board::{Drawn, Marks, svg_from};
 use super::super::game::clocks;
-use super::super::moves::{Written, notation_for, numbered};
+use super::super::moves::{ListedMove, notation_for, numbered};
 use super::super::pages::{result_text, when};
 use super::super::{Web, not_found, unavailable};
 use super::{Me, me, page, switch_language, to_login};
@@ -24,14 +24,14 @@ use crate::notation::number::MoveNumber;
 use crate::relay::{GameView, Preview, Reply, Standing};
 
 /// The game's moves written for `me`.
-pub fn written(me: &Me, g: &GameView) -> Vec<Written> {
+pub fn written(me: &Me, g: &GameView) -> Vec<ListedMove> {
     let notation = notation_for(g.kind, me.notation, me.lang);
     let Ok(mut pos) = board(g.kind, g.start_fen.as_deref()) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(g.moves.len());
     for m in &g.moves {
-        out.push(Written {
+        out.push(ListedMove {
             number: pos.move_number(),
             color: pos.turn(),
             text: pos.write(m, notation),
@@ -49,7 +49,7 @@ pub struct Shown {
     pub preview: Option<(String, Result<Preview, Reply>)>,
 }
 
-fn move_list(moves: &[Written]) -> Markup {
+fn move_list(moves: &[ListedMove]) -> Markup {
     numbered(moves, |_, m| html! { span.move { (m.text) } })
 }
 
@@ -212,7 +212,7 @@ fn facts(me: &Me, g: &GameView) -> Markup {
             dt { (w.play_opponent) } dd #opponent { (opponent(g)) }
             dt { (w.time_control) } dd { (g.time_control) }
             dt { (w.clock) }
-            dd.clocks { (clocks(w, g.time_left, g.on_leave)) }
+            dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }
             dt { (w.result) } dd.result #result { (result_text(w, &g.standing)) }
             @if let Some(t) = g.last_move_at { dt { (w.last_move) } dd { (when(t)) } }
             @if let Some(e) = &g.event { dt { (w.event) } dd { (e) } }

@@ -31,7 +31,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 
-use super::sessions::{PlayerSessions, Session};
+use super::sessions::{PlayerSessions, WebSession};
 use super::words::{Tongue, Words};
 use super::{Web, cookie, layout};
 use crate::notation::{Lang, Notation};
@@ -90,7 +90,7 @@ const FLASH_KEPT: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl Flashes {
     /// Keeps `reply` for the session; the number its page asks for it by.
-    fn put(&self, session: &Session, reply: Reply) -> u64 {
+    fn put(&self, session: &WebSession, reply: Reply) -> u64 {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.replies.retain(|_, (at, _)| at.elapsed() < FLASH_KEPT);
         if map.replies.len() >= MAX_FLASHES {
@@ -103,7 +103,7 @@ impl Flashes {
     }
 
     /// The reply numbered `n` for the session, if it is still kept.
-    fn get(&self, session: &Session, n: Option<u64>) -> Option<Reply> {
+    fn get(&self, session: &WebSession, n: Option<u64>) -> Option<Reply> {
         let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.replies
             .get(&(session.id.clone(), n?))
@@ -162,7 +162,7 @@ pub fn assets() -> Router {
 
 /// The logged-in player of a request, and how they read.
 pub struct Me {
-    pub session: Session,
+    pub session: WebSession,
     pub name: String,
     pub tongue: Tongue,
     /// The notation and language their moves are written in.

@@ -39,13 +39,13 @@ use crate::relay::{Reply, Request, Sender, Status};
 struct LoggedIn {
     sender: Sender,
     /// Their new messages, as the journal commits them; `None` on a session that is sent
-    /// none (the admin socket's: see [`Session::administrator`]).
+    /// none (the admin socket's: see [`LineSession::administrator`]).
     pushes: Option<Subscription>,
     /// The highest outbox id written to this session.
     last_sent: i64,
 }
 
-pub struct Session<'a, S> {
+pub struct LineSession<'a, S> {
     framed: Framed<S, LineCodec>,
     peer: Peer,
     ctx: &'a Context,
@@ -53,7 +53,7 @@ pub struct Session<'a, S> {
     /// Replies not yet written, in the order of their commands.
     answers: Answers<'a>,
     /// The daemon stopping (see [`Stopping`]), or for a player's session their secret
-    /// changing too ([`Session::log_in`]), and the login or idle deadline, kept across
+    /// changing too ([`LineSession::log_in`]), and the login or idle deadline, kept across
     /// events: made afresh for every event they would each register with the runtime and
     /// leave it again.
     stopping: Stopping,
@@ -84,10 +84,10 @@ enum Event {
     Shutdown,
 }
 
-impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
-    pub fn new(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
+impl<'a, S: AsyncRead + AsyncWrite + Unpin> LineSession<'a, S> {
+    pub fn new(stream: S, peer: Peer, ctx: &'a Context) -> LineSession<'a, S> {
         let codec = LineCodec::new(ctx.config.limits.max_line_bytes);
-        Session {
+        LineSession {
             framed: Framed::new(stream, codec),
             peer,
             ctx,
@@ -101,7 +101,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     }
 
     /// The session holds `place` until it logs in.
-    pub fn counted_until_login(mut self, place: Place) -> Session<'a, S> {
+    pub fn counted_until_login(mut self, place: Place) -> LineSession<'a, S> {
         self.counted_until_login = Some(place);
         self
     }
@@ -111,9 +111,9 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
     /// carries commands only: no messages are pushed to it, so the admin's messages wait in
     /// the outbox for a session that shows them (a `LOGIN admin` over TCP), and a bare `ACK`
     /// here acknowledges nothing.
-    pub fn administrator(stream: S, peer: Peer, ctx: &'a Context) -> Session<'a, S> {
+    pub fn administrator(stream: S, peer: Peer, ctx: &'a Context) -> LineSession<'a, S> {
         let channel = peer.channel;
-        let mut session = Session::new(stream, peer, ctx);
+        let mut session = LineSession::new(stream, peer, ctx);
         session.login = Some(LoggedIn {
             sender: Sender {
                 player: "admin".to_owned(),
