@@ -169,17 +169,6 @@ impl Rules {
         }
     }
 
-    /// The days of silence on one move at which the side to move is told (each once, in no
-    /// particular order): each of `reminder_days`, and the day after which its days count
-    /// double (ICCF's 20), so that a side hears that its days now cost twice the moment they
-    /// start to. Journaled as reminders are, and so sent once per move.
-    pub fn reminder_schedule(&self) -> impl Iterator<Item = u32> + '_ {
-        let doubling = self.double_after_days.filter(|d| {
-            self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d)
-        });
-        self.reminder_days.iter().copied().chain(doubling)
-    }
-
     /// Why a player may not declare a long reflection (ICCF's "Use 40+ reflection") in a game
     /// under these rules, if they may not: only a silence limit can be waived.
     pub fn long_reflection_refused(&self) -> Option<&'static str> {
@@ -190,6 +179,17 @@ impl Rules {
             (_, None) => Some("this game has no silence limit: there is nothing to declare"),
             _ => None,
         }
+    }
+
+    /// The days of silence on one move at which the side to move is told (each once, in no
+    /// particular order): each of `reminder_days`, and the day after which its days count
+    /// double (ICCF's 20), so that a side hears that its days now cost twice the moment they
+    /// start to. Journaled as reminders are, and so sent once per move.
+    pub fn reminder_schedule(&self) -> impl Iterator<Item = u32> + '_ {
+        let doubling = self.double_after_days.filter(|d| {
+            self.time_control != TimeControl::Unlimited && !self.reminder_days.contains(d)
+        });
+        self.reminder_days.iter().copied().chain(doubling)
     }
 
     /// The control in ccrelay's words with how its days are counted, for a `CCTimeControl`
