@@ -186,7 +186,7 @@ impl Registry {
         Ok(())
     }
 
-    /// Applies a registry entry ([`EntryKind::is_registry`]); an error says why the record
+    /// Applies a registry entry ([`crate::journal::EntryKind::is_registry`]); an error says why the record
     /// could not have been written by the relay.
     pub fn apply(&mut self, e: &Entry) -> Result<(), String> {
         match Meaning::decode(e.kind, e.iccf.as_deref(), &e.detail)? {
