@@ -34,10 +34,10 @@ use std::collections::BTreeSet;
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use super::{Entry, replay::JournaledGame};
+use super::Entry;
 use crate::game::clock::{OnTimeout, TimeControl};
 use crate::game::days_hours::DaysHours;
-use crate::game::{Action, ColorName, Due};
+use crate::game::{Action, ColorName, Due, Game};
 
 /// Channel of entries a node takes from the other node's record.
 const LINK: &str = "link";
@@ -58,11 +58,11 @@ impl ClockCheck {
     }
 
     /// Notes a game's start: whether its record comes from the other node of a link.
-    pub fn started(&mut self, start: &Entry, game: &JournaledGame) {
+    pub fn started(&mut self, start: &Entry, game: &Game) {
         if start.channel == LINK {
             self.kept_elsewhere.insert(start.game.clone());
         }
-        if game.game.rules().time_control != TimeControl::Unlimited {
+        if game.rules().time_control != TimeControl::Unlimited {
             self.timed.insert(start.game.clone());
         }
     }
@@ -72,12 +72,11 @@ impl ClockCheck {
     pub fn before(
         &self,
         e: &Entry,
-        game: &JournaledGame,
+        game: &Game,
         color: Color,
         action: &Action,
         at: Timestamp,
     ) -> Result<(), String> {
-        let game = &game.game;
         if game.result().is_some() {
             return Ok(());
         }

@@ -350,7 +350,7 @@ pub fn replay_after(
                 },
             );
             if let Some(check) = out.clocks.as_mut() {
-                check.started(&e, &out.games[&e.game]);
+                check.started(&e, &out.games[&e.game].game);
             }
             return Ok(());
         }
@@ -378,7 +378,7 @@ pub fn replay_after(
         };
         if let Some(check) = &out.clocks {
             check
-                .before(&e, record, color, &action, at)
+                .before(&e, &record.game, color, &action, at)
                 .map_err(corrupt)?;
         }
         let game = &mut record.game;
