@@ -16,7 +16,7 @@ use shakmaty::Color;
 use super::{Entry, JournalError, store};
 use crate::command::text::{escaped, scrub};
 use crate::game::ColorName;
-use crate::game::clock::{Counting, DAY, MoveCharge, SideTime, TimeControl};
+use crate::game::clock::{Counting, DAY, MoveCharge, Refill, SideTime, TimeControl};
 use crate::game::days_hours::days_hours;
 use crate::notation::pgn::{LineWriter, write_tags};
 
@@ -183,7 +183,25 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     let _ = write_tags(&mut out, &tags, &extra);
     out.push(b'\n');
     let mut tokens = Vec::new();
+    // Triple Block's refills, each before the move it was made for (what `%ccsnt` cannot say:
+    // the clock's days moved from the bank while the side thought).
+    let mut refills = refills_in_order(record);
+    let mut refill_comments = |tokens: &mut Vec<String>, before: Option<(Color, Timestamp)>| {
+        while let Some(&(color, refill)) = refills.peek() {
+            let due = before.is_none_or(|(mover, at)| mover == color && refill.at <= at);
+            if !due {
+                break;
+            }
+            tokens.push(format!(
+                "{{[%ccrefill {},{}]}}",
+                refill.days,
+                refill.at.strftime("%Y.%m.%d,%H:%M:%S")
+            ));
+            refills.next();
+        }
+    };
     for m in &record.moves {
+        refill_comments(&mut tokens, Some((m.color, m.time)));
         // Every move is followed by a comment, so a Black move needs its number again
         // (PGN export format, 8.2.2.2).
         // The number and its move as one token: a line never breaks between them.
@@ -197,6 +215,7 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
             m.time.strftime("%Y.%m.%d,%H:%M:%S")
         ));
     }
+    refill_comments(&mut tokens, None);
     if let Some(result) = record.game.result()
         && result.note.is_some()
     {
@@ -209,6 +228,18 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
     }
     let _ = lines.finish(&mut out);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Both sides' refills from a Triple Block bank, in the order they were made.
+fn refills_in_order(record: &Record) -> std::iter::Peekable<std::vec::IntoIter<(Color, Refill)>> {
+    let [white, black] = record.game.timeline().refills();
+    let mut all: Vec<(Color, Refill)> = white
+        .iter()
+        .map(|r| (Color::White, *r))
+        .chain(black.iter().map(|r| (Color::Black, *r)))
+        .collect();
+    all.sort_by_key(|(_, r)| r.at);
+    all.into_iter().peekable()
 }
 
 /// Text safe inside a PGN comment: no closing brace, one line, nothing that reorders or hides
@@ -327,6 +358,19 @@ fn scoresheet(record: &Record, names: &Names) -> String {
                 "{number:>4}.  {:<22}  {}",
                 white.unwrap_or_else(|| "...".to_owned()),
                 black.unwrap_or_default()
+            );
+        }
+    }
+    let refills: Vec<(Color, Refill)> = refills_in_order(record).collect();
+    if !refills.is_empty() {
+        let _ = writeln!(out, "\nDays moved from the bank to the clock:");
+        for (color, refill) in refills {
+            let _ = writeln!(
+                out,
+                "  {:<6} {}  {} day(s)",
+                ColorName(color).as_str(),
+                refill.at.strftime("%Y-%m-%d %H:%M"),
+                refill.days
             );
         }
     }
@@ -522,6 +566,16 @@ mod tests {
     /// A journal holding game `g1` (alice against boris) under `rules`, started on
     /// 2027-01-01 at 00:00 UTC, each move (ICCF numeric, SAN) made `seconds` after the start.
     fn journal_with(rules: Rules, moves: &[(&str, &str, i64)]) -> (tempfile::TempDir, Connection) {
+        journal_with_refills(rules, moves, &[])
+    }
+
+    /// [`journal_with`], with `refills` (player, days, seconds after the start) among the
+    /// moves by their times.
+    fn journal_with_refills(
+        rules: Rules,
+        moves: &[(&str, &str, i64)],
+        refills: &[(&str, u32, i64)],
+    ) -> (tempfile::TempDir, Connection) {
         let dir = tempfile::tempdir().expect("tempdir");
         let conn = store::open(dir.path()).expect("journal");
         let t0: Timestamp = "2027-01-01T00:00:00Z".parse().expect("time");
@@ -549,6 +603,13 @@ mod tests {
             moved.time = t0 + jiff::SignedDuration::from_secs(*seconds);
             entries.push(moved);
         }
+        for (player, days, seconds) in refills {
+            let mut refill = NewEntry::new("g1", player, "tcp", EntryKind::Refill, "BANK");
+            refill.detail = days.to_string();
+            refill.time = t0 + jiff::SignedDuration::from_secs(*seconds);
+            entries.push(refill);
+        }
+        entries.sort_by_key(|e| e.time);
         let mut prev = [0u8; 32];
         for (i, new) in entries.into_iter().enumerate() {
             prev = store::insert_entry(&conn, i as i64 + 1, &prev, new)
@@ -681,6 +742,40 @@ mod tests {
         );
         assert!(
             sheet.contains("  White: 40d 12h used, 50d 00h left, bank 37.5d\n"),
+            "{sheet}"
+        );
+    }
+
+    /// A refill from the bank by hand (`BANK`) is in both exports: in the PGN as
+    /// `[%ccrefill days,instant]` before the move it was made for, in the scoresheet listed
+    /// with its date; the clocks count it.
+    #[test]
+    fn a_refill_from_the_bank_is_in_the_pgn_and_the_scoresheet() {
+        let mut block = TripleBlock::iccf(3, 75);
+        block.auto_refill = false;
+        let (_dir, conn) = journal_with_refills(
+            Rules::iccf(TimeControl::TripleBlock(block)),
+            &[("5254", "e4", D), ("5755", "e5", 32 * D)],
+            &[("boris", 10, 31 * D)],
+        );
+        let pgn = export(&conn, "g1", ExportFormat::Pgn, &Names::default()).expect("pgn");
+        assert!(
+            pgn.contains(
+                "1. e4 {[%ccsnt 2027.01.02,00:00:00]} {[%ccrefill 10,2027.02.01,00:00:00]}\n1... e5 {[%ccsnt 2027.02.02,00:00:00]} *"
+            ),
+            "{pgn}"
+        );
+        let sheet = export(&conn, "g1", ExportFormat::Iccf, &Names::default()).expect("sheet");
+        assert!(
+            sheet.contains(
+                "Days moved from the bank to the clock:\n  Black  2027-02-01 00:00  10 day(s)\n"
+            ),
+            "{sheet}"
+        );
+        // Black: 31 days thought, 10 days moved in, 3 earned: 50 - 31 + 10 + 3 = 32 on the
+        // clock, 75 - 10 = 65 in the bank.
+        assert!(
+            sheet.contains("  Black: 31d 00h used, 32d 00h left, bank 65d\n"),
             "{sheet}"
         );
     }
