@@ -308,16 +308,17 @@ pub fn push_with_numeric(out: &mut String, text: &str, iccf: &str) {
 }
 
 /// Whom an outbox item is written for: the notation they read moves in, and their language.
+/// (The tolerant reader of a move a person wrote is another thing, [`crate::notation::Reader`].)
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Reader {
+pub struct Audience {
     pub notation: Notation,
     pub lang: Option<Lang>,
 }
 
-impl Default for Reader {
+impl Default for Audience {
     /// The administrator, or a player the configuration no longer has: ICCF numeric.
-    fn default() -> Reader {
-        Reader {
+    fn default() -> Audience {
+        Audience {
             notation: Notation::Iccf,
             lang: None,
         }
@@ -333,14 +334,14 @@ fn dots(side: Side) -> &'static str {
 
 /// A move as `reader` writes it, numbered, with its ICCF numeric form if that differs:
 /// `12... Nf6 (7866)`, `12... 7866`.
-pub(super) fn numbered(mv: &MoveData, reader: &Reader) -> String {
+pub(super) fn numbered(mv: &MoveData, reader: &Audience) -> String {
     let mut text = String::with_capacity(32);
     push_numbered(&mut text, mv, reader);
     text
 }
 
 /// Appends [`numbered`]'s text to `out`, without the formatter (a move's push writes it).
-fn push_numbered(out: &mut String, mv: &MoveData, reader: &Reader) {
+fn push_numbered(out: &mut String, mv: &MoveData, reader: &Audience) {
     let text = mv.write(reader.notation);
     let text = text.as_deref().unwrap_or(&mv.iccf);
     out.push_str(itoa::Buffer::new().format(mv.number));
@@ -351,7 +352,7 @@ fn push_numbered(out: &mut String, mv: &MoveData, reader: &Reader) {
 
 /// An item's line split as the protocol writes it: keyword, game, and the rest (which starts
 /// with its own separator). `None` for a legacy item, which is only text.
-fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a str, String)> {
+fn parts<'a>(notice: &'a Notice, reader: &Audience) -> Option<(&'static str, &'a str, String)> {
     let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
         if let Some(c) = clocks {
             text.push_str("; ");
@@ -555,7 +556,7 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
 
 /// An outbox item as `reader` reads it, on one line of the line protocol:
 /// `MOVE g1 12... Nf6 (7866) by boris; clock: ...`.
-pub fn notice(notice: &Notice, reader: &Reader) -> String {
+pub fn notice(notice: &Notice, reader: &Audience) -> String {
     match (parts(notice, reader), notice) {
         (Some((verb, game, rest)), _) => {
             let mut line = String::with_capacity(verb.len() + game.len() + rest.len() + 1);
@@ -576,7 +577,7 @@ pub fn notice(notice: &Notice, reader: &Reader) -> String {
 /// stored position no longer reads; without the moves if `history` does not end in it.
 pub fn as_of(
     m: &MoveNotice,
-    reader: &Reader,
+    reader: &Audience,
     (white, black): (&str, &str),
     history: Option<(&dyn Board, &[Ply])>,
 ) -> Option<String> {
@@ -637,19 +638,19 @@ mod tests {
 
     const T0: Timestamp = Timestamp::UNIX_EPOCH;
 
-    fn iccf() -> Reader {
-        Reader::default()
+    fn iccf() -> Audience {
+        Audience::default()
     }
 
-    fn san_en() -> Reader {
-        Reader {
+    fn san_en() -> Audience {
+        Audience {
             notation: Notation::San(Lang::English),
             lang: Some(Lang::English),
         }
     }
 
-    fn lan_ru() -> Reader {
-        Reader {
+    fn lan_ru() -> Audience {
+        Audience {
             notation: Notation::Lan(Lang::Russian),
             lang: Some(Lang::Russian),
         }
@@ -1068,8 +1069,8 @@ mod tests {
         }
     }
 
-    fn san_uk() -> Reader {
-        Reader {
+    fn san_uk() -> Audience {
+        Audience {
             notation: Notation::San(Lang::Ukrainian),
             lang: Some(Lang::Ukrainian),
         }
