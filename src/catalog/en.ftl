@@ -81,6 +81,19 @@ summary-message = msg from { $from }: { $text }
 
 summary-recorded = recorded { $what }
 
+summary-refill = bank { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) moved { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } from the bank to the clock
+
+summary-long-reflection = silence { $by } ({ $side ->
+        [white] White
+       *[black] Black
+    }) declared a long reflection for move { $number }: the silence limit does not end the game on it
+
 summary-welcome = welcome { $name }: you are registered; moves are written to you in { $notation }
 
 # $games: summary-event-game for each, joined by commas.

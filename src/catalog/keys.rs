@@ -50,6 +50,10 @@ keys! {
     SummaryRefused "summary-refused" ["number" "reason"];
     SummaryMessage "summary-message" ["from" "text"];
     SummaryRecorded "summary-recorded" ["what"];
+    /// A Triple Block refill by the reader's opponent.
+    SummaryRefill "summary-refill" ["by" "side" "days"];
+    /// A long reflection declared ahead by the reader's opponent (or, for the arbiter, a player).
+    SummaryLongReflection "summary-long-reflection" ["by" "side" "number"];
     SummaryWelcome "summary-welcome" ["name" "notation"];
     /// An event started with `count` games for the reader (`games`: them, listed).
     SummaryEventStarted "summary-event-started" ["name" "count" "games"];

@@ -68,6 +68,20 @@ summary-message = сообщение от { $from }: { $text }
 
 summary-recorded = записано в партию: { $what }
 
+summary-refill = { $by } ({ $side ->
+        [white] белые
+       *[black] чёрные
+    }): из банка на часы { $days ->
+        [one] переведён { $days } день
+        [few] переведены { $days } дня
+       *[other] переведено { $days } дней
+    }
+
+summary-long-reflection = { $by } ({ $side ->
+        [white] белые
+       *[black] чёрные
+    }) заявляет долгое обдумывание хода { $number }: срок молчания не завершит на нём партию
+
 summary-welcome = { $name }: вы зарегистрированы; ходы вам пишутся в записи { $notation }
 
 summary-event-started = турнир { $name } начался: у вас { $count ->

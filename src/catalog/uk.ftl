@@ -68,6 +68,20 @@ summary-message = повідомлення від { $from }: { $text }
 
 summary-recorded = записано в партію: { $what }
 
+summary-refill = { $by } ({ $side ->
+        [white] білі
+       *[black] чорні
+    }): з банку на годинник { $days ->
+        [one] переведено { $days } день
+        [few] переведено { $days } дні
+       *[other] переведено { $days } днів
+    }
+
+summary-long-reflection = { $by } ({ $side ->
+        [white] білі
+       *[black] чорні
+    }) заявляє довге обдумування ходу { $number }: строк мовчання не завершить на ньому партію
+
 summary-welcome = { $name }: вас зареєстровано; ходи вам пишуться в записі { $notation }
 
 summary-event-started = турнір { $name } почався: у вас { $count ->

@@ -12,7 +12,7 @@ use crate::game::clock::{DAY, Overdue};
 use crate::notation::Lang;
 
 use super::render::{Audience, numbered, shown};
-use crate::journal::notice::{ClockKind, Clocks, DrawAct, Notice, Side};
+use crate::journal::notice::{ClockAct, ClockKind, Clocks, DrawAct, Notice, Side};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
 /// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
@@ -191,6 +191,7 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
             &[("from", from.into()), ("text", (&shown(text)).into())],
         ),
         Notice::Recorded { what, .. } => say(Key::SummaryRecorded, &[("what", what.into())]),
+        Notice::OwnClock { by, side, act, .. } => own_clock_words(tongue, by, *side, act),
         Notice::Welcome { name, notation, .. } => say(
             Key::SummaryWelcome,
             &[
@@ -234,6 +235,20 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
     }
 }
 
+/// A player's act on their own clock in the reader's language.
+fn own_clock_words(tongue: Tongue, by: &str, side: Side, act: &ClockAct) -> String {
+    let (by, side) = (("by", by.into()), ("side", side_arg(side)));
+    match act {
+        ClockAct::Refill { days } => {
+            tongue.say(Key::SummaryRefill, &[by, side, ("days", (*days).into())])
+        }
+        ClockAct::LongReflection { number } => tongue.say(
+            Key::SummaryLongReflection,
+            &[by, side, ("number", (*number).into())],
+        ),
+    }
+}
+
 /// A side as the catalog's selectors name it.
 fn side_arg(side: Side) -> Arg<'static> {
     Arg::Text(match side {
@@ -252,7 +267,9 @@ fn yes(flag: bool) -> Arg<'static> {
 pub fn mail_clocks(notice: &Notice, lang: Option<Lang>) -> Option<String> {
     let clocks = match notice {
         Notice::Move(m) => m.clocks.as_ref(),
-        Notice::TimeUp { clocks, .. } | Notice::Reminder { clocks, .. } => clocks.as_ref(),
+        Notice::TimeUp { clocks, .. }
+        | Notice::Reminder { clocks, .. }
+        | Notice::OwnClock { clocks, .. } => clocks.as_ref(),
         _ => None,
     }?;
     Some(clock_words(Tongue::of(lang), clocks))

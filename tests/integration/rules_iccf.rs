@@ -89,10 +89,10 @@ fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
         ),
         "{reply}"
     );
-    let told = push_starting(&mut boris, "RECORDED g1");
+    let told = push_starting(&mut boris, "BANK g1");
     assert_eq!(
         unreceipted(&told),
-        "RECORDED g1 alice (White) moved 20 day(s) from the bank to the clock"
+        "BANK g1 alice (White) moved 20 day(s) from the bank to the clock"
     );
     refused(
         &mut alice,
@@ -208,10 +208,10 @@ fn a_long_reflection_keeps_a_game_past_the_silence_limit() {
         reply.starts_with("silence g1: a long reflection declared for your move 2"),
         "{reply}"
     );
-    let said = "RECORDED g1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
-    assert_eq!(unreceipted(&push_starting(&mut boris, "RECORDED g1")), said);
+    let said = "SILENCE g1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
+    assert_eq!(unreceipted(&push_starting(&mut boris, "SILENCE g1")), said);
     assert_eq!(
-        unreceipted(&push_starting(&mut arbiter, "RECORDED g1")),
+        unreceipted(&push_starting(&mut arbiter, "SILENCE g1")),
         said
     );
     refused(
@@ -408,12 +408,12 @@ fn bank_and_a_long_reflection_cross_a_link_to_the_node_that_keeps_the_game() {
     assert_eq!(code, 202, "{text}");
     wait_push(
         &mut anna,
-        "RECORDED x1 boris (Black) moved 5 day(s) from the bank to the clock",
+        "BANK x1 boris (Black) moved 5 day(s) from the bank to the clock",
     );
     wait_push(&mut boris, "RECORDED x1 your refill is in the record");
     let (code, text) = boris.call("SILENCE x2 LONG");
     assert_eq!(code, 202, "{text}");
-    let said = "RECORDED x2 boris (Black) declared a long reflection for move 1";
+    let said = "SILENCE x2 boris (Black) declared a long reflection for move 1";
     wait_push(&mut anna, said);
     wait_push(&mut arbiter, said);
     wait_push(

@@ -188,6 +188,18 @@ pub enum DrawAct {
     Declined,
 }
 
+/// A player's act on their own clock, as the opponent (and, for a long reflection, the
+/// arbiter) hears of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockAct {
+    /// `days` moved from the Triple Block bank to the clock (`BANK g1 10`).
+    Refill { days: u32 },
+    /// A reflection longer than the silence limit declared ahead for move `number`
+    /// (`SILENCE g1 LONG`).
+    LongReflection { number: u32 },
+}
+
 /// A move, as its opponent (or, for a conditional answer, its owner's opponent) hears of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveNotice {
@@ -386,6 +398,16 @@ pub enum Notice {
         by: String,
         side: Side,
         leave: Leave,
+    },
+    /// `by` acted on their own clock: a refill from the bank, a long reflection declared;
+    /// with the clocks after it.
+    OwnClock {
+        game: String,
+        by: String,
+        side: Side,
+        act: ClockAct,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
     },
     /// `player`'s time ran out: a loss (`forfeit`) or a flag for the arbiter.
     TimeUp {

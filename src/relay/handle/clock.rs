@@ -6,9 +6,9 @@ use shakmaty::Color;
 
 use crate::command::ClockSetting;
 use crate::game::clock::OnTimeout;
-use crate::game::{Action, ColorName, Due, Game};
+use crate::game::{Action, Due, Game};
 use crate::journal::entry::Meaning;
-use crate::journal::notice::{Clocks, Notice};
+use crate::journal::notice::{ClockAct, Clocks, Notice};
 use crate::journal::replay::TimeUpDetail;
 use crate::journal::{NewOutbox, Record};
 use crate::relay::link_role::LinkRole;
@@ -231,24 +231,29 @@ pub(in crate::relay) async fn long_reflection(
 }
 
 /// What the opponent (and, for a long reflection, the arbiter) is told of `color`'s act on
-/// its own clock in `game` (as it stands after it): the record's words, on this node or on
-/// the other node of a link, where the record brings it.
-pub(in crate::relay) fn told_of_own_clock(
+/// its own clock in `game` (as it stands after it, at `now`), on this node or on the other
+/// node of a link, where the record brings it. `None` for any other action.
+pub(in crate::relay) fn own_clock_notice(
+    game_id: &str,
     game: &Game,
     color: Color,
     action: &Action,
-) -> Option<String> {
-    let who = format!("{} ({})", game.player(color), ColorName(color));
-    match action {
-        Action::Refill { days } => Some(format!(
-            "{who} moved {days} day(s) from the bank to the clock"
-        )),
-        Action::LongReflection => Some(format!(
-            "{who} declared a long reflection for move {}: the silence limit does not end the game on it",
-            declared_move(game, color)
-        )),
-        _ => None,
-    }
+    now: jiff::Timestamp,
+) -> Option<Notice> {
+    let act = match action {
+        Action::Refill { days } => ClockAct::Refill { days: *days },
+        Action::LongReflection => ClockAct::LongReflection {
+            number: declared_move(game, color),
+        },
+        _ => return None,
+    };
+    Some(Notice::OwnClock {
+        game: game_id.to_owned(),
+        by: game.player(color).to_owned(),
+        side: color.into(),
+        act,
+        clocks: Clocks::of(game, now),
+    })
 }
 
 /// The number of the move a long reflection `color` declared covers in `game` (as it stands
@@ -279,10 +284,8 @@ async fn own_clock(state: &mut State, request: &Request, game_id: &str, action: 
     };
     let mut after = Game::clone(game);
     after.apply_by(color, &action, state.recorder.now);
-    let what = told_of_own_clock(&after, color, &action).unwrap_or_default();
-    let notice = Notice::Recorded {
-        game: game_id.to_owned(),
-        what: what.clone(),
+    let Some(notice) = own_clock_notice(game_id, &after, color, &action, state.recorder.now) else {
+        return Pending::Now(Reply::new(Status::Refused, "not an act on a clock"));
     };
     let opponent = after.player(!color).to_owned();
     let arbiter = matches!(action, Action::LongReflection).then_some("admin");

@@ -335,11 +335,12 @@ fn told(
             side,
             leave: *leave,
         },
-        Action::Refill { .. } | Action::LongReflection => Notice::Recorded {
-            game: id,
-            what: crate::relay::handle::clock::told_of_own_clock(after, color, action)
-                .unwrap_or_default(),
-        },
+        Action::Refill { .. } | Action::LongReflection => {
+            match crate::relay::handle::clock::own_clock_notice(&id, after, color, action, time) {
+                Some(notice) => notice,
+                None => return Vec::new(),
+            }
+        }
         _ => return Vec::new(),
     };
     vec![NewOutbox::notice(&reader, notice)]

@@ -6,7 +6,7 @@ use super::clock::{clocks_and_note, push_clocks_and_note};
 use super::moves::{numbered, push_numbered};
 use super::{Audience, shown};
 use crate::game::ColorName;
-use crate::journal::notice::{Clocks, DrawAct, MoveNotice, Notice};
+use crate::journal::notice::{ClockAct, Clocks, DrawAct, MoveNotice, Notice, Side};
 
 /// An item's line split as the protocol writes it: keyword, game, and the rest (which starts
 /// with its own separator). `None` for a legacy item, which is only text.
@@ -113,6 +113,20 @@ pub(super) fn parts<'a>(
                 " {by} ({}) is on leave {leave}: their clock stops",
                 ColorName((*side).into())
             ),
+        ),
+        Notice::OwnClock {
+            game,
+            by,
+            side,
+            act,
+            ..
+        } => (
+            match act {
+                ClockAct::Refill { .. } => "BANK",
+                ClockAct::LongReflection { .. } => "SILENCE",
+            },
+            game,
+            own_clock_text(by, *side, act),
         ),
         Notice::TimeUp {
             game,
@@ -229,5 +243,19 @@ pub fn notice(notice: &Notice, reader: &Audience) -> String {
         }
         (None, Notice::Legacy { text }) => text.clone(),
         (None, _) => String::new(),
+    }
+}
+
+/// A player's act on their own clock as the opponent reads it on the line:
+/// ` alice (White) moved 20 day(s) from the bank to the clock`.
+fn own_clock_text(by: &str, side: Side, act: &ClockAct) -> String {
+    let who = format!("{by} ({})", ColorName(side.into()));
+    match act {
+        ClockAct::Refill { days } => {
+            format!(" {who} moved {days} day(s) from the bank to the clock")
+        }
+        ClockAct::LongReflection { number } => format!(
+            " {who} declared a long reflection for move {number}: the silence limit does not end the game on it"
+        ),
     }
 }

@@ -135,7 +135,7 @@ async fn bank_moves_days_to_the_clock_on_the_players_move_and_is_told() {
     let told = f.waiting("boris").await;
     assert!(
         told.iter()
-            .any(|t| t == "RECORDED t1 alice (White) moved 20 day(s) from the bank to the clock"),
+            .any(|t| t == "BANK t1 alice (White) moved 20 day(s) from the bank to the clock"),
         "{told:?}"
     );
     let game = &f.replayed().games["t1"].game;
@@ -271,7 +271,7 @@ async fn a_long_reflection_keeps_the_game_past_the_silence_limit() {
         "{}",
         reply.text
     );
-    let said = "RECORDED s1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
+    let said = "SILENCE s1 alice (White) declared a long reflection for move 2: the silence limit does not end the game on it";
     for reader in ["boris", "admin"] {
         let told = f.waiting(reader).await;
         assert!(told.iter().any(|t| t == said), "{reader}: {told:?}");
@@ -536,7 +536,7 @@ async fn a_bank_proposed_across_a_link_is_recorded_by_the_node_that_keeps_the_ga
         f.waiting("alice")
             .await
             .iter()
-            .any(|t| t == "RECORDED x1 boris (Black) moved 5 day(s) from the bank to the clock")
+            .any(|t| t == "BANK x1 boris (Black) moved 5 day(s) from the bank to the clock")
     );
 }
 
@@ -612,7 +612,7 @@ async fn a_bank_in_a_game_the_other_node_keeps_goes_there_and_comes_back_in_its_
         f.waiting("alice")
             .await
             .iter()
-            .any(|t| t == "RECORDED x1 boris (Black) moved 20 day(s) from the bank to the clock")
+            .any(|t| t == "BANK x1 boris (Black) moved 20 day(s) from the bank to the clock")
     );
     let game = &f.replayed().games["x1"].game;
     let now = Timestamp::from_second(t0 as i64 + 40 * DAY).expect("time");

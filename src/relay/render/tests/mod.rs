@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use shakmaty::Color;
 
 use crate::game::{Game, Ply};
-use crate::journal::notice::{Clocks, DrawAct, MoveNotice, Notice, Side};
+use crate::journal::notice::{ClockAct, Clocks, DrawAct, MoveNotice, Notice, Side};
 
 use jiff::SignedDuration;
 

@@ -227,6 +227,27 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
             },
             ["RECORDED g1 your move 1. 5254"; 3],
         ),
+        (
+            Notice::OwnClock {
+                game: "g1".into(),
+                by: "alice".into(),
+                side: Side::White,
+                act: ClockAct::Refill { days: 20 },
+                clocks: None,
+            },
+            ["BANK g1 alice (White) moved 20 day(s) from the bank to the clock"; 3],
+        ),
+        (
+            Notice::OwnClock {
+                game: "g1".into(),
+                by: "boris".into(),
+                side: Side::Black,
+                act: ClockAct::LongReflection { number: 2 },
+                clocks: None,
+            },
+            ["SILENCE g1 boris (Black) declared a long reflection for move 2: the silence limit does not end the game on it";
+                3],
+        ),
     ]
 }
 

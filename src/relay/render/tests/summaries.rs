@@ -55,7 +55,9 @@ fn an_english_summary_says_what_the_line_says() {
             let (verb, _, rest) = parts(&notice, &reader).unwrap();
             let rest = rest.trim_start_matches(':').trim_start();
             let line = format!("{} {rest}", verb.to_lowercase());
-            let line = line.replace("2 pair(s)", "2 pairs");
+            let line = line
+                .replace("2 pair(s)", "2 pairs")
+                .replace("20 day(s)", "20 days");
             assert_eq!(summary(&notice, &reader), line);
         }
     }
@@ -162,4 +164,35 @@ fn mail_details_speak_the_readers_language() {
     ] {
         assert_eq!(mail_details(&event, "r@x", lang).unwrap(), text);
     }
+}
+
+/// A refill and a long reflection, as docs/rules.md quotes them, in Russian and Ukrainian.
+#[test]
+fn a_refill_and_a_long_reflection_read_in_the_readers_language() {
+    let refill = Notice::OwnClock {
+        game: "g1".into(),
+        by: "alice".into(),
+        side: Side::White,
+        act: ClockAct::Refill { days: 20 },
+        clocks: None,
+    };
+    assert_eq!(
+        summary(&refill, &lan_ru()),
+        "alice (белые): из банка на часы переведено 20 дней"
+    );
+    assert_eq!(
+        summary(&refill, &san_uk()),
+        "alice (білі): з банку на годинник переведено 20 днів"
+    );
+    let long = Notice::OwnClock {
+        game: "g1".into(),
+        by: "boris".into(),
+        side: Side::Black,
+        act: ClockAct::LongReflection { number: 2 },
+        clocks: None,
+    };
+    assert_eq!(
+        summary(&long, &lan_ru()),
+        "boris (чёрные) заявляет долгое обдумывание хода 2: срок молчания не завершит на нём партию"
+    );
 }
