@@ -31,11 +31,7 @@ pub(super) fn parts<'a>(
             side,
             act,
         } => ("DRAW", game, draw(by, *side, *act)),
-        Notice::Resigned { game, by, side } => (
-            "RESIGN",
-            game,
-            format!(" {by} ({}) resigns", ColorName((*side).into())),
-        ),
+        Notice::Resigned { game, by, side } => ("RESIGN", game, resigned(by, *side)),
         Notice::Claim {
             game,
             by,
@@ -152,6 +148,11 @@ fn draw(by: &str, side: Side, act: DrawAct) -> String {
     };
     let side = ColorName(side.into());
     format!(" {what} by {by} ({side})")
+}
+
+/// `RESIGN`'s rest: ` alice (White) resigns`.
+fn resigned(by: &str, side: Side) -> String {
+    format!(" {by} ({}) resigns", ColorName(side.into()))
 }
 
 /// `CLAIM`'s rest: who claims which draw, with the move it is claimed with.
