@@ -77,26 +77,12 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let key = |field: &str| format!("{prefix}.{field}");
     let id = c.id(&key("id"), e.id);
     let d = Rules::default();
-    let time_control = match e.time_control.as_deref().map(str::parse::<TimeControl>) {
-        None => d.time_control,
-        Some(Ok(tc)) => tc,
-        Some(Err(err)) => {
-            c.problem(key("time_control"), err);
-            d.time_control
-        }
-    };
+    let time_control = read_time_control(c, &key, e.time_control, d.time_control);
     let on_timeout = c
         .read(&key("on_timeout"), e.on_timeout)
         .unwrap_or(d.on_timeout);
     let game = c.read(&key("game"), e.game).unwrap_or_default();
-    let mut reminder_days = Vec::new();
-    for (j, days) in e.reminder_days.unwrap_or_default().into_iter().enumerate() {
-        let days = c.positive(&key(&format!("reminder_days[{j}]")), Some(days), 1, 3650);
-        reminder_days.push(days as u32);
-    }
-    if !reminder_days.is_sorted_by(|a, b| a < b) {
-        c.problem(key("reminder_days"), "must be ascending");
-    }
+    let reminder_days = read_reminder_days(c, &key, e.reminder_days);
     let silence_days = e
         .silence_days
         .map(|days| c.positive(&key("silence_days"), Some(days), 1, 3650) as u32);
@@ -114,21 +100,7 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         366,
         u64::from(leave_default),
     ) as u32;
-    // ICCF's counting: whole days, doubled past the 20th day on one move (its Triple Block
-    // keeps its own: to the second, never doubled).
-    let (counting, double_default) = match e.counting.as_deref() {
-        None | Some("exact") => (Counting::Exact, None),
-        Some("whole_days") => (Counting::WholeDays, None),
-        Some("iccf") if triple_block => (Counting::Exact, None),
-        Some("iccf") => (Counting::WholeDays, Some(ICCF_DOUBLE_AFTER_DAYS)),
-        Some(other) => {
-            c.problem(
-                key("counting"),
-                format!("{other:?} is not a way of counting time (exact, whole_days, iccf)"),
-            );
-            (Counting::Exact, None)
-        }
-    };
+    let (counting, double_default) = read_counting(c, &key, e.counting, triple_block);
     let double_after_days = e
         .double_after_days
         .map(|days| c.positive(&key("double_after_days"), Some(days), 1, 3650) as u32)
@@ -137,53 +109,8 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
     let draw_offers_from_move = e
         .draw_offers_from_move
         .map(|n| c.positive(&key("draw_offers_from_move"), Some(n), 1, 1000) as u32);
-    let timeout_bar_days = match e.timeout_bar_days.as_deref() {
-        None => None,
-        Some(&[first, repeated]) => {
-            let first = c.positive(&key("timeout_bar_days[0]"), Some(first), 1, 3650) as u32;
-            let repeated = c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
-            if repeated < first {
-                c.problem(
-                    key("timeout_bar_days"),
-                    "the bar under a bar (the second number) is at least the first",
-                );
-            }
-            Some(TimeoutBar { first, repeated })
-        }
-        Some(_) => {
-            c.problem(
-                key("timeout_bar_days"),
-                "two numbers of days: after a loss on time, and after one while barred (ICCF: [30, 90])",
-            );
-            None
-        }
-    };
-    let view = match (e.view.as_deref(), e.delay) {
-        (None | Some("public"), None) => Viewing::Public,
-        (Some("finished"), None) => Viewing::Finished,
-        (Some("private"), None) => Viewing::Private,
-        (None | Some("delay"), Some(n)) => {
-            Viewing::Delay(c.positive(&key("delay"), Some(n), 1, 1000) as u32)
-        }
-        (Some("delay"), None) => {
-            c.problem(
-                key("delay"),
-                "required with view = \"delay\" (plies hidden)",
-            );
-            Viewing::Public
-        }
-        (Some(_), Some(_)) => {
-            c.problem(key("delay"), "goes only with view = \"delay\"");
-            Viewing::Public
-        }
-        (Some(other), None) => {
-            c.problem(
-                key("view"),
-                format!("{other:?} is not a viewing rule (public, delay, finished, private)"),
-            );
-            Viewing::Public
-        }
-    };
+    let timeout_bar_days = read_timeout_bar(c, &key, e.timeout_bar_days);
+    let view = read_view(c, &key, e.view, e.delay);
     Event {
         view,
         system: None,
@@ -210,6 +137,130 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
         },
         timeout_bar_days,
         id,
+    }
+}
+
+/// `time_control`, in the words the rules write it (`10 moves in 50 days`); `default` when
+/// absent or wrong.
+fn read_time_control(
+    c: &mut Checker,
+    key: &impl Fn(&str) -> String,
+    time_control: Option<String>,
+    default: TimeControl,
+) -> TimeControl {
+    match time_control.as_deref().map(str::parse::<TimeControl>) {
+        None => default,
+        Some(Ok(tc)) => tc,
+        Some(Err(err)) => {
+            c.problem(key("time_control"), err);
+            default
+        }
+    }
+}
+
+/// `reminder_days`: each a number of days, in ascending order.
+fn read_reminder_days(
+    c: &mut Checker,
+    key: &impl Fn(&str) -> String,
+    reminder_days: Option<Vec<i64>>,
+) -> Vec<u32> {
+    let mut days_read = Vec::new();
+    for (j, days) in reminder_days.unwrap_or_default().into_iter().enumerate() {
+        let days = c.positive(&key(&format!("reminder_days[{j}]")), Some(days), 1, 3650);
+        days_read.push(days as u32);
+    }
+    if !days_read.is_sorted_by(|a, b| a < b) {
+        c.problem(key("reminder_days"), "must be ascending");
+    }
+    days_read
+}
+
+/// `counting`: how a move's thinking is counted, and the day after which days count double
+/// unless `double_after_days` says otherwise. ICCF's counting: whole days, doubled past the
+/// 20th day on one move (its Triple Block keeps its own: to the second, never doubled).
+fn read_counting(
+    c: &mut Checker,
+    key: &impl Fn(&str) -> String,
+    counting: Option<String>,
+    triple_block: bool,
+) -> (Counting, Option<u32>) {
+    match counting.as_deref() {
+        None | Some("exact") => (Counting::Exact, None),
+        Some("whole_days") => (Counting::WholeDays, None),
+        Some("iccf") if triple_block => (Counting::Exact, None),
+        Some("iccf") => (Counting::WholeDays, Some(ICCF_DOUBLE_AFTER_DAYS)),
+        Some(other) => {
+            c.problem(
+                key("counting"),
+                format!("{other:?} is not a way of counting time (exact, whole_days, iccf)"),
+            );
+            (Counting::Exact, None)
+        }
+    }
+}
+
+/// `timeout_bar_days`: the days a player is barred from entering events after a loss on
+/// time, and after one while barred.
+fn read_timeout_bar(
+    c: &mut Checker,
+    key: &impl Fn(&str) -> String,
+    timeout_bar_days: Option<Vec<i64>>,
+) -> Option<TimeoutBar> {
+    match timeout_bar_days.as_deref() {
+        None => None,
+        Some(&[first, repeated]) => {
+            let first = c.positive(&key("timeout_bar_days[0]"), Some(first), 1, 3650) as u32;
+            let repeated = c.positive(&key("timeout_bar_days[1]"), Some(repeated), 1, 3650) as u32;
+            if repeated < first {
+                c.problem(
+                    key("timeout_bar_days"),
+                    "the bar under a bar (the second number) is at least the first",
+                );
+            }
+            Some(TimeoutBar { first, repeated })
+        }
+        Some(_) => {
+            c.problem(
+                key("timeout_bar_days"),
+                "two numbers of days: after a loss on time, and after one while barred (ICCF: [30, 90])",
+            );
+            None
+        }
+    }
+}
+
+/// `view` and `delay`: who may watch the event's games, and when.
+fn read_view(
+    c: &mut Checker,
+    key: &impl Fn(&str) -> String,
+    view: Option<String>,
+    delay: Option<i64>,
+) -> Viewing {
+    match (view.as_deref(), delay) {
+        (None | Some("public"), None) => Viewing::Public,
+        (Some("finished"), None) => Viewing::Finished,
+        (Some("private"), None) => Viewing::Private,
+        (None | Some("delay"), Some(n)) => {
+            Viewing::Delay(c.positive(&key("delay"), Some(n), 1, 1000) as u32)
+        }
+        (Some("delay"), None) => {
+            c.problem(
+                key("delay"),
+                "required with view = \"delay\" (plies hidden)",
+            );
+            Viewing::Public
+        }
+        (Some(_), Some(_)) => {
+            c.problem(key("delay"), "goes only with view = \"delay\"");
+            Viewing::Public
+        }
+        (Some(other), None) => {
+            c.problem(
+                key("view"),
+                format!("{other:?} is not a viewing rule (public, delay, finished, private)"),
+            );
+            Viewing::Public
+        }
     }
 }
 

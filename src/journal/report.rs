@@ -18,9 +18,24 @@ use crate::game::days_hours::days_hours;
 /// A readable report: players, time control, result, time used and leave, the moves with
 /// their dates, claims and decisions.
 pub(super) fn report(record: &Record, names: &Names) -> String {
+    let mut out = String::new();
+    write_heading(&mut out, record, names);
+    write_time_used(&mut out, record);
+    write_moves(&mut out, record);
+    write_events(&mut out, record);
+    let _ = writeln!(
+        out,
+        "\nJournal: {} entries for this game; the hash chain was verified.",
+        record.entries.len()
+    );
+    out
+}
+
+/// The report's head: the game, its event and round, the players, the start, the time
+/// control and the result (or whose move it is).
+fn write_heading(out: &mut String, record: &Record, names: &Names) {
     let (event, site) = event_of(record, names);
     let game = &record.game;
-    let mut out = String::new();
     let _ = writeln!(out, "GAME REPORT {}", escaped(&record.id));
     let _ = writeln!(out, "Event: {} ({})", escaped(&event), escaped(&site));
     if let Some(round) = &record.detail.round {
@@ -51,6 +66,12 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
             );
         }
     }
+}
+
+/// Each side's time, leave excluded: used, charged where that differs, left at the end, the
+/// bank; and each side's leave.
+fn write_time_used(out: &mut String, record: &Record) {
+    let game = &record.game;
     let _ = writeln!(out, "\nTime used (leave excluded):");
     for color in [Color::White, Color::Black] {
         let t = game.side_time(color, record.last);
@@ -80,6 +101,11 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
             let _ = writeln!(out, "    leave {leave}");
         }
     }
+}
+
+/// The moves, a numbered line for each pair: each in SAN and ICCF numeric, `(=)` when a draw
+/// was offered with it, and its date.
+fn write_moves(out: &mut String, record: &Record) {
     let _ = writeln!(out, "\nMoves:");
     let mut line = String::new();
     for m in &record.moves {
@@ -105,6 +131,13 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
     if !line.is_empty() {
         let _ = writeln!(out, "{}", line.trim_end());
     }
+}
+
+/// Every entry other than a move that the game's story needs (claims, time-outs, reminders,
+/// decisions, leave, draws, resignations, refusals, messages), one a line. Every text from an
+/// entry is escaped, and every text a person wrote is quoted: no entry can make a line of its
+/// own, nor end its field early (docs/security.md).
+fn write_events(out: &mut String, record: &Record) {
     let events: Vec<&Entry> = record
         .entries
         .iter()
@@ -127,44 +160,42 @@ pub(super) fn report(record: &Record, names: &Names) -> String {
             )
         })
         .collect();
-    // Every text from an entry is escaped, and every text a person wrote is quoted: no entry
-    // can make a line of its own, nor end its field early (docs/security.md).
-    if !events.is_empty() {
-        let _ = writeln!(out, "\nEvents:");
-        for e in events {
-            let what = match e.kind {
-                EntryKind::Rejected => {
-                    format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
-                }
-                EntryKind::Adjudication => {
-                    let reason = match Meaning::of(e) {
-                        Ok(Meaning::Adjudication(d)) => {
-                            format!("{} ({})", escaped(&d.result), quoted(&d.reason))
-                        }
-                        _ => quoted(&e.text),
-                    };
-                    format!("adjudication: {reason}")
-                }
-                EntryKind::Message => {
-                    format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
-                }
-                EntryKind::Claim => format!("draw claim ({}), upheld", escaped(&e.detail)),
-                _ => format!("{}: {}", e.kind.as_str().replace('_', " "), quoted(&e.text)),
-            };
-            let _ = writeln!(
-                out,
-                "  {} {:<10} {what}",
-                escaped(e.time.get(..16).unwrap_or(&e.time)),
-                escaped(&e.player)
-            );
-        }
+    if events.is_empty() {
+        return;
     }
-    let _ = writeln!(
-        out,
-        "\nJournal: {} entries for this game; the hash chain was verified.",
-        record.entries.len()
-    );
-    out
+    let _ = writeln!(out, "\nEvents:");
+    for e in events {
+        let _ = writeln!(
+            out,
+            "  {} {:<10} {}",
+            escaped(e.time.get(..16).unwrap_or(&e.time)),
+            escaped(&e.player),
+            what_happened(e)
+        );
+    }
+}
+
+/// What an event of the report says happened, after its time and who.
+fn what_happened(e: &Entry) -> String {
+    match e.kind {
+        EntryKind::Rejected => {
+            format!("refused {}: {}", quoted(&e.text), escaped(&e.detail))
+        }
+        EntryKind::Adjudication => {
+            let reason = match Meaning::of(e) {
+                Ok(Meaning::Adjudication(d)) => {
+                    format!("{} ({})", escaped(&d.result), quoted(&d.reason))
+                }
+                _ => quoted(&e.text),
+            };
+            format!("adjudication: {reason}")
+        }
+        EntryKind::Message => {
+            format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
+        }
+        EntryKind::Claim => format!("draw claim ({}), upheld", escaped(&e.detail)),
+        _ => format!("{}: {}", e.kind.as_str().replace('_', " "), quoted(&e.text)),
+    }
 }
 
 /// Every entry of the game, as journaled (rejected attempts and conditional lines included).

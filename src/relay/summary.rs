@@ -8,11 +8,13 @@
 use shakmaty::Color;
 
 use crate::catalog::{Arg, Key, Tongue};
-use crate::game::clock::{DAY, Overdue};
+use crate::game::clock::{DAY, Leave, Overdue};
 use crate::notation::Lang;
 
 use super::render::{Audience, numbered, shown};
-use crate::journal::notice::{ClockAct, ClockKind, Clocks, DrawAct, Notice, Side};
+use crate::journal::notice::{
+    ClockAct, ClockKind, Clocks, DrawAct, EventGame, MoveData, MoveNotice, Notice, Side,
+};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
 /// (the catalog's): for a welcome, how to play by mail (the key, where to write, a first
@@ -61,24 +63,7 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
             Key::SummaryGameStarted,
             &[("side", side_arg(*side)), ("opponent", opponent.into())],
         ),
-        Notice::Move(m) => {
-            let mv = numbered(&m.mv, reader);
-            let clocks = m
-                .clocks
-                .as_ref()
-                .map(|c| format!("; {}", clock_words(tongue, c)))
-                .unwrap_or_default();
-            say(
-                Key::SummaryMove,
-                &[
-                    ("move", (&mv).into()),
-                    ("mover", (&m.mover).into()),
-                    ("offer", yes(m.draw_offer)),
-                    ("clocks", (&clocks).into()),
-                    ("cancels", yes(m.cancels_line)),
-                ],
-            )
-        }
+        Notice::Move(m) => move_summary(tongue, m, reader),
         Notice::LinePlayed { mv, left, .. } => say(
             Key::SummaryLinePlayed,
             &[
@@ -86,21 +71,7 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
                 ("left", (*left).into()),
             ],
         ),
-        Notice::Draw { by, side, act, .. } => {
-            let act = match act {
-                DrawAct::Offered => "offered",
-                DrawAct::Accepted => "accepted",
-                DrawAct::Declined => "declined",
-            };
-            say(
-                Key::SummaryDraw,
-                &[
-                    ("act", act.into()),
-                    ("by", by.into()),
-                    ("side", side_arg(*side)),
-                ],
-            )
-        }
+        Notice::Draw { by, side, act, .. } => draw_summary(tongue, by, *side, *act),
         Notice::Resigned { by, side, .. } => say(
             Key::SummaryResigned,
             &[("by", by.into()), ("side", side_arg(*side))],
@@ -111,33 +82,10 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
             claim,
             mv,
             ..
-        } => {
-            let args = [
-                ("by", by.into()),
-                ("side", side_arg(*side)),
-                ("claim", claim.into()),
-            ];
-            match mv {
-                None => say(Key::SummaryClaim, &args),
-                Some(mv) => {
-                    let mv = numbered(mv, reader);
-                    let [a, b, c] = args;
-                    say(Key::SummaryClaimWith, &[a, b, c, ("move", (&mv).into())])
-                }
-            }
-        }
+        } => claim_summary(tongue, by, *side, claim, mv.as_deref(), reader),
         Notice::Leave {
             by, side, leave, ..
-        } => say(
-            Key::SummaryLeave,
-            &[
-                ("by", by.into()),
-                ("side", side_arg(*side)),
-                ("first", (&leave.first.to_string()).into()),
-                ("last", (&leave.last().to_string()).into()),
-                ("days", leave.days.into()),
-            ],
-        ),
+        } => leave_summary(tongue, by, *side, leave),
         Notice::TimeUp {
             player,
             side,
@@ -145,36 +93,8 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
             forfeit,
             clocks,
             ..
-        } => {
-            let overdue = match overdue {
-                Overdue::TimeControl => "time-control",
-                Overdue::Silence => "silence",
-            };
-            let clocks = clocks
-                .as_ref()
-                .map(|c| clock_words(tongue, c))
-                .unwrap_or_default();
-            say(
-                Key::SummaryTimeUp,
-                &[
-                    ("player", player.into()),
-                    ("side", side_arg(*side)),
-                    ("overdue", overdue.into()),
-                    ("forfeit", yes(*forfeit)),
-                    ("clocks", (&clocks).into()),
-                ],
-            )
-        }
-        Notice::Reminder { days, clocks, .. } => {
-            let clocks = clocks
-                .as_ref()
-                .map(|c| clock_words(tongue, c))
-                .unwrap_or_default();
-            say(
-                Key::SummaryReminder,
-                &[("days", (*days).into()), ("clocks", (&clocks).into())],
-            )
-        }
+        } => time_up_summary(tongue, player, *side, *overdue, *forfeit, clocks.as_ref()),
+        Notice::Reminder { days, clocks, .. } => reminder_summary(tongue, *days, clocks.as_ref()),
         Notice::Result { pgn, text, .. } => say(
             Key::SummaryResult,
             &[("pgn", pgn.into()), ("text", (&shown(text)).into())],
@@ -199,29 +119,7 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
                 ("notation", notation.into()),
             ],
         ),
-        Notice::EventStarted { name, games, .. } => {
-            let list: Vec<String> = games
-                .iter()
-                .map(|g| {
-                    say(
-                        Key::SummaryEventGame,
-                        &[
-                            ("game", (&g.game).into()),
-                            ("side", side_arg(g.side)),
-                            ("opponent", (&g.opponent).into()),
-                        ],
-                    )
-                })
-                .collect();
-            say(
-                Key::SummaryEventStarted,
-                &[
-                    ("name", (&shown(name)).into()),
-                    ("count", games.len().into()),
-                    ("games", (&list.join(", ")).into()),
-                ],
-            )
-        }
+        Notice::EventStarted { name, games, .. } => event_started_summary(tongue, name, games),
         Notice::Withdrawn { player, reason, .. } => say(
             Key::SummaryWithdrawn,
             &[
@@ -247,6 +145,142 @@ fn own_clock_words(tongue: Tongue, by: &str, side: Side, act: &ClockAct) -> Stri
             &[by, side, ("number", (*number).into())],
         ),
     }
+}
+
+/// A move's summary: the move numbered, its mover, an offer riding with it, the clocks, and
+/// whether it cancels the reader's conditional line.
+fn move_summary(tongue: Tongue, m: &MoveNotice, reader: &Audience) -> String {
+    let mv = numbered(&m.mv, reader);
+    let clocks = m
+        .clocks
+        .as_ref()
+        .map(|c| format!("; {}", clock_words(tongue, c)))
+        .unwrap_or_default();
+    tongue.say(
+        Key::SummaryMove,
+        &[
+            ("move", (&mv).into()),
+            ("mover", (&m.mover).into()),
+            ("offer", yes(m.draw_offer)),
+            ("clocks", (&clocks).into()),
+            ("cancels", yes(m.cancels_line)),
+        ],
+    )
+}
+
+/// A draw offered, accepted or declined, and by whom.
+fn draw_summary(tongue: Tongue, by: &str, side: Side, act: DrawAct) -> String {
+    let act = match act {
+        DrawAct::Offered => "offered",
+        DrawAct::Accepted => "accepted",
+        DrawAct::Declined => "declined",
+    };
+    tongue.say(
+        Key::SummaryDraw,
+        &[
+            ("act", act.into()),
+            ("by", by.into()),
+            ("side", side_arg(side)),
+        ],
+    )
+}
+
+/// A draw claimed, with the move it is claimed with if any.
+fn claim_summary(
+    tongue: Tongue,
+    by: &str,
+    side: Side,
+    claim: &str,
+    mv: Option<&MoveData>,
+    reader: &Audience,
+) -> String {
+    let args = [
+        ("by", by.into()),
+        ("side", side_arg(side)),
+        ("claim", claim.into()),
+    ];
+    match mv {
+        None => tongue.say(Key::SummaryClaim, &args),
+        Some(mv) => {
+            let mv = numbered(mv, reader);
+            let [a, b, c] = args;
+            tongue.say(Key::SummaryClaimWith, &[a, b, c, ("move", (&mv).into())])
+        }
+    }
+}
+
+/// A side on leave: who, from which day to which.
+fn leave_summary(tongue: Tongue, by: &str, side: Side, leave: &Leave) -> String {
+    tongue.say(
+        Key::SummaryLeave,
+        &[
+            ("by", by.into()),
+            ("side", side_arg(side)),
+            ("first", (&leave.first.to_string()).into()),
+            ("last", (&leave.last().to_string()).into()),
+            ("days", leave.days.into()),
+        ],
+    )
+}
+
+/// A side out of time: past which limit, the verdict, the clocks.
+fn time_up_summary(
+    tongue: Tongue,
+    player: &str,
+    side: Side,
+    overdue: Overdue,
+    forfeit: bool,
+    clocks: Option<&Clocks>,
+) -> String {
+    let overdue = match overdue {
+        Overdue::TimeControl => "time-control",
+        Overdue::Silence => "silence",
+    };
+    let clocks = clocks.map(|c| clock_words(tongue, c)).unwrap_or_default();
+    tongue.say(
+        Key::SummaryTimeUp,
+        &[
+            ("player", player.into()),
+            ("side", side_arg(side)),
+            ("overdue", overdue.into()),
+            ("forfeit", yes(forfeit)),
+            ("clocks", (&clocks).into()),
+        ],
+    )
+}
+
+/// How long the reader's move has waited, and the clocks.
+fn reminder_summary(tongue: Tongue, days: u32, clocks: Option<&Clocks>) -> String {
+    let clocks = clocks.map(|c| clock_words(tongue, c)).unwrap_or_default();
+    tongue.say(
+        Key::SummaryReminder,
+        &[("days", days.into()), ("clocks", (&clocks).into())],
+    )
+}
+
+/// An event started: its name and the reader's games in it.
+fn event_started_summary(tongue: Tongue, name: &str, games: &[EventGame]) -> String {
+    let list: Vec<String> = games
+        .iter()
+        .map(|g| {
+            tongue.say(
+                Key::SummaryEventGame,
+                &[
+                    ("game", (&g.game).into()),
+                    ("side", side_arg(g.side)),
+                    ("opponent", (&g.opponent).into()),
+                ],
+            )
+        })
+        .collect();
+    tongue.say(
+        Key::SummaryEventStarted,
+        &[
+            ("name", (&shown(name)).into()),
+            ("count", games.len().into()),
+            ("games", (&list.join(", ")).into()),
+        ],
+    )
 }
 
 /// A side as the catalog's selectors name it.

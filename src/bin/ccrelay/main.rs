@@ -3,27 +3,25 @@
 
 #![forbid(unsafe_code)]
 
-use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use ccrelay::config::Config;
-use ccrelay::convert::{Format, Options, convert};
 use ccrelay::game::Kind;
 use ccrelay::notation::Lang;
 use clap::{Parser, Subcommand};
-use shakmaty::fen::Fen;
 use tokio_util::sync::CancellationToken;
 
 mod admin;
+mod bench;
+mod convert;
 mod journal;
 mod log_line;
 mod progress;
 
 use journal::{JournalCommand, journal_command};
-use progress::{AboveProgress, progress_bar, with_progress};
 
 /// mimalloc, not the C library's allocator: the relay's threads free what others allocated
 /// (a move's record is made by the relay and dropped by the journal's writer, a push made by
@@ -170,67 +168,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lang,
             fen,
             file,
-        } => match game {
-            Kind::Chess => {
-                let to: Format = to
-                    .as_deref()
-                    .unwrap_or("iccf")
-                    .parse()
-                    .map_err(anyhow::Error::msg)?;
-                let fen: Option<Fen> = fen
-                    .map(|f| f.parse())
-                    .transpose()
-                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
-                convert_command(to, lang, fen, file)
-            }
-            Kind::DraughtsRu => {
-                if lang.is_some() {
-                    bail!(
-                        "--lang applies to chess; draughts squares read the same in every language"
-                    );
-                }
-                let to: ccrelay::convert::draughts::Format = to
-                    .as_deref()
-                    .unwrap_or("alg")
-                    .parse()
-                    .map_err(anyhow::Error::msg)?;
-                let start = fen
-                    .map(|f| ccrelay::draughts::setup::parse_any(&f))
-                    .transpose()
-                    .map_err(|e| anyhow::anyhow!("bad --fen: {e}"))?;
-                convert_draughts_command(to, start, file)
-            }
-            other => bail!("convert does not read {other} games"),
-        },
-        Command::CheckConfig { file } => {
-            let config = load_config(&file)?;
-            println!(
-                "{}: ok ({} players, {} events, {} games; journal in {}; listening on {})",
-                file.display(),
-                config.players.len(),
-                config.events.len(),
-                config.games.len(),
-                config.data_dir.display(),
-                config.tcp.listen
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::HashSecret => {
-            let mut secret = String::new();
-            io::stdin()
-                .lock()
-                .read_line(&mut secret)
-                .context("reading the secret")?;
-            let secret = secret.trim_end_matches(['\n', '\r']);
-            if secret.is_empty() {
-                bail!("no secret on standard input");
-            }
-            println!(
-                "{}",
-                ccrelay::auth::hash_secret(secret).map_err(anyhow::Error::msg)?
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        } => convert::convert_command(game, to, lang, fen, file),
+        Command::CheckConfig { file } => check_config_command(&file),
+        Command::HashSecret => hash_secret_command(),
         Command::Journal { command } => journal_command(command),
         Command::Admin(args) => admin::admin_command(args),
         Command::Init { dir, listen } => init_command(&dir, &listen),
@@ -241,26 +181,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             plies,
             fill: Some(dir),
             ..
-        } => {
-            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            let options = ccrelay::bench::fill::FillOptions {
-                games,
-                games_per_player: games_per_player as usize,
-                plies,
-                dir,
-                moves_done: moves_done.clone(),
-            };
-            let bar = progress_bar(Some((games * plies) as u64), "moves");
-            let report = runtime.block_on(with_progress(
-                &bar,
-                moves_done,
-                ccrelay::bench::fill::fill(options),
-            ));
-            bar.finish_and_clear();
-            println!("{}", report.map_err(anyhow::Error::msg)?);
-            Ok(ExitCode::SUCCESS)
-        }
+        } => bench::fill_command(games, games_per_player, plies, dir),
         Command::Bench {
             games,
             games_per_player,
@@ -269,43 +190,57 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data_dir,
             fill: None,
             connect,
-        } => {
-            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            let moves_done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            let options = ccrelay::bench::BenchOptions {
-                games,
-                games_per_player: games_per_player as usize,
-                plies,
-                rate,
-                data_dir,
-                moves_done: moves_done.clone(),
-            };
-            let bar = progress_bar(Some((games * plies) as u64), "moves");
-            let report = runtime.block_on(async {
-                match connect {
-                    Some(addr) => {
-                        let run = ccrelay::bench::run_against(addr, options);
-                        with_progress(&bar, moves_done, run).await
-                    }
-                    None => with_progress(&bar, moves_done, ccrelay::bench::run(options)).await,
-                }
-            });
-            bar.finish_and_clear();
-            println!("{}", report.map_err(anyhow::Error::msg)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Run { config } => {
-            let config = load_config(&config)?;
-            // Held to the end of `run`: dropping it writes out the lines still queued.
-            let log_writer = init_logging();
-            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            runtime.block_on(daemon(
-                config,
-                log_writer.as_ref().map(|l| l.dropped.clone()),
-            ))?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => bench::bench_command(games, games_per_player, plies, rate, data_dir, connect),
+        Command::Run { config } => run_command(&config),
     }
+}
+
+/// `ccrelay run`: the daemon, until a signal stops it.
+fn run_command(config: &Path) -> anyhow::Result<ExitCode> {
+    let config = load_config(config)?;
+    // Held to the end of `run_command`: dropping it writes out the lines still queued.
+    let log_writer = init_logging();
+    let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+    runtime.block_on(daemon(
+        config,
+        log_writer.as_ref().map(|l| l.dropped.clone()),
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ccrelay check-config`: the configuration read and checked, and what it holds, or what is
+/// wrong with it.
+fn check_config_command(file: &Path) -> anyhow::Result<ExitCode> {
+    let config = load_config(file)?;
+    println!(
+        "{}: ok ({} players, {} events, {} games; journal in {}; listening on {})",
+        file.display(),
+        config.players.len(),
+        config.events.len(),
+        config.games.len(),
+        config.data_dir.display(),
+        config.tcp.listen
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ccrelay hash-secret`: the Argon2id hash of the secret on standard input, for the
+/// configuration.
+fn hash_secret_command() -> anyhow::Result<ExitCode> {
+    let mut secret = String::new();
+    io::stdin()
+        .lock()
+        .read_line(&mut secret)
+        .context("reading the secret")?;
+    let secret = secret.trim_end_matches(['\n', '\r']);
+    if secret.is_empty() {
+        bail!("no secret on standard input");
+    }
+    println!(
+        "{}",
+        ccrelay::auth::hash_secret(secret).map_err(anyhow::Error::msg)?
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn load_config(path: &Path) -> anyhow::Result<Config> {
@@ -321,7 +256,7 @@ struct LogWriter {
 }
 
 /// Logs to the journal under systemd, else to stderr through a writer thread of its own,
-/// returned: kept to the end of `run`, its dropping writes out what is still queued.
+/// returned: kept to the end of `run_command`, its dropping writes out what is still queued.
 fn init_logging() -> Option<LogWriter> {
     use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_env("CCRELAY_LOG")
@@ -442,82 +377,6 @@ async fn wait_for_signal() {
     }
 }
 
-fn open_input(file: Option<PathBuf>) -> anyhow::Result<Box<dyn Read>> {
-    Ok(match file {
-        Some(path) if path.as_os_str() != "-" => {
-            Box::new(File::open(&path).with_context(|| format!("cannot read {}", path.display()))?)
-        }
-        _ => Box::new(io::stdin().lock()),
-    })
-}
-
-fn convert_draughts_command(
-    to: ccrelay::convert::draughts::Format,
-    start: Option<ccrelay::draughts::Position>,
-    file: Option<PathBuf>,
-) -> anyhow::Result<ExitCode> {
-    let input = open_input(file)?;
-    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let stderr = io::stderr().lock();
-    let converted = ccrelay::convert::draughts::convert(input, stdout, stderr, to, start);
-    conversion_status(converted.map(|t| (t.games, t.failed)))
-}
-
-/// The exit status of a conversion that read `(games, failed)`: 0 when every game converted,
-/// 1 when one failed. A closed pipe (`| head`) is the reader's choice, not a failure.
-fn conversion_status(converted: io::Result<(u64, u64)>) -> anyhow::Result<ExitCode> {
-    let (games, failed) = match converted {
-        Ok(totals) => totals,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(e).context("convert"),
-    };
-    if games == 0 {
-        eprintln!("ccrelay: the input holds no games");
-    }
-    Ok(if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn convert_command(
-    to: Format,
-    lang: Option<Lang>,
-    fen: Option<Fen>,
-    file: Option<PathBuf>,
-) -> anyhow::Result<ExitCode> {
-    let mut size = None;
-    let input: Box<dyn Read> = match file {
-        Some(path) if path.as_os_str() != "-" => {
-            let f = File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            size = f.metadata().ok().map(|m| m.len());
-            Box::new(f)
-        }
-        _ => Box::new(io::stdin().lock()),
-    };
-    let options = Options {
-        to,
-        lang,
-        start: fen,
-    };
-    // A large file shows how far it has got, on standard error when that is a terminal;
-    // the error lines print above the progress line.
-    let bar = match size {
-        Some(bytes) if bytes >= LARGE_INPUT => progress_bar(Some(bytes), "bytes"),
-        _ => indicatif::ProgressBar::hidden(),
-    };
-    let input = bar.wrap_read(input);
-    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let stderr = AboveProgress {
-        bar: bar.clone(),
-        inner: io::stderr(),
-    };
-    let converted = convert(input, stdout, stderr, &options);
-    bar.finish_and_clear();
-    conversion_status(converted.map(|t| (t.games, t.failed)))
-}
-
 fn init_command(dir: &Path, listen: &str) -> anyhow::Result<ExitCode> {
     let club = ccrelay::init::init(dir, listen)?;
     println!(
@@ -558,6 +417,3 @@ fn generate_command(what: Generated, dir: &Path) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// Input files from this size on get a progress line.
-const LARGE_INPUT: u64 = 4 << 20;

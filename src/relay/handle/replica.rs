@@ -19,8 +19,49 @@ use crate::relay::state::State;
 
 /// Journals entry `r` of the record the other node keeps, if it is the next one.
 pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pending {
+    let (index, time) = match next_entry(state, &r) {
+        Ok(next) => next,
+        Err(reply) => return Pending::Now(reply),
+    };
+    if r.kind == EntryKind::GameStart {
+        return replicate_start(state, r, time).await;
+    }
+    if let Err(reply) = kept_there(state, &r) {
+        return Pending::Now(reply);
+    }
+    let game = &state.games.by_id[&r.game];
+    let player = match r.actor {
+        Actor::Side(color) => game.player(color).to_owned(),
+        Actor::Arbiter => "admin".to_owned(),
+    };
+    let acted = match action_here(game, &r, index, time, &player) {
+        Ok(acted) => acted,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let (after, records) = records_of(state, game, &r, &acted, time, &player);
+    let by = Sender {
+        player,
+        admin: r.actor == Actor::Arbiter,
+        channel: Channel::Link,
+    };
+    // The entries this makes (a result that follows) carry the record's time.
+    let now = std::mem::replace(&mut state.recorder.now, time);
+    let pending = state
+        .commit(&by, after, records, "recorded".to_owned())
+        .await;
+    state.recorder.now = state.recorder.now.max(now);
+    if r.kind == EntryKind::Message && !matches!(pending, Pending::Now(_)) {
+        remember_message(state, &r, &by.player);
+    }
+    pending
+}
+
+/// Where entry `r` falls in the record here: its number and its time, from the entry before
+/// it. Refused unless it is an entry of a game's record and the next one here, the game's
+/// start first and only first.
+fn next_entry(state: &State, r: &Replicated) -> Result<(i64, Timestamp), Reply> {
     if !r.kind.is_record() {
-        return Pending::Now(Reply::new(
+        return Err(Reply::new(
             Status::BadCommand,
             format!("{} is not part of a game's record", r.kind.as_str()),
         ));
@@ -28,14 +69,14 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
     let held = state.games.ledgers.get(&r.game).map_or(0, |l| l.records);
     let index = nearest_number(r.index, i64::from(held));
     if index < i64::from(held) {
-        return Pending::Now(Reply::new(
+        return Err(Reply::new(
             Status::Seen,
             format!("entry {index} of game {}'s record is here already", r.game),
         ));
     }
     if index > i64::from(held) {
         tracing::error!(game = %Logged(&r.game), index, held, "the other node's record skips entries");
-        return Pending::Now(Reply::new(
+        return Err(Reply::new(
             Status::Refused,
             format!(
                 "entry {index} of game {}'s record comes after {held} entries here",
@@ -56,10 +97,10 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
         .ok()
         .and_then(|d| base.checked_add(jiff::SignedDuration::from_secs(d)).ok())
     else {
-        return Pending::Now(Reply::new(Status::BadCommand, "a time out of range"));
+        return Err(Reply::new(Status::BadCommand, "a time out of range"));
     };
     if (r.kind == EntryKind::GameStart) != (index == 0) {
-        return Pending::Now(Reply::new(
+        return Err(Reply::new(
             Status::Refused,
             format!(
                 "entry {index} of game {}'s record: only the first is its start",
@@ -67,31 +108,37 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
             ),
         ));
     }
-    if r.kind == EntryKind::GameStart {
-        return replicate_start(state, r, time).await;
-    }
+    Ok((index, time))
+}
+
+/// Refused unless the other node keeps the record of `r`'s game, which this node plays.
+fn kept_there(state: &State, r: &Replicated) -> Result<(), Reply> {
     match state.role(&r.game) {
-        Some(LinkRole::Replica { .. }) => {}
-        _ => {
-            return Pending::Now(Reply::new(
-                Status::Refused,
-                format!(
-                    "this node keeps game {}'s record, or does not play it",
-                    r.game
-                ),
-            ));
-        }
+        Some(LinkRole::Replica { .. }) => Ok(()),
+        _ => Err(Reply::new(
+            Status::Refused,
+            format!(
+                "this node keeps game {}'s record, or does not play it",
+                r.game
+            ),
+        )),
     }
-    let game = &state.games.by_id[&r.game];
-    let player = match r.actor {
-        Actor::Side(color) => game.player(color).to_owned(),
-        Actor::Arbiter => "admin".to_owned(),
-    };
+}
+
+/// What entry `r` (number `index`, by `player`) does in `game`: a side's action, checked
+/// against the game as it stands here, or nothing (a message). Refused if it does not apply.
+fn action_here(
+    game: &Game,
+    r: &Replicated,
+    index: i64,
+    time: Timestamp,
+    player: &str,
+) -> Result<Option<(Color, Action)>, Reply> {
     let probe = Entry {
         seq: 0,
         time: time.to_string(),
         game: r.game.clone(),
-        player: player.clone(),
+        player: player.to_owned(),
         channel: Channel::Link.as_str().to_owned(),
         kind: r.kind,
         text: String::new(),
@@ -107,60 +154,61 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
         }
         Ok(acted)
     });
-    let acted = match acted {
-        Ok(acted) => acted,
-        Err(e) => {
-            tracing::error!(game = %r.game, index, error = %e, "the other node's record does not apply here");
-            return Pending::Now(Reply::new(
-                Status::Refused,
-                format!(
-                    "entry {index} of game {}'s record does not apply here: {e}",
-                    r.game
-                ),
-            ));
-        }
-    };
-    let mut entry = NewEntry::new(&r.game, &player, Channel::Link.as_str(), r.kind, "");
+    acted.map_err(|e| {
+        tracing::error!(game = %r.game, index, error = %e, "the other node's record does not apply here");
+        Reply::new(
+            Status::Refused,
+            format!(
+                "entry {index} of game {}'s record does not apply here: {e}",
+                r.game
+            ),
+        )
+    })
+}
+
+/// Entry `r` as this node journals it, with what this node's player is told, and `game` after
+/// it; then the answer a move draws from a conditional line here.
+fn records_of(
+    state: &State,
+    game: &Game,
+    r: &Replicated,
+    acted: &Option<(Color, Action)>,
+    time: Timestamp,
+    player: &str,
+) -> (Game, Vec<Record>) {
+    let mut entry = NewEntry::new(&r.game, player, Channel::Link.as_str(), r.kind, "");
     entry.time = time;
     entry.iccf = r.iccf.clone();
     entry.detail = r.detail.clone();
     let mut after = Game::clone(game);
     let mut outbox = Vec::new();
-    if let Some((color, action)) = &acted {
+    if let Some((color, action)) = acted {
         if let Action::Move { m, .. } | Action::Claim { m: Some(m), .. } = action {
             entry.san = Some(game.board().write(m, Notation::San(Lang::English)));
         }
         after.apply_by(*color, action, time);
-        outbox = told(state, game, &after, &r, time, *color, action, &player);
+        outbox = told(state, game, &after, r, time, *color, action, player);
     } else if r.kind == EntryKind::Message {
-        outbox = told_message(state, game, &r, &player);
+        outbox = told_message(state, game, r, player);
     }
     entry.text = format!("from the other node: {}", r.kind.as_str().replace('_', " "));
     let mut records = vec![Record { entry, outbox }];
-    if let Some((color, Action::Move { .. })) = &acted
+    if let Some((color, Action::Move { .. })) = acted
         && let Some(answer) =
             crate::relay::handle::link::line_answer(state, &r.game, &after, *color, time)
     {
         records.push(answer);
     }
-    let by = Sender {
-        player,
-        admin: r.actor == Actor::Arbiter,
-        channel: Channel::Link,
-    };
-    // The entries this makes (a result that follows) carry the record's time.
-    let now = std::mem::replace(&mut state.recorder.now, time);
-    let pending = state
-        .commit(&by, after, records, "recorded".to_owned())
-        .await;
-    state.recorder.now = state.recorder.now.max(now);
-    if r.kind == EntryKind::Message
-        && !matches!(pending, Pending::Now(_))
-        && let Some(color) = state
-            .games
-            .by_id
-            .get(&r.game)
-            .and_then(|g| g.side_of(&by.player))
+    (after, records)
+}
+
+/// A message in the record, kept in the game's notes as the last its sender sent in it.
+fn remember_message(state: &mut State, r: &Replicated, sender: &str) {
+    if let Some(color) = state
+        .games
+        .by_id
+        .get(&r.game)
+        .and_then(|g| g.side_of(sender))
     {
         state
             .games
@@ -169,7 +217,6 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
             .or_default()
             .messages[usize::from(color == Color::Black)] = Some(r.detail.clone());
     }
-    pending
 }
 
 /// The record's first entry: the game starts here as it started there.

@@ -6,7 +6,7 @@
 //! One file for each thing rendered: `clock.rs` the clock line and the note once days count
 //! double; `game.rs` a game as `GAMES` and `SHOW` list it, and as it stood after a move;
 //! `moves.rs` a move, numbered and with its ICCF numeric form; `notice.rs` an outbox item on
-//! its one line. [`Audience`], whom a text is written for, and [`shown`], a person's text as
+//! its one line. [`Audience`], whom a text is written for, and `shown`, a person's text as
 //! it is shown, are every file's.
 
 use crate::command::text;

@@ -6,7 +6,10 @@ use super::clock::{clocks_and_note, push_clocks_and_note};
 use super::moves::{numbered, push_numbered};
 use super::{Audience, shown};
 use crate::game::ColorName;
-use crate::journal::notice::{ClockAct, Clocks, DrawAct, MoveNotice, Notice, Side};
+use crate::game::clock::{Leave, Overdue};
+use crate::journal::notice::{
+    ClockAct, Clocks, DrawAct, EventGame, MoveData, MoveNotice, Notice, Side,
+};
 
 /// An item's line split as the protocol writes it: keyword, game, and the rest (which starts
 /// with its own separator). `None` for a legacy item, which is only text.
@@ -14,106 +17,40 @@ pub(super) fn parts<'a>(
     notice: &'a Notice,
     reader: &Audience,
 ) -> Option<(&'static str, &'a str, String)> {
-    let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
-        if let Some(c) = clocks {
-            text.push_str("; ");
-            push_clocks_and_note(&mut text, c);
-        }
-        text
-    };
     Some(match notice {
         Notice::GameStarted {
             game,
             side,
             opponent,
-        } => (
-            "GAME",
-            game,
-            format!(
-                " started: you play {} against {opponent}",
-                ColorName((*side).into())
-            ),
-        ),
-        Notice::Move(m) => {
-            let MoveNotice {
-                game,
-                mover,
-                mv,
-                draw_offer,
-                clocks,
-                cancels_line,
-                ..
-            } = m.as_ref();
-            let mut text = String::with_capacity(192);
-            text.push(' ');
-            push_numbered(&mut text, mv, reader);
-            text.push_str(" by ");
-            text.push_str(mover);
-            if *draw_offer {
-                text.push_str(", draw offered");
-            }
-            let mut text = with_clocks(text, clocks.as_ref());
-            if *cancels_line {
-                text.push_str("; your conditional line is cancelled");
-            }
-            ("MOVE", game, text)
+        } => ("GAME", game, started(*side, opponent)),
+        Notice::Move(m) => ("MOVE", &m.game, moved(m, reader)),
+        Notice::LinePlayed { game, mv, left } => {
+            ("CONDITIONAL", game, line_played(mv, *left, reader))
         }
-        Notice::LinePlayed { game, mv, left } => (
-            "CONDITIONAL",
-            game,
-            format!(
-                " {} played from your line; {left} pair(s) left in it",
-                numbered(mv, reader)
-            ),
-        ),
         Notice::Draw {
             game,
             by,
             side,
             act,
-        } => {
-            let what = match act {
-                DrawAct::Offered => "offered",
-                DrawAct::Accepted => "accepted",
-                DrawAct::Declined => "declined",
-            };
-            let side = ColorName((*side).into());
-            ("DRAW", game, format!(" {what} by {by} ({side})"))
-        }
-        Notice::Resigned { game, by, side } => (
-            "RESIGN",
-            game,
-            format!(" {by} ({}) resigns", ColorName((*side).into())),
-        ),
+        } => ("DRAW", game, draw(by, *side, *act)),
+        Notice::Resigned { game, by, side } => ("RESIGN", game, resigned(by, *side)),
         Notice::Claim {
             game,
             by,
             side,
             claim,
             mv,
-        } => {
-            let mut text = format!(
-                " {by} ({}) claims a draw ({claim})",
-                ColorName((*side).into())
-            );
-            if let Some(mv) = mv {
-                text.push_str(&format!(" with {}", numbered(mv, reader)));
-            }
-            ("CLAIM", game, text)
-        }
+        } => (
+            "CLAIM",
+            game,
+            claimed(by, *side, claim, mv.as_deref(), reader),
+        ),
         Notice::Leave {
             game,
             by,
             side,
             leave,
-        } => (
-            "LEAVE",
-            game,
-            format!(
-                " {by} ({}) is on leave {leave}: their clock stops",
-                ColorName((*side).into())
-            ),
-        ),
+        } => ("LEAVE", game, on_leave(by, *side, leave)),
         Notice::OwnClock {
             game,
             by,
@@ -135,44 +72,20 @@ pub(super) fn parts<'a>(
             overdue,
             forfeit,
             clocks,
-        } => {
-            let verdict = if *forfeit {
-                ", lost on time"
-            } else {
-                "; the arbiter decides"
-            };
-            // Always the separator, even without clocks: the text has always ended so.
-            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
-            (
-                "TIME",
-                game,
-                format!(
-                    " {player} ({}): {overdue}{verdict}; {clocks}",
-                    ColorName((*side).into())
-                ),
-            )
-        }
+        } => (
+            "TIME",
+            game,
+            time_up(player, *side, *overdue, *forfeit, clocks.as_ref()),
+        ),
         Notice::Reminder { game, days, clocks } => {
-            let clocks = clocks.as_ref().map(clocks_and_note).unwrap_or_default();
-            (
-                "REMINDER",
-                game,
-                format!(": your move has waited {days} days; {clocks}"),
-            )
+            ("REMINDER", game, reminded(*days, clocks.as_ref()))
         }
         Notice::Result { game, text, .. } => ("RESULT", game, format!(" {}", shown(text))),
         Notice::Refused {
             game,
             number,
             reason,
-        } => (
-            "REFUSED",
-            game,
-            format!(
-                " the other node refused your action {number}: {}",
-                shown(reason)
-            ),
-        ),
+        } => ("REFUSED", game, refused(*number, reason)),
         Notice::Message { game, from, text } => {
             ("MSG", game, format!(" from {from}: {}", shown(text)))
         }
@@ -182,51 +95,169 @@ pub(super) fn parts<'a>(
             name,
             notation,
             ..
-        } => (
-            "WELCOME",
-            player,
-            format!(
-                " {}: you are registered; moves are written to you in {notation}",
-                shown(name)
-            ),
-        ),
-        Notice::EventStarted { event, name, games } => {
-            let list: Vec<String> = games
-                .iter()
-                .map(|g| {
-                    format!(
-                        "{} ({} against {})",
-                        g.game,
-                        ColorName(g.side.into()),
-                        g.opponent
-                    )
-                })
-                .collect();
-            (
-                "EVENT",
-                event,
-                format!(
-                    " {} started: your {} game(s): {}",
-                    shown(name),
-                    games.len(),
-                    list.join(", ")
-                ),
-            )
-        }
+        } => ("WELCOME", player, welcomed(name, notation)),
+        Notice::EventStarted { event, name, games } => ("EVENT", event, event_started(name, games)),
         Notice::Withdrawn {
             event,
             player,
             reason,
-        } => (
-            "WITHDRAWN",
-            event,
-            format!(
-                " {player} withdrew ({}): their unfinished games are lost",
-                shown(reason)
-            ),
-        ),
+        } => ("WITHDRAWN", event, withdrawn(player, reason)),
         Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
     })
+}
+
+/// `GAME`'s rest: ` started: you play Black against alice`.
+fn started(side: Side, opponent: &str) -> String {
+    format!(
+        " started: you play {} against {opponent}",
+        ColorName(side.into())
+    )
+}
+
+/// `MOVE`'s rest: the move numbered, its mover, an offer riding with it, the clocks, and
+/// whether it cancels the reader's conditional line.
+fn moved(m: &MoveNotice, reader: &Audience) -> String {
+    let with_clocks = |mut text: String, clocks: Option<&Clocks>| {
+        if let Some(c) = clocks {
+            text.push_str("; ");
+            push_clocks_and_note(&mut text, c);
+        }
+        text
+    };
+    let MoveNotice {
+        mover,
+        mv,
+        draw_offer,
+        clocks,
+        cancels_line,
+        ..
+    } = m;
+    let mut text = String::with_capacity(192);
+    text.push(' ');
+    push_numbered(&mut text, mv, reader);
+    text.push_str(" by ");
+    text.push_str(mover);
+    if *draw_offer {
+        text.push_str(", draw offered");
+    }
+    let mut text = with_clocks(text, clocks.as_ref());
+    if *cancels_line {
+        text.push_str("; your conditional line is cancelled");
+    }
+    text
+}
+
+/// `CONDITIONAL`'s rest: the move played from the reader's line, and the pairs left in it.
+fn line_played(mv: &MoveData, left: u32, reader: &Audience) -> String {
+    format!(
+        " {} played from your line; {left} pair(s) left in it",
+        numbered(mv, reader)
+    )
+}
+
+/// `DRAW`'s rest: ` offered by alice (White)`.
+fn draw(by: &str, side: Side, act: DrawAct) -> String {
+    let what = match act {
+        DrawAct::Offered => "offered",
+        DrawAct::Accepted => "accepted",
+        DrawAct::Declined => "declined",
+    };
+    let side = ColorName(side.into());
+    format!(" {what} by {by} ({side})")
+}
+
+/// `RESIGN`'s rest: ` alice (White) resigns`.
+fn resigned(by: &str, side: Side) -> String {
+    format!(" {by} ({}) resigns", ColorName(side.into()))
+}
+
+/// `CLAIM`'s rest: who claims which draw, with the move it is claimed with.
+fn claimed(by: &str, side: Side, claim: &str, mv: Option<&MoveData>, reader: &Audience) -> String {
+    let mut text = format!(" {by} ({}) claims a draw ({claim})", ColorName(side.into()));
+    if let Some(mv) = mv {
+        text.push_str(&format!(" with {}", numbered(mv, reader)));
+    }
+    text
+}
+
+/// `LEAVE`'s rest: who is on leave, and when.
+fn on_leave(by: &str, side: Side, leave: &Leave) -> String {
+    format!(
+        " {by} ({}) is on leave {leave}: their clock stops",
+        ColorName(side.into())
+    )
+}
+
+/// `TIME`'s rest: who ran out, past which limit, the verdict, the clocks.
+fn time_up(
+    player: &str,
+    side: Side,
+    overdue: Overdue,
+    forfeit: bool,
+    clocks: Option<&Clocks>,
+) -> String {
+    let verdict = if forfeit {
+        ", lost on time"
+    } else {
+        "; the arbiter decides"
+    };
+    // Always the separator, even without clocks: the text has always ended so.
+    let clocks = clocks.map(clocks_and_note).unwrap_or_default();
+    format!(
+        " {player} ({}): {overdue}{verdict}; {clocks}",
+        ColorName(side.into())
+    )
+}
+
+/// `REMINDER`'s rest: how long the reader's move has waited, and the clocks.
+fn reminded(days: u32, clocks: Option<&Clocks>) -> String {
+    let clocks = clocks.map(clocks_and_note).unwrap_or_default();
+    format!(": your move has waited {days} days; {clocks}")
+}
+
+/// `REFUSED`'s rest: which of the reader's actions the other node refused, and why.
+fn refused(number: u32, reason: &str) -> String {
+    format!(
+        " the other node refused your action {number}: {}",
+        shown(reason)
+    )
+}
+
+/// `WELCOME`'s rest: the new player's name and the notation moves are written to them in.
+fn welcomed(name: &str, notation: &str) -> String {
+    format!(
+        " {}: you are registered; moves are written to you in {notation}",
+        shown(name)
+    )
+}
+
+/// `EVENT`'s rest: the event's name and the reader's games in it.
+fn event_started(name: &str, games: &[EventGame]) -> String {
+    let list: Vec<String> = games
+        .iter()
+        .map(|g| {
+            format!(
+                "{} ({} against {})",
+                g.game,
+                ColorName(g.side.into()),
+                g.opponent
+            )
+        })
+        .collect();
+    format!(
+        " {} started: your {} game(s): {}",
+        shown(name),
+        games.len(),
+        list.join(", ")
+    )
+}
+
+/// `WITHDRAWN`'s rest: who withdrew, and why.
+fn withdrawn(player: &str, reason: &str) -> String {
+    format!(
+        " {player} withdrew ({}): their unfinished games are lost",
+        shown(reason)
+    )
 }
 
 /// An outbox item as `reader` reads it, on one line of the line protocol:

@@ -98,6 +98,7 @@ impl Fixture {
 }
 
 mod iccf;
+mod iccf_link;
 mod play;
 mod record;
 mod texts;

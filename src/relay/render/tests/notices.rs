@@ -7,6 +7,22 @@ use crate::relay::render;
 /// Every variant, and how each of three readers reads it: ICCF numeric, English SAN,
 /// Russian long algebraic.
 pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
+    let mut table = games_and_moves();
+    table.extend(draws_resignations_and_claims());
+    table.extend(leave_and_time());
+    table.extend(results_and_words());
+    table
+}
+
+/// 3. Bb5 after 1. e4 e5 2. Nf3 Nc6.
+fn bb5() -> MoveData {
+    let four = game(&["e4", "e5", "Nf3", "Nc6"]);
+    MoveData::of(&four, &next(&four, "Bb5"))
+}
+
+/// A game's start, a move pushed bare and with an offer, clocks and a line cancelled, and a
+/// move played from a conditional line.
+fn games_and_moves() -> Vec<(Notice, [&'static str; 3])> {
     let opening = ["e4", "e5", "Nf3"];
     let plain = move_notice(&opening, "Nc6");
     let mut offered = move_notice(&opening, "Nc6");
@@ -23,12 +39,6 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
         T0,
     );
     offered.clocks = Clocks::of(&after, T0 + SignedDuration::from_hours(26));
-    let four = game(&["e4", "e5", "Nf3", "Nc6"]);
-    let bb5 = MoveData::of(&four, &next(&four, "Bb5"));
-    let leave = Leave {
-        first: jiff::civil::date(2027, 3, 1),
-        days: 10,
-    };
     vec![
         (
             Notice::GameStarted {
@@ -58,7 +68,7 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
         (
             Notice::LinePlayed {
                 game: "g1".into(),
-                mv: Box::new(bb5.clone()),
+                mv: Box::new(bb5()),
                 left: 2,
             },
             [
@@ -67,6 +77,12 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
                 "CONDITIONAL g1 3. Сf1—b5 (6125) played from your line; 2 pair(s) left in it",
             ],
         ),
+    ]
+}
+
+/// Each act on a draw offer, a resignation, and a draw claimed without and with a move.
+fn draws_resignations_and_claims() -> Vec<(Notice, [&'static str; 3])> {
+    vec![
         (
             Notice::Draw {
                 game: "g1".into(),
@@ -118,7 +134,7 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
                 by: "alice".into(),
                 side: Side::White,
                 claim: "threefold".into(),
-                mv: Some(Box::new(bb5)),
+                mv: Some(Box::new(bb5())),
             },
             [
                 "CLAIM g1 alice (White) claims a draw (threefold) with 3. 6125",
@@ -126,6 +142,16 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
                 "CLAIM g1 alice (White) claims a draw (threefold) with 3. Сf1—b5 (6125)",
             ],
         ),
+    ]
+}
+
+/// Leave, time running out (forfeit or the arbiter's), reminders, with and without clocks.
+fn leave_and_time() -> Vec<(Notice, [&'static str; 3])> {
+    let leave = Leave {
+        first: jiff::civil::date(2027, 3, 1),
+        days: 10,
+    };
+    vec![
         (
             Notice::Leave {
                 game: "g1".into(),
@@ -196,6 +222,12 @@ pub(super) fn table() -> Vec<(Notice, [&'static str; 3])> {
             ["TIME g1 boris (Black): time limit exceeded; the arbiter decides; clock: White clock 50d 00h, bank 75d | Black clock 0d 00h, bank 75d (running)";
                 3],
         ),
+    ]
+}
+
+/// A result, the other node's refusal, a message, and what was recorded.
+fn results_and_words() -> Vec<(Notice, [&'static str; 3])> {
+    vec![
         (
             Notice::Result {
                 game: "g1".into(),
