@@ -30,7 +30,9 @@ mod diagram;
 mod draughts;
 mod saved;
 
-pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
+pub use action::{
+    Action, Claim, ClaimRefusal, ColorName, Due, EndReason, GameResult, LineRefusal, Refusal,
+};
 pub use authority::Authority;
 pub use board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, ReadPly};
 pub use boards::{board, codes, replay};
@@ -593,7 +595,7 @@ mod tests {
         };
         let refused = game.check(Color::Black, &claim(None), T0);
         assert!(
-            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("2 time(s)")),
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.to_string().contains("2 time(s)")),
             "{refused:?}"
         );
         // With the move that makes it the third time, the claim holds.
@@ -640,7 +642,7 @@ mod tests {
             T0,
         );
         assert!(
-            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("1 time(s)")),
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.to_string().contains("1 time(s)")),
             "{refused:?}"
         );
     }
@@ -656,7 +658,7 @@ mod tests {
         };
         let refused = game.check(Color::White, &fifty(None), T0);
         assert!(
-            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.contains("49 move(s)")),
+            matches!(&refused, Err(Refusal::WrongClaim(why)) if why.to_string().contains("49 move(s)")),
             "{refused:?}"
         );
         let ra2 = game
@@ -703,7 +705,7 @@ mod tests {
         assert!(matches!(read(&["e5"]), Err(Refusal::Conditional(_))), "odd");
         let illegal = read(&["e5", "Ke3"]);
         assert!(
-            matches!(&illegal, Err(Refusal::Conditional(why)) if why.contains("move 2")),
+            matches!(&illegal, Err(Refusal::Conditional(why)) if why.to_string().contains("move 2")),
             "{illegal:?}"
         );
         assert_eq!(read(&[]), Ok(vec![]), "cancelling");
@@ -713,7 +715,7 @@ mod tests {
         ];
         let wrong = game.read_conditional(Color::White, &numbered, None);
         assert!(
-            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("7 is written, but this is move 1")),
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.to_string().contains("7 is written, but this is move 1")),
             "{wrong:?}"
         );
         let black_for_white = [
@@ -728,7 +730,7 @@ mod tests {
         ];
         let wrong = game.read_conditional(Color::White, &black_for_white, None);
         assert!(
-            matches!(&wrong, Err(Refusal::Conditional(why)) if why.contains("for Black")),
+            matches!(&wrong, Err(Refusal::Conditional(why)) if why.to_string().contains("for Black")),
             "{wrong:?}"
         );
         let numbered = [
@@ -1062,7 +1064,7 @@ mod tests {
         game.apply_by(Color::White, &Action::LongReflection, day(2));
         let again = game.check(Color::White, &Action::LongReflection, day(2));
         assert!(
-            matches!(&again, Err(Refusal::LongReflection(why)) if why.contains("your next move")),
+            matches!(&again, Err(Refusal::LongReflection(why)) if why.to_string().contains("your next move")),
             "{again:?}"
         );
         play_at(&mut game, "d5", day(3));
@@ -1173,7 +1175,7 @@ mod tests {
                 },
                 T0
             ),
-            Err(Refusal::WrongClaim(why)) if why.contains("not this game's")
+            Err(Refusal::WrongClaim(why)) if why.to_string().contains("not this game's")
         ));
         let m = game
             .check_move(Color::White, "22x15", Some(white(1)), None)

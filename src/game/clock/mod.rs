@@ -30,9 +30,11 @@ use shakmaty::Color;
 mod cases;
 pub mod control;
 pub mod engine;
+mod refusal;
 
 pub use self::control::{Counting, TimeControl, TripleBlock};
 pub use self::engine::{Ledger, MoveCharge, Refill};
+pub use self::refusal::{LeaveRefusal, RefillRefusal, ReflectionRefusal};
 
 /// Seconds in a day: correspondence time is counted in days.
 pub const DAY: i64 = 86_400;
@@ -160,23 +162,19 @@ impl Rules {
     }
 
     /// Why a player may not take leave in a game under these rules, if they may not.
-    pub fn leave_refused(&self) -> Option<&'static str> {
+    pub fn leave_refused(&self) -> Option<LeaveRefusal> {
         match self.time_control {
-            TimeControl::TripleBlock(_) => {
-                Some("a Triple Block game has no leave: refill the clock from the bank")
-            }
+            TimeControl::TripleBlock(_) => Some(LeaveRefusal::TripleBlock),
             _ => None,
         }
     }
 
     /// Why a player may not declare a long reflection (ICCF's "Use 40+ reflection") in a game
     /// under these rules, if they may not: only a silence limit can be waived.
-    pub fn long_reflection_refused(&self) -> Option<&'static str> {
+    pub fn long_reflection_refused(&self) -> Option<ReflectionRefusal> {
         match (self.time_control, self.silence_days) {
-            (TimeControl::TripleBlock(_), _) => Some(
-                "a Triple Block game has no silence limit: its clock is the limit, and it runs whatever is declared",
-            ),
-            (_, None) => Some("this game has no silence limit: there is nothing to declare"),
+            (TimeControl::TripleBlock(_), _) => Some(ReflectionRefusal::TripleBlock),
+            (_, None) => Some(ReflectionRefusal::NoSilenceLimit),
             _ => None,
         }
     }
@@ -479,17 +477,12 @@ impl Timeline {
     }
 
     /// Checks a long reflection `color` declares now: not declared already for that move.
-    pub fn check_long_reflection(&self, color: Color) -> Result<(), String> {
+    pub fn check_long_reflection(&self, color: Color) -> Result<(), ReflectionRefusal> {
         let ply = self.next_move_of(color);
         if self.long_reflection.contains(&ply) {
-            return Err(format!(
-                "a long reflection is declared already for your {} move",
-                if ply == self.moves.len() {
-                    "current"
-                } else {
-                    "next"
-                }
-            ));
+            return Err(ReflectionRefusal::Already {
+                next: ply != self.moves.len(),
+            });
         }
         Ok(())
     }
@@ -723,7 +716,7 @@ impl Timeline {
         leave: Leave,
         now: Timestamp,
         per_year: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), LeaveRefusal> {
         check_leave(&self.leave[index(color)], leave, now, per_year)
     }
 
@@ -751,26 +744,28 @@ pub fn check_leave(
     leave: Leave,
     now: Timestamp,
     per_year: u32,
-) -> Result<(), String> {
+) -> Result<(), LeaveRefusal> {
     if leave.days == 0 {
-        return Err("leave is at least one day".to_owned());
+        return Err(LeaveRefusal::NoDays);
     }
     if leave.first <= date_of(now) {
-        return Err(format!(
-            "leave is announced ahead: it can start tomorrow ({}) at the earliest",
-            date_of(now).tomorrow().unwrap_or(leave.first)
-        ));
+        return Err(LeaveRefusal::NotAhead {
+            earliest: date_of(now).tomorrow().unwrap_or(leave.first),
+        });
     }
     if let Some(other) = taken.iter().find(|l| l.overlaps(leave)) {
-        return Err(format!("it overlaps leave already announced: {other}"));
+        return Err(LeaveRefusal::Overlaps { announced: *other });
     }
     for year in [leave.first.year(), leave.last().year()] {
         let before: u32 = taken.iter().map(|l| l.days_in(year)).sum();
         let asked = leave.days_in(year);
         if before + asked > per_year {
-            return Err(format!(
-                "{asked} day(s) of leave in {year} asked, {before} taken already, {per_year} allowed a year"
-            ));
+            return Err(LeaveRefusal::OverYear {
+                asked,
+                year,
+                taken: before,
+                allowed: per_year,
+            });
         }
     }
     Ok(())
@@ -916,6 +911,7 @@ mod tests {
         assert!(
             t.check_leave(Color::White, leave(1, 1, 3), now, 45)
                 .unwrap_err()
+                .to_string()
                 .contains("ahead")
         );
         assert!(
@@ -926,11 +922,13 @@ mod tests {
         assert!(
             t.check_leave(Color::White, leave(1, 20, 5), now, 45)
                 .unwrap_err()
+                .to_string()
                 .contains("overlaps")
         );
         assert!(
             t.check_leave(Color::White, leave(3, 1, 16), now, 45)
                 .unwrap_err()
+                .to_string()
                 .contains("45 allowed")
         );
         assert!(

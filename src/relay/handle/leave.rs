@@ -4,7 +4,7 @@ use jiff::civil::Date;
 use shakmaty::Color;
 
 use crate::command::Command;
-use crate::game::clock::Leave;
+use crate::game::clock::{Leave, LeaveRefusal};
 use crate::game::{Action, Game, Refusal};
 use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
@@ -14,6 +14,7 @@ use crate::relay::peers::game_of_key;
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::{Refused, State};
 
 pub(in crate::relay) async fn leave(
@@ -59,7 +60,7 @@ pub(in crate::relay) async fn leave(
     ids.retain(|id| !replica(id));
     // A game whose rules have no leave (Triple Block: the bank replaces it) is left out of
     // it, and nothing is recorded in it; if it is all there is, the leave is refused.
-    let mut without: Vec<(String, &'static str)> = Vec::new();
+    let mut without: Vec<(String, LeaveRefusal)> = Vec::new();
     ids.retain(|id| match state.games.by_id[*id].rules().leave_refused() {
         Some(why) => {
             without.push(((*id).clone(), why));
@@ -76,17 +77,17 @@ pub(in crate::relay) async fn leave(
         .filter(|g| request.channel == Channel::Link && state.games.by_id.contains_key(*g))
         .map(str::to_owned);
     if ids.is_empty() && (proposed.is_empty() || request.channel == Channel::Link) {
-        let reason = match without.first() {
-            Some((id, why)) => format!("game {id}: {}", Refusal::Leave((*why).to_owned())),
-            None => "you have no game in progress to take leave from".to_owned(),
-        };
-        let refused = Refused {
-            status: Status::Refused,
-            reason,
+        let refused = match without.first() {
+            Some((id, why)) => refused_in(id, Refusal::Leave(*why)),
+            None => Refused {
+                status: Status::Refused,
+                reason: "you have no game in progress to take leave from".to_owned(),
+                said: Some(Said::NoGameForLeave),
+            },
         };
         return match carrier {
             Some(game) => state.refuse(request, &game, refused).await,
-            None => Pending::Now(Reply::new(refused.status, refused.reason)),
+            None => Pending::Now(refused.reply()),
         };
     }
     // Leave is the player's: checked against all of it, in every game, finished or not.
@@ -104,10 +105,7 @@ pub(in crate::relay) async fn leave(
             .map_err(Refusal::Leave)
             .and_then(|()| game.check(color, &Action::Leave(leave), state.recorder.now));
         if let Err(refusal) = checked {
-            let refused = Refused {
-                status: Status::Refused,
-                reason: format!("game {id}: {refusal}"),
-            };
+            let refused = refused_in(id, refusal);
             let id = carrier.unwrap_or_else(|| (*id).clone());
             return state.refuse(request, &id, refused).await;
         }
@@ -173,5 +171,30 @@ pub(in crate::relay) async fn leave(
     for (id, why) in &without {
         reply.push_str(&format!("; not in {id}: {why}"));
     }
-    state.commit_many(request, afters, records, reply).await
+    let said = Said::LeaveTaken {
+        leave,
+        games: ids.iter().map(|id| (*id).clone()).collect(),
+        proposed: if request.channel == Channel::Link {
+            Vec::new()
+        } else {
+            proposed
+        },
+        without,
+    };
+    state
+        .commit_many(request, afters, records, reply)
+        .await
+        .saying(said)
+}
+
+/// Leave refused by game `id` (`game g1: leave refused: ...`).
+fn refused_in(id: &str, refusal: Refusal) -> Refused {
+    Refused {
+        status: Status::Refused,
+        reason: format!("game {id}: {refusal}"),
+        said: Some(Said::RefusedIn {
+            game: id.to_owned(),
+            refusal,
+        }),
+    }
 }
