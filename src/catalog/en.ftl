@@ -318,7 +318,7 @@ reply-line-cancelled = Conditional line cancelled.
 reply-message-sent = Message sent.
 reply-mended = It was mended for its reader: line breaks shown as " / ", characters that hide or reorder text left out, cut at 500 characters.
 reply-message-empty = The message was not sent: nothing readable was left of it.
-reply-message-not-sent = The message was not sent: { $why }
+reply-message-not-sent = The message was not sent.
 # $first, $last: dates; $games: the games, listed.
 reply-leave-taken = Leave from { $first } to { $last } ({ $days ->
         [one] { $days } day
@@ -332,7 +332,7 @@ reply-refilled = { $days ->
     } moved from the bank to the clock.
 reply-reflection = Long reflection declared for your move { $number }: the silence limit does not end the game on it; the time control still does.
 reply-proposed = Sent to the node that keeps this game's record: you will be told when it is in it.
-reply-in-game = Game { $game }: { $why }
+reply-in-game = Game { $game }: { $why }.
 reply-no-game-for-leave = You have no game in progress to take leave from.
 reply-not-recorded = Not recorded: nothing changed. Try again.
 reply-shutting-down = The relay is shutting down: try again later.
@@ -345,22 +345,22 @@ reply-not-an-action = This page does not do that.
 
 ## Why the game refuses something ($why: one of the reasons below).
 
-refused-game-over = The game is over: { $result }.
-refused-not-your-turn = It is not your move: { $side ->
+refused-game-over = the game is over: { $result }
+refused-not-your-turn = it is not your move: { $side ->
         [white] White
        *[black] Black
-    } is to move.
-refused-wrong-number = Wrong move number: { $written } is written, but this is move { $expected }.
-refused-black-number = Wrong move number: { $written } is written for Black, but this is White's move { $expected }.
-refused-no-draw-offer = There is no draw offer to answer.
-refused-own-draw-offer = You cannot answer your own draw offer.
-refused-wrong-repeat = Your opponent's move repeated in this message is { $written }, but it was { $actual }.
-refused-draw-too-early = Too early for a draw: in this event no draw is offered or agreed before move { $from }; this is move { $now }.
-refused-claim = Claim refused: { $why }.
-refused-leave = Leave refused: { $why }.
-refused-refill = Refill refused: { $why }.
-refused-reflection = Long reflection refused: { $why }.
-refused-line = Conditional line refused: { $why }.
+    } is to move
+refused-wrong-number = wrong move number: { $written } is written, but this is move { $expected }
+refused-black-number = wrong move number: { $written } is written for Black, but this is White's move { $expected }
+refused-no-draw-offer = there is no draw offer to answer
+refused-own-draw-offer = you cannot answer your own draw offer
+refused-wrong-repeat = your opponent's move repeated in this message is { $written }, but it was { $actual }
+refused-draw-too-early = too early for a draw: in this event no draw is offered or agreed before move { $from }; this is move { $now }
+refused-claim = claim refused: { $why }
+refused-leave = leave refused: { $why }
+refused-refill = refill refused: { $why }
+refused-reflection = long reflection refused: { $why }
+refused-line = conditional line refused: { $why }
 # $when: now or after (your move).
 claim-illegal-move = that move is not legal
 claim-repetition = the position { $when ->

@@ -209,8 +209,8 @@ keys! {
     /// A message mended for its reader (after [`Key::ReplyMessageSent`]).
     ReplyMended "reply-mended" [];
     ReplyMessageEmpty "reply-message-empty" [];
-    /// A message riding with a command not sent (`why`: the refusal's words).
-    ReplyMessageNotSent "reply-message-not-sent" ["why"];
+    /// A message riding with a command not sent (the refusal's words follow).
+    ReplyMessageNotSent "reply-message-not-sent" [];
     /// Leave taken (`first`, `last`: dates; `games`: listed).
     ReplyLeaveTaken "reply-leave-taken" ["first" "last" "days" "games"];
     ReplyLeaveProposed "reply-leave-proposed" ["games"];
@@ -218,7 +218,7 @@ keys! {
     ReplyRefilled "reply-refilled" ["days"];
     ReplyReflection "reply-reflection" ["number"];
     ReplyProposed "reply-proposed" [];
-    /// A refusal by one of the player's games (`why`: its words).
+    /// A refusal by one of the player's games (`why`: its reason, below).
     ReplyInGame "reply-in-game" ["game" "why"];
     ReplyNoGameForLeave "reply-no-game-for-leave" [];
     ReplyNotRecorded "reply-not-recorded" [];
@@ -230,7 +230,8 @@ keys! {
     ReplyBadNumber "reply-bad-number" ["number"];
     ReplyNotUnderstood "reply-not-understood" ["text"];
     ReplyNotAnAction "reply-not-an-action" [];
-    /// The game's refusals (`why`: a reason below, in its words).
+    /// The game's refusals, as reasons (lower case, no full stop: the page makes a sentence
+    /// of one, or names its game before it); `why`: a reason below.
     RefusedGameOver "refused-game-over" ["result"];
     RefusedNotYourTurn "refused-not-your-turn" ["side"];
     RefusedWrongNumber "refused-wrong-number" ["written" "expected"];

@@ -288,7 +288,7 @@ reply-line-cancelled = Условная линия отменена.
 reply-message-sent = Сообщение отправлено.
 reply-mended = Оно поправлено для читателя: переносы строк показаны как « / », символы, которые прячут или переставляют текст, убраны, длина не больше 500 знаков.
 reply-message-empty = Сообщение не отправлено: в нём не осталось читаемого текста.
-reply-message-not-sent = Сообщение не отправлено: { $why }
+reply-message-not-sent = Сообщение не отправлено.
 reply-leave-taken = Отпуск с { $first } по { $last } ({ $days ->
         [one] { $days } день
         [few] { $days } дня
@@ -303,7 +303,7 @@ reply-refilled = { $days ->
     } из банка на часы.
 reply-reflection = Долгое обдумывание объявлено для вашего { $number }-го хода: предел молчания не закончит на нём партию; контроль времени по-прежнему действует.
 reply-proposed = Отправлено на узел, который ведёт запись этой партии: вам сообщат, когда оно будет в записи.
-reply-in-game = Партия { $game }: { $why }
+reply-in-game = Партия { $game }: { $why }.
 reply-no-game-for-leave = У вас нет идущих партий, в которых можно взять отпуск.
 reply-not-recorded = Не записано: ничего не изменилось. Попробуйте ещё раз.
 reply-shutting-down = Сервер останавливается: попробуйте позже.
@@ -316,22 +316,22 @@ reply-not-an-action = Эта страница так не умеет.
 
 ## Почему партия отказывает.
 
-refused-game-over = Партия окончена: { $result }.
-refused-not-your-turn = Сейчас не ваш ход: ходят { $side ->
+refused-game-over = партия окончена: { $result }
+refused-not-your-turn = сейчас не ваш ход: ходят { $side ->
         [white] белые
        *[black] чёрные
-    }.
-refused-wrong-number = Неверный номер хода: написано { $written }, а это ход { $expected }.
-refused-black-number = Неверный номер хода: { $written } написан для чёрных, а это ход белых { $expected }.
-refused-no-draw-offer = Нет предложения ничьей, на которое можно ответить.
-refused-own-draw-offer = Нельзя ответить на собственное предложение ничьей.
-refused-wrong-repeat = В сообщении повторён ход соперника { $written }, а он был { $actual }.
-refused-draw-too-early = Ничью рано: в этом турнире её не предлагают и не принимают до { $from }-го хода; сейчас ход { $now }.
-refused-claim = Требование ничьей отклонено: { $why }.
-refused-leave = Отпуск не принят: { $why }.
-refused-refill = Пополнение не принято: { $why }.
-refused-reflection = Долгое обдумывание не принято: { $why }.
-refused-line = Условная линия не принята: { $why }.
+    }
+refused-wrong-number = неверный номер хода: написано { $written }, а это ход { $expected }
+refused-black-number = неверный номер хода: { $written } написан для чёрных, а это ход белых { $expected }
+refused-no-draw-offer = нет предложения ничьей, на которое можно ответить
+refused-own-draw-offer = нельзя ответить на собственное предложение ничьей
+refused-wrong-repeat = в сообщении повторён ход соперника { $written }, а он был { $actual }
+refused-draw-too-early = ничью рано: в этом турнире её не предлагают и не принимают до { $from }-го хода; сейчас ход { $now }
+refused-claim = требование ничьей отклонено: { $why }
+refused-leave = отпуск не принят: { $why }
+refused-refill = пополнение не принято: { $why }
+refused-reflection = долгое обдумывание не принято: { $why }
+refused-line = условная линия не принята: { $why }
 claim-illegal-move = такой ход невозможен
 claim-repetition = позиция { $when ->
         [after] после вашего хода

@@ -288,7 +288,7 @@ reply-line-cancelled = Умовну лінію скасовано.
 reply-message-sent = Повідомлення надіслано.
 reply-mended = Його виправлено для читача: переноси рядків показано як « / », символи, що ховають або переставляють текст, прибрано, довжина не більша за 500 знаків.
 reply-message-empty = Повідомлення не надіслано: у ньому не залишилося тексту, який можна прочитати.
-reply-message-not-sent = Повідомлення не надіслано: { $why }
+reply-message-not-sent = Повідомлення не надіслано.
 reply-leave-taken = Відпустку з { $first } по { $last } ({ $days ->
         [one] { $days } день
         [few] { $days } дні
@@ -303,7 +303,7 @@ reply-refilled = { $days ->
     } з банку на годинник.
 reply-reflection = Довге обмірковування оголошено для вашого { $number }-го ходу: межа мовчання не завершить на ньому партію; контроль часу й далі діє.
 reply-proposed = Надіслано на вузол, який веде запис цієї партії: вам повідомлять, коли воно буде в записі.
-reply-in-game = Партія { $game }: { $why }
+reply-in-game = Партія { $game }: { $why }.
 reply-no-game-for-leave = У вас немає поточних партій, у яких можна взяти відпустку.
 reply-not-recorded = Не записано: нічого не змінилося. Спробуйте ще раз.
 reply-shutting-down = Сервер зупиняється: спробуйте пізніше.
@@ -316,22 +316,22 @@ reply-not-an-action = Ця сторінка так не вміє.
 
 ## Чому партія відмовляє.
 
-refused-game-over = Партію завершено: { $result }.
-refused-not-your-turn = Зараз не ваш хід: ходять { $side ->
+refused-game-over = партію завершено: { $result }
+refused-not-your-turn = зараз не ваш хід: ходять { $side ->
         [white] білі
        *[black] чорні
-    }.
-refused-wrong-number = Неправильний номер ходу: написано { $written }, а це хід { $expected }.
-refused-black-number = Неправильний номер ходу: { $written } написано для чорних, а це хід білих { $expected }.
-refused-no-draw-offer = Немає пропозиції нічиєї, на яку можна відповісти.
-refused-own-draw-offer = Не можна відповісти на власну пропозицію нічиєї.
-refused-wrong-repeat = У повідомленні повторено хід суперника { $written }, а він був { $actual }.
-refused-draw-too-early = Нічию зарано: у цьому турнірі її не пропонують і не приймають до { $from }-го ходу; зараз хід { $now }.
-refused-claim = Вимогу нічиєї відхилено: { $why }.
-refused-leave = Відпустку не прийнято: { $why }.
-refused-refill = Поповнення не прийнято: { $why }.
-refused-reflection = Довге обмірковування не прийнято: { $why }.
-refused-line = Умовну лінію не прийнято: { $why }.
+    }
+refused-wrong-number = неправильний номер ходу: написано { $written }, а це хід { $expected }
+refused-black-number = неправильний номер ходу: { $written } написано для чорних, а це хід білих { $expected }
+refused-no-draw-offer = немає пропозиції нічиєї, на яку можна відповісти
+refused-own-draw-offer = не можна відповісти на власну пропозицію нічиєї
+refused-wrong-repeat = у повідомленні повторено хід суперника { $written }, а він був { $actual }
+refused-draw-too-early = нічию зарано: у цьому турнірі її не пропонують і не приймають до { $from }-го ходу; зараз хід { $now }
+refused-claim = вимогу нічиєї відхилено: { $why }
+refused-leave = відпустку не прийнято: { $why }
+refused-refill = поповнення не прийнято: { $why }
+refused-reflection = довге обмірковування не прийнято: { $why }
+refused-line = умовну лінію не прийнято: { $why }
 claim-illegal-move = такий хід неможливий
 claim-repetition = позиція { $when ->
         [after] після вашого ходу

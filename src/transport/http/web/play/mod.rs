@@ -31,11 +31,11 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 
+use super::said::Told;
 use super::sessions::{PlayerSessions, WebSession};
 use super::words::{Tongue, Words};
 use super::{Web, cookie, layout};
 use crate::notation::{Lang, Notation};
-use super::said::Told;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "ccrelay_player";
@@ -265,14 +265,13 @@ pub fn page(me: &Me, title: &str, waiting: usize, body: maud::Markup) -> maud::M
                 link rel="stylesheet" href=(layout::STYLE_PATH);
             }
             body.play data-live="/play/live" data-waiting=(waiting) data-version=(layout::version(&body)) {
-                header {
-                    a href="/" { strong { "ccrelay" } }
-                    a href="/play" { (w.play_title) }
+                // One line on a phone too: the languages by their codes, the name alone.
+                header.play {
+                    a.brand href="/" { strong { "ccrelay" } }
+                    a.mine href="/play" { (w.play_title) }
                     span.right {
-                        span lang="en" { a href="?lang=en" hreflang="en" { "English" } }
-                        span lang="ru" { a href="?lang=ru" hreflang="ru" { "Русский" } }
-                        span lang="uk" { a href="?lang=uk" hreflang="uk" { "Українська" } }
-                        span.me { (w.play_logged_in_as) " " strong #me { (me.name) } }
+                        (layout::language_switch(""))
+                        span.me { span.as { (w.play_logged_in_as) " " } strong #me { (me.name) } }
                         form.inline method="post" action="/play/logout" {
                             input type="hidden" name="form" value=(me.session.form_token);
                             button type="submit" { (w.logout) }
