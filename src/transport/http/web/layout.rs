@@ -79,7 +79,8 @@ header{padding:.4em .6em;gap:.6em}
 .langs{gap:.5em}
 .langs .long{display:none}
 .langs .short{display:inline}
-header .as{display:none}
+header{flex-wrap:nowrap;white-space:nowrap}
+header .as,header .title{display:none}
 .game-head h1{font-size:1.2em}
 .side{margin-top:.4em}
 .move-box{margin:.4em 0;padding:.4em .5em}
@@ -176,7 +177,7 @@ pub fn page_keeping(
             body data-live=[live] data-version=(version(&body)) {
                 header {
                     a href="/" { strong { "ccrelay" } }
-                    span { (w.title) }
+                    span.title { (w.title) }
                     span.right {
                         (language_switch(keep))
                         a href="/login" { (w.arbiter) }
