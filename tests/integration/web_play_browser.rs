@@ -345,7 +345,7 @@ async fn screenshots(c: &Client, base: &str, alice: &mut Line) {
         .expect("my games");
     let mut shots = Vec::new();
     for (width, height) in [(1100, 900), (390, 844)] {
-        c.set_window_size(width, height).await.expect("resize");
+        viewport(c, width, height).await;
         c.goto(&format!("{base}/play/games/f1"))
             .await
             .expect("goto");

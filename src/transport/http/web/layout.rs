@@ -34,7 +34,7 @@ ol.moves a.current{background:#e8d33f;border-radius:3px}
 .sr{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
 dl.facts dt{font-weight:600}
-dl.facts dd{margin:0;word-break:break-all}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
 form.choose{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}
 @media (max-width:700px){ol.moves{columns:1}header{font-size:.9em}}
 .flash{padding:.5em .8em;border-radius:4px;margin:.5em 0}
