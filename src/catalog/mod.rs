@@ -5,7 +5,7 @@
 //! the plural forms (Russian and Ukrainian have three) are Fluent's, by the language's rules.
 //!
 //! The line protocol's pushes and replies are not here: they are the protocol (clients parse
-//! their English words) and stay in `relay/render.rs`. What a reader of another language gets
+//! their English words) and stay in `relay/render/`. What a reader of another language gets
 //! over a line is the moves in their own letters, which is notation's business.
 //!
 //! Adding a language: a file `xx.ftl` with every key of `en.ftl`, a [`Tongue`] for it, and its

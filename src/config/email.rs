@@ -148,7 +148,7 @@ pub fn address_domain(address: &str) -> Option<&str> {
 }
 
 /// Whether the relay's mailer can send to `address`, by the mailer's own parsers: `lettre`'s
-/// `Mailbox`, which the mail's `To:` is built from (`transport/email/outbound.rs`), and its
+/// `Mailbox`, which the mail's `To:` is built from (`transport/email/outbound/`), and its
 /// `Address`, the SMTP envelope's recipient (`transport/email/smtp.rs`). An address these
 /// refuse (`x@[127.0.0.1]`, which the looser [`address_domain`] takes) could never be mailed:
 /// a player is not registered with it.

@@ -1,7 +1,7 @@
 //! A game rebuilt from its journal entries for the official exports ([`Record`]: the game,
 //! its moves with their dates and channels, every entry), and the names the exports show
 //! ([`Names`]: players, events, from the configuration and the registry). PGN and the
-//! scoresheet are `export.rs`, the report and the entries as text `report.rs`, an event's
+//! scoresheet are `export/`, the report and the entries as text `report.rs`, an event's
 //! exports `event_export.rs`, the crosstable `crosstable.rs`.
 
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! The official record as a person reads it: a game's report (players, clocks, every move
 //! with its date and channel, the result) and every entry of a game as text. Each text from a
 //! person is escaped, so nothing in it can pass for a line of the record. PGN and the ICCF
-//! scoresheet are `export.rs`.
+//! scoresheet are `export/`.
 
 use std::fmt::Write as _;
 

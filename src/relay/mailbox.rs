@@ -20,7 +20,7 @@ use crate::journal::{
     EntryKind, Hub, Journal, JournalError, NewEntry, OutboxItem, Record, Short, Told,
 };
 
-use super::render::{self, Reader};
+use super::render::{self, Audience};
 use super::reply::Channel;
 use super::roster::Roster;
 use super::undelivered::{DeadError, DeadLetter, DeadLetters, Shelf};
@@ -220,9 +220,9 @@ impl Mailbox {
     }
 
     /// How `player` reads: notation and language (ICCF numeric for the administrator).
-    pub fn reader(&self, player: &str) -> Reader {
+    pub fn audience(&self, player: &str) -> Audience {
         self.roster
-            .with(player, |p| Reader {
+            .with(player, |p| Audience {
                 notation: p.notation,
                 lang: p.lang,
             })
@@ -241,12 +241,12 @@ impl Mailbox {
 
     /// An item as its player reads it, on one line: `MOVE g1 12... Nf6 (7866) by boris`.
     pub fn render(&self, message: &Message) -> String {
-        render::notice(&message.notice, &self.reader(&message.player))
+        render::notice(&message.notice, &self.audience(&message.player))
     }
 
     /// A short summary of an item for its player, without the game: `move 12... Nf6 by boris`.
     pub fn summary(&self, message: &Message) -> String {
-        super::summary::summary(&message.notice, &self.reader(&message.player))
+        super::summary::summary(&message.notice, &self.audience(&message.player))
     }
 
     /// For a move, the game as it stood right after it, as its player reads it: the position
@@ -264,7 +264,7 @@ impl Mailbox {
         // that made it; only a notice pushed live, or stored as data by an older build, has
         // them read and played again here.
         if let Some(history) = m.history.get() {
-            return render::as_of(m, &self.reader(reader), players, Some(history));
+            return render::as_of(m, &self.audience(reader), players, Some(history));
         }
         let (game, id) = (message.game.clone(), message.id);
         let history = match self.read(move |v| v.moves_until(&game, id)).await {
@@ -277,7 +277,7 @@ impl Mailbox {
         let history = history
             .as_ref()
             .map(|(start, moves)| (start.as_ref(), moves.as_slice()));
-        render::as_of(m, &self.reader(reader), players, history)
+        render::as_of(m, &self.audience(reader), players, history)
     }
 
     /// Starts feeding `player`'s new items to a session, at most `capacity` queued; a

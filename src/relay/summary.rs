@@ -11,7 +11,7 @@ use crate::catalog::{Arg, Key, Tongue};
 use crate::game::clock::{DAY, Overdue};
 use crate::notation::Lang;
 
-use super::render::{Reader, numbered, shown};
+use super::render::{Audience, numbered, shown};
 use crate::journal::notice::{ClockKind, Clocks, DrawAct, Notice, Side};
 
 /// What a mail adds below a registration's or an event's line, in the reader's language
@@ -53,7 +53,7 @@ pub fn mail_details(notice: &Notice, relay: &str, lang: Option<Lang>) -> Option<
 /// A short summary of an item, without its game (a mail's subject names the game first), in
 /// the reader's language, from the catalog: `move 12... Nf6 (7866) by boris`,
 /// `ход 12... Кg8—f6 (7866), boris`. English says what the protocol's line says.
-pub fn summary(notice: &Notice, reader: &Reader) -> String {
+pub fn summary(notice: &Notice, reader: &Audience) -> String {
     let tongue = Tongue::of(reader.lang);
     let say = |key, args: &[(&str, Arg<'_>)]| tongue.say(key, args);
     match notice {

@@ -106,6 +106,90 @@ fn a_triple_block_clock_is_refilled_from_the_bank_across_restarts() {
     assert_journal_verifies(&config);
     let report = journal_export(&config, "g1", "report");
     assert!(report.contains("refill: \"BANK g1 20\""), "{report}");
+    let pgn = journal_export(&config, "g1", "pgn");
+    assert!(
+        pgn.contains("{[%ccrefill 20,2027.02.10,00:00:00]}"),
+        "{pgn}"
+    );
+    let sheet = journal_export(&config, "g1", "iccf");
+    assert!(
+        sheet.contains(
+            "Days moved from the bank to the clock:\n  White  2027-02-10 00:00  20 day(s)\n"
+        ),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("  White: 40d 00h used, 33d 00h left, bank 55d\n"),
+        "{sheet}"
+    );
+}
+
+/// docs/rules.md, "Fischer days", capped: 30 days + 10 a move, at most 45. Quick moves fill
+/// the clock to the cap and no further; ten days of thought on a move are charged ten and
+/// the increment tops the clock up to the cap again; a restart in the middle of a move's
+/// reflection changes nothing; past 20 days a day counts double, so the 45 days run out on
+/// the 33rd day of a move (32 days are charged 44, 33 are charged 46). `SHOW`, the PGN and
+/// the scoresheet agree.
+#[test]
+fn a_capped_fischer_clock_fills_to_its_cap_and_runs_out_doubled() {
+    let (_dir, config) =
+        setup("time_control = \"30 days + 10 days per move, max 45\"\ncounting = \"iccf\"");
+    let daemon = Daemon::start(&config);
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE g1 alice boris EVENT ev");
+    let mut alice = daemon.login(&ALICE);
+    let mut boris = daemon.login(&BORIS);
+    ok(&mut alice, "MOVE g1 e4");
+    ok(&mut boris, "MOVE g1 e5");
+    ok(&mut alice, "MOVE g1 Nf3");
+    ok(&mut boris, "MOVE g1 Nc6");
+    let shown = ok(&mut alice, "SHOW g1");
+    assert!(shown.contains("White 0d 00h used, 45d 00h left"), "{shown}");
+    assert!(shown.contains("Black 0d 00h used, 45d 00h left"), "{shown}");
+    ok(&mut arbiter, "CLOCK +5d");
+    drop((arbiter, alice, boris));
+    let (daemon, mut arbiter, mut alice, mut boris) = restart(daemon, &config);
+    ok(&mut arbiter, "CLOCK +5d");
+    let shown = ok(&mut alice, "SHOW g1");
+    assert!(
+        shown.contains("White 10d 00h used, 35d 00h left"),
+        "{shown}"
+    );
+    ok(&mut alice, "MOVE g1 Bc4");
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains("White 10d 00h used, 45d 00h left"),
+        "{shown}"
+    );
+    ok(&mut arbiter, "CLOCK +32d");
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(
+        shown.contains("Black 32d 00h used, charged 44d, 1d 00h left (running)"),
+        "{shown}"
+    );
+    drop((arbiter, alice, boris));
+    let (daemon, mut arbiter, _alice, mut boris) = restart(daemon, &config);
+    ok(&mut arbiter, "CLOCK +1d");
+    let shown = ok(&mut boris, "SHOW g1");
+    assert!(shown.contains("1-0 (lost on time)"), "{shown}");
+    drop((arbiter, boris, daemon));
+    assert_journal_verifies(&config);
+    let pgn = journal_export(&config, "g1", "pgn");
+    assert!(pgn.contains("[TimeControl \"2592000+864000\"]"), "{pgn}");
+    assert!(
+        pgn.contains(
+            "[CCTimeControl \"30 days + 10 days per move, max 45, whole days, doubled after 20 days\"]"
+        ),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+    let sheet = journal_export(&config, "g1", "iccf");
+    assert!(
+        sheet.contains(
+            "The clock after each move:\n  No.  White                   Black\n   1.  40d 00h                 40d 00h\n   2.  45d 00h                 45d 00h\n   3.  45d 00h"
+        ),
+        "{sheet}"
+    );
 }
 
 /// docs/rules.md, "Silence": White declares a long reflection for its second move; 45 days

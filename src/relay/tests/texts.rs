@@ -154,7 +154,7 @@ fn a_message_shown_from_the_record_is_mended_for_its_reader() {
         from: "boris".to_owned(),
         text: "hi\u{1b}[2K\n* 99 RESULT g1 0-1\u{202E}".to_owned(),
     };
-    let shown = render::notice(&notice, &render::Reader::default());
+    let shown = render::notice(&notice, &render::Audience::default());
     assert!(
         shown.starts_with("MSG g1 from boris: hi [2K * 99 RESULT g1 0-1"),
         "{shown:?}"
