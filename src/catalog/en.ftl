@@ -298,6 +298,184 @@ play-download-receipt = the signed receipt
 play-done = Done
 play-refused = Refused
 play-forged = This form is out of date or did not come from this site: nothing was done. Reload the page and try again.
-play-you = you
+play-you = You
 play-actions = In this game
 play-login-needed = Log in to play your games.
+play-bank = Triple Block bank
+play-bank-days = Days from the bank to the clock
+play-refill = Refill the clock
+play-silence = Declare a long reflection
+play-silence-help = The silence limit will not end the game on your current or next move; the time control still does.
+play-bank-left = bank { $bank }
+
+## The relay's replies on a player's pages, from their kind and values (the line protocol
+## writes its own English line for each).
+
+# $move: the numbered move as the player writes it, with its code: 6. Ng1-f3 (7163).
+reply-moved = Move { $move } accepted{ $offer ->
+        [yes] , with a draw offer
+       *[no] {""}
+    }.
+reply-draw-offered = You offered a draw.
+reply-draw-accepted = You accepted the draw: the game is drawn.
+reply-draw-declined = You declined the draw offer.
+reply-resigned = You resigned.
+reply-claimed = Draw claimed by { $claim ->
+        [fifty] the fifty-move rule
+       *[threefold] threefold repetition
+    }: the game is drawn.
+# $line: its pairs (reply-line-pair), joined by "; ".
+reply-line-set = Conditional line set: { $line }.
+reply-line-pair = if { $expected } then { $answer }
+reply-line-cancelled = Conditional line cancelled.
+reply-message-sent = Message sent.
+reply-mended = It was mended for its reader: line breaks shown as " / ", characters that hide or reorder text left out, cut at 500 characters.
+reply-message-empty = The message was not sent: nothing readable was left of it.
+reply-message-not-sent = The message was not sent.
+# $first, $last: dates; $games: the games, listed.
+reply-leave-taken = Leave from { $first } to { $last } ({ $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }) taken in { $games }.
+reply-leave-proposed = For { $games } it was sent to the other node, which keeps their records: you will be told.
+reply-leave-not-in = Not in { $game }: { $why }.
+reply-refilled = { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } moved from the bank to the clock.
+reply-reflection = Long reflection declared for your move { $number }: the silence limit does not end the game on it; the time control still does.
+reply-proposed = Sent to the node that keeps this game's record: you will be told when it is in it.
+reply-in-game = Game { $game }: { $why }.
+reply-no-game-for-leave = You have no game in progress to take leave from.
+reply-not-recorded = Not recorded: nothing changed. Try again.
+reply-shutting-down = The relay is shutting down: try again later.
+reply-too-many = Too many commands: slow down, and try again in a minute.
+reply-confirm-resignation = Tick the box to confirm the resignation.
+reply-empty-message = The message is empty: write something.
+reply-bad-number = { $number } is not a move number.
+reply-not-understood = Not understood: { $text }
+reply-not-an-action = This page does not do that.
+
+## Why the game refuses something ($why: one of the reasons below).
+
+refused-game-over = the game is over: { $result }
+refused-not-your-turn = it is not your move: { $side ->
+        [white] White
+       *[black] Black
+    } is to move
+refused-wrong-number = wrong move number: { $written } is written, but this is move { $expected }
+refused-black-number = wrong move number: { $written } is written for Black, but this is White's move { $expected }
+refused-no-draw-offer = there is no draw offer to answer
+refused-own-draw-offer = you cannot answer your own draw offer
+refused-wrong-repeat = your opponent's move repeated in this message is { $written }, but it was { $actual }
+refused-draw-too-early = too early for a draw: in this event no draw is offered or agreed before move { $from }; this is move { $now }
+refused-claim = claim refused: { $why }
+refused-leave = leave refused: { $why }
+refused-refill = refill refused: { $why }
+refused-reflection = long reflection refused: { $why }
+refused-line = conditional line refused: { $why }
+# $when: now or after (your move).
+claim-illegal-move = that move is not legal
+claim-repetition = the position { $when ->
+        [after] after your move
+       *[now] now
+    } has occurred { $seen ->
+        [one] once
+       *[other] { $seen } times
+    }; a draw by repetition needs 3
+claim-no-fifty = the fifty-move rule is not this game's; its own limits end it by themselves
+claim-fifty = { $when ->
+        [after] after your move
+       *[now] now
+    }, { $moves ->
+        [one] { $moves } move has
+       *[other] { $moves } moves have
+    } been made without a capture or a pawn move; the rule needs 50
+leave-triple-block = a Triple Block game has no leave: refill the clock from the bank
+leave-no-days = leave is at least one day
+leave-not-ahead = leave is announced ahead: it can start on { $earliest } at the earliest
+leave-overlaps = it overlaps leave already announced, from { $first } to { $last }
+leave-over-year = { $asked } day(s) of leave in { $year } asked, { $taken } taken already, { $allowed } allowed a year
+refill-no-bank = only a Triple Block game has a bank
+refill-not-to-move = a clock is refilled while its side is to move
+refill-no-days = a refill is at least one day
+refill-out-of-time = the clock has run out
+refill-bank-short = the bank holds { $bank } day(s), { $asked } asked
+refill-clock-full = the clock holds at most { $clock } days: { $room } day(s) fit on it now, { $asked } asked
+reflection-triple-block = a Triple Block game has no silence limit: its clock is the limit, and it runs whatever is declared
+reflection-no-limit = this game has no silence limit: there is nothing to declare
+# $next: yes for the player's next move, no for the one they are making.
+reflection-already = a long reflection is declared already for your { $next ->
+        [yes] next
+       *[no] current
+    } move
+line-your-move = it is your move: send it; conditional moves answer your opponent's next move
+line-unpaired = a line pairs each expected move of your opponent with your answer
+line-too-long = at most { $max } moves in a line
+line-over-before = the game would be over before "{ $text }"
+# $whose: theirs (the opponent's expected move) or yours.
+line-in-move = move { $index } ({ $whose ->
+        [theirs] your opponent's
+       *[yours] yours
+    }) "{ $text }": { $why }
+
+## Why a move cannot be read or played.
+
+move-not-a-move = not a move: { $why }
+syntax-empty = nothing is written
+syntax-too-long = it is too long
+syntax-null-move = a null move is not a move
+syntax-numeric = not a numeric move
+syntax-piece-letters = no piece is written "{ $letters }"
+syntax-no-destination = no destination square
+syntax-promotion-piece = the promotion piece is missing after "="
+syntax-unexpected = unexpected "{ $text }"
+syntax-bad-square = "{ $text }" is not a square (a1–h8 on a dark square, or 1–32)
+syntax-one-square = a move needs at least two squares
+syntax-mixed-separators = it mixes a dash and a capture mark
+syntax-mixed-forms = it mixes algebraic squares and square numbers
+move-no-such-move = no such move here
+move-nothing-to = no such move here: no legal move goes to { $square }
+move-legal-to = no such move here; legal moves to { $square }: { $moves }
+move-game-over = no such move here: the game is over, there are no legal moves
+move-ambiguous = ambiguous: it could be { $readings }
+move-promotion-missing = ambiguous: the piece to promote to is missing; write one of { $readings }
+# A reading of an ambiguous move, with the languages that read it so ($langs: their codes).
+move-reading = { $move } (in { $langs })
+move-or = {" "}or{" "}
+move-any-language = any language
+move-out-of-languages = no legal move in { $had }, the languages the earlier moves fit; only { $readers } read it, as { $readings } (the moves of one game are read in one language)
+draughts-no-piece = no { $side ->
+        [white] white
+       *[black] black
+    } piece stands on { $square }
+draughts-must-capture = a capture is compulsory
+draughts-legal-from = legal moves from { $square }: { $moves }
+draughts-stuck = the piece on { $square } has no legal move
+draughts-legal = legal moves: { $moves }
+draughts-no-legal-move = no such move here: the game is over, { $side ->
+        [white] White
+       *[black] Black
+    } has no legal move
+draughts-stops-early = the capture goes on: { $moves }
+draughts-ambiguous = ambiguous: write the whole capture, { $moves }
+
+## Time controls, as the pages write them.
+
+tc-moves-in-days = { $moves } moves in { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }
+tc-days-per-move = { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } per move
+tc-fischer = { $base } days + { $increment } days per move
+tc-fischer-cap = { $base } days + { $increment } days per move, at most { $cap }
+tc-triple-block = Triple Block: clock { $clock } days + { $increment } days per move for { $moves } moves, bank { $bank } days
+tc-refill-by-hand = refilled by hand
+tc-protection = protection { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }
+tc-none = no time limit

@@ -188,6 +188,139 @@ keys! {
     PlayYou "play-you" [];
     PlayActions "play-actions" [];
     PlayLoginNeeded "play-login-needed" [];
+    /// The Triple Block refill form: its heading, its field, its button.
+    PlayBank "play-bank" [];
+    PlayBankDays "play-bank-days" [];
+    PlayRefill "play-refill" [];
+    /// The long reflection's button (`SILENCE g1 LONG`), and what it does.
+    PlaySilence "play-silence" [];
+    PlaySilenceHelp "play-silence-help" [];
+    /// A Triple Block side's bank beside its clock in the list of games (`bank`: days).
+    PlayBankLeft "play-bank-left" ["bank"];
+    /// The player's move played (`move`: numbered, with its code; `offer`: `yes` or `no`).
+    ReplyMoved "reply-moved" ["move" "offer"];
+    ReplyDrawOffered "reply-draw-offered" [];
+    ReplyDrawAccepted "reply-draw-accepted" [];
+    ReplyDrawDeclined "reply-draw-declined" [];
+    ReplyResigned "reply-resigned" [];
+    /// A draw claimed and granted (`claim`: `threefold` or `fifty`).
+    ReplyClaimed "reply-claimed" ["claim"];
+    /// A conditional line set (`line`: its pairs, [`Key::ReplyLinePair`] each, joined).
+    ReplyLineSet "reply-line-set" ["line"];
+    ReplyLinePair "reply-line-pair" ["expected" "answer"];
+    ReplyLineCancelled "reply-line-cancelled" [];
+    ReplyMessageSent "reply-message-sent" [];
+    /// A message mended for its reader (after [`Key::ReplyMessageSent`]).
+    ReplyMended "reply-mended" [];
+    ReplyMessageEmpty "reply-message-empty" [];
+    /// A message riding with a command not sent (the refusal's words follow).
+    ReplyMessageNotSent "reply-message-not-sent" [];
+    /// Leave taken (`first`, `last`: dates; `games`: listed).
+    ReplyLeaveTaken "reply-leave-taken" ["first" "last" "days" "games"];
+    ReplyLeaveProposed "reply-leave-proposed" ["games"];
+    ReplyLeaveNotIn "reply-leave-not-in" ["game" "why"];
+    ReplyRefilled "reply-refilled" ["days"];
+    ReplyReflection "reply-reflection" ["number"];
+    ReplyProposed "reply-proposed" [];
+    /// A refusal by one of the player's games (`why`: its reason, below).
+    ReplyInGame "reply-in-game" ["game" "why"];
+    ReplyNoGameForLeave "reply-no-game-for-leave" [];
+    ReplyNotRecorded "reply-not-recorded" [];
+    ReplyShuttingDown "reply-shutting-down" [];
+    ReplyTooMany "reply-too-many" [];
+    /// The page's own refusals of a form, before the relay is asked.
+    ReplyConfirmResignation "reply-confirm-resignation" [];
+    ReplyEmptyMessage "reply-empty-message" [];
+    ReplyBadNumber "reply-bad-number" ["number"];
+    ReplyNotUnderstood "reply-not-understood" ["text"];
+    ReplyNotAnAction "reply-not-an-action" [];
+    /// The game's refusals, as reasons (lower case, no full stop: the page makes a sentence
+    /// of one, or names its game before it); `why`: a reason below.
+    RefusedGameOver "refused-game-over" ["result"];
+    RefusedNotYourTurn "refused-not-your-turn" ["side"];
+    RefusedWrongNumber "refused-wrong-number" ["written" "expected"];
+    RefusedBlackNumber "refused-black-number" ["written" "expected"];
+    RefusedNoDrawOffer "refused-no-draw-offer" [];
+    RefusedOwnDrawOffer "refused-own-draw-offer" [];
+    RefusedWrongRepeat "refused-wrong-repeat" ["written" "actual"];
+    RefusedDrawTooEarly "refused-draw-too-early" ["from" "now"];
+    RefusedClaim "refused-claim" ["why"];
+    RefusedLeave "refused-leave" ["why"];
+    RefusedRefill "refused-refill" ["why"];
+    RefusedReflection "refused-reflection" ["why"];
+    RefusedLine "refused-line" ["why"];
+    /// Why a claim is refused (`when`: `now` or `after` the move claimed with).
+    ClaimIllegalMove "claim-illegal-move" [];
+    ClaimRepetition "claim-repetition" ["when" "seen"];
+    ClaimNoFifty "claim-no-fifty" [];
+    ClaimFifty "claim-fifty" ["when" "moves"];
+    /// Why leave is refused.
+    LeaveTripleBlock "leave-triple-block" [];
+    LeaveNoDays "leave-no-days" [];
+    LeaveNotAhead "leave-not-ahead" ["earliest"];
+    LeaveOverlaps "leave-overlaps" ["first" "last"];
+    LeaveOverYear "leave-over-year" ["asked" "year" "taken" "allowed"];
+    /// Why a refill is refused.
+    RefillNoBank "refill-no-bank" [];
+    RefillNotToMove "refill-not-to-move" [];
+    RefillNoDays "refill-no-days" [];
+    RefillOutOfTime "refill-out-of-time" [];
+    RefillBankShort "refill-bank-short" ["bank" "asked"];
+    RefillClockFull "refill-clock-full" ["clock" "room" "asked"];
+    /// Why a long reflection is refused (`next`: `yes` or `no`).
+    ReflectionTripleBlock "reflection-triple-block" [];
+    ReflectionNoLimit "reflection-no-limit" [];
+    ReflectionAlready "reflection-already" ["next"];
+    /// Why a conditional line is refused (`whose`: `theirs` or `yours`).
+    LineYourMove "line-your-move" [];
+    LineUnpaired "line-unpaired" [];
+    LineTooLong "line-too-long" ["max"];
+    LineOverBefore "line-over-before" ["text"];
+    LineInMove "line-in-move" ["index" "whose" "text" "why"];
+    /// Why a move cannot be read (`why`: a `syntax-*` reason).
+    MoveNotAMove "move-not-a-move" ["why"];
+    SyntaxEmpty "syntax-empty" [];
+    SyntaxTooLong "syntax-too-long" [];
+    SyntaxNullMove "syntax-null-move" [];
+    SyntaxNumeric "syntax-numeric" [];
+    SyntaxPieceLetters "syntax-piece-letters" ["letters"];
+    SyntaxNoDestination "syntax-no-destination" [];
+    SyntaxPromotionPiece "syntax-promotion-piece" [];
+    SyntaxUnexpected "syntax-unexpected" ["text"];
+    SyntaxBadSquare "syntax-bad-square" ["text"];
+    SyntaxOneSquare "syntax-one-square" [];
+    SyntaxMixedSeparators "syntax-mixed-separators" [];
+    SyntaxMixedForms "syntax-mixed-forms" [];
+    /// Why a move read cannot be played.
+    MoveNoSuchMove "move-no-such-move" [];
+    MoveNothingTo "move-nothing-to" ["square"];
+    MoveLegalTo "move-legal-to" ["square" "moves"];
+    MoveGameOver "move-game-over" [];
+    MoveAmbiguous "move-ambiguous" ["readings"];
+    MovePromotionMissing "move-promotion-missing" ["readings"];
+    /// One reading of an ambiguous move with the languages that read it so (their codes).
+    MoveReading "move-reading" ["move" "langs"];
+    /// Between readings.
+    MoveOr "move-or" [];
+    MoveAnyLanguage "move-any-language" [];
+    MoveOutOfLanguages "move-out-of-languages" ["had" "readers" "readings"];
+    DraughtsNoPiece "draughts-no-piece" ["side" "square"];
+    DraughtsMustCapture "draughts-must-capture" [];
+    DraughtsLegalFrom "draughts-legal-from" ["square" "moves"];
+    DraughtsStuck "draughts-stuck" ["square"];
+    DraughtsLegal "draughts-legal" ["moves"];
+    DraughtsNoLegalMove "draughts-no-legal-move" ["side"];
+    DraughtsStopsEarly "draughts-stops-early" ["moves"];
+    DraughtsAmbiguous "draughts-ambiguous" ["moves"];
+    /// A time control, as the pages write it.
+    TcMovesInDays "tc-moves-in-days" ["moves" "days"];
+    TcDaysPerMove "tc-days-per-move" ["days"];
+    TcFischer "tc-fischer" ["base" "increment"];
+    TcFischerCap "tc-fischer-cap" ["base" "increment" "cap"];
+    TcTripleBlock "tc-triple-block" ["clock" "increment" "moves" "bank"];
+    TcRefillByHand "tc-refill-by-hand" [];
+    TcProtection "tc-protection" ["days"];
+    TcNone "tc-none" [];
     EndCheckmate "end-checkmate" [];
     EndStalemate "end-stalemate" [];
     EndInsufficientMaterial "end-insufficient-material" [];

@@ -272,6 +272,183 @@ play-download-receipt = подписанная квитанция
 play-done = Сделано
 play-refused = Отклонено
 play-forged = Эта форма устарела или пришла не с этого сайта: ничего не сделано. Обновите страницу и попробуйте снова.
-play-you = вы
+play-you = Вы
 play-actions = В этой партии
 play-login-needed = Войдите, чтобы играть свои партии.
+play-bank = Банк времени
+play-bank-days = Дней из банка на часы
+play-refill = Пополнить часы
+play-silence = Объявить долгое обдумывание
+play-silence-help = Предел молчания не закончит партию на вашем текущем или следующем ходе; контроль времени по-прежнему действует.
+play-bank-left = банк { $bank }
+
+## Ответы сервера на страницах игрока.
+
+reply-moved = Ход { $move } принят{ $offer ->
+        [yes] , с предложением ничьей
+       *[no] {""}
+    }.
+reply-draw-offered = Вы предложили ничью.
+reply-draw-accepted = Вы приняли ничью: партия закончилась вничью.
+reply-draw-declined = Вы отклонили предложение ничьей.
+reply-resigned = Вы сдали партию.
+reply-claimed = Ничья по { $claim ->
+        [fifty] правилу 50 ходов
+       *[threefold] троекратному повторению
+    } засчитана.
+reply-line-set = Условная линия задана: { $line }.
+reply-line-pair = если { $expected }, то { $answer }
+reply-line-cancelled = Условная линия отменена.
+reply-message-sent = Сообщение отправлено.
+reply-mended = Оно поправлено для читателя: переносы строк показаны как « / », символы, которые прячут или переставляют текст, убраны, длина не больше 500 знаков.
+reply-message-empty = Сообщение не отправлено: в нём не осталось читаемого текста.
+reply-message-not-sent = Сообщение не отправлено.
+reply-leave-taken = Отпуск с { $first } по { $last } ({ $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[other] { $days } дней
+    }) взят в партиях: { $games }.
+reply-leave-proposed = Для партий { $games } он отправлен на другой узел, который ведёт их запись: вам сообщат.
+reply-leave-not-in = Не в партии { $game }: { $why }.
+reply-refilled = { $days ->
+        [one] { $days } день переведён
+        [few] { $days } дня переведены
+       *[other] { $days } дней переведены
+    } из банка на часы.
+reply-reflection = Долгое обдумывание объявлено для вашего { $number }-го хода: предел молчания не закончит на нём партию; контроль времени по-прежнему действует.
+reply-proposed = Отправлено на узел, который ведёт запись этой партии: вам сообщат, когда оно будет в записи.
+reply-in-game = Партия { $game }: { $why }.
+reply-no-game-for-leave = У вас нет идущих партий, в которых можно взять отпуск.
+reply-not-recorded = Не записано: ничего не изменилось. Попробуйте ещё раз.
+reply-shutting-down = Сервер останавливается: попробуйте позже.
+reply-too-many = Слишком много команд: не спешите и попробуйте снова через минуту.
+reply-confirm-resignation = Отметьте флажок, чтобы подтвердить сдачу.
+reply-empty-message = Сообщение пустое: напишите что-нибудь.
+reply-bad-number = { $number } — не номер хода.
+reply-not-understood = Не понято: { $text }
+reply-not-an-action = Эта страница так не умеет.
+
+## Почему партия отказывает.
+
+refused-game-over = партия окончена: { $result }
+refused-not-your-turn = сейчас не ваш ход: ходят { $side ->
+        [white] белые
+       *[black] чёрные
+    }
+refused-wrong-number = неверный номер хода: написано { $written }, а это ход { $expected }
+refused-black-number = неверный номер хода: { $written } написан для чёрных, а это ход белых { $expected }
+refused-no-draw-offer = нет предложения ничьей, на которое можно ответить
+refused-own-draw-offer = нельзя ответить на собственное предложение ничьей
+refused-wrong-repeat = в сообщении повторён ход соперника { $written }, а он был { $actual }
+refused-draw-too-early = ничью рано: в этом турнире её не предлагают и не принимают до { $from }-го хода; сейчас ход { $now }
+refused-claim = требование ничьей отклонено: { $why }
+refused-leave = отпуск не принят: { $why }
+refused-refill = пополнение не принято: { $why }
+refused-reflection = долгое обдумывание не принято: { $why }
+refused-line = условная линия не принята: { $why }
+claim-illegal-move = такой ход невозможен
+claim-repetition = позиция { $when ->
+        [after] после вашего хода
+       *[now] сейчас
+    } встречалась { $seen ->
+        [one] { $seen } раз
+        [few] { $seen } раза
+       *[other] { $seen } раз
+    }; для ничьей нужно 3
+claim-no-fifty = правило 50 ходов не для этой игры: её заканчивают собственные пределы
+claim-fifty = { $when ->
+        [after] после вашего хода
+       *[now] сейчас
+    } без взятий и ходов пешкой сделано { $moves ->
+        [one] { $moves } ход
+        [few] { $moves } хода
+       *[other] { $moves } ходов
+    }; правило требует 50
+leave-triple-block = в партии с тройным блоком отпуска нет: пополняйте часы из банка
+leave-no-days = отпуск — не меньше одного дня
+leave-not-ahead = отпуск объявляют заранее: он может начаться не раньше { $earliest }
+leave-overlaps = он пересекается с уже объявленным отпуском с { $first } по { $last }
+leave-over-year = в { $year } году просят { $asked } дн. отпуска, уже взято { $taken }, в год можно { $allowed }
+refill-no-bank = банк есть только в партии с тройным блоком
+refill-not-to-move = часы пополняют, когда ваш ход
+refill-no-days = пополнение — не меньше одного дня
+refill-out-of-time = время на часах вышло
+refill-bank-short = в банке { $bank } дн., а просят { $asked }
+refill-clock-full = на часах помещается не больше { $clock } дн.: сейчас войдёт { $room }, а просят { $asked }
+reflection-triple-block = в партии с тройным блоком нет предела молчания: предел — её часы, и они идут, что бы ни было объявлено
+reflection-no-limit = в этой партии нет предела молчания: объявлять нечего
+reflection-already = долгое обдумывание уже объявлено для вашего { $next ->
+        [yes] следующего
+       *[no] текущего
+    } хода
+line-your-move = сейчас ваш ход: сделайте его; условные ходы отвечают на следующий ход соперника
+line-unpaired = в линии каждому ожидаемому ходу соперника нужен ваш ответ
+line-too-long = в линии не больше { $max } ходов
+line-over-before = партия окончилась бы до «{ $text }»
+line-in-move = ход { $index } ({ $whose ->
+        [theirs] соперника
+       *[yours] ваш
+    }) «{ $text }»: { $why }
+
+## Почему ход не прочитан или невозможен.
+
+move-not-a-move = это не ход: { $why }
+syntax-empty = ничего не написано
+syntax-too-long = слишком длинно
+syntax-null-move = пустой ход — не ход
+syntax-numeric = это не числовая запись хода
+syntax-piece-letters = нет фигуры, которая пишется «{ $letters }»
+syntax-no-destination = нет поля, куда идёт ход
+syntax-promotion-piece = после «=» не указана фигура превращения
+syntax-unexpected = лишнее «{ $text }»
+syntax-bad-square = «{ $text }» — не поле (a1–h8 на тёмном поле или 1–32)
+syntax-one-square = в ходе нужно не меньше двух полей
+syntax-mixed-separators = в нём смешаны тире и знак взятия
+syntax-mixed-forms = в нём смешаны буквенные поля и номера полей
+move-no-such-move = здесь нет такого хода
+move-nothing-to = здесь нет такого хода: на { $square } не идёт ни один ход
+move-legal-to = здесь нет такого хода; на { $square } можно: { $moves }
+move-game-over = здесь нет такого хода: партия окончена, ходов нет
+move-ambiguous = неоднозначно: это может быть { $readings }
+move-promotion-missing = неоднозначно: не указана фигура превращения; напишите один из ходов: { $readings }
+move-reading = { $move } (в языках { $langs })
+move-or = {" "}или{" "}
+move-any-language = любой язык
+move-out-of-languages = в языках { $had }, которым соответствуют прежние ходы, такого хода нет; его читают только { $readers }, как { $readings } (ходы одной партии читаются на одном языке)
+draughts-no-piece = на { $square } нет { $side ->
+        [white] белой
+       *[black] чёрной
+    } шашки
+draughts-must-capture = бить обязательно
+draughts-legal-from = ходы с { $square }: { $moves }
+draughts-stuck = у шашки на { $square } нет ходов
+draughts-legal = возможные ходы: { $moves }
+draughts-no-legal-move = здесь нет такого хода: партия окончена, у { $side ->
+        [white] белых
+       *[black] чёрных
+    } нет ходов
+draughts-stops-early = взятие продолжается: { $moves }
+draughts-ambiguous = неоднозначно: напишите взятие целиком, { $moves }
+
+## Контроль времени.
+
+tc-moves-in-days = { $moves ->
+        [one] { $moves } ход
+        [few] { $moves } хода
+       *[other] { $moves } ходов
+    } за { $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[other] { $days } дней
+    }
+tc-days-per-move = { $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[other] { $days } дней
+    } на ход
+tc-fischer = { $base } дн. + { $increment } дн. за ход
+tc-fischer-cap = { $base } дн. + { $increment } дн. за ход, не больше { $cap }
+tc-triple-block = Тройной блок: часы { $clock } дн. + { $increment } дн. за ход в первых { $moves } ходах, банк { $bank } дн.
+tc-refill-by-hand = пополнение вручную
+tc-protection = защита { $days } дн.
+tc-none = без ограничения времени

@@ -272,6 +272,183 @@ play-download-receipt = підписана квитанція
 play-done = Зроблено
 play-refused = Відхилено
 play-forged = Ця форма застаріла або надійшла не з цього сайту: нічого не зроблено. Оновіть сторінку й спробуйте знову.
-play-you = ви
+play-you = Ви
 play-actions = У цій партії
 play-login-needed = Увійдіть, щоб грати свої партії.
+play-bank = Банк часу
+play-bank-days = Днів із банку на годинник
+play-refill = Поповнити годинник
+play-silence = Оголосити довге обмірковування
+play-silence-help = Межа мовчання не завершить партію на вашому поточному або наступному ході; контроль часу й далі діє.
+play-bank-left = банк { $bank }
+
+## Відповіді сервера на сторінках гравця.
+
+reply-moved = Хід { $move } прийнято{ $offer ->
+        [yes] , з пропозицією нічиєї
+       *[no] {""}
+    }.
+reply-draw-offered = Ви запропонували нічию.
+reply-draw-accepted = Ви прийняли нічию: партія завершилася внічию.
+reply-draw-declined = Ви відхилили пропозицію нічиєї.
+reply-resigned = Ви здали партію.
+reply-claimed = Нічию за { $claim ->
+        [fifty] правилом 50 ходів
+       *[threefold] триразовим повторенням
+    } зараховано.
+reply-line-set = Умовну лінію задано: { $line }.
+reply-line-pair = якщо { $expected }, то { $answer }
+reply-line-cancelled = Умовну лінію скасовано.
+reply-message-sent = Повідомлення надіслано.
+reply-mended = Його виправлено для читача: переноси рядків показано як « / », символи, що ховають або переставляють текст, прибрано, довжина не більша за 500 знаків.
+reply-message-empty = Повідомлення не надіслано: у ньому не залишилося тексту, який можна прочитати.
+reply-message-not-sent = Повідомлення не надіслано.
+reply-leave-taken = Відпустку з { $first } по { $last } ({ $days ->
+        [one] { $days } день
+        [few] { $days } дні
+       *[other] { $days } днів
+    }) взято в партіях: { $games }.
+reply-leave-proposed = Для партій { $games } її надіслано на інший вузол, який веде їхній запис: вам повідомлять.
+reply-leave-not-in = Не в партії { $game }: { $why }.
+reply-refilled = { $days ->
+        [one] { $days } день переведено
+        [few] { $days } дні переведено
+       *[other] { $days } днів переведено
+    } з банку на годинник.
+reply-reflection = Довге обмірковування оголошено для вашого { $number }-го ходу: межа мовчання не завершить на ньому партію; контроль часу й далі діє.
+reply-proposed = Надіслано на вузол, який веде запис цієї партії: вам повідомлять, коли воно буде в записі.
+reply-in-game = Партія { $game }: { $why }.
+reply-no-game-for-leave = У вас немає поточних партій, у яких можна взяти відпустку.
+reply-not-recorded = Не записано: нічого не змінилося. Спробуйте ще раз.
+reply-shutting-down = Сервер зупиняється: спробуйте пізніше.
+reply-too-many = Забагато команд: не поспішайте й спробуйте знову за хвилину.
+reply-confirm-resignation = Позначте прапорець, щоб підтвердити здачу.
+reply-empty-message = Повідомлення порожнє: напишіть щось.
+reply-bad-number = { $number } — не номер ходу.
+reply-not-understood = Не зрозуміло: { $text }
+reply-not-an-action = Ця сторінка так не вміє.
+
+## Чому партія відмовляє.
+
+refused-game-over = партію завершено: { $result }
+refused-not-your-turn = зараз не ваш хід: ходять { $side ->
+        [white] білі
+       *[black] чорні
+    }
+refused-wrong-number = неправильний номер ходу: написано { $written }, а це хід { $expected }
+refused-black-number = неправильний номер ходу: { $written } написано для чорних, а це хід білих { $expected }
+refused-no-draw-offer = немає пропозиції нічиєї, на яку можна відповісти
+refused-own-draw-offer = не можна відповісти на власну пропозицію нічиєї
+refused-wrong-repeat = у повідомленні повторено хід суперника { $written }, а він був { $actual }
+refused-draw-too-early = нічию зарано: у цьому турнірі її не пропонують і не приймають до { $from }-го ходу; зараз хід { $now }
+refused-claim = вимогу нічиєї відхилено: { $why }
+refused-leave = відпустку не прийнято: { $why }
+refused-refill = поповнення не прийнято: { $why }
+refused-reflection = довге обмірковування не прийнято: { $why }
+refused-line = умовну лінію не прийнято: { $why }
+claim-illegal-move = такий хід неможливий
+claim-repetition = позиція { $when ->
+        [after] після вашого ходу
+       *[now] зараз
+    } траплялася { $seen ->
+        [one] { $seen } раз
+        [few] { $seen } рази
+       *[other] { $seen } разів
+    }; для нічиєї потрібно 3
+claim-no-fifty = правило 50 ходів не для цієї гри: її завершують власні межі
+claim-fifty = { $when ->
+        [after] після вашого ходу
+       *[now] зараз
+    } без взяттів і ходів пішаком зроблено { $moves ->
+        [one] { $moves } хід
+        [few] { $moves } ходи
+       *[other] { $moves } ходів
+    }; правило вимагає 50
+leave-triple-block = у партії з потрійним блоком відпустки немає: поповнюйте годинник із банку
+leave-no-days = відпустка — щонайменше один день
+leave-not-ahead = відпустку оголошують заздалегідь: вона може початися не раніше { $earliest }
+leave-overlaps = вона перетинається з уже оголошеною відпусткою з { $first } по { $last }
+leave-over-year = у { $year } році просять { $asked } дн. відпустки, уже взято { $taken }, на рік можна { $allowed }
+refill-no-bank = банк є лише в партії з потрійним блоком
+refill-not-to-move = годинник поповнюють, коли ваш хід
+refill-no-days = поповнення — щонайменше один день
+refill-out-of-time = час на годиннику вийшов
+refill-bank-short = у банку { $bank } дн., а просять { $asked }
+refill-clock-full = на годиннику вміщується не більше { $clock } дн.: зараз увійде { $room }, а просять { $asked }
+reflection-triple-block = у партії з потрійним блоком немає межі мовчання: межа — її годинник, і він іде, хоч би що було оголошено
+reflection-no-limit = у цій партії немає межі мовчання: оголошувати нічого
+reflection-already = довге обмірковування вже оголошено для вашого { $next ->
+        [yes] наступного
+       *[no] поточного
+    } ходу
+line-your-move = зараз ваш хід: зробіть його; умовні ходи відповідають на наступний хід суперника
+line-unpaired = у лінії кожному очікуваному ходу суперника потрібна ваша відповідь
+line-too-long = у лінії не більше { $max } ходів
+line-over-before = партія завершилася б до «{ $text }»
+line-in-move = хід { $index } ({ $whose ->
+        [theirs] суперника
+       *[yours] ваш
+    }) «{ $text }»: { $why }
+
+## Чому хід не прочитано або він неможливий.
+
+move-not-a-move = це не хід: { $why }
+syntax-empty = нічого не написано
+syntax-too-long = задовго
+syntax-null-move = порожній хід — не хід
+syntax-numeric = це не числовий запис ходу
+syntax-piece-letters = немає фігури, що пишеться «{ $letters }»
+syntax-no-destination = немає поля, куди йде хід
+syntax-promotion-piece = після «=» не вказано фігуру перетворення
+syntax-unexpected = зайве «{ $text }»
+syntax-bad-square = «{ $text }» — не поле (a1–h8 на темному полі або 1–32)
+syntax-one-square = у ході потрібно щонайменше два поля
+syntax-mixed-separators = у ньому змішано тире і знак взяття
+syntax-mixed-forms = у ньому змішано буквені поля й номери полів
+move-no-such-move = тут немає такого ходу
+move-nothing-to = тут немає такого ходу: на { $square } не йде жоден хід
+move-legal-to = тут немає такого ходу; на { $square } можна: { $moves }
+move-game-over = тут немає такого ходу: партію завершено, ходів немає
+move-ambiguous = неоднозначно: це може бути { $readings }
+move-promotion-missing = неоднозначно: не вказано фігуру перетворення; напишіть один із ходів: { $readings }
+move-reading = { $move } (у мовах { $langs })
+move-or = {" "}або{" "}
+move-any-language = будь-яка мова
+move-out-of-languages = у мовах { $had }, яким відповідають попередні ходи, такого ходу немає; його читають лише { $readers }, як { $readings } (ходи однієї партії читаються однією мовою)
+draughts-no-piece = на { $square } немає { $side ->
+        [white] білої
+       *[black] чорної
+    } шашки
+draughts-must-capture = бити обов'язково
+draughts-legal-from = ходи з { $square }: { $moves }
+draughts-stuck = у шашки на { $square } немає ходів
+draughts-legal = можливі ходи: { $moves }
+draughts-no-legal-move = тут немає такого ходу: партію завершено, у { $side ->
+        [white] білих
+       *[black] чорних
+    } немає ходів
+draughts-stops-early = взяття продовжується: { $moves }
+draughts-ambiguous = неоднозначно: напишіть взяття повністю, { $moves }
+
+## Контроль часу.
+
+tc-moves-in-days = { $moves ->
+        [one] { $moves } хід
+        [few] { $moves } ходи
+       *[other] { $moves } ходів
+    } за { $days ->
+        [one] { $days } день
+        [few] { $days } дні
+       *[other] { $days } днів
+    }
+tc-days-per-move = { $days ->
+        [one] { $days } день
+        [few] { $days } дні
+       *[other] { $days } днів
+    } на хід
+tc-fischer = { $base } дн. + { $increment } дн. за хід
+tc-fischer-cap = { $base } дн. + { $increment } дн. за хід, не більше { $cap }
+tc-triple-block = Потрійний блок: годинник { $clock } дн. + { $increment } дн. за хід у перших { $moves } ходах, банк { $bank } дн.
+tc-refill-by-hand = поповнення вручну
+tc-protection = захист { $days } дн.
+tc-none = без обмеження часу

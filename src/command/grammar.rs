@@ -406,6 +406,18 @@ impl Command {
         }
     }
 
+    /// `BANK` in `game`, with the days written in `days` (1 to 10000).
+    pub fn bank(game: &str, days: &str) -> Result<Command, CommandError> {
+        let days = days.trim();
+        if days.is_empty() {
+            return Err(missing(NUMBER_OF_DAYS));
+        }
+        Ok(Command::Bank {
+            game: game.to_owned(),
+            days: bank_days(days)?,
+        })
+    }
+
     /// `LEAVE` from its two fields: the first day (`2027-07-01`) and the number of days.
     pub fn leave(first: &str, days: &str) -> Result<Command, CommandError> {
         let (first, days) = (first.trim(), days.trim());

@@ -7,7 +7,7 @@ use shakmaty::Color;
 
 use super::MoveError;
 use super::Ply;
-use super::clock::{Leave, Overdue};
+use super::clock::{Leave, LeaveRefusal, Overdue, RefillRefusal, ReflectionRefusal};
 use crate::notation::number::MoveNumber;
 use crate::notation::result::Score;
 
@@ -205,19 +205,113 @@ pub enum Refusal {
     #[error("your opponent's move repeated in this message is {written}, but it was {actual}")]
     WrongRepeat { written: String, actual: String },
     #[error("claim refused: {0}")]
-    WrongClaim(String),
+    WrongClaim(ClaimRefusal),
     #[error("leave refused: {0}")]
-    Leave(String),
+    Leave(LeaveRefusal),
     #[error("refill refused: {0}")]
-    Refill(String),
+    Refill(RefillRefusal),
     #[error("long reflection refused: {0}")]
-    LongReflection(String),
+    LongReflection(ReflectionRefusal),
     #[error(
         "too early for a draw: in this event no draw is offered or agreed before move {from}; this is move {now}"
     )]
     DrawTooEarly { from: u32, now: u32 },
     #[error("conditional moves refused: {0}")]
-    Conditional(String),
+    Conditional(LineRefusal),
+}
+
+/// Why a draw claim is refused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClaimRefusal {
+    /// The move claimed with is not legal.
+    IllegalMove,
+    /// The position (now, or `after_move`) has occurred `seen` times, fewer than 3.
+    Repetition { after_move: bool, seen: usize },
+    /// The game's own limits end it; the fifty-move rule is not its.
+    NoFiftyMoveRule,
+    /// Only `moves` moves (now, or `after_move`) without a capture or a pawn move.
+    FiftyMoves { after_move: bool, moves: u32 },
+}
+
+impl fmt::Display for ClaimRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let when = |after_move: bool| if after_move { "after your move" } else { "now" };
+        match self {
+            ClaimRefusal::IllegalMove => f.write_str("that move is not legal"),
+            ClaimRefusal::Repetition { after_move, seen } => write!(
+                f,
+                "the position {} has occurred {seen} time(s); a draw by repetition needs 3",
+                when(*after_move)
+            ),
+            ClaimRefusal::NoFiftyMoveRule => f.write_str(
+                "the fifty-move rule is not this game's; its own limits end it by themselves",
+            ),
+            ClaimRefusal::FiftyMoves { after_move, moves } => write!(
+                f,
+                "{}, {moves} move(s) have been made without a capture or a pawn move; the rule needs 50",
+                when(*after_move)
+            ),
+        }
+    }
+}
+
+/// Why a conditional line is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LineRefusal {
+    /// The player is to move: a line answers the opponent's next move.
+    YourMove,
+    /// An odd number of moves: each expected move needs its answer.
+    Unpaired,
+    /// More than `max` moves.
+    TooLong { max: usize },
+    /// The game would be over before the move written `text`.
+    OverBefore { text: String },
+    /// The line's move `index` (from 1; odd: the opponent's), written `text`, is refused:
+    /// `why` is a wrong move number or a move that cannot be read or played.
+    InMove {
+        index: usize,
+        text: String,
+        why: Box<Refusal>,
+    },
+}
+
+impl LineRefusal {
+    /// Whether the line's move `index` (from 1) is the opponent's.
+    pub fn opponents(index: usize) -> bool {
+        index % 2 == 1
+    }
+}
+
+impl fmt::Display for LineRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineRefusal::YourMove => f.write_str(
+                "it is your move: send it; conditional moves answer your opponent's next move",
+            ),
+            LineRefusal::Unpaired => {
+                f.write_str("a line pairs each expected move of your opponent with your answer")
+            }
+            LineRefusal::TooLong { max } => write!(f, "at most {max} moves in a line"),
+            LineRefusal::OverBefore { text } => {
+                write!(f, "the game would be over before {text:?}")
+            }
+            LineRefusal::InMove { index, text, why } => {
+                let whose = if LineRefusal::opponents(*index) {
+                    "your opponent's"
+                } else {
+                    "your"
+                };
+                let why: &dyn fmt::Display = match &**why {
+                    // A move's own refusal, as the line protocol always wrote it.
+                    Refusal::Move(e) => e,
+                    other => other,
+                };
+                write!(f, "move {index} ({whose}) {text:?}: {why}")
+            }
+        }
+    }
 }
 
 /// A colour, written for people.

@@ -6,7 +6,9 @@
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use super::{Action, Claim, ColorName, Game, Ply, ReadPly, Refusal, side_index};
+use super::{
+    Action, Claim, ClaimRefusal, ColorName, Game, LineRefusal, Ply, ReadPly, Refusal, side_index,
+};
 use crate::notation::number::MoveNumber;
 use crate::notation::{Lang, LangSet, ReadIn};
 
@@ -150,7 +152,7 @@ impl Game {
             Action::Claim { claim, m } => self.check_claim(color, *claim, m.as_ref()),
             Action::Leave(leave) => {
                 if let Some(why) = self.rules.leave_refused() {
-                    return Err(Refusal::Leave(why.to_owned()));
+                    return Err(Refusal::Leave(why));
                 }
                 self.timeline
                     .check_leave(color, *leave, at, self.rules.leave_days_per_year)
@@ -162,7 +164,7 @@ impl Game {
                 .map_err(Refusal::Refill),
             Action::LongReflection => {
                 if let Some(why) = self.rules.long_reflection_refused() {
-                    return Err(Refusal::LongReflection(why.to_owned()));
+                    return Err(Refusal::LongReflection(why));
                 }
                 self.timeline
                     .check_long_reflection(color)
@@ -170,10 +172,7 @@ impl Game {
             }
             Action::Conditional(line) => {
                 if !line.is_empty() && self.turn() == color {
-                    return Err(Refusal::Conditional(
-                        "it is your move: send it; conditional moves answer your opponent's next move"
-                            .to_owned(),
-                    ));
+                    return Err(Refusal::Conditional(LineRefusal::YourMove));
                 }
                 Ok(())
             }
@@ -200,15 +199,11 @@ impl Game {
         let mut target = self.pos.clone();
         if let Some(m) = m {
             if !target.is_legal(m) {
-                return Err(Refusal::WrongClaim("that move is not legal".to_owned()));
+                return Err(Refusal::WrongClaim(ClaimRefusal::IllegalMove));
             }
             target.play(m);
         }
-        let when = if m.is_some() {
-            "after your move"
-        } else {
-            "now"
-        };
+        let after_move = m.is_some();
         match claim {
             Claim::Repetition => {
                 let key = target.repetition_key();
@@ -219,23 +214,21 @@ impl Game {
                     seen += usize::from(pos.repetition_key() == key);
                 }
                 if seen < 3 {
-                    return Err(Refusal::WrongClaim(format!(
-                        "the position {when} has occurred {seen} time(s); a draw by repetition needs 3"
-                    )));
+                    return Err(Refusal::WrongClaim(ClaimRefusal::Repetition {
+                        after_move,
+                        seen,
+                    }));
                 }
             }
             Claim::FiftyMoves => {
                 let Some(halfmoves) = target.quiet_plies() else {
-                    return Err(Refusal::WrongClaim(
-                        "the fifty-move rule is not this game's; its own limits end it by themselves"
-                            .to_owned(),
-                    ));
+                    return Err(Refusal::WrongClaim(ClaimRefusal::NoFiftyMoveRule));
                 };
                 if halfmoves < 100 {
-                    return Err(Refusal::WrongClaim(format!(
-                        "{when}, {} move(s) have been made without a capture or a pawn move; the rule needs 50",
-                        halfmoves / 2
-                    )));
+                    return Err(Refusal::WrongClaim(ClaimRefusal::FiftyMoves {
+                        after_move,
+                        moves: halfmoves / 2,
+                    }));
                 }
             }
         }

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use super::{Action, Game, Ply, Refusal};
+use super::{Action, Game, LineRefusal, Ply, Refusal};
 use crate::notation::Lang;
 use crate::notation::number::MoveNumber;
 
@@ -22,30 +22,30 @@ impl Game {
         lang: Option<Lang>,
     ) -> Result<Vec<Ply>, Refusal> {
         self.check_open()?;
-        let refuse = |why: String| Err(Refusal::Conditional(why));
+        let refuse = |why: LineRefusal| Err(Refusal::Conditional(why));
         if texts.len() % 2 == 1 {
-            return refuse(
-                "a line pairs each expected move of your opponent with your answer".to_owned(),
-            );
+            return refuse(LineRefusal::Unpaired);
         }
         if texts.len() > MAX_CONDITIONAL {
-            return refuse(format!("at most {MAX_CONDITIONAL} moves in a line"));
+            return refuse(LineRefusal::TooLong {
+                max: MAX_CONDITIONAL,
+            });
         }
         let mut pos = self.pos.clone();
         let mut line = Vec::with_capacity(texts.len());
         for (i, (number, text)) in texts.iter().enumerate() {
             if pos.outcome().is_some() {
-                return refuse(format!("the game would be over before {text:?}"));
+                return refuse(LineRefusal::OverBefore { text: text.clone() });
             }
-            let whose = if i % 2 == 0 {
-                "your opponent's"
-            } else {
-                "your"
+            let in_move = |why: Refusal| LineRefusal::InMove {
+                index: i + 1,
+                text: text.clone(),
+                why: Box::new(why),
             };
             if let Some(written) = number
                 && let Err(wrong) = self.check_number(*written, pos.move_number(), pos.turn())
             {
-                return refuse(format!("move {} ({whose}) {text:?}: {wrong}", i + 1));
+                return refuse(in_move(wrong));
             }
             // Both sides' moves on the line are this player's writing.
             match pos.read_in(text, self.read_in(color, lang)) {
@@ -53,7 +53,7 @@ impl Game {
                     pos.play(&read.ply);
                     line.push(read.ply);
                 }
-                Err(e) => return refuse(format!("move {} ({whose}) {text:?}: {e}", i + 1)),
+                Err(e) => return refuse(in_move(Refusal::Move(e))),
             }
         }
         let refusal = self.check(

@@ -30,7 +30,9 @@ mod diagram;
 mod draughts;
 mod saved;
 
-pub use action::{Action, Claim, ColorName, Due, EndReason, GameResult, Refusal};
+pub use action::{
+    Action, Claim, ClaimRefusal, ColorName, Due, EndReason, GameResult, LineRefusal, Refusal,
+};
 pub use authority::Authority;
 pub use board::{Board, Figure, FileRank, Kind, MoveError, PieceOn, Ply, ReadPly};
 pub use boards::{board, codes, replay};

@@ -28,6 +28,7 @@ mod replica;
 mod reply;
 mod request;
 mod roster;
+mod said;
 mod start;
 mod state;
 pub mod summary;
@@ -42,7 +43,7 @@ pub use crate::journal::Short as ShortReceipt;
 /// What a transport is told, as data: the outbox's items, which the journal keeps typed.
 pub use crate::journal::notice::Notice;
 /// Both clocks as a notice carries them, and as the web pages show them.
-pub use crate::journal::notice::{ClockKind, Clocks, SideClock};
+pub use crate::journal::notice::{ClockKind, Clocks, Side, SideClock};
 /// A game start's detail as its record entry holds it: a link sends a usual start in a few
 /// bytes and writes the detail back from them, so it names its fields, through here.
 pub use crate::journal::replay::GameStartDetail;
@@ -61,6 +62,7 @@ pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use request::{MessageAlone, Request, Sender, mended_message};
 pub use roster::{Players, Roster};
+pub use said::{MessageFate, Said};
 pub use task::Relay;
 pub use view::{GameView, Standing, san_movetext};
 pub use watch::{Watched, crosstable};

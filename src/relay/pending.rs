@@ -5,6 +5,7 @@
 use crate::journal::{Committed, JournalError, ReceiptAnswer, Short};
 
 use super::reply::{Reply, Status};
+use super::said::Said;
 
 /// A reply to send now, or once the journal has committed what it records, or once it has
 /// found a receipt.
@@ -15,6 +16,18 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// The pending reply, saying `said` if it is a success (a refusal or a failure to record
+    /// says what it says already).
+    pub(super) fn saying(self, said: Said) -> Pending {
+        match self {
+            Pending::Now(reply) if reply.status.is_success() => Pending::Now(reply.saying(said)),
+            Pending::AfterCommit(committed, reply) if reply.status.is_success() => {
+                Pending::AfterCommit(committed, reply.saying(said))
+            }
+            other => other,
+        }
+    }
+
     /// Waits for the commit, if any; a failed commit turns the reply into an error. A reply
     /// to a command that wrote entries carries the short receipt of the last one.
     pub async fn resolve(self) -> Reply {

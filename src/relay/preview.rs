@@ -25,8 +25,7 @@ pub struct Preview {
 }
 
 fn refused(refusal: crate::game::Refusal) -> Reply {
-    let refused = Refused::from(refusal);
-    Reply::new(refused.status, refused.reason)
+    Refused::from(refusal).reply()
 }
 
 /// `player`'s move `line` in `game_id` as it would be read now (see the module's

@@ -17,6 +17,8 @@ use std::fmt;
 
 use crate::journal::Short;
 
+use super::said::Said;
+
 macro_rules! statuses {
     ($($(#[$doc:meta])* $variant:ident = $code:literal, $meaning:literal;)*) => {
         /// Every status a reply can carry.
@@ -123,6 +125,9 @@ pub struct Reply {
     /// The reply ends with a word a script takes as it is (a new secret): no short receipt
     /// is written after it, though its entry is in the record like any other.
     pub ends_with_secret: bool,
+    /// What the reply says, typed, for a front end that writes its own words in its reader's
+    /// language (the web pages); the text is the line protocol's, in English.
+    pub said: Option<Box<Said>>,
 }
 
 impl Reply {
@@ -132,7 +137,14 @@ impl Reply {
             text: text.into(),
             receipt: None,
             ends_with_secret: false,
+            said: None,
         }
+    }
+
+    /// The reply, saying typed what its text says in English.
+    pub fn saying(mut self, said: Said) -> Reply {
+        self.said = Some(Box::new(said));
+        self
     }
 
     /// A reply whose last word is a new secret (see [`Reply::ends_with_secret`]).
@@ -145,11 +157,11 @@ impl Reply {
 
     /// The reply for a journal that failed: nothing was recorded.
     pub fn not_recorded(error: &dyn std::error::Error) -> Reply {
-        Reply::new(Status::NotRecorded, format!("not recorded: {error}"))
+        Reply::new(Status::NotRecorded, format!("not recorded: {error}")).saying(Said::NotRecorded)
     }
 
     pub fn shutting_down() -> Reply {
-        Reply::new(Status::Closing, "the relay is shutting down")
+        Reply::new(Status::Closing, "the relay is shutting down").saying(Said::ShuttingDown)
     }
 }
 

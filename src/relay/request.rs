@@ -12,6 +12,7 @@ use crate::command::text::{self, Mended, TextKind};
 use crate::command::{Command, bounded_text};
 
 use super::reply::{Channel, Reply};
+use super::said::Said;
 
 /// Who sends a command.
 #[derive(Clone, Debug)]
@@ -115,7 +116,7 @@ impl MessageAlone {
     pub fn told(&self, reply: Reply) -> Reply {
         if self.mended && reply.status.is_success() {
             let text = format!("{}; {MENDED}", reply.text);
-            return Reply::new(reply.status, text);
+            return Reply::new(reply.status, text).saying(Said::MessageSent { mended: true });
         }
         reply
     }

@@ -25,6 +25,7 @@ use crate::relay::people::People;
 use crate::relay::recorder::Recorder;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::{Request, Sender};
+use crate::relay::said::Said;
 
 /// Everything the relay task owns, in the parts a handler takes: a handler that only reads
 /// players takes [`People`]; one that changes a game commits through [`State`].
@@ -61,6 +62,19 @@ pub(super) fn dots(color: Color) -> &'static str {
 pub(super) struct Refused {
     pub(super) status: Status,
     pub(super) reason: String,
+    /// The refusal, typed (see [`Said`]).
+    pub(super) said: Option<Said>,
+}
+
+impl Refused {
+    /// The reply that says it.
+    pub(super) fn reply(self) -> Reply {
+        let reply = Reply::new(self.status, self.reason);
+        match self.said {
+            Some(said) => reply.saying(said),
+            None => reply,
+        }
+    }
 }
 
 impl From<Refusal> for Refused {
@@ -74,6 +88,7 @@ impl From<Refusal> for Refused {
         Refused {
             status,
             reason: refusal.to_string(),
+            said: Some(Said::Refused(refusal)),
         }
     }
 }
@@ -173,9 +188,7 @@ impl State {
             outbox: vec![],
         };
         match self.enqueue(vec![record]).await {
-            Ok(committed) => {
-                Pending::AfterCommit(committed, Reply::new(refused.status, refused.reason))
-            }
+            Ok(committed) => Pending::AfterCommit(committed, refused.reply()),
             Err(reply) => Pending::Now(reply),
         }
     }

@@ -69,6 +69,9 @@ pub struct GameView {
     /// bank, whether a side's days now count double); `None` without a limit.
     pub clocks: Option<Clocks>,
     pub time_control: TimeControl,
+    /// Days of silence on one move after which the side to move loses (or is flagged), if
+    /// the game has such a limit: where a long reflection may be declared.
+    pub silence_days: Option<u32>,
     /// Whether each side (White, Black) is on leave now.
     pub on_leave: [bool; 2],
     /// The side whose draw offer stands.
@@ -190,6 +193,7 @@ pub(in crate::relay) fn view(state: &State, id: &str, player: &str) -> Option<Ga
         time_left: [side(Color::White).left, side(Color::Black).left],
         clocks: Clocks::of(game, state.recorder.now),
         time_control: game.rules().time_control,
+        silence_days: game.rules().silence_days,
         on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
         draw_offer: game.draw_offer(),
         standing,

@@ -5,7 +5,9 @@
 //! refusals that change nothing (a forged form, a move out of turn, another player's game),
 //! a message with markup and Cyrillic, a session that survives a restart and ends at logout
 //! or when the secret changes; every form about a game not the player's the same 404, costing
-//! no command of the budget. The browser plays in `web_browser.rs`.
+//! no command of the budget; a Triple Block game's bank listed and refilled from its page, and
+//! a long reflection declared where the event has a silence limit, each the line protocol's
+//! command. The browser plays in `web_play_browser.rs`.
 
 use std::net::SocketAddr;
 
@@ -14,7 +16,7 @@ use crate::support::daemon::{Daemon, admin};
 use crate::support::http::{Response, get_with};
 use crate::support::line::{ok, push_starting};
 use crate::support::web::{
-    attr_of, cookie_named, form_token, player_cookie, post_form, start, urlencode,
+    attr_of, cookie_named, form_token, player_cookie, post_form, start, start_with, urlencode,
 };
 
 fn page(addr: SocketAddr, path: &str, cookie: &str) -> Response {
@@ -552,6 +554,9 @@ fn every_form_about_a_game_not_his_is_the_same_404_and_costs_no_command() {
         &[("do", "message"), ("message", "  ")],
         &[("do", "check"), ("move", "e4"), ("number", "1.")],
         &[("do", "check"), ("move", ""), ("number", "1.")],
+        &[("do", "bank"), ("days", "5")],
+        &[("do", "bank"), ("days", "five")],
+        &[("do", "silence")],
         &[("do", "nonsense")],
     ];
     // g3 spectators see (the relay says 403), f1's event shows no game before it ends (404),
@@ -599,4 +604,171 @@ fn every_form_about_a_game_not_his_is_the_same_404_and_costs_no_command() {
         read >= 600,
         "only {read} previews before the budget was spent"
     );
+}
+
+/// An event under Triple Block and one with a silence limit, under the manual clock.
+const CLOCK_RULES: &str = "[clock]\nmode = \"manual\"\nstart = \"2027-01-01T00:00:00Z\"\n\
+    [[events]]\nid = \"block\"\nname = \"Triple Block\"\n\
+    time_control = \"triple block 50 days + 3 days per move, bank 75, refill by hand\"\n\
+    [[events]]\nid = \"quiet\"\nname = \"Silence\"\n\
+    time_control = \"10 moves in 50 days\"\nsilence_days = 40\n";
+
+/// A game's page after an action (`fields`, with the form token) on it.
+fn act(
+    http: SocketAddr,
+    cookie: &str,
+    game: &str,
+    token: &str,
+    fields: &[(&str, &str)],
+) -> Response {
+    let mut fields = fields.to_vec();
+    fields.push(("form", token));
+    let answer = post_form(http, &format!("/play/games/{game}"), cookie, &fields);
+    followed(http, &answer, cookie)
+}
+
+/// The reply a page shows (its flash), as text.
+fn flash_of(body: &str) -> &str {
+    let id = body.find("id=\"flash\"").expect("a reply on the page");
+    let at = body[..id].rfind('<').unwrap_or(id);
+    &body[at..id + body[id..].find("</div>").unwrap_or(0)]
+}
+
+/// My games show a Triple Block side's bank beside its clock; the game's page, while it is the
+/// player's move, offers the refill from the bank, sent as `BANK tb1 20`: refused in the
+/// page's language when the clock has no room for the days, then done, the opponent told as
+/// over TCP; a game under another control offers none.
+#[test]
+fn a_triple_block_game_lists_its_bank_and_is_refilled_from_its_page() {
+    let (_dir, _config, daemon) = start_with(CLOCK_RULES, "");
+    let http = daemon.http.expect("http");
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE tb1 boris carol EVENT block");
+    ok(&mut arbiter, "CREATE sl1 boris carol EVENT quiet");
+    ok(&mut arbiter, "CLOCK +30d");
+    let mut carol = daemon.login(&CAROL);
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let mine = page(http, "/play", &cookie);
+    let row = &mine.body[mine.body.find("<tr data-game=\"tb1\"").expect("tb1 listed")..];
+    let row = &row[..row.find("</tr>").unwrap_or(0)];
+    assert!(row.contains("class=\"bank\">банк 75 дн.</span>"), "{row}");
+    let sl1 = &mine.body[mine.body.find("<tr data-game=\"sl1\"").expect("sl1 listed")..];
+    assert!(
+        !sl1[..sl1.find("</tr>").unwrap_or(0)].contains("банк"),
+        "{sl1}"
+    );
+
+    let game = page(http, "/play/games/tb1", &cookie);
+    assert!(game.body.contains("id=\"bank-form\""), "{}", game.body);
+    assert!(!game.body.contains("id=\"silence-form\""), "{}", game.body);
+    assert!(
+        game.body.contains("Тройной блок: часы 50 дн."),
+        "{}",
+        game.body
+    );
+    let token = form_token(&game.body);
+    // 30 days thought: 20 on the clock, room for 30.
+    let shown = act(
+        http,
+        &cookie,
+        "tb1",
+        &token,
+        &[("do", "bank"), ("days", "40")],
+    );
+    let said = flash_of(&shown.body);
+    assert!(said.contains("flash refused"), "{said}");
+    assert!(
+        said.contains("Пополнение не принято: на часах помещается не больше 50 дн.: сейчас войдёт 30, а просят 40."),
+        "{said}"
+    );
+    let shown = act(
+        http,
+        &cookie,
+        "tb1",
+        &token,
+        &[("do", "bank"), ("days", "20")],
+    );
+    let said = flash_of(&shown.body);
+    assert!(said.contains("flash done"), "{said}");
+    assert!(
+        said.contains("20 дней переведены из банка на часы."),
+        "{said}"
+    );
+    assert!(
+        push_starting(&mut carol, "RECORDED tb1")
+            .contains("boris (White) moved 20 day(s) from the bank to the clock")
+    );
+    assert!(
+        moves_over_tcp(&daemon, "tb1").contains("White clock 40d 00h, bank 55d (running)"),
+        "{}",
+        moves_over_tcp(&daemon, "tb1")
+    );
+    let mine = page(http, "/play", &cookie);
+    assert!(mine.body.contains("банк 55 дн."), "{}", mine.body);
+    // Words the grammar refuses are refused as the line's are, in the page's language.
+    let shown = act(
+        http,
+        &cookie,
+        "tb1",
+        &token,
+        &[("do", "bank"), ("days", "many")],
+    );
+    assert!(
+        flash_of(&shown.body).contains("Не понято: many"),
+        "{}",
+        shown.body
+    );
+    // Not while it is Carol's move, nor in a game without a bank.
+    ok(&mut daemon.login(&BORIS), "MOVE tb1 e4");
+    assert!(
+        !page(http, "/play/games/tb1", &cookie)
+            .body
+            .contains("id=\"bank-form\"")
+    );
+    assert!(
+        !page(http, "/play/games/sl1", &cookie)
+            .body
+            .contains("id=\"bank-form\"")
+    );
+}
+
+/// Where the event has a silence limit (and the game is not under Triple Block) the game's
+/// page declares a long reflection, sent as `SILENCE sl1 LONG`: done, the opponent told;
+/// declared again, refused in the page's language. A game without a silence limit, or under
+/// Triple Block, offers none.
+#[test]
+fn a_long_reflection_is_declared_from_the_page_where_the_event_has_a_silence_limit() {
+    let (_dir, _config, daemon) = start_with(CLOCK_RULES, "");
+    let http = daemon.http.expect("http");
+    let mut arbiter = admin(&daemon);
+    ok(&mut arbiter, "CREATE tb1 boris carol EVENT block");
+    ok(&mut arbiter, "CREATE sl1 boris carol EVENT quiet");
+    let mut carol = daemon.login(&CAROL);
+    let cookie = player_cookie(http, "boris", BORIS.secret).expect("login");
+    let game = page(http, "/play/games/sl1", &cookie);
+    assert!(game.body.contains("id=\"silence-form\""), "{}", game.body);
+    assert!(game.body.contains("10 ходов за 50 дней"), "{}", game.body);
+    let token = form_token(&game.body);
+    let shown = act(http, &cookie, "sl1", &token, &[("do", "silence")]);
+    let said = flash_of(&shown.body);
+    assert!(said.contains("flash done"), "{said}");
+    assert!(
+        said.contains("Долгое обдумывание объявлено для вашего 1-го хода"),
+        "{said}"
+    );
+    assert!(
+        push_starting(&mut carol, "RECORDED sl1")
+            .contains("boris (White) declared a long reflection for move 1")
+    );
+    let shown = act(http, &cookie, "sl1", &token, &[("do", "silence")]);
+    let said = flash_of(&shown.body);
+    assert!(said.contains("flash refused"), "{said}");
+    assert!(
+        said.contains("Долгое обдумывание не принято: долгое обдумывание уже объявлено для вашего текущего хода."),
+        "{said}"
+    );
+    for other in ["tb1", "g2"] {
+        let body = page(http, &format!("/play/games/{other}"), &cookie).body;
+        assert!(!body.contains("id=\"silence-form\""), "{other}: {body}");
+    }
 }

@@ -481,6 +481,17 @@ fn a_forms_fields_make_the_command_its_line_makes() {
             "{first:?} {days:?}"
         );
     }
+    for days in ["10", " 3 ", "0", "10001", "ten"] {
+        assert_eq!(
+            Command::bank("g7", days),
+            Command::parse(&format!("BANK g7 {days}")),
+            "{days:?}"
+        );
+    }
+    assert_eq!(
+        Command::bank("g7", " ").map_err(|e| e.kind()),
+        Err(CommandErrorKind::Missing)
+    );
     // An empty field is named: a line cannot tell which of its words is missing.
     for (first, days, named) in [
         ("", "14", "first day"),

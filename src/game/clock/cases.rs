@@ -329,6 +329,7 @@ fn triple_block_refills_by_hand_while_its_side_is_to_move() {
     assert!(
         t.check_refill(&rules, Color::White, asked, 18)
             .unwrap_err()
+            .to_string()
             .contains("17 day(s) fit")
     );
     // Black is not to move; a game without a bank has none to draw on.
@@ -336,6 +337,7 @@ fn triple_block_refills_by_hand_while_its_side_is_to_move() {
     assert!(
         t.check_refill(&Rules::default(), Color::White, asked, 1)
             .unwrap_err()
+            .to_string()
             .contains("Triple Block")
     );
     // The move made 15 days in: 33 - 5 + 3 = 31, and the refill is in the record.
@@ -356,6 +358,7 @@ fn triple_block_refills_by_hand_while_its_side_is_to_move() {
     assert!(
         poor.check_refill(&rules, Color::White, asked, 40)
             .unwrap_err()
+            .to_string()
             .contains("the bank holds 35 day(s)")
     );
 }

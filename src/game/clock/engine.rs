@@ -11,7 +11,9 @@
 use jiff::Timestamp;
 use shakmaty::Color;
 
-use super::{Counting, DAY, Rules, SideTime, TimeControl, Timeline, TripleBlock, index};
+use super::{
+    Counting, DAY, RefillRefusal, Rules, SideTime, TimeControl, Timeline, TripleBlock, index,
+};
 
 /// One move as the clock saw it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -322,36 +324,36 @@ impl Timeline {
         color: Color,
         now: Timestamp,
         days: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), RefillRefusal> {
         let TimeControl::TripleBlock(block) = rules.time_control else {
-            return Err("only a Triple Block game has a bank".to_owned());
+            return Err(RefillRefusal::NoBank);
         };
         if self.mover(self.moves.len()) != color {
-            return Err("a clock is refilled while its side is to move".to_owned());
+            return Err(RefillRefusal::NotToMove);
         }
         if days == 0 {
-            return Err("a refill is at least one day".to_owned());
+            return Err(RefillRefusal::NoDays);
         }
         let time = self.ledger(rules, color, now, true).time;
         let clock = time.left.unwrap_or(0);
         let bank = time.bank.unwrap_or(0);
         let asked = i64::from(days) * DAY;
         if time.out {
-            return Err("the clock has run out".to_owned());
+            return Err(RefillRefusal::OutOfTime);
         }
         if asked > bank {
-            return Err(format!(
-                "the bank holds {} day(s), {days} asked",
-                bank / DAY
-            ));
+            return Err(RefillRefusal::BankShort {
+                bank_days: bank / DAY,
+                asked: days,
+            });
         }
         let room = i64::from(block.clock) * DAY - clock;
         if asked > room {
-            return Err(format!(
-                "the clock holds at most {} days: {} day(s) fit on it now, {days} asked",
-                block.clock,
-                room / DAY
-            ));
+            return Err(RefillRefusal::ClockFull {
+                clock_days: block.clock,
+                room_days: room / DAY,
+                asked: days,
+            });
         }
         Ok(())
     }

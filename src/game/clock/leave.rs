@@ -8,7 +8,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
 
-use super::DAY;
+use super::{DAY, LeaveRefusal};
 
 /// A side's leave: whole UTC days, from midnight `first` for `days` days.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,26 +81,28 @@ pub fn check_leave(
     leave: Leave,
     now: Timestamp,
     per_year: u32,
-) -> Result<(), String> {
+) -> Result<(), LeaveRefusal> {
     if leave.days == 0 {
-        return Err("leave is at least one day".to_owned());
+        return Err(LeaveRefusal::NoDays);
     }
     if leave.first <= date_of(now) {
-        return Err(format!(
-            "leave is announced ahead: it can start tomorrow ({}) at the earliest",
-            date_of(now).tomorrow().unwrap_or(leave.first)
-        ));
+        return Err(LeaveRefusal::NotAhead {
+            earliest: date_of(now).tomorrow().unwrap_or(leave.first),
+        });
     }
     if let Some(other) = taken.iter().find(|l| l.overlaps(leave)) {
-        return Err(format!("it overlaps leave already announced: {other}"));
+        return Err(LeaveRefusal::Overlaps { announced: *other });
     }
     for year in [leave.first.year(), leave.last().year()] {
         let before: u32 = taken.iter().map(|l| l.days_in(year)).sum();
         let asked = leave.days_in(year);
         if before + asked > per_year {
-            return Err(format!(
-                "{asked} day(s) of leave in {year} asked, {before} taken already, {per_year} allowed a year"
-            ));
+            return Err(LeaveRefusal::OverYear {
+                asked,
+                year,
+                taken: before,
+                allowed: per_year,
+            });
         }
     }
     Ok(())

@@ -24,11 +24,13 @@ pub mod control;
 pub mod engine;
 
 mod leave;
+mod refusal;
 mod timeline;
 
 pub use self::control::{Counting, TimeControl, TripleBlock};
 pub use self::engine::{Ledger, MoveCharge, Refill};
 pub use self::leave::{Leave, check_leave, date_of};
+pub use self::refusal::{LeaveRefusal, RefillRefusal, ReflectionRefusal};
 pub use self::timeline::{Overdue, SideTime, Timeline};
 
 #[cfg(test)]
@@ -161,23 +163,19 @@ impl Rules {
     }
 
     /// Why a player may not take leave in a game under these rules, if they may not.
-    pub fn leave_refused(&self) -> Option<&'static str> {
+    pub fn leave_refused(&self) -> Option<LeaveRefusal> {
         match self.time_control {
-            TimeControl::TripleBlock(_) => {
-                Some("a Triple Block game has no leave: refill the clock from the bank")
-            }
+            TimeControl::TripleBlock(_) => Some(LeaveRefusal::TripleBlock),
             _ => None,
         }
     }
 
     /// Why a player may not declare a long reflection (ICCF's "Use 40+ reflection") in a game
     /// under these rules, if they may not: only a silence limit can be waived.
-    pub fn long_reflection_refused(&self) -> Option<&'static str> {
+    pub fn long_reflection_refused(&self) -> Option<ReflectionRefusal> {
         match (self.time_control, self.silence_days) {
-            (TimeControl::TripleBlock(_), _) => Some(
-                "a Triple Block game has no silence limit: its clock is the limit, and it runs whatever is declared",
-            ),
-            (_, None) => Some("this game has no silence limit: there is nothing to declare"),
+            (TimeControl::TripleBlock(_), _) => Some(ReflectionRefusal::TripleBlock),
+            (_, None) => Some(ReflectionRefusal::NoSilenceLimit),
             _ => None,
         }
     }

@@ -143,6 +143,7 @@ fn leave_must_be_ahead_apart_and_within_the_yearly_allowance() {
     assert!(
         t.check_leave(Color::White, leave(1, 1, 3), now, 45)
             .unwrap_err()
+            .to_string()
             .contains("ahead")
     );
     assert!(
@@ -153,11 +154,13 @@ fn leave_must_be_ahead_apart_and_within_the_yearly_allowance() {
     assert!(
         t.check_leave(Color::White, leave(1, 20, 5), now, 45)
             .unwrap_err()
+            .to_string()
             .contains("overlaps")
     );
     assert!(
         t.check_leave(Color::White, leave(3, 1, 16), now, 45)
             .unwrap_err()
+            .to_string()
             .contains("45 allowed")
     );
     assert!(

@@ -189,17 +189,12 @@ impl Timeline {
     }
 
     /// Checks a long reflection `color` declares now: not declared already for that move.
-    pub fn check_long_reflection(&self, color: Color) -> Result<(), String> {
+    pub fn check_long_reflection(&self, color: Color) -> Result<(), ReflectionRefusal> {
         let ply = self.next_move_of(color);
         if self.long_reflection.contains(&ply) {
-            return Err(format!(
-                "a long reflection is declared already for your {} move",
-                if ply == self.moves.len() {
-                    "current"
-                } else {
-                    "next"
-                }
-            ));
+            return Err(ReflectionRefusal::Already {
+                next: ply != self.moves.len(),
+            });
         }
         Ok(())
     }
@@ -433,7 +428,7 @@ impl Timeline {
         leave: Leave,
         now: Timestamp,
         per_year: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), LeaveRefusal> {
         check_leave(&self.leave[index(color)], leave, now, per_year)
     }
 

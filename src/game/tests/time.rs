@@ -310,7 +310,7 @@ fn a_long_reflection_waives_the_silence_limit_on_its_move() {
     game.apply_by(Color::White, &Action::LongReflection, day(2));
     let again = game.check(Color::White, &Action::LongReflection, day(2));
     assert!(
-        matches!(&again, Err(Refusal::LongReflection(why)) if why.contains("your next move")),
+        matches!(&again, Err(Refusal::LongReflection(why)) if why.to_string().contains("your next move")),
         "{again:?}"
     );
     play_at(&mut game, "d5", day(3));

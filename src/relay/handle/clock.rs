@@ -17,6 +17,7 @@ use crate::relay::recorder::Clock;
 use crate::relay::render;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::{Request, Sender};
+use crate::relay::said::Said;
 use crate::relay::state::State;
 
 /// Applies what the clock requires of one game now: a loss on time or a flag for the
@@ -297,17 +298,28 @@ async fn own_clock(state: &mut State, request: &Request, game_id: &str, action: 
         Ok(entry) => entry,
         Err(reply) => return Pending::Now(reply),
     };
-    let mut reply = match action {
-        Action::Refill { days } => format!("bank {game_id}: {days} day(s) moved to the clock"),
-        _ => format!(
-            "silence {game_id}: a long reflection declared for your move {}; the silence limit does not end the game on it, the time control still does",
-            declared_move(&after, color)
+    let (mut reply, said) = match action {
+        Action::Refill { days } => (
+            format!("bank {game_id}: {days} day(s) moved to the clock"),
+            Said::Refilled { days },
         ),
+        _ => {
+            let number = declared_move(&after, color);
+            (
+                format!(
+                    "silence {game_id}: a long reflection declared for your move {number}; the silence limit does not end the game on it, the time control still does"
+                ),
+                Said::ReflectionDeclared { number },
+            )
+        }
     };
     if let Some(clocks) = Clocks::of(&after, state.recorder.now) {
         reply.push_str("; ");
         render::push_clocks(&mut reply, &clocks);
     }
     let records = vec![Record { entry, outbox }];
-    state.commit(request, after, records, reply).await
+    state
+        .commit(request, after, records, reply)
+        .await
+        .saying(said)
 }

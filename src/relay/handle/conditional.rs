@@ -9,6 +9,7 @@ use crate::notation::Notation;
 use crate::relay::pending::Pending;
 use crate::relay::render;
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::State;
 
 pub(in crate::relay) async fn conditional(
@@ -34,17 +35,25 @@ pub(in crate::relay) async fn conditional(
         Ok(entry) => entry,
         Err(reply) => return Pending::Now(reply),
     };
-    let reply = if line.is_empty() {
-        format!("conditional line cancelled {game_id}")
+    let (reply, said) = if line.is_empty() {
+        (
+            format!("conditional line cancelled {game_id}"),
+            Said::LineCancelled,
+        )
     } else {
         let notation = state
             .people
             .players
             .get(&request.player)
             .map_or(Notation::Iccf, |p| p.notation);
-        format!(
-            "conditional line set {game_id}: {}",
-            render::line_text(game, &line, notation)
+        (
+            format!(
+                "conditional line set {game_id}: {}",
+                render::line_text(game, &line, notation)
+            ),
+            Said::LineSet {
+                pairs: render::line_pairs(game, &line, notation),
+            },
         )
     };
     let mut after = Game::clone(game);
@@ -61,4 +70,5 @@ pub(in crate::relay) async fn conditional(
             reply,
         )
         .await
+        .saying(said)
 }

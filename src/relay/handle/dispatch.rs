@@ -86,6 +86,7 @@ pub(in crate::relay) async fn handle(state: &mut State, request: &Request) -> Pe
         let refused = Refused {
             status: reply.status,
             reason: reply.text.clone(),
+            said: reply.said.as_deref().cloned(),
         };
         pending = state.refuse(request, game, refused).await;
     }

@@ -4,7 +4,7 @@ use jiff::civil::Date;
 use shakmaty::Color;
 
 use crate::command::Command;
-use crate::game::clock::Leave;
+use crate::game::clock::{Leave, LeaveRefusal};
 use crate::game::{Action, Game, Refusal};
 use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
@@ -14,6 +14,7 @@ use crate::relay::peers::game_of_key;
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::{Refused, State};
 
 /// `LEAVE`: `days` of leave from `first`, in every game the player has in progress; the games
@@ -45,10 +46,11 @@ pub(in crate::relay) async fn leave(
         let refused = nothing_to_take_leave_from(&without);
         return match carrier {
             Some(game) => state.refuse(request, &game, refused).await,
-            None => Pending::Now(Reply::new(refused.status, refused.reason)),
+            None => Pending::Now(refused.reply()),
         };
     }
-    if let Err((id, refused)) = check_in_every_game(state, request, &ids, leave) {
+    if let Err(refusal) = check_in_every_game(state, request, &ids, leave) {
+        let (id, refused) = *refusal;
         let id = carrier.unwrap_or(id);
         return state.refuse(request, &id, refused).await;
     }
@@ -81,7 +83,20 @@ pub(in crate::relay) async fn leave(
     for (id, why) in &without {
         reply.push_str(&format!("; not in {id}: {why}"));
     }
-    state.commit_many(request, afters, records, reply).await
+    let said = Said::LeaveTaken {
+        leave,
+        games: ids.iter().map(|id| (*id).clone()).collect(),
+        proposed: if request.channel == Channel::Link {
+            Vec::new()
+        } else {
+            proposed
+        },
+        without,
+    };
+    state
+        .commit_many(request, afters, records, reply)
+        .await
+        .saying(said)
 }
 
 /// The games `player` plays that have not ended, by id.
@@ -121,8 +136,8 @@ fn one_game_per_link(state: &State, proposed: &[String]) -> Vec<String> {
 fn leave_out_games_without_leave(
     state: &State,
     ids: &mut Vec<&String>,
-) -> Vec<(String, &'static str)> {
-    let mut without: Vec<(String, &'static str)> = Vec::new();
+) -> Vec<(String, LeaveRefusal)> {
+    let mut without: Vec<(String, LeaveRefusal)> = Vec::new();
     ids.retain(|id| match state.games.by_id[*id].rules().leave_refused() {
         Some(why) => {
             without.push(((*id).clone(), why));
@@ -145,14 +160,26 @@ fn game_of_the_links_action(state: &State, request: &Request) -> Option<String> 
 }
 
 /// The refusal when no game takes the leave: the first game left out and why, or none.
-fn nothing_to_take_leave_from(without: &[(String, &'static str)]) -> Refused {
-    let reason = match without.first() {
-        Some((id, why)) => format!("game {id}: {}", Refusal::Leave((*why).to_owned())),
-        None => "you have no game in progress to take leave from".to_owned(),
-    };
+fn nothing_to_take_leave_from(without: &[(String, LeaveRefusal)]) -> Refused {
+    match without.first() {
+        Some((id, why)) => refused_in(id, Refusal::Leave(*why)),
+        None => Refused {
+            status: Status::Refused,
+            reason: "you have no game in progress to take leave from".to_owned(),
+            said: Some(Said::NoGameForLeave),
+        },
+    }
+}
+
+/// Leave refused by game `id` (`game g1: leave refused: ...`).
+fn refused_in(id: &str, refusal: Refusal) -> Refused {
     Refused {
         status: Status::Refused,
-        reason,
+        reason: format!("game {id}: {refusal}"),
+        said: Some(Said::RefusedIn {
+            game: id.to_owned(),
+            refusal,
+        }),
     }
 }
 
@@ -163,7 +190,7 @@ fn check_in_every_game(
     request: &Request,
     ids: &[&String],
     leave: Leave,
-) -> Result<(), (String, Refused)> {
+) -> Result<(), Box<(String, Refused)>> {
     let mut taken = state.games.leave_of(&request.player);
     if request.channel == Channel::Link {
         // The same leave recorded already came in the other node's record of another
@@ -178,11 +205,7 @@ fn check_in_every_game(
             .map_err(Refusal::Leave)
             .and_then(|()| game.check(color, &Action::Leave(leave), state.recorder.now));
         if let Err(refusal) = checked {
-            let refused = Refused {
-                status: Status::Refused,
-                reason: format!("game {id}: {refusal}"),
-            };
-            return Err(((*id).clone(), refused));
+            return Err(Box::new(((*id).clone(), refused_in(id, refusal))));
         }
     }
     Ok(())

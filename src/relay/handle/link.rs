@@ -14,6 +14,7 @@ use crate::journal::{NewEntry, NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::{Refused, State};
 
 /// The other node refused an action this node accepted: the record says so, and the
@@ -154,7 +155,10 @@ pub(in crate::relay) async fn propose(
         command
     );
     match state.enqueue(vec![record]).await {
-        Ok(committed) => Pending::AfterCommit(committed, Reply::new(Status::Proposed, reply)),
+        Ok(committed) => Pending::AfterCommit(
+            committed,
+            Reply::new(Status::Proposed, reply).saying(Said::Proposed),
+        ),
         Err(reply) => Pending::Now(reply),
     }
 }

@@ -11,6 +11,7 @@ use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::{MENDED, Request, message_words};
+use crate::relay::said::{MessageFate, Said};
 use crate::relay::state::State;
 use crate::relay::view::index;
 
@@ -50,7 +51,8 @@ pub(in crate::relay) async fn message(
             Reply::new(
                 Status::Done,
                 format!("message sent {game_id} to {opponent}"),
-            ),
+            )
+            .saying(Said::MessageSent { mended: false }),
         ),
         Err(reply) => Pending::Now(reply),
     }
@@ -105,7 +107,8 @@ pub(in crate::relay) async fn riding(
                 "{}\nmessage not sent: nothing readable was left of it",
                 reply.text
             );
-            Pending::AfterCommit(committed, Reply::new(reply.status, text))
+            let said = with_message(&reply, MessageFate::Empty);
+            Pending::AfterCommit(committed, told(reply.status, text, said))
         }
         Pending::AfterCommit(_, reply) if reply.status.is_success() => {
             let command = Command::Message {
@@ -120,16 +123,39 @@ pub(in crate::relay) async fn riding(
                         text.push_str("; ");
                         text.push_str(MENDED);
                     }
-                    Pending::AfterCommit(committed, Reply::new(reply.status, text))
+                    let fate = MessageFate::Sent {
+                        mended: mended.changed,
+                    };
+                    let said = with_message(&reply, fate);
+                    Pending::AfterCommit(committed, told(reply.status, text, said))
                 }
                 // The command stands; the message could not be sent: say so.
                 Pending::AfterCommit(committed, refused) => {
                     let text = format!("{}\nmessage not sent: {}", reply.text, refused.text);
-                    Pending::AfterCommit(committed, Reply::new(reply.status, text))
+                    let said = with_message(&reply, MessageFate::NotSent(refused.said));
+                    Pending::AfterCommit(committed, told(reply.status, text, said))
                 }
                 other => other,
             }
         }
         other => other,
+    }
+}
+
+/// What the command's `reply` said, with what became of the message riding with it; `None`
+/// when the command's reply says nothing typed.
+fn with_message(reply: &Reply, message: MessageFate) -> Option<Said> {
+    reply.said.as_deref().map(|command| Said::WithMessage {
+        command: Box::new(command.clone()),
+        message,
+    })
+}
+
+/// The reply `text`, saying `said` when there is something typed to say.
+fn told(status: Status, text: String, said: Option<Said>) -> Reply {
+    let reply = Reply::new(status, text);
+    match said {
+        Some(said) => reply.saying(said),
+        None => reply,
     }
 }

@@ -13,6 +13,7 @@ use crate::relay::pending::Pending;
 use crate::relay::render;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::{State, dots};
 
 /// How a move goes on to its opponent, for the log line: `tcp`, `email`, `xfcc`, `link:ID`,
@@ -124,6 +125,12 @@ pub(in crate::relay) async fn play(
     }
     // `accepted g1 12... Nf6 (7866); clock: ...`, appended rather than formatted: a reply
     // goes out for every move.
+    let said = Said::Moved {
+        number,
+        color,
+        written: render::with_numeric(&own_text, &iccf),
+        draw_offer,
+    };
     let mut reply = String::with_capacity(192);
     reply.push_str("accepted ");
     reply.push_str(game_id);
@@ -142,6 +149,7 @@ pub(in crate::relay) async fn play(
     state
         .commit_played(request, (id, game), before, records, reply)
         .await
+        .saying(said)
 }
 
 /// `color`'s move `m`, played on `game`: its record (a move entry, written

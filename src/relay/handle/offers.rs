@@ -8,6 +8,7 @@ use crate::journal::notice::{DrawAct, Notice};
 use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::State;
 
 pub(in crate::relay) async fn act(
@@ -28,6 +29,12 @@ pub(in crate::relay) async fn act(
     let opponent = game.player(!color).to_owned();
     let mut after = Game::clone(game);
     after.apply_by(color, &action, state.recorder.now);
+    let said = match action {
+        Action::OfferDraw => Said::DrawOffered,
+        Action::AcceptDraw => Said::DrawAccepted,
+        Action::DeclineDraw => Said::DrawDeclined,
+        _ => Said::Resigned,
+    };
     let (by, side, game) = (request.player.clone(), color.into(), game_id.to_owned());
     let notice = match action {
         Action::OfferDraw => Notice::Draw {
@@ -59,5 +66,8 @@ pub(in crate::relay) async fn act(
         outbox: vec![NewOutbox::notice(&opponent, notice)],
     }];
     let reply = format!("{} {game_id}", meaning.kind().as_str().replace('_', " "));
-    state.commit(request, after, records, reply).await
+    state
+        .commit(request, after, records, reply)
+        .await
+        .saying(said)
 }

@@ -12,6 +12,7 @@ use crate::notation::{Lang, Notation};
 use crate::relay::pending::Pending;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::said::Said;
 use crate::relay::state::State;
 
 /// `RESIGN`: a one-sided act on the game, told to the opponent as a draw offer is.
@@ -79,7 +80,10 @@ pub(in crate::relay) async fn claim(
         outbox: vec![NewOutbox::notice(&opponent, notice)],
     }];
     let reply = format!("claim accepted {game_id}");
-    state.commit(request, after, records, reply).await
+    state
+        .commit(request, after, records, reply)
+        .await
+        .saying(Said::Claimed { claim })
 }
 
 pub(in crate::relay) async fn adjudicate(

@@ -70,6 +70,16 @@ fn moves_from(start: &dyn Board, moves: &[Ply], notation: Notation) -> String {
 
 /// A conditional line as its owner reads it: `if 12... Nf6 then 13. Bg5; if ...`.
 pub fn line_text(game: &Game, line: &[Ply], notation: Notation) -> String {
+    line_pairs(game, line, notation)
+        .into_iter()
+        .map(|(expected, answer)| format!("if {expected} then {answer}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A conditional line's moves in pairs, each numbered and written in `notation`: the
+/// opponent's expected move and the owner's answer (`12... Nf6`, `13. Bg5`).
+pub fn line_pairs(game: &Game, line: &[Ply], notation: Notation) -> Vec<(String, String)> {
     let mut pos = game.board().boxed();
     let mut pairs = Vec::new();
     for pair in line.chunks(2) {
@@ -87,13 +97,13 @@ pub fn line_text(game: &Game, line: &[Ply], notation: Notation) -> String {
             ));
             pos.play(m);
         }
-        pairs.push(format!(
-            "if {} then {}",
-            texts[0],
-            texts.get(1).map_or("", String::as_str)
+        let mut texts = texts.into_iter();
+        pairs.push((
+            texts.next().unwrap_or_default(),
+            texts.next().unwrap_or_default(),
         ));
     }
-    pairs.join("; ")
+    pairs
 }
 
 /// `SHOW`: players, diagram, moves in the viewer's notation, whose move, the clocks, leave,

@@ -78,9 +78,14 @@ black = "carol"
 
 /// A daemon with the events above, `[http]` on an ephemeral port and `http_extra` in it.
 pub fn start(http_extra: &str) -> (tempfile::TempDir, PathBuf, Daemon) {
+    start_with("", http_extra)
+}
+
+/// [`start`], with `extra` (TOML: a `[clock]`, more `[[events]]`) in the configuration too.
+pub fn start_with(extra: &str, http_extra: &str) -> (tempfile::TempDir, PathBuf, Daemon) {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("ccrelay.toml");
-    let mut text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS, CAROL], &[], "");
+    let mut text = config_text_with(&dir.path().join("data"), &[ALICE, BORIS, CAROL], &[], extra);
     text.push_str(EVENTS);
     text.push_str(&format!("[http]\nlisten = \"127.0.0.1:0\"\n{http_extra}"));
     std::fs::write(&config, text).expect("write config");

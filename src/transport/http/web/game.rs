@@ -114,7 +114,7 @@ fn facts(g: &Watched, v: &Viewer, head: Option<(i64, String)>) -> Markup {
             @if let Some(site) = &g.site { dt { (w.site) } dd { (site) } }
             @if let Some(round) = &g.round { dt { (w.round) } dd { (round) } }
             @if let Some(t) = g.started { dt { (w.started) } dd { (when(t)) } }
-            dt { (w.time_control) } dd.time-control { (g.time_control) }
+            dt { (w.time_control) } dd.time-control { (super::said::time_control(v.tongue, &g.time_control)) }
             @if !g.delayed {
                 dt { (w.clock) }
                 dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }

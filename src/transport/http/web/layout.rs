@@ -12,7 +12,9 @@ pub const STYLE_PATH: &str = concat!("/assets/ccrelay-", env!("CARGO_PKG_VERSION
 /// Where the live script is served.
 pub const LIVE_PATH: &str = concat!("/assets/live-", env!("CARGO_PKG_VERSION"), ".js");
 
-/// The style: readable on a phone (one column under 700px), the board scaling to the width.
+/// The style: readable on a phone (one column under 700px, no page wider than the screen from
+/// 360 px up), the board scaling to the width; on a player's game the board, the move's
+/// reading and its Send button on one screen, and the header one line.
 pub const STYLE: &str = r#"
 body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fbfaf7;line-height:1.4}
 header{background:#3b2f24;color:#f0d9b5;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:1em;align-items:center}
@@ -32,7 +34,7 @@ ol.moves a.current{background:#e8d33f;border-radius:3px}
 .sr{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
 dl.facts dt{font-weight:600}
-dl.facts dd{margin:0;word-break:break-all}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
 form.choose{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}
 @media (max-width:700px){ol.moves{columns:1}header{font-size:.9em}}
 .flash{padding:.5em .8em;border-radius:4px;margin:.5em 0}
@@ -60,6 +62,35 @@ form.login{display:flex;flex-direction:column;gap:.6em;max-width:20em}
 output#preview{display:block;margin-top:.4em;min-height:1.4em}
 .side input,.side select,.side textarea{max-width:100%;box-sizing:border-box}
 @media (max-width:700px){.game{display:block}.board{width:100%;max-width:480px}.side{min-width:0;margin-top:1em}main{padding:.6em}}
+main{overflow-wrap:anywhere}
+.langs{display:inline-flex;gap:.8em}
+.langs .short{display:none}
+header.play{flex-wrap:nowrap;white-space:nowrap;overflow:hidden}
+header.play .right{min-width:0}
+header.play .me{min-width:0;overflow:hidden;text-overflow:ellipsis}
+.game-head{display:flex;flex-wrap:wrap;align-items:baseline;column-gap:1em}
+.game-head h1,.game-head .turn{margin:.2em 0}
+form.move-box{display:flex;flex-wrap:wrap;align-items:center;gap:.4em}
+form.move-box output,form.move-box .note{flex-basis:100%;margin:0}
+.move-box .buttons{white-space:nowrap}
+.actions form{margin:.4em 0}
+@media (max-width:700px){
+header{padding:.4em .6em;gap:.6em}
+.langs{gap:.5em}
+.langs .long{display:none}
+.langs .short{display:inline}
+header{flex-wrap:nowrap;white-space:nowrap}
+header .as,header .title{display:none}
+.game-head h1{font-size:1.2em}
+.side{margin-top:.4em}
+.move-box{margin:.4em 0;padding:.4em .5em}
+.move-box input#move{width:7em}
+#my-games,#my-games tbody,#my-games tr,#my-games td{display:block}
+#my-games thead{display:none}
+#my-games tr{border:1px solid #ccc;border-radius:4px;margin:.5em 0;padding:.3em .5em}
+#my-games td{border:0;padding:.1em 0}
+#my-games td::before{content:attr(data-label) ": ";font-weight:600}
+}
 "#;
 
 /// Follows the page live: on each `change` the page is fetched again and its `<main>` put in
@@ -93,6 +124,23 @@ pub const LIVE: &str = r#"
   open();
 })();
 "#;
+
+/// The language switch in every page's header, each language named in itself (by its code
+/// on a narrow screen); `keep` (`ply=5&`) stays in its links.
+pub fn language_switch(keep: &str) -> Markup {
+    html! {
+        span.langs {
+            @for (code, name) in [("en", "English"), ("ru", "Русский"), ("uk", "Українська")] {
+                span lang=(code) {
+                    a href={ "?" (keep) "lang=" (code) } hreflang=(code) title=(name) {
+                        span.long { (name) }
+                        span.short aria-hidden="true" { (code.to_uppercase()) }
+                    }
+                }
+            }
+        }
+    }
+}
 
 /// A short digest of what a page shows: the live script puts a page read again in place
 /// only when it differs.
@@ -129,11 +177,9 @@ pub fn page_keeping(
             body data-live=[live] data-version=(version(&body)) {
                 header {
                     a href="/" { strong { "ccrelay" } }
-                    span { (w.title) }
+                    span.title { (w.title) }
                     span.right {
-                        span lang="en" { a href={ "?" (keep) "lang=en" } hreflang="en" { "English" } }
-                        span lang="ru" { a href={ "?" (keep) "lang=ru" } hreflang="ru" { "Русский" } }
-                        span lang="uk" { a href={ "?" (keep) "lang=uk" } hreflang="uk" { "Українська" } }
+                        (language_switch(keep))
                         a href="/login" { (w.arbiter) }
                     }
                 }

@@ -20,7 +20,7 @@
 //! What a spectator may see is decided by the relay ([`crate::relay::Watched`]): the pages
 //! never hold a hidden move. Files: `pages.rs` (index and event), `game.rs` (a game),
 //! `board.rs` (SVG), `live.rs` (SSE), `login.rs` (arbiter), `words.rs` (English, Russian,
-//! Ukrainian), `layout.rs` (the frame every page shares), `moves.rs` (a game's moves as the pages list them), `play/` (a player's pages) and
+//! Ukrainian), `said/` (the relay's replies and refusals in the page's language), `layout.rs` (the frame every page shares), `moves.rs` (a game's moves as the pages list them), `play/` (a player's pages) and
 //! `sessions.rs` (players' sessions, kept across restarts).
 
 mod board;
@@ -31,6 +31,7 @@ mod login;
 mod moves;
 mod pages;
 mod play;
+mod said;
 pub mod sessions;
 mod words;
 

@@ -144,6 +144,11 @@ words! {
     play_you PlayYou,
     play_actions PlayActions,
     play_login_needed PlayLoginNeeded,
+    play_bank PlayBank,
+    play_bank_days PlayBankDays,
+    play_refill PlayRefill,
+    play_silence PlaySilence,
+    play_silence_help PlaySilenceHelp,
 }
 
 impl Words {
@@ -157,6 +162,13 @@ impl Words {
     /// was charged, the time left, Triple Block's clock and bank.
     pub fn side_clock(&self, clocks: &Clocks, color: Color) -> String {
         summary::side_clock(self.tongue, clocks, color)
+    }
+
+    /// A Triple Block side's bank as the list of games shows it beside its clock.
+    pub fn bank(&self, seconds: i64) -> String {
+        let days = summary::clock_days(self.tongue, seconds);
+        self.tongue
+            .say(Key::PlayBankLeft, &[("bank", days.as_str().into())])
     }
 
     /// What the side to move is told once its days on this move count double.

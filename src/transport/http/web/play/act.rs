@@ -1,12 +1,14 @@
 //! What a player does on their pages, each the command they would send over TCP, sent to the
 //! relay as theirs (channel `http`): a move (with the move number it was meant for), a draw
 //! offer, acceptance or decline, resignation (with its confirmation box ticked), a claim, a
-//! message, a conditional line, leave. The relay's reply is shown on the page the browser is
-//! sent back to, with its receipt. The preview asks the relay how a move reads and changes
-//! nothing.
+//! message, a conditional line, leave, a Triple Block refill (`BANK`), a long reflection
+//! (`SILENCE g1 LONG`). The relay's reply is shown on the page the browser is sent back to,
+//! with its receipt, in the page's language from the reply's typed kind
+//! ([`super::super::said`]). The preview asks the relay how a move reads and changes nothing.
 //!
 //! Each form is built into its typed command from its fields (the grammar's reader of each
-//! piece, [`Command::claim`], [`Command::conditional`], [`Command::leave`]), never written
+//! piece, [`Command::claim`], [`Command::conditional`], [`Command::leave`],
+//! [`Command::bank`]), never written
 //! into a line to be read again, and costs one call to the relay: the command itself, whose
 //! refusal of a game that is not the player's (the relay's seat: 404, or 403 for a game
 //! spectators see) is answered with the same 404 page whether the game exists or not; or, for
@@ -25,6 +27,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
+use super::super::said::{Own, Told, saying};
 use super::super::{Web, not_found, unavailable};
 use super::game::{Shown, page_among};
 use super::{Me, forged, form_is_ours, me, to_login};
@@ -51,14 +54,8 @@ pub struct Act {
     line: String,
     message: String,
     sure: String,
-}
-
-/// The reply to a player past their command budget.
-fn too_many() -> Reply {
-    Reply::new(
-        Status::TooMany,
-        "too many commands (limits.commands_per_minute): slow down",
-    )
+    /// Days from the Triple Block bank to the clock.
+    days: String,
 }
 
 fn sender(me: &Me) -> Sender {
@@ -86,24 +83,21 @@ async fn plays_in(web: &Web, me: &Me, game: &str) -> Option<bool> {
 
 /// The move number a page sends back as it showed it (`12.`, `12...`; a bare `12` reads as
 /// the line protocol reads it), none when the field is empty.
-fn shown_number(field: &str) -> Result<Option<MoveNumber>, Reply> {
+fn shown_number(field: &str) -> Result<Option<MoveNumber>, Own> {
     let field = field.trim();
     if field.is_empty() {
         return Ok(None);
     }
-    move_number(field).map(Some).ok_or_else(|| {
-        Reply::new(
-            Status::BadCommand,
-            format!("{field:?} is not a move number"),
-        )
-    })
+    move_number(field)
+        .map(Some)
+        .ok_or_else(|| Own::BadNumber(field.to_owned()))
 }
 
 /// The move typed in the box, with the move number the page showed when the player wrote
 /// no number of their own: a move sent from a page that is out of date is refused.
-fn move_line(text: &str, shown: Option<MoveNumber>) -> Result<MoveLine, Reply> {
+fn move_line(text: &str, shown: Option<MoveNumber>) -> Result<MoveLine, Own> {
     let mut line =
-        MoveLine::parse(text.trim()).map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
+        MoveLine::parse(text.trim()).map_err(|_| Own::NotUnderstood(bounded_text(text)))?;
     line.number = line.number.or(shown);
     Ok(line)
 }
@@ -111,7 +105,7 @@ fn move_line(text: &str, shown: Option<MoveNumber>) -> Result<MoveLine, Reply> {
 /// What a form asks of the relay (but a message alone: [`message_alone`]), or the reply
 /// refusing its words. A message riding with a move is never refused for its words: the
 /// relay mends it (a text box holds line breaks) and records that it did.
-fn request_of(sender: Sender, act: &Act, game: &str) -> Result<Request, Reply> {
+fn request_of(sender: Sender, act: &Act, game: &str) -> Result<Request, Own> {
     let request = Request::new(sender, command_of(act, game)?);
     let written = act.message.trim();
     Ok(match act.action.as_str() {
@@ -122,15 +116,13 @@ fn request_of(sender: Sender, act: &Act, game: &str) -> Result<Request, Reply> {
 
 /// A message sent alone from the page's box: mended, never refused for its words (a text
 /// box holds line breaks); refused only when nothing is left of it.
-fn message_alone(sender: Sender, game: &str, text: &str) -> Result<MessageAlone, Reply> {
-    mended_message(sender, game, text)
-        .ok_or_else(|| Reply::new(Status::BadCommand, "the message is empty: write something"))
+fn message_alone(sender: Sender, game: &str, text: &str) -> Result<MessageAlone, Own> {
+    mended_message(sender, game, text).ok_or(Own::EmptyMessage)
 }
 
-/// The command a form asks for (but a message), or the reply refusing its words.
-fn command_of(act: &Act, game: &str) -> Result<Command, Reply> {
-    let bad = |why: String| Reply::new(Status::BadCommand, why);
-    let read = |e: crate::command::CommandError| bad(e.to_string());
+/// The command a form asks for (but a message), or the page's refusal of its words.
+fn command_of(act: &Act, game: &str) -> Result<Command, Own> {
+    let unread = |field: &str| Own::NotUnderstood(bounded_text(field));
     let game = game.to_owned();
     Ok(match act.action.as_str() {
         "move" => Command::Move {
@@ -141,18 +133,16 @@ fn command_of(act: &Act, game: &str) -> Result<Command, Reply> {
         "accept" => Command::AcceptDraw { game },
         "decline" => Command::DeclineDraw { game },
         "resign" if act.sure == "yes" => Command::Resign { game },
-        "resign" => return Err(bad("tick the box to confirm the resignation".to_owned())),
+        "resign" => return Err(Own::ConfirmResignation),
         "claim" => {
-            let claim: Claim = act.claim.parse().map_err(bad)?;
-            Command::claim(&game, claim, &act.with).map_err(read)?
+            let claim: Claim = act.claim.parse().map_err(|_| unread(&act.claim))?;
+            Command::claim(&game, claim, &act.with).map_err(|_| unread(&act.with))?
         }
-        "line" => Command::conditional(&game, &act.line).map_err(read)?,
+        "line" => Command::conditional(&game, &act.line).map_err(|_| unread(&act.line))?,
         "cancel-line" => Command::cancel_conditional(&game),
-        other => {
-            return Err(bad(format!(
-                "{other:?} is not something a game's page does"
-            )));
-        }
+        "bank" => Command::bank(&game, &act.days).map_err(|_| unread(&act.days))?,
+        "silence" => Command::LongReflection { game },
+        _ => return Err(Own::NotAnAction),
     })
 }
 
@@ -163,7 +153,7 @@ enum ToSend {
     /// A message sent alone.
     Message(MessageAlone),
     /// Refused here: its words, or the budget.
-    Refused(Reply),
+    Refused(Own),
 }
 
 /// What `act` sends, or the reply refusing it here (its words, or past the budget).
@@ -174,10 +164,10 @@ fn to_send(sender: Sender, act: &Act, game: &str, within_budget: bool) -> ToSend
     };
     match built {
         // A message alone past the budget is refused before its words are looked at.
-        _ if act.action == "message" && !within_budget => ToSend::Refused(too_many()),
-        Ok(_) if !within_budget => ToSend::Refused(too_many()),
+        _ if act.action == "message" && !within_budget => ToSend::Refused(Own::TooMany),
+        Ok(_) if !within_budget => ToSend::Refused(Own::TooMany),
         Ok(asked) => asked,
-        Err(reply) => ToSend::Refused(reply),
+        Err(own) => ToSend::Refused(own),
     }
 }
 
@@ -228,9 +218,14 @@ async fn check(
     let player = &me.session.player;
     let line = shown_number(&act.number).and_then(|shown| move_line(&act.text, shown));
     let asked = match line {
-        Ok(line) if within_budget => web.ctx.relay.preview_among_games(player, id, line).await,
-        Ok(_) => refused_among_games(web, me, too_many()).await,
-        Err(reply) => refused_among_games(web, me, reply).await,
+        Ok(line) if within_budget => web
+            .ctx
+            .relay
+            .preview_among_games(player, id, line)
+            .await
+            .map(|(preview, games)| (preview.map_err(Told::Relay), games)),
+        Ok(_) => refused_among_games(web, me, Own::TooMany).await,
+        Err(own) => refused_among_games(web, me, own).await,
     };
     let (preview, games) = asked.map_err(|_| unavailable(me.tongue))?;
     let shown = Shown {
@@ -244,10 +239,10 @@ async fn check(
 async fn refused_among_games(
     web: &Web,
     me: &Me,
-    reply: Reply,
-) -> Result<(Result<Preview, Reply>, Vec<GameView>), Reply> {
+    own: Own,
+) -> Result<(Result<Preview, Told>, Vec<GameView>), Reply> {
     let games = web.ctx.relay.games_of(&me.session.player).await?;
-    Ok((Err(reply), games))
+    Ok((Err(Told::Page(own)), games))
 }
 
 /// Every action but `do=check`: the relay's reply kept for the page the browser is sent
@@ -265,11 +260,16 @@ async fn act_on(
             let reply = web.ctx.relay.call(alone.request.clone()).await;
             alone.told(reply)
         }
-        ToSend::Refused(reply) => match plays_in(web, me, id).await {
-            Some(true) => reply,
-            Some(false) => return Err(not_found(me.tongue)),
-            None => return Err(unavailable(me.tongue)),
-        },
+        ToSend::Refused(own) => {
+            return match plays_in(web, me, id).await {
+                Some(true) => {
+                    let done = web.play.flashes.put(&me.session, Told::Page(own));
+                    Ok(back_to_game(id, done))
+                }
+                Some(false) => Err(not_found(me.tongue)),
+                None => Err(unavailable(me.tongue)),
+            };
+        }
     };
     if not_theirs(&reply) {
         // Not the player's game (or none): the same page whether it exists or not.
@@ -278,8 +278,13 @@ async fn act_on(
     if reply.status == Status::Closing {
         return Err(unavailable(me.tongue));
     }
-    let done = web.play.flashes.put(&me.session, reply);
-    Ok(Redirect::to(&format!("/play/games/{id}?done={done}")).into_response())
+    let done = web.play.flashes.put(&me.session, Told::Relay(reply));
+    Ok(back_to_game(id, done))
+}
+
+/// Back to the game's page, where the reply numbered `done` shows (303).
+fn back_to_game(id: &str, done: u64) -> Response {
+    Redirect::to(&format!("/play/games/{id}?done={done}")).into_response()
 }
 
 /// `GET /play/games/{id}/preview?move=...&number=...`: how the relay reads the move now, as
@@ -320,7 +325,7 @@ async fn read_for_the_script(
                 Err(reply) if reply.status == Status::Closing => {
                     return Err(unavailable(me.tongue));
                 }
-                read => read,
+                read => read.map_err(Told::Relay),
             }
         }
         words => {
@@ -330,11 +335,11 @@ async fn read_for_the_script(
                 None => return Err(unavailable(me.tongue)),
             }
             match words {
-                Err(reply) if within_budget => Err(reply),
+                Err(own) if within_budget => Err(Told::Page(own)),
                 // Past the budget nothing else is looked at.
                 _ => {
-                    let json =
-                        serde_json::json!({"ok": false, "status": 429, "reason": too_many().text});
+                    let reason = saying(me.tongue, &Told::Page(Own::TooMany)).text;
+                    let json = serde_json::json!({"ok": false, "status": 429, "reason": reason});
                     return Ok((
                         StatusCode::TOO_MANY_REQUESTS,
                         [(header::CONTENT_TYPE, "application/json")],
@@ -347,8 +352,14 @@ async fn read_for_the_script(
     };
     let json = match answer {
         Ok(p) => serde_json::json!({"ok": true, "read": p.written, "draw_offer": p.draw_offer}),
-        Err(reply) => {
-            serde_json::json!({"ok": false, "status": reply.status.code(), "reason": reply.text})
+        Err(told) => {
+            let status = match &told {
+                Told::Relay(reply) => reply.status,
+                Told::Page(Own::TooMany) => Status::TooMany,
+                Told::Page(_) => Status::BadCommand,
+            };
+            let reason = saying(me.tongue, &told).text;
+            serde_json::json!({"ok": false, "status": status.code(), "reason": reason})
         }
     };
     Ok((
@@ -379,12 +390,15 @@ pub async fn leave(
     if !form_is_ours(&me, Some(&form.form)) {
         return forged(me.tongue);
     }
-    let reply = match Command::leave(&form.first, &form.days) {
-        Ok(_) if !web.play.commands.spend(&me.session.player) => too_many(),
-        Ok(command) => web.ctx.relay.call(Request::new(sender(&me), command)).await,
-        Err(e) => Reply::new(Status::BadCommand, e.to_string()),
+    let told = match Command::leave(&form.first, &form.days) {
+        Ok(_) if !web.play.commands.spend(&me.session.player) => Told::Page(Own::TooMany),
+        Ok(command) => Told::Relay(web.ctx.relay.call(Request::new(sender(&me), command)).await),
+        Err(_) => Told::Page(Own::NotUnderstood(bounded_text(&format!(
+            "{} {}",
+            form.first, form.days
+        )))),
     };
-    let done = web.play.flashes.put(&me.session, reply);
+    let done = web.play.flashes.put(&me.session, told);
     Redirect::to(&format!("/play?done={done}")).into_response()
 }
 
@@ -399,11 +413,8 @@ pub async fn receipt(
     };
     // A receipt is signed for the asking: it costs a command like every other request.
     if !web.play.commands.spend(&me.session.player) {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("{}\n", too_many().text),
-        )
-            .into_response();
+        let words = saying(me.tongue, &Told::Page(Own::TooMany)).text;
+        return (StatusCode::TOO_MANY_REQUESTS, format!("{words}\n")).into_response();
     }
     let reply = web
         .ctx

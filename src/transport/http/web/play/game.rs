@@ -1,8 +1,13 @@
 //! `GET /play/games/{id}`: a game of the player's, from their side. The board turned to
 //! them, the moves in their notation and language, both clocks, the opponent, the draw offer
 //! standing, the conversation, and the forms that act on the game: the move box (with its
-//! preview), draw, resign, claim, message and conditional line. Every form works without
-//! JavaScript; the script adds moving pieces on the board and the preview as one types.
+//! preview), draw, resign, claim, message, conditional line, and where the game's clock has
+//! them a Triple Block refill and a long reflection. Every form works without JavaScript; the
+//! script adds moving pieces on the board and the preview as one types.
+//!
+//! On a phone the page is one column: the board, then at once the move box (its reading and
+//! Send within the screen's height from 360 × 640 up), then the reply to the last action, the
+//! facts and the rest. The reply never stands above the board, so it never pushes it down.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,11 +22,13 @@ use super::super::board::{Drawn, Marks, svg_from};
 use super::super::game::clocks;
 use super::super::moves::{ListedMove, notation_for, numbered};
 use super::super::pages::{result_text, when};
+use super::super::said::{Told, saying, time_control};
 use super::super::{Web, not_found, unavailable};
 use super::{Me, me, page, switch_language, to_login};
+use crate::game::clock::TimeControl;
 use crate::game::{Kind, board};
 use crate::notation::number::MoveNumber;
-use crate::relay::{GameView, Preview, Reply, Standing};
+use crate::relay::{GameView, Preview, Standing};
 
 /// The game's moves written for `me`.
 pub fn written(me: &Me, g: &GameView) -> Vec<ListedMove> {
@@ -45,22 +52,25 @@ pub fn written(me: &Me, g: &GameView) -> Vec<ListedMove> {
 /// for without the script, and the text it was asked for.
 #[derive(Default)]
 pub struct Shown {
-    pub flash: Option<Reply>,
-    pub preview: Option<(String, Result<Preview, Reply>)>,
+    pub flash: Option<Told>,
+    pub preview: Option<(String, Result<Preview, Told>)>,
 }
 
 fn move_list(moves: &[ListedMove]) -> Markup {
     numbered(moves, |_, m| html! { span.move { (m.text) } })
 }
 
-fn flash(me: &Me, reply: &Reply) -> Markup {
+/// The reply to the player's last action, in their language: short, with its receipt.
+pub fn flash(me: &Me, told: &Told) -> Markup {
     let w = me.words();
-    let ok = reply.status.is_success();
+    let ok = told.ok();
+    let said = saying(me.tongue, told);
     html! {
         div #flash .flash .(if ok { "done" } else { "refused" }) role="status" {
             strong { (if ok { &w.play_done } else { &w.play_refused }) ": " }
-            span.reply { (reply.text) }
-            @if let Some(receipt) = &reply.receipt {
+            span.reply lang=[said.english.then_some("en")] { (said.text) }
+            @if let Some(mended) = &said.mended { " " span.mended { (mended) } }
+            @if let Some(receipt) = told.receipt() {
                 " · " (w.play_receipt) " " code.receipt { (receipt.to_string()) }
                 " (" a #receipt-link href={ "/play/receipts/" (receipt.seq) } download { (w.play_download_receipt) } ")"
             }
@@ -84,16 +94,18 @@ fn move_box(me: &Me, g: &GameView, shown: &Shown) -> Markup {
             " "
             input #move type="text" name="move" value=(typed) autocomplete="off" autocapitalize="none" spellcheck="false" required;
             " "
-            button type="submit" name="do" value="check" { (w.play_check) }
-            " "
-            button #send type="submit" name="do" value="move" { (w.play_send) }
+            span.buttons {
+                button #check type="submit" name="do" value="check" { (w.play_check) }
+                " "
+                button #send type="submit" name="do" value="move" { (w.play_send) }
+            }
             output #preview for="move" aria-live="polite" data-read-as={ (w.play_read_as) ":" } {
                 @match preview {
                     Some(Ok(p)) => {
                         span.understood { (w.play_read_as) ": " strong #read-as { (p.written) }
                             @if p.draw_offer { " (" (w.play_with_draw_offer) ")" } }
                     }
-                    Some(Err(reply)) => { span.error { (reply.text) } }
+                    Some(Err(told)) => { span.error { (saying(me.tongue, told).text) } }
                     None => {}
                 }
             }
@@ -156,6 +168,24 @@ fn actions(me: &Me, g: &GameView) -> Markup {
                 button type="submit" name="do" value="cancel-line" formnovalidate { (w.play_cancel_line) }
                 p.note { (w.play_conditional_help) }
             }
+            @if let TimeControl::TripleBlock(block) = g.time_control {
+                @if g.my_turn() {
+                    form #bank-form method="post" action=(action) {
+                        input type="hidden" name="form" value=(token);
+                        strong { (w.play_bank) } " "
+                        label { (w.play_bank_days) " "
+                            input #bank-days type="number" name="days" min="1" max=(block.bank) value="1" required; }
+                        " "
+                        button type="submit" name="do" value="bank" { (w.play_refill) }
+                    }
+                }
+            } @else if g.silence_days.is_some() {
+                form #silence-form method="post" action=(action) {
+                    input type="hidden" name="form" value=(token);
+                    button type="submit" name="do" value="silence" { (w.play_silence) }
+                    p.note { (w.play_silence_help) }
+                }
+            }
             form.inline #resign-form method="post" action=(action) {
                 input type="hidden" name="form" value=(token);
                 label { input type="checkbox" name="sure" value="yes" required; " " (w.play_resign_sure) }
@@ -210,7 +240,7 @@ fn facts(me: &Me, g: &GameView) -> Markup {
         dl.facts {
             dt { (w.play_you_play) } dd #my-color { (w.color(g.color)) }
             dt { (w.play_opponent) } dd #opponent { (opponent(g)) }
-            dt { (w.time_control) } dd { (g.time_control) }
+            dt { (w.time_control) } dd.time-control { (time_control(me.tongue, &g.time_control)) }
             dt { (w.clock) }
             dd.clocks { (clocks(w, g.clocks.as_ref(), g.on_leave)) }
             dt { (w.result) } dd.result #result { (result_text(w, &g.standing)) }
@@ -244,15 +274,17 @@ pub fn render(me: &Me, g: &GameView, waiting: usize, shown: &Shown) -> Markup {
     };
     let body = html! {
         main #main data-game=(g.id) data-color=(if g.color == Color::White { "white" } else { "black" })
-            data-kind=(g.kind.as_str()) data-my-turn=(g.my_turn()) {
-            h1 { (title) }
-            @if g.standing == Standing::Ongoing { p.turn #turn .(if g.my_turn() { "mine" } else { "theirs" }) { (turn) } }
-            @if let Some(reply) = &shown.flash { (flash(me, reply)) }
+            data-kind=(g.kind.as_str()) data-my-turn=(g.my_turn()) data-moves=(g.moves.len()) {
+            div.game-head {
+                h1 { (title) }
+                @if g.standing == Standing::Ongoing { p.turn #turn .(if g.my_turn() { "mine" } else { "theirs" }) { (turn) } }
+            }
             div.game {
                 div.board-box { (PreEscaped(board)) }
                 div.side {
-                    (facts(me, g))
                     @if g.my_turn() { (move_box(me, g, shown)) }
+                    @if let Some(told) = &shown.flash { (flash(me, told)) }
+                    (facts(me, g))
                     @if g.standing == Standing::Ongoing { (actions(me, g)) }
                     h2 { (w.moves) }
                     (move_list(&moves))

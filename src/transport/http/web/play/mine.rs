@@ -1,7 +1,9 @@
 //! `GET /play`: the login form, or every game of the player's: with whose move it is, the
 //! time left on both clocks, the last move (in their notation) and when; the games waiting
 //! for their move first (the least time left first among them), then the games waiting for
-//! the opponent, then the finished ones. The title counts the games waiting for them.
+//! the opponent, then the finished ones. The title counts the games waiting for them. A
+//! Triple Block game shows each side's bank beside its clock. On a narrow screen the table
+//! is one column: each game a card, each value named.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,10 +15,11 @@ use maud::html;
 use shakmaty::Color;
 
 use super::super::pages::{result_text, when};
+use super::super::said::Told;
 use super::super::{Web, unavailable};
-use super::game::{opponent, written};
+use super::game::{flash, opponent, written};
 use super::{Me, login, me, page, switch_language};
-use crate::relay::{GameView, Standing};
+use crate::relay::{GameView, Side, Standing};
 
 /// The order of the list: waiting for the player, waiting for the opponent, over; then the
 /// player's time left, least first; then the id.
@@ -45,23 +48,26 @@ fn list(me: &Me, games: &[GameView]) -> maud::Markup {
                     @for g in games {
                         @let mine = usize::from(g.color == Color::Black);
                         tr data-game=(g.id) class=[g.my_turn().then_some("my-turn")] {
-                            td { a href={ "/play/games/" (g.id) } { (g.id) } }
-                            td { (opponent(g)) " (" (w.color(!g.color)) ")" }
-                            td.turn {
+                            td data-label=(w.game) { a href={ "/play/games/" (g.id) } { (g.id) } }
+                            td data-label=(w.play_opponent) { (opponent(g)) " (" (w.color(!g.color)) ")" }
+                            td.turn data-label=(w.to_move) {
                                 @match &g.standing {
                                     Standing::Ongoing if g.my_turn() => strong { (w.play_your_move) },
                                     Standing::Ongoing => (w.play_their_move),
                                     other => (result_text(w, other)),
                                 }
                             }
-                            td.clocks {
+                            td.clocks data-label=(w.clock) {
                                 @for (i, who) in [(mine, &w.play_you), (1 - mine, &w.play_opponent)] {
-                                    (who) ": "
-                                    @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
+                                    span.clock {
+                                        (who) ": "
+                                        @match g.time_left[i] { Some(s) => (w.time_left(s)), None => (w.no_limit) }
+                                        @if let Some(bank) = bank(g, i) { ", " span.bank { (w.bank(bank)) } }
+                                    }
                                     @if i == mine { br; }
                                 }
                             }
-                            td.last {
+                            td.last data-label=(w.last_move) {
                                 @let moves = written(me, g);
                                 @if let Some(m) = moves.last() {
                                     (m.number) (if m.color == Color::Black { "… " } else { ". " }) (m.text)
@@ -74,6 +80,12 @@ fn list(me: &Me, games: &[GameView]) -> maud::Markup {
             }
         }
     }
+}
+
+/// Side `i`'s (0 White, 1 Black) Triple Block bank, in seconds; `None` under other controls.
+fn bank(g: &GameView, i: usize) -> Option<i64> {
+    let side = if i == 0 { Side::White } else { Side::Black };
+    g.clocks.as_ref()?.side(side).bank
 }
 
 fn leave_form(me: &Me) -> maud::Markup {
@@ -94,7 +106,7 @@ fn leave_form(me: &Me) -> maud::Markup {
 }
 
 /// The player's games page.
-pub async fn games_page(web: &Web, me: &Me, flash: Option<crate::relay::Reply>) -> Response {
+pub async fn games_page(web: &Web, me: &Me, told: Option<Told>) -> Response {
     let mut games = match web.ctx.relay.games_of(&me.session.player).await {
         Ok(games) => games,
         Err(_) => return unavailable(me.tongue),
@@ -105,11 +117,7 @@ pub async fn games_page(web: &Web, me: &Me, flash: Option<crate::relay::Reply>) 
     let body = html! {
         main #main {
             h1 { (w.play_title) }
-            @if let Some(reply) = &flash {
-                div #flash .flash .(if reply.status.is_success() { "done" } else { "refused" }) role="status" {
-                    span.reply { (reply.text) }
-                }
-            }
+            @if let Some(told) = &told { (flash(me, told)) }
             (list(me, &games))
             (leave_form(me))
         }

@@ -31,11 +31,11 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 
+use super::said::Told;
 use super::sessions::{PlayerSessions, WebSession};
 use super::words::{Tongue, Words};
 use super::{Web, cookie, layout};
 use crate::notation::{Lang, Notation};
-use crate::relay::Reply;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "ccrelay_player";
@@ -60,8 +60,8 @@ pub struct Flashes(Mutex<FlashMap>);
 
 #[derive(Default)]
 struct FlashMap {
-    /// By (session, number): when it was said, and the reply.
-    replies: HashMap<(String, u64), (std::time::Instant, Reply)>,
+    /// By (session, number): when it was said, and what.
+    replies: HashMap<(String, u64), (std::time::Instant, Told)>,
 }
 
 /// A reply's number for `session`: random (53 bits, whole in a script's number), never 0,
@@ -90,7 +90,7 @@ const FLASH_KEPT: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl Flashes {
     /// Keeps `reply` for the session; the number its page asks for it by.
-    fn put(&self, session: &WebSession, reply: Reply) -> u64 {
+    fn put(&self, session: &WebSession, reply: Told) -> u64 {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.replies.retain(|_, (at, _)| at.elapsed() < FLASH_KEPT);
         if map.replies.len() >= MAX_FLASHES {
@@ -103,7 +103,7 @@ impl Flashes {
     }
 
     /// The reply numbered `n` for the session, if it is still kept.
-    fn get(&self, session: &WebSession, n: Option<u64>) -> Option<Reply> {
+    fn get(&self, session: &WebSession, n: Option<u64>) -> Option<Told> {
         let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.replies
             .get(&(session.id.clone(), n?))
@@ -265,14 +265,13 @@ pub fn page(me: &Me, title: &str, waiting: usize, body: maud::Markup) -> maud::M
                 link rel="stylesheet" href=(layout::STYLE_PATH);
             }
             body.play data-live="/play/live" data-waiting=(waiting) data-version=(layout::version(&body)) {
-                header {
-                    a href="/" { strong { "ccrelay" } }
-                    a href="/play" { (w.play_title) }
+                // One line on a phone too: the languages by their codes, the name alone.
+                header.play {
+                    a.brand href="/" { strong { "ccrelay" } }
+                    a.mine href="/play" { (w.play_title) }
                     span.right {
-                        span lang="en" { a href="?lang=en" hreflang="en" { "English" } }
-                        span lang="ru" { a href="?lang=ru" hreflang="ru" { "Русский" } }
-                        span lang="uk" { a href="?lang=uk" hreflang="uk" { "Українська" } }
-                        span.me { (w.play_logged_in_as) " " strong #me { (me.name) } }
+                        (layout::language_switch(""))
+                        span.me { span.as { (w.play_logged_in_as) " " } strong #me { (me.name) } }
                         form.inline method="post" action="/play/logout" {
                             input type="hidden" name="form" value=(me.session.form_token);
                             button type="submit" { (w.logout) }

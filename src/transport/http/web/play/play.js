@@ -177,12 +177,23 @@
   }
 
   function setUpBox() {
-    var box = document.getElementById('move');
+    var box = document.getElementById('move'), form = document.getElementById('move-form');
     if (box) box.addEventListener('input', function () { askPreview(false); });
+    // The Check button (and Enter, whose button it is) reads the move in place: no new page,
+    // so nothing the page holds is lost.
+    if (form) form.addEventListener('submit', function (e) {
+      var by = e.submitter;
+      if (by && by.value !== 'check') return;
+      e.preventDefault();
+      askPreview(true);
+    });
   }
 
   // Keeps what the player was typing when the page is put in place again.
-  var KEPT = ['move', 'message', 'line'];
+  var KEPT = ['move', 'message', 'line', 'bank-days'];
+
+  // The position the page shows: the moves played so far.
+  function movesOf(m) { return m ? m.getAttribute('data-moves') : null; }
 
   function refresh() {
     fetch(location.href, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.text() : null; }).then(function (t) {
@@ -192,10 +203,35 @@
       if (!fresh || !old) return;
       if (d.body.getAttribute('data-version') === document.body.getAttribute('data-version')) return;
       var focused = document.activeElement && document.activeElement.id;
+      var caret = focused && document.activeElement.selectionStart;
       KEPT.forEach(function (id) {
         var a = document.getElementById(id), b = d.getElementById(id);
         if (a && b && a.value) b.value = a.value;
       });
+      var samePosition = movesOf(old) === movesOf(fresh);
+      // The reading of what is typed stays while the position does; a new position reads
+      // it again.
+      var reading = document.getElementById('preview'), freshReading = d.getElementById('preview');
+      var typed = document.getElementById('move');
+      var readAgain = false;
+      if (reading && freshReading && typed && typed.value.trim()) {
+        if (samePosition) {
+          while (freshReading.firstChild) freshReading.removeChild(freshReading.firstChild);
+          while (reading.firstChild) freshReading.appendChild(reading.firstChild);
+          var ok = reading.getAttribute('data-ok');
+          if (ok) freshReading.setAttribute('data-ok', ok);
+        } else {
+          readAgain = true;
+        }
+      }
+      // The reply to the player's last action gives way to the opponent's answer.
+      if (!samePosition) {
+        var flash = d.getElementById('flash');
+        if (flash) flash.parentNode.removeChild(flash);
+        if (location.search.indexOf('done=') >= 0 && history.replaceState) {
+          history.replaceState(null, '', location.pathname);
+        }
+      }
       old.replaceWith(fresh);
       document.title = d.title;
       var icon = document.getElementById('icon'), freshIcon = d.getElementById('icon');
@@ -203,7 +239,14 @@
       document.body.setAttribute('data-waiting', d.body.getAttribute('data-waiting') || '0');
       document.body.setAttribute('data-version', d.body.getAttribute('data-version') || '');
       setUp();
-      if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+      var back = focused && document.getElementById(focused);
+      if (back) {
+        back.focus();
+        if (typeof caret === 'number' && back.setSelectionRange) {
+          try { back.setSelectionRange(caret, caret); } catch (x) { /* not a text field */ }
+        }
+      }
+      if (readAgain) askPreview(true);
     });
   }
 
