@@ -549,7 +549,12 @@ fn parts<'a>(notice: &'a Notice, reader: &Reader) -> Option<(&'static str, &'a s
                 shown(reason)
             ),
         ),
-        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
+        // Not the line's: only a link, or the notice mails, read these.
+        Notice::Legacy { .. }
+        | Notice::Record { .. }
+        | Notice::Proposal { .. }
+        | Notice::YourMove { .. }
+        | Notice::Digest { .. } => return None,
     })
 }
 
