@@ -16,6 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::text::{self, TextKind};
 use super::tokens::{Words, bad, missing};
 use super::{Command, CommandError, CommandErrorKind};
 
@@ -101,6 +102,8 @@ fn hour(word: &str) -> Result<u8, CommandError> {
 /// An address of the form `local@domain`: one word, one `@`, nothing a mail header would
 /// read otherwise. Whether the mailer can send to it is the relay's check.
 fn address(word: &str) -> Result<String, CommandError> {
+    // The one check of every text people write first, whose words say what it refuses.
+    text::check(word, TextKind::Address).map_err(|e| bad(e.to_string()))?;
     let refused = || bad(format!("{word:?} is not a mail address (name@example.org)"));
     let (local, domain) = word.rsplit_once('@').ok_or_else(refused)?;
     if local.is_empty()
