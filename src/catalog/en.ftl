@@ -155,7 +155,6 @@ unsubscribe-ask = Stop the mails to { $player } when a move waits?
 unsubscribe-button = Stop the mails
 unsubscribe-done = Done: no more such mails will be sent. You can ask for them again on your settings page.
 unsubscribe-refused = This link does not hold (any more): nothing was changed.
-unsubscribe-none = No such mails are sent to this player.
 
 ## The clocks, as mails and the web pages write them. English says what the protocol's clock
 ## line says, word for word (a test holds them equal).

@@ -105,7 +105,6 @@ keys! {
     UnsubscribeButton "unsubscribe-button" [];
     UnsubscribeDone "unsubscribe-done" [];
     UnsubscribeRefused "unsubscribe-refused" [];
-    UnsubscribeNone "unsubscribe-none" [];
     /// A duration on a clock: days and hours (`hours` two digits; `sign` `-` past a limit).
     ClockTime "clock-time" ["sign" "days" "hours"];
     /// Whole days (a charge, a bank).

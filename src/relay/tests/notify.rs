@@ -76,7 +76,9 @@ fn your_move(game: &str) -> Notice {
 #[tokio::test]
 async fn a_mail_at_each_move_is_queued_when_the_opponent_moves() {
     let f = testing::spawn(NOTIFYING).await;
-    let reply = f.say(player("alice"), "NOTIFY EACH Alice@Example.org").await;
+    let reply = f
+        .say(player("alice"), "NOTIFY EACH Alice@Example.org")
+        .await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
     assert!(reply.text.contains("alice@example.org"), "{}", reply.text);
     assert_eq!(
@@ -86,7 +88,8 @@ async fn a_mail_at_each_move_is_queued_when_the_opponent_moves() {
         }))
     );
     assert!(f.notices("alice").await.is_empty());
-    f.say_all(&[("alice", "MOVE g1 e4"), ("boris", "MOVE g1 e5")]).await;
+    f.say_all(&[("alice", "MOVE g1 e4"), ("boris", "MOVE g1 e5")])
+        .await;
     assert_eq!(f.notices("alice").await, vec![your_move("g1")]);
     // Boris asked for nothing: his moves waiting make no mail.
     assert!(f.notices("boris").await.is_empty());
@@ -97,10 +100,17 @@ async fn a_mail_at_each_move_is_queued_when_the_opponent_moves() {
         vec![your_move("g1"), your_move("g2")]
     );
     // Off: no more rows; the line's pushes go on as before.
-    f.say_all(&[("alice", "NOTIFY OFF"), ("alice", "MOVE g1 Nf3"), ("boris", "MOVE g1 Nc6")])
-        .await;
+    f.say_all(&[
+        ("alice", "NOTIFY OFF"),
+        ("alice", "MOVE g1 Nf3"),
+        ("boris", "MOVE g1 Nc6"),
+    ])
+    .await;
     assert_eq!(f.notices("alice").await.len(), 2);
-    assert_eq!(f.relay.roster().with("alice", |p| p.notify.clone()), Some(None));
+    assert_eq!(
+        f.relay.roster().with("alice", |p| p.notify.clone()),
+        Some(None)
+    );
     let kinds: Vec<EntryKind> = f.entries().into_iter().map(|(k, _, _)| k).collect();
     assert_eq!(kinds.iter().filter(|k| **k == EntryKind::Notify).count(), 2);
 }
@@ -108,7 +118,9 @@ async fn a_mail_at_each_move_is_queued_when_the_opponent_moves() {
 #[tokio::test]
 async fn notify_is_refused_where_it_cannot_be_kept() {
     let f = testing::spawn(NOTIFYING).await;
-    let reply = f.say(player("carol"), "NOTIFY EACH carol@example.org").await;
+    let reply = f
+        .say(player("carol"), "NOTIFY EACH carol@example.org")
+        .await;
     assert_eq!(reply.status, Status::Refused, "{}", reply.text);
     assert!(reply.text.contains("by mail"), "{}", reply.text);
     let reply = f.say(admin(), "NOTIFY EACH a@example.org").await;
@@ -116,7 +128,10 @@ async fn notify_is_refused_where_it_cannot_be_kept() {
     let reply = f.say(player("alice"), "NOTIFY EACH a@[127.0.0.1]").await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
     let reply = f
-        .say(player("alice"), "NOTIFY DIGEST 8 Nowhere/Atlantis a@example.org")
+        .say(
+            player("alice"),
+            "NOTIFY DIGEST 8 Nowhere/Atlantis a@example.org",
+        )
         .await;
     assert_eq!(reply.status, Status::BadCommand, "{}", reply.text);
     assert!(reply.text.contains("time zone"), "{}", reply.text);
@@ -132,11 +147,9 @@ async fn notify_is_refused_where_it_cannot_be_kept() {
     assert_eq!(notify, 1);
 
     // Without a public address for the links, no mail can be asked for.
-    let without = testing::spawn(&NOTIFYING.replace(
-        "public_url = \"https://chess.example.org\"\n",
-        "",
-    ))
-    .await;
+    let without =
+        testing::spawn(&NOTIFYING.replace("public_url = \"https://chess.example.org\"\n", ""))
+            .await;
     let reply = without
         .say(player("alice"), "NOTIFY EACH alice@example.org")
         .await;
@@ -177,7 +190,8 @@ async fn a_digest_comes_due_once_a_day_at_its_hour() {
     assert_eq!(digests(&f), 2);
     assert_eq!(f.notices("alice").await.len(), 1);
     // A player asking for a digest after the day's hour gets the next day's first.
-    f.say_all(&[("boris", "NOTIFY DIGEST 0 boris@example.org")]).await;
+    f.say_all(&[("boris", "NOTIFY DIGEST 0 boris@example.org")])
+        .await;
     f.say_all(&[("admin", "CLOCK +1h")]).await;
     assert!(f.notices("boris").await.is_empty());
 }

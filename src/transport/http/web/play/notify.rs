@@ -7,7 +7,7 @@
 //! | `GET /play/notify` | the player's setting: the address; no mail, a mail at each move, or a daily digest at an hour (and time zone) |
 //! | `POST /play/notify` | the setting sent as the player's `NOTIFY` (with the session's form token, as every form) |
 //! | `GET /notify/unsubscribe?p=&t=` | a page with one button: link scanners fetch what a mail links to, so a GET changes nothing |
-//! | `POST /notify/unsubscribe?p=&t=` | RFC 8058's one-click: with the right token (no login), the player's `NOTIFY OFF`; a wrong one is answered 403 and changes nothing |
+//! | `POST /notify/unsubscribe?p=&t=` | RFC 8058's one-click: with the right token (no login), the player's `NOTIFY OFF`; a wrong one (or one whose mails are already stopped) is answered 403 and changes nothing |
 //!
 //! Both send the command to the relay as the player's, on channel `http`: it is journaled as
 //! any other. The token is [`crate::transport::unsubscribe`]'s.
@@ -188,19 +188,11 @@ pub struct Unsubscribe {
     lang: String,
 }
 
-/// What the token of an unsubscribe link says.
-enum Held {
-    /// It is the player's, for the address their mails go to now.
-    Right,
-    /// The player is sent no such mail: nothing to stop.
-    NothingSent,
-    /// Not a token of this server's for the player's mails now.
-    Wrong,
-}
-
-/// Whether the link's token holds, and the language of its page (the `?lang=` switch, the
-/// browser's cookie, the player's own).
-fn judge(web: &Web, headers: &HeaderMap, link: &Unsubscribe) -> (Held, Tongue) {
+/// Whether the link's token holds (it is this server's for the player's mails to the address
+/// they go to now: a player sent no such mail, or sent them elsewhere now, has no link that
+/// holds, and whether one exists is not told), and the language of its page (the `?lang=`
+/// switch, the browser's cookie, the player's own).
+fn judge(web: &Web, headers: &HeaderMap, link: &Unsubscribe) -> (bool, Tongue) {
     let player = web.ctx.relay.roster().get(&link.p);
     let tongue = Tongue::from_code(&link.lang)
         .unwrap_or_else(|| tongue_of(headers, player.as_ref().and_then(|p| p.lang)));
@@ -209,10 +201,9 @@ fn judge(web: &Web, headers: &HeaderMap, link: &Unsubscribe) -> (Held, Tongue) {
             .and_then(Notify::address)
             .map(str::to_owned)
     });
-    let held = match (&web.play.notify_key, player, address) {
-        (Some(key), Some(_), Some(address)) if key.holds(&link.p, &address, &link.t) => Held::Right,
-        (Some(_), Some(_), None) => Held::NothingSent,
-        _ => Held::Wrong,
+    let held = match (&web.play.notify_key, address) {
+        (Some(key), Some(address)) => key.holds(&link.p, &address, &link.t),
+        _ => false,
     };
     (held, tongue)
 }
@@ -256,27 +247,21 @@ pub async fn confirm(
         query_value(&link.p),
         query_value(&link.t)
     );
-    match held {
-        Held::Right => unsubscribe_page(
-            tongue,
-            &link,
-            StatusCode::OK,
-            html! {
-                p { (tongue.say(Key::UnsubscribeAsk, &[("player", link.p.as_str().into())])) }
-                form #unsubscribe method="post" action=(action) {
-                    input type="hidden" name="List-Unsubscribe" value="One-Click";
-                    button type="submit" { (tongue.word(Key::UnsubscribeButton)) }
-                }
-            },
-        ),
-        Held::NothingSent => unsubscribe_page(
-            tongue,
-            &link,
-            StatusCode::OK,
-            html! { p #unsubscribe-none { (tongue.word(Key::UnsubscribeNone)) } },
-        ),
-        Held::Wrong => refused(tongue, &link),
+    if !held {
+        return refused(tongue, &link);
     }
+    unsubscribe_page(
+        tongue,
+        &link,
+        StatusCode::OK,
+        html! {
+            p { (tongue.say(Key::UnsubscribeAsk, &[("player", link.p.as_str().into())])) }
+            form #unsubscribe method="post" action=(action) {
+                input type="hidden" name="List-Unsubscribe" value="One-Click";
+                button type="submit" { (tongue.word(Key::UnsubscribeButton)) }
+            }
+        },
+    )
 }
 
 fn refused(tongue: Tongue, link: &Unsubscribe) -> Response {
@@ -297,17 +282,8 @@ pub async fn unsubscribe(
     Query(link): Query<Unsubscribe>,
 ) -> Response {
     let (held, tongue) = judge(&web, &headers, &link);
-    match held {
-        Held::Right => {}
-        Held::NothingSent => {
-            return unsubscribe_page(
-                tongue,
-                &link,
-                StatusCode::OK,
-                html! { p #unsubscribe-none { (tongue.word(Key::UnsubscribeNone)) } },
-            );
-        }
-        Held::Wrong => return refused(tongue, &link),
+    if !held {
+        return refused(tongue, &link);
     }
     let sender = Sender {
         player: link.p.clone(),
