@@ -61,27 +61,38 @@ impl UnsubscribeKey {
         Some(UnsubscribeKey(bytes.try_into().ok()?))
     }
 
-    /// A new key, written to `path` (which must not exist yet: a key another start made
-    /// meanwhile is read instead).
+    /// A new key, written to `path` as the signing key is: through a temporary file (0600),
+    /// synced, then linked into place and the folder synced, so that a crash or a power cut
+    /// leaves no key or a whole one, never a part. A key another start put there meanwhile
+    /// is read instead, never replaced.
     fn make(path: &Path) -> io::Result<UnsubscribeKey> {
         use std::os::unix::fs::OpenOptionsExt;
+        let named =
+            |e: io::Error, at: &Path| io::Error::new(e.kind(), format!("{}: {e}", at.display()));
         let mut bytes = [0u8; KEY_BYTES];
         getrandom::fill(&mut bytes)
             .map_err(|e| io::Error::other(format!("no random source: {e}")))?;
-        let file = std::fs::OpenOptions::new()
+        let tmp = path.with_file_name(format!("{KEY_FILE}.tmp"));
+        let _ = std::fs::remove_file(&tmp);
+        let mut file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .open(path);
-        let mut file = match file {
-            Ok(file) => file,
+            .open(&tmp)
+            .map_err(|e| named(e, &tmp))?;
+        file.write_all(format!("{}\n", hex::encode(bytes)).as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| named(e, &tmp))?;
+        drop(file);
+        let linked = std::fs::hard_link(&tmp, path);
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Self::open(path.parent().unwrap_or(Path::new(".")));
             }
-            Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
-        };
-        file.write_all(format!("{}\n", hex::encode(bytes)).as_bytes())?;
-        file.sync_all()?;
+            Err(e) => return Err(named(e, path)),
+        }
         crate::durable::sync_parent(path)?;
         Ok(UnsubscribeKey(bytes))
     }
@@ -153,6 +164,7 @@ mod tests {
         let path = dir.path().join(KEY_FILE);
         let mode = std::fs::metadata(&path).expect("file").permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
+        assert!(!dir.path().join(format!("{KEY_FILE}.tmp")).exists());
         let again = UnsubscribeKey::open(dir.path()).expect("read");
         assert!(again.holds("alice", "a@x.org", &token));
         // Another server's key holds none of this one's tokens.
