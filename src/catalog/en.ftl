@@ -135,6 +135,40 @@ mail-you-said = Your mail said:
 
 mail-truncated = (Your mail was longer than the relay reads; only its beginning was read.)
 
+## The mail when a move waits for the reader (NOTIFY), its settings page and its unsubscribe.
+
+notify-subject = Your move in { $game } ({ $white } – { $black })
+notify-moved = { $opponent } played { $move } in { $game }: it is your move.
+notify-started = The game { $game } against { $opponent } has started: you play White, it is your move.
+notify-open = Open the game: { $link }
+notify-board = The position in { $game }
+notify-why = You asked for this mail. Change or stop it here: { $settings }
+notify-stop = Stop these mails
+notify-digest-subject = { $count ->
+        [one] One game waits
+       *[other] { $count } games wait
+    } for your move
+notify-digest-game = { $game } ({ $white } – { $black }): { $move }
+notify-digest-start = { $game } ({ $white } – { $black }): the game has started
+notify-page-title = Mail when it is your move
+notify-page-link = Mail when it is my move
+notify-page-intro = The relay can mail you when a move waits for you: at each move, or once a day with every game that waits. Each mail shows the position and links to the game; one click in it stops them.
+notify-page-address = Your mail address
+notify-page-off = No mail
+notify-page-each = A mail at each move that waits for me
+notify-page-digest = One mail a day, at this hour
+notify-page-hour = Hour (0–23)
+notify-page-zone = Time zone (such as Europe/London; empty: UTC)
+notify-page-save = Save
+notify-page-saved = Saved.
+notify-page-unavailable = This relay sends no such mail: its arbiter has not set it up.
+notify-page-by-mail = You play by mail: every move that waits for you comes to you as a mail already.
+unsubscribe-title = Stop the mails when it is your move
+unsubscribe-ask = Stop the mails to { $player } when a move waits?
+unsubscribe-button = Stop the mails
+unsubscribe-done = Done: no more such mails will be sent. You can ask for them again on your settings page.
+unsubscribe-refused = This link does not hold (any more): nothing was changed.
+
 ## The clocks, as mails and the web pages write them. English says what the protocol's clock
 ## line says, word for word (a test holds them equal).
 

@@ -69,6 +69,46 @@ keys! {
     /// Above the quoted lines of a player's mail, in the answer to it.
     MailYouSaid "mail-you-said" [];
     MailTruncated "mail-truncated" [];
+    /// The subject of the mail when a move waits for the reader (`NOTIFY EACH`).
+    NotifySubject "notify-subject" ["game" "white" "black"];
+    /// What the opponent played (`move`: numbered, in the reader's notation).
+    NotifyMoved "notify-moved" ["opponent" "move" "game"];
+    /// A game the reader starts as White.
+    NotifyStarted "notify-started" ["opponent" "game"];
+    /// The link to the game's page.
+    NotifyOpen "notify-open" ["link"];
+    /// The picture's text alternative.
+    NotifyBoard "notify-board" ["game"];
+    /// Why the mail came, and where to change it.
+    NotifyWhy "notify-why" ["settings"];
+    /// The unsubscribe link's words.
+    NotifyStop "notify-stop" [];
+    /// The daily digest's subject: `count` games wait.
+    NotifyDigestSubject "notify-digest-subject" ["count"];
+    /// One game of the digest, with the opponent's last move ...
+    NotifyDigestGame "notify-digest-game" ["game" "white" "black" "move"];
+    /// ... or one that has started with the reader to move first.
+    NotifyDigestStart "notify-digest-start" ["game" "white" "black"];
+    /// The settings page (`/play/notify`) and its link in the players' pages' header.
+    NotifyPageTitle "notify-page-title" [];
+    NotifyPageLink "notify-page-link" [];
+    NotifyPageIntro "notify-page-intro" [];
+    NotifyPageAddress "notify-page-address" [];
+    NotifyPageOff "notify-page-off" [];
+    NotifyPageEach "notify-page-each" [];
+    NotifyPageDigest "notify-page-digest" [];
+    NotifyPageHour "notify-page-hour" [];
+    NotifyPageZone "notify-page-zone" [];
+    NotifyPageSave "notify-page-save" [];
+    NotifyPageSaved "notify-page-saved" [];
+    NotifyPageUnavailable "notify-page-unavailable" [];
+    NotifyPageByMail "notify-page-by-mail" [];
+    /// The one-click unsubscribe's page (`/notify/unsubscribe`).
+    UnsubscribeTitle "unsubscribe-title" [];
+    UnsubscribeAsk "unsubscribe-ask" ["player"];
+    UnsubscribeButton "unsubscribe-button" [];
+    UnsubscribeDone "unsubscribe-done" [];
+    UnsubscribeRefused "unsubscribe-refused" [];
     /// A duration on a clock: days and hours (`hours` two digits; `sign` `-` past a limit).
     ClockTime "clock-time" ["sign" "days" "hours"];
     /// Whole days (a charge, a bank).

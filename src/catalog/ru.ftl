@@ -121,6 +121,41 @@ mail-you-said = Ваше письмо:
 
 mail-truncated = (Письмо длиннее, чем читает сервер; прочитано только его начало.)
 
+## Письмо, когда ход за читателем (NOTIFY), страница настроек и отписка.
+
+notify-subject = Ваш ход в партии { $game } ({ $white } – { $black })
+notify-moved = { $opponent } сыграл { $move } в партии { $game }: ваш ход.
+notify-started = Партия { $game } против { $opponent } началась: вы играете белыми, ваш ход.
+notify-open = Открыть партию: { $link }
+notify-board = Позиция в партии { $game }
+notify-why = Вы просили присылать эти письма. Изменить или отключить: { $settings }
+notify-stop = Больше не присылать
+notify-digest-subject = { $count ->
+        [one] { $count } партия ждёт
+        [few] { $count } партии ждут
+       *[other] { $count } партий ждут
+    } вашего хода
+notify-digest-game = { $game } ({ $white } – { $black }): { $move }
+notify-digest-start = { $game } ({ $white } – { $black }): партия началась
+notify-page-title = Письмо, когда ваш ход
+notify-page-link = Письмо, когда мой ход
+notify-page-intro = Сервер может присылать вам письмо, когда ход за вами: после каждого хода соперника или раз в день со всеми партиями, где ждут вашего хода. В письме — позиция и ссылка на партию; одна ссылка в нём отключает письма.
+notify-page-address = Ваш адрес почты
+notify-page-off = Не присылать
+notify-page-each = Письмо после каждого хода соперника
+notify-page-digest = Одно письмо в день, в этот час
+notify-page-hour = Час (0–23)
+notify-page-zone = Часовой пояс (например, Europe/Moscow; пусто — UTC)
+notify-page-save = Сохранить
+notify-page-saved = Сохранено.
+notify-page-unavailable = Этот сервер не присылает таких писем: судья их не настроил.
+notify-page-by-mail = Вы играете по почте: каждый ход соперника и так приходит вам письмом.
+unsubscribe-title = Отключить письма о вашем ходе
+unsubscribe-ask = Больше не присылать игроку { $player } письма о его ходе?
+unsubscribe-button = Больше не присылать
+unsubscribe-done = Готово: таких писем больше не будет. Включить их снова можно на странице настроек.
+unsubscribe-refused = Эта ссылка недействительна: ничего не изменено.
+
 ## Часы, как их пишут письма и веб-страницы.
 
 clock-time = { $sign }{ $days } дн. { $hours } ч

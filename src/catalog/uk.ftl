@@ -121,6 +121,41 @@ mail-you-said = Ваш лист:
 
 mail-truncated = (Лист довший, ніж читає сервер; прочитано лише його початок.)
 
+## Лист, коли хід за читачем (NOTIFY), сторінка налаштувань і відписка.
+
+notify-subject = Ваш хід у партії { $game } ({ $white } – { $black })
+notify-moved = { $opponent } зіграв { $move } у партії { $game }: ваш хід.
+notify-started = Партія { $game } проти { $opponent } почалася: ви граєте білими, ваш хід.
+notify-open = Відкрити партію: { $link }
+notify-board = Позиція в партії { $game }
+notify-why = Ви просили надсилати ці листи. Змінити чи вимкнути: { $settings }
+notify-stop = Більше не надсилати
+notify-digest-subject = { $count ->
+        [one] { $count } партія чекає
+        [few] { $count } партії чекають
+       *[other] { $count } партій чекають
+    } на ваш хід
+notify-digest-game = { $game } ({ $white } – { $black }): { $move }
+notify-digest-start = { $game } ({ $white } – { $black }): партія почалася
+notify-page-title = Лист, коли ваш хід
+notify-page-link = Лист, коли мій хід
+notify-page-intro = Сервер може надсилати вам лист, коли хід за вами: після кожного ходу суперника або раз на день з усіма партіями, де чекають на ваш хід. У листі — позиція й посилання на партію; одне посилання в ньому вимикає листи.
+notify-page-address = Ваша адреса пошти
+notify-page-off = Не надсилати
+notify-page-each = Лист після кожного ходу суперника
+notify-page-digest = Один лист на день, о цій годині
+notify-page-hour = Година (0–23)
+notify-page-zone = Часовий пояс (наприклад, Europe/Kyiv; порожньо — UTC)
+notify-page-save = Зберегти
+notify-page-saved = Збережено.
+notify-page-unavailable = Цей сервер не надсилає таких листів: суддя їх не налаштував.
+notify-page-by-mail = Ви граєте поштою: кожен хід суперника й так приходить вам листом.
+unsubscribe-title = Вимкнути листи про ваш хід
+unsubscribe-ask = Більше не надсилати гравцеві { $player } листи про його хід?
+unsubscribe-button = Більше не надсилати
+unsubscribe-done = Готово: таких листів більше не буде. Увімкнути їх знову можна на сторінці налаштувань.
+unsubscribe-refused = Це посилання недійсне: нічого не змінено.
+
 ## Годинник, як його пишуть листи й веб-сторінки.
 
 clock-time = { $sign }{ $days } дн. { $hours } год

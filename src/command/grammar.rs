@@ -159,6 +159,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "PLAYERS" | "ИГРОКИ" => Command::Players,
         "WHOAMI" => Command::WhoAmI,
         "SECRET" | "ПАРОЛЬ" => super::registry::secret(&mut w)?,
+        "NOTIFY" => super::notify::notify(&mut w)?,
         "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
         "EVENTS" | "ТУРНИРЫ" => Command::Events,
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" | "ПОВІДОМЛЕННЯ" => {

@@ -27,6 +27,7 @@
 
 mod grammar;
 pub mod letter;
+mod notify;
 mod registry;
 mod render;
 mod tokens;
@@ -45,6 +46,7 @@ use crate::notation::result::Score;
 use crate::notation::written::Marks;
 
 pub use grammar::{MAX_TEXT_BYTES, bounded_text};
+pub use notify::Notify;
 pub use registry::{EVENT_KEYS, MIN_SECRET_CHARS};
 pub use text::{MAX_MESSAGE_CHARS, TextError, TextKind};
 
@@ -236,6 +238,10 @@ pub enum Command {
     Secret {
         secret: String,
     },
+    /// A player: whether they are mailed when it is their move, and how (`NOTIFY`).
+    Notify {
+        setting: Notify,
+    },
     /// Admin: make, fill, start or change an event.
     Event {
         id: String,
@@ -282,6 +288,11 @@ impl Command {
             | Command::Dead { action: _ } => Vec::new(),
             // A secret is never shown to anyone; its own reader refuses controls.
             Command::Secret { secret: _ } => Vec::new(),
+            Command::Notify { setting } => setting
+                .address()
+                .map(|a| (a, TextKind::Address))
+                .into_iter()
+                .collect(),
             Command::Message { game: _, text } => vec![(text.as_str(), TextKind::Message)],
             Command::Adjudicate {
                 game: _,
@@ -378,6 +389,7 @@ impl Command {
             | Command::Players
             | Command::WhoAmI
             | Command::Secret { .. }
+            | Command::Notify { .. }
             | Command::Event { .. }
             | Command::Events => None,
         }

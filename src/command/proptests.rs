@@ -132,6 +132,24 @@ fn command() -> impl Strategy<Value = Command> {
             }),
         (word(), "[a-zА-я<&][A-Za-zА-я0-9<>&;:,.!? ]{0,60}[a-z]")
             .prop_map(|(game, text)| Command::Message { game, text }),
+        notify().prop_map(|setting| Command::Notify { setting }),
+    ]
+}
+
+fn notify() -> impl Strategy<Value = Notify> {
+    let address = "[a-z0-9._+-]{1,12}@[a-z0-9-]{1,12}\\.[a-z]{2,6}";
+    let zone = proptest::option::of(prop_oneof![
+        Just("UTC".to_owned()),
+        "[A-Z][a-z]{2,9}/[A-Z][a-z_]{2,12}",
+    ]);
+    prop_oneof![
+        Just(Notify::Off),
+        address.prop_map(|address| Notify::Each { address }),
+        (0u8..24, zone, address).prop_map(|(hour, zone, address)| Notify::Digest {
+            hour,
+            zone,
+            address
+        }),
     ]
 }
 

@@ -156,6 +156,7 @@ impl fmt::Display for Command {
             Command::Players => f.write_str("PLAYERS"),
             Command::WhoAmI => f.write_str("WHOAMI"),
             Command::Secret { secret } => write!(f, "SECRET {secret}"),
+            Command::Notify { setting } => write!(f, "NOTIFY {setting}"),
             Command::Event { id, action } => match action {
                 EventAction::New { system, keys } => {
                     write!(f, "EVENT NEW {id} SYSTEM {system}")?;

@@ -30,6 +30,7 @@ pub(super) struct RawHttp {
     exempt_addresses: Option<Vec<String>>,
     trusted_proxies: Option<Vec<String>>,
     metrics_from: Option<Vec<String>>,
+    public_url: Option<String>,
 }
 
 /// The HTTP server's settings.
@@ -69,6 +70,11 @@ pub struct HttpConfig {
     /// logged in on the web. Anyone else gets 403: the counters move with moves in games
     /// spectators may not see.
     pub metrics_from: AddressSet,
+    /// Where the players reach these pages from outside (`https://chess.example.org`, no
+    /// slash at the end): the links in the mails the relay sends when it is a player's move
+    /// (a game's page, the one-click unsubscribe). None unless configured; without it a
+    /// player cannot ask for those mails.
+    pub public_url: Option<String>,
 }
 
 impl HttpConfig {
@@ -87,6 +93,7 @@ impl HttpConfig {
             exempt_addresses: AddressSet::default(),
             trusted_proxies: AddressSet::default(),
             metrics_from: AddressSet::loopback(),
+            public_url: None,
         }
     }
 }
@@ -170,7 +177,46 @@ pub(super) fn check(c: &mut Checker, raw: Option<RawHttp>) -> Option<HttpConfig>
             d.trusted_proxies,
         ),
         metrics_from: addresses(c, "http.metrics_from", raw.metrics_from, d.metrics_from),
+        public_url: raw.public_url.and_then(|url| public_url(c, &url)),
     })
+}
+
+/// `http.public_url`: `http://` or `https://`, a host, perhaps a port and a path; no query, no
+/// fragment, no spaces or quotes (it is written into mails' headers and pages). Kept without
+/// its trailing slash, so that a path is appended to it as it is.
+fn public_url(c: &mut Checker, url: &str) -> Option<String> {
+    let key = "http.public_url";
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        c.problem(
+            key,
+            format!(
+                "{url:?}: say http:// or https:// and the host (\"https://chess.example.org\")"
+            ),
+        );
+        return None;
+    };
+    let host = rest.split('/').next().unwrap_or_default();
+    let bad_char = url.chars().any(|ch| {
+        ch.is_whitespace() || ch.is_control() || matches!(ch, '"' | '<' | '>' | '\\' | '`')
+    });
+    if host.is_empty() || host.contains('@') {
+        c.problem(key, format!("{url:?}: no host"));
+        None
+    } else if url.contains(['?', '#']) {
+        c.problem(key, format!("{url:?}: no query or fragment"));
+        None
+    } else if bad_char || !url.is_ascii() {
+        c.problem(
+            key,
+            format!("{url:?}: no spaces, quotes or other characters a link cannot hold"),
+        );
+        None
+    } else {
+        Some(url.trim_end_matches('/').to_owned())
+    }
 }
 
 #[cfg(test)]
@@ -245,6 +291,46 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("http.metrics_from[0]"), "{e}");
         assert!(e.contains("http.metrics_from[1]"), "{e}");
+    }
+
+    #[test]
+    fn the_public_url_is_http_or_https_without_a_query() {
+        let url = |text: &str| {
+            load(&format!(
+                "listen = \"127.0.0.1:1\"\npublic_url = {text:?}\n"
+            ))
+            .map(|c| c.http.unwrap().public_url)
+        };
+        assert_eq!(
+            url("https://chess.example.org/"),
+            Ok(Some("https://chess.example.org".to_owned()))
+        );
+        assert_eq!(
+            url("http://127.0.0.1:8080/relay"),
+            Ok(Some("http://127.0.0.1:8080/relay".to_owned()))
+        );
+        assert_eq!(
+            load("listen = \"127.0.0.1:1\"")
+                .unwrap()
+                .http
+                .unwrap()
+                .public_url,
+            None
+        );
+        for bad in [
+            "chess.example.org",
+            "ftp://chess.example.org",
+            "https://",
+            "https:///games",
+            "https://chess.example.org/?a=1",
+            "https://chess.example.org/#top",
+            "https://chess example.org",
+            "https://user@chess.example.org",
+            "https://chess.example.org/\"x",
+        ] {
+            let e = url(bad).unwrap_err();
+            assert!(e.contains("http.public_url"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -78,7 +78,9 @@ use serde::Deserialize;
 pub use self::addresses::AddressSet;
 pub use self::check::{ConfigError, ConfigProblem, GAME_ID_RULE, valid_game_id, valid_id};
 pub use self::clock::ClockConfig;
-pub use self::email::{EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain};
+pub use self::email::{
+    EmailConfig, ImapConfig, PlayerEmail, SmtpConfig, TlsMode, address_domain, mailable,
+};
 pub use self::events::{Event, GameConfig, Viewing};
 pub use self::http::HttpConfig;
 pub use self::journal::JournalConfig;

@@ -72,6 +72,9 @@ pub struct Player {
     pub reach: Reach,
     /// Their address and email token, for players who play by email.
     pub email: Option<PlayerEmail>,
+    /// The mail they asked for when it is their move (`NOTIFY`; never from this file: the
+    /// relay sets it from the record). `None`: no such mail.
+    pub notify: Option<crate::command::Notify>,
 }
 
 /// How a player is reached.
@@ -162,6 +165,7 @@ pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
     }
     Player {
         email,
+        notify: None,
         name: c.name(&key("name"), p.name).unwrap_or_else(|| id.clone()),
         secret_hash,
         notation,

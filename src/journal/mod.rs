@@ -109,11 +109,17 @@ pub enum EntryKind {
     /// A side declared ahead a reflection longer than the silence limit on its current or
     /// next move (`SILENCE g1 LONG`, ICCF's "Use 40+ reflection").
     LongReflection,
+    /// A player's choice of mail when it is their move (`NOTIFY`, [`entry::NotifyDetail`]);
+    /// no game.
+    Notify,
+    /// A player's daily digest came due (`NOTIFY DIGEST`, [`entry::DigestDetail`]): its mail
+    /// waits in the outbox, so a restart neither loses it nor sends it twice; no game.
+    NotifyDigest,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    const NAMES: [(EntryKind, &'static str); 29] = [
+    const NAMES: [(EntryKind, &'static str); 31] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -143,6 +149,8 @@ impl EntryKind {
         (EntryKind::ClockSet, "clock_set"),
         (EntryKind::Refill, "refill"),
         (EntryKind::LongReflection, "long_reflection"),
+        (EntryKind::Notify, "notify"),
+        (EntryKind::NotifyDigest, "notify_digest"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -178,8 +186,9 @@ impl EntryKind {
         Self::RECORD.contains(&self)
     }
 
-    /// Belongs to no game: the relay's signing keys, the manual clock's moves, and the
-    /// players and events registered while it runs (their entries have an empty game).
+    /// Belongs to no game: the relay's signing keys, the manual clock's moves, the players
+    /// and events registered while it runs, and the players' mail settings and digests (their
+    /// entries have an empty game).
     pub fn is_gameless(self) -> bool {
         matches!(
             self,
@@ -194,13 +203,16 @@ impl EntryKind {
                 | EntryKind::EventDraw
                 | EntryKind::EventStart
                 | EntryKind::EventWithdraw
+                | EntryKind::Notify
+                | EntryKind::NotifyDigest
         )
     }
 
     /// The entries that name the relay's signing key: its first, and each rotation.
     pub const KEYS: [EntryKind; 2] = [EntryKind::SigningKey, EntryKind::KeyRotation];
 
-    /// A player's or an event's registration ([`registry`]).
+    /// A player's or an event's registration, or a player's mail setting or digest
+    /// ([`registry`]).
     pub fn is_registry(self) -> bool {
         self.is_gameless() && !Self::KEYS.contains(&self) && self != EntryKind::ClockSet
     }

@@ -34,8 +34,10 @@ use crate::event::Event;
 /// The registry's entries' details, defined with every entry's meaning ([`super::entry`]) and
 /// named here too, where the registry has always kept them.
 pub use super::entry::{
-    DrawDetail, EnterDetail, PlayerRecord, SecretDetail, StartDetail, WithdrawDetail,
+    DigestDetail, DrawDetail, EnterDetail, NotifyDetail, PlayerRecord, SecretDetail, StartDetail,
+    WithdrawDetail,
 };
+use crate::command::Notify;
 
 /// A team of a match, its players in board order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,11 +172,27 @@ impl EventRecord {
     }
 }
 
+/// A player's choice of mail when it is their move, and when they made it (a digest is due
+/// only at an hour after it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotifyRecord {
+    pub notify: Notify,
+    pub since: jiff::Timestamp,
+}
+
 /// Everything registered while the relay ran, as replayed.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Registry {
     pub players: BTreeMap<String, PlayerRecord>,
     pub events: BTreeMap<String, EventRecord>,
+    /// Each player's mail when it is their move, if they ever chose one (the configuration's
+    /// players too: it is theirs to set, not the file's). Absent from snapshots written
+    /// before it, which had none.
+    #[serde(default)]
+    pub notify: BTreeMap<String, NotifyRecord>,
+    /// The hour each player's last digest came due for.
+    #[serde(default)]
+    pub digests: BTreeMap<String, jiff::Timestamp>,
 }
 
 impl Registry {
@@ -229,6 +247,32 @@ impl Registry {
                     .get_mut(&d.event)
                     .ok_or_else(|| format!("no event {}", d.event))?;
                 event.withdraw(&d.player, &d.reason)
+            }
+            // The player may be one of the configuration's, which the record does not know.
+            Meaning::Notify(d) => {
+                let since = e
+                    .time
+                    .parse()
+                    .map_err(|err| format!("notify entry's time: {err}"))?;
+                self.notify.insert(
+                    d.player,
+                    NotifyRecord {
+                        notify: d.notify,
+                        since,
+                    },
+                );
+                Ok(())
+            }
+            Meaning::NotifyDigest(d) => {
+                if self
+                    .digests
+                    .get(&d.player)
+                    .is_some_and(|last| *last >= d.due)
+                {
+                    return Err(format!("{}'s digest due at {} twice", d.player, d.due));
+                }
+                self.digests.insert(d.player, d.due);
+                Ok(())
             }
             other => Err(format!("{} is no registry entry", other.kind().as_str())),
         }

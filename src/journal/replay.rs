@@ -183,6 +183,8 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | Meaning::EventDraw(_)
         | Meaning::EventStart(_)
         | Meaning::EventWithdraw(_)
+        | Meaning::Notify(_)
+        | Meaning::NotifyDigest(_)
         | Meaning::ClockSet { .. } => {
             return Ok(None);
         }

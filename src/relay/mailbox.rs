@@ -191,7 +191,10 @@ impl Mailbox {
                 .map(|t| (t, 0))
                 .collect();
         for (player, n) in rows {
+            // A player's mail when it is their move goes by mail, whoever they are.
+            let reader = super::notify::player_of_reader(&player).map(|_| "email");
             let transport = match self.roster.with(&player, |p| p.reach.clone()) {
+                _ if reader.is_some() => "email",
                 Some(crate::config::Reach::Tcp) => "tcp",
                 Some(crate::config::Reach::Email) => "email",
                 Some(crate::config::Reach::Xfcc) => "xfcc",

@@ -18,6 +18,7 @@ mod handle;
 mod link_role;
 pub mod mailbox;
 mod notes;
+pub mod notify;
 mod peers;
 mod pending;
 mod people;

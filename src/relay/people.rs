@@ -25,6 +25,12 @@ pub(super) struct People {
     pub(super) roster: crate::relay::roster::Roster,
     /// Whether the relay sends mail (an `[email]` section): a player can be reached by mail.
     pub(super) can_mail: bool,
+    /// Whether the relay has a public address for links (`[http] public_url`): a player can
+    /// ask for a mail when it is their move, which links to the game.
+    pub(super) notice_links: bool,
+    /// Whether any player ever asked for a mail at each move since the start: without one,
+    /// nothing is looked up on the way of every move.
+    pub(super) anyone_notified: bool,
 }
 
 impl People {

@@ -42,6 +42,8 @@ pub(super) async fn state(
     let (players, events) = known(config, &replayed);
     let people = People {
         anyone_across_link: players.values().any(|p| matches!(p.reach, Reach::Link(_))),
+        anyone_notified: players.values().any(|p| p.notify.is_some()),
+        notice_links: config.http.as_ref().is_some_and(|h| h.public_url.is_some()),
         roster: Roster::new(players.clone()),
         players,
         events,
@@ -181,6 +183,13 @@ fn known(config: &Config, replayed: &Replayed) -> (Arc<Players>, BTreeMap<String
             if let Some(p) = Arc::make_mut(&mut players).get_mut(id) {
                 p.secret_hash = hash.clone();
             }
+        }
+    }
+    // Each player's mail when it is their move, as they last chose it.
+    for (id, record) in &replayed.registry.notify {
+        if let Some(p) = Arc::make_mut(&mut players).get_mut(id) {
+            p.notify =
+                (record.notify != crate::command::Notify::Off).then(|| record.notify.clone());
         }
     }
     for (id, record) in &replayed.registry.events {

@@ -150,6 +150,8 @@ impl State {
         for record in &mut records {
             self.count_and_route(record);
         }
+        // A player who asked for a mail at each move gets one more row, for that mail.
+        crate::relay::notify::add_rows(&self.people, &mut records);
         // A player whose client asks (XFCC) is pushed nothing: no outbox rows wait for them.
         for record in &mut records {
             record.outbox.retain(|row| {

@@ -129,7 +129,11 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
         ),
         Notice::Legacy { text } => text.clone(),
         // A move stored as its entry is made into its notice before anyone reads it.
-        Notice::Record { .. } | Notice::Proposal { .. } => String::new(),
+        // Said by their own mail (transport/email/notify.rs), not summarised.
+        Notice::Record { .. }
+        | Notice::Proposal { .. }
+        | Notice::YourMove { .. }
+        | Notice::Digest { .. } => String::new(),
     }
 }
 

@@ -248,6 +248,7 @@ RECEIPT <entry>                        the signed receipt for a journal entry (r
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 DEAD [RETRY <id>|DROP <id>]            mail refused for good (admin)
 SECRET <new secret>                    your own secret (over TLS or from the relay's machine)
+NOTIFY OFF|EACH <address>|DIGEST <hour> [<zone>] <address>   a mail when it is your move
 EVENTS                                 the events (yours; all for the admin)
 EVENT SHOW <event>                     entrants, pairings by round, standings
 PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc] [EMAIL <a>]   (admin)
@@ -330,6 +331,10 @@ mod tests {
         ("CLOCK", &[]),
         ("DEAD", &[]),
         ("SECRET", &[]),
+        (
+            "NOTIFY",
+            &["NOTIFY EACH {W}", "NOTIFY DIGEST 8 Europe/Moscow {W}"],
+        ),
         ("EVENTS", &[]),
         ("EVENT SHOW", &[]),
         (

@@ -15,3 +15,4 @@ pub mod session;
 pub mod stopping;
 pub mod tcp;
 pub mod terminal;
+pub mod unsubscribe;

@@ -20,6 +20,7 @@ mod languages;
 mod layers;
 mod link;
 mod link_slow;
+mod mail_notify;
 mod memory;
 mod packaging;
 mod peer;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{Entry, EntryKind, JournalError, NewEntry};
+use crate::command::Notify;
 use crate::event::Event;
 use crate::game::clock::{Leave, Overdue, Rules};
 use crate::game::{Action, Authority, Claim, Game, Kind};
@@ -97,6 +98,10 @@ pub enum Meaning {
     /// move, or its next one if the opponent is to move: which one follows from the entries
     /// before it.
     LongReflection,
+    /// A player's choice of mail when it is their move.
+    Notify(NotifyDetail),
+    /// A player's daily digest came due.
+    NotifyDigest(DigestDetail),
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.
@@ -140,6 +145,8 @@ impl Meaning {
             Meaning::ClockSet { .. } => EntryKind::ClockSet,
             Meaning::Refill { .. } => EntryKind::Refill,
             Meaning::LongReflection => EntryKind::LongReflection,
+            Meaning::Notify(_) => EntryKind::Notify,
+            Meaning::NotifyDigest(_) => EntryKind::NotifyDigest,
         }
     }
 
@@ -191,6 +198,8 @@ impl Meaning {
             Meaning::EventWithdraw(d) => (None, json(d)),
             Meaning::ClockSet { at } => (None, Ok(at.to_string())),
             Meaning::Refill { days } => (None, Ok(days.to_string())),
+            Meaning::Notify(d) => (None, json(d)),
+            Meaning::NotifyDigest(d) => (None, json(d)),
         };
         Ok(Encoded {
             kind: self.kind(),
@@ -271,6 +280,8 @@ impl Meaning {
                 "" => Meaning::LongReflection,
                 other => return Err(parsed(format!("detail {other:?}"))),
             },
+            EntryKind::Notify => Meaning::Notify(registry_detail(kind, detail)?),
+            EntryKind::NotifyDigest => Meaning::NotifyDigest(registry_detail(kind, detail)?),
         })
     }
 
@@ -442,6 +453,22 @@ pub struct PlayerRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecretDetail {
     pub player: String,
+}
+
+/// A `notify` entry's detail: whose setting, and what it is now (`{"player":"alice",
+/// "notify":{"mode":"each","address":"alice@example.org"}}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotifyDetail {
+    pub player: String,
+    pub notify: Notify,
+}
+
+/// A `notify_digest` entry's detail: whose digest, and the hour it came due for (the day's
+/// hour the player chose, as an instant): the next one is due at the next such hour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestDetail {
+    pub player: String,
+    pub due: Timestamp,
 }
 
 /// An `event_enter` entry's detail.

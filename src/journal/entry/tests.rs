@@ -183,6 +183,38 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         }],
         EntryKind::Refill => vec![Meaning::Refill { days: 1 }, Meaning::Refill { days: 75 }],
         EntryKind::LongReflection => vec![Meaning::LongReflection],
+        EntryKind::Notify => vec![
+            Meaning::Notify(NotifyDetail {
+                player: "carol".to_owned(),
+                notify: Notify::Off,
+            }),
+            Meaning::Notify(NotifyDetail {
+                player: "carol".to_owned(),
+                notify: Notify::Each {
+                    address: "carol@example.org".to_owned(),
+                },
+            }),
+            Meaning::Notify(NotifyDetail {
+                player: "carol".to_owned(),
+                notify: Notify::Digest {
+                    hour: 8,
+                    zone: None,
+                    address: "carol@example.org".to_owned(),
+                },
+            }),
+            Meaning::Notify(NotifyDetail {
+                player: "carol".to_owned(),
+                notify: Notify::Digest {
+                    hour: 19,
+                    zone: Some("Europe/Kyiv".to_owned()),
+                    address: "carol@example.org".to_owned(),
+                },
+            }),
+        ],
+        EntryKind::NotifyDigest => vec![Meaning::NotifyDigest(DigestDetail {
+            player: "carol".to_owned(),
+            due: "2026-12-01T08:00:00Z".parse().expect("time"),
+        })],
     }
 }
 
@@ -256,6 +288,26 @@ fn the_stored_forms_are_the_records_own() {
             None,
             r#"{"result":"1-0","reason":"won"}"#,
         ),
+        (
+            Meaning::Notify(NotifyDetail {
+                player: "carol".to_owned(),
+                notify: Notify::Digest {
+                    hour: 8,
+                    zone: None,
+                    address: "c@x.org".to_owned(),
+                },
+            }),
+            None,
+            r#"{"player":"carol","notify":{"mode":"digest","hour":8,"address":"c@x.org"}}"#,
+        ),
+        (
+            Meaning::NotifyDigest(DigestDetail {
+                player: "carol".to_owned(),
+                due: "2026-12-01T08:00:00Z".parse().expect("time"),
+            }),
+            None,
+            r#"{"player":"carol","due":"2026-12-01T08:00:00Z"}"#,
+        ),
     ];
     for (meaning, iccf, detail) in cases {
         let encoded = meaning.encode().expect("encode");
@@ -309,6 +361,21 @@ fn a_detail_the_relay_never_writes_is_refused() {
         (EntryKind::Refill, None, "+5"),
         (EntryKind::Refill, None, ""),
         (EntryKind::LongReflection, None, "long"),
+        (
+            EntryKind::Notify,
+            None,
+            r#"{"player":"carol","notify":{"mode":"weekly"}}"#,
+        ),
+        (
+            EntryKind::Notify,
+            None,
+            r#"{"player":"carol","notify":{"mode":"each"}}"#,
+        ),
+        (
+            EntryKind::NotifyDigest,
+            None,
+            r#"{"player":"carol","due":"noon"}"#,
+        ),
     ] {
         assert!(
             Meaning::decode(kind, iccf, detail).is_err(),
@@ -346,6 +413,34 @@ fn free_meaning() -> impl Strategy<Value = Meaning> {
         })),
         (0..4_000_000_000i64).prop_map(|second| Meaning::ClockSet {
             at: Timestamp::from_second(second).expect("time"),
+        }),
+        (
+            any::<String>(),
+            any::<String>(),
+            any::<u8>(),
+            proptest::option::of(any::<String>())
+        )
+            .prop_map(
+                |(player, address, hour, zone)| Meaning::Notify(NotifyDetail {
+                    player,
+                    notify: Notify::Digest {
+                        hour,
+                        zone,
+                        address
+                    },
+                })
+            ),
+        (any::<String>(), any::<String>()).prop_map(|(player, address)| Meaning::Notify(
+            NotifyDetail {
+                player,
+                notify: Notify::Each { address },
+            }
+        )),
+        (any::<String>(), 0..4_000_000_000i64).prop_map(|(player, second)| {
+            Meaning::NotifyDigest(DigestDetail {
+                player,
+                due: Timestamp::from_second(second).expect("time"),
+            })
         }),
         (any::<String>(), any::<String>(), any::<bool>()).prop_map(
             |(result, reason, withdrawal)| Meaning::Adjudication(AdjudicationDetail {

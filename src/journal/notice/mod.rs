@@ -484,6 +484,17 @@ pub enum Notice {
         player: String,
         reason: String,
     },
+    /// For the reader's mail when it is their move (`NOTIFY EACH`, an outbox row of its own,
+    /// `notify:<player>`): a move now waits for them in `game`. The mail is made when it is
+    /// sent, from the game as it then stands: none if the move no longer waits.
+    YourMove {
+        game: String,
+    },
+    /// For the reader's daily digest (`NOTIFY DIGEST`): it came due at `due`. The mail lists
+    /// the games that wait for them when it is sent: none if none does.
+    Digest {
+        due: jiff::Timestamp,
+    },
     /// A row written before outbox items were typed: its finished text.
     #[serde(skip)]
     Legacy {

@@ -138,6 +138,8 @@ pub(in crate::relay) async fn tick(state: &mut State) {
     for id in ids {
         settle(state, &id).await;
     }
+    // The players' daily digests, after the games the clock changed.
+    super::notify::digests(state).await;
 }
 
 pub(in crate::relay) async fn set_clock(

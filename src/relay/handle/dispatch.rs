@@ -7,8 +7,8 @@
 use jiff::Timestamp;
 
 use super::{
-    clock, conditional, event_lists, events, games, leave, link, messages, moves, offers, players,
-    results,
+    clock, conditional, event_lists, events, games, leave, link, messages, moves, notify, offers,
+    players, results,
 };
 use crate::command::Command;
 use crate::game::Action;
@@ -188,6 +188,7 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
             state.after_commit(reply).await
         }
         Command::Secret { secret } => players::own_secret(state, request, secret).await,
+        Command::Notify { setting } => notify::set(state, request, setting).await,
         Command::Event { id, action } => events::event(state, request, id, action.clone()).await,
         Command::Events => {
             let reply = event_lists::list_events(state, request);

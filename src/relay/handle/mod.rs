@@ -14,6 +14,7 @@ pub(super) mod leave;
 pub(super) mod link;
 pub(super) mod messages;
 pub(super) mod moves;
+pub(super) mod notify;
 pub(super) mod offers;
 pub(super) mod players;
 pub(super) mod replica;

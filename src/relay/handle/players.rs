@@ -230,9 +230,11 @@ async fn set_player(
         .unwrap_or_default();
     let keys = keys_of(Some(&before), fields);
     let keys: Vec<(&str, &str)> = keys.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let player = player_from_keys(id, &keys, &hash)
+    let mut player = player_from_keys(id, &keys, &hash)
         .map_err(|e| Reply::new(Status::BadCommand, e.to_string()))?;
     state.people.reachable(&player)?;
+    // The mail they chose when it is their move is theirs, not the arbiter's details.
+    player.notify = state.people.players.get(id).and_then(|p| p.notify.clone());
     let merged = PlayerFields {
         notation: fields.notation.clone().or(Some(before.notation.clone())),
         lang: fields.lang.clone().or(before.lang.clone()),

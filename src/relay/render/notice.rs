@@ -102,7 +102,12 @@ pub(super) fn parts<'a>(
             player,
             reason,
         } => ("WITHDRAWN", event, withdrawn(player, reason)),
-        Notice::Legacy { .. } | Notice::Record { .. } | Notice::Proposal { .. } => return None,
+        // Not the line's: only a link, or the notice mails, read these.
+        Notice::Legacy { .. }
+        | Notice::Record { .. }
+        | Notice::Proposal { .. }
+        | Notice::YourMove { .. }
+        | Notice::Digest { .. } => return None,
     })
 }
 

@@ -2,7 +2,7 @@
 //! a temporary directory, no sockets, no transports.
 
 use super::*;
-use crate::command::Command;
+use crate::command::{Command, Notify};
 use crate::journal::{EntryKind, notice, store};
 
 /// Players and a game; `HASH` stands for a cheap hash (these tests never log in).
@@ -99,6 +99,7 @@ impl Fixture {
 
 mod iccf;
 mod iccf_link;
+mod notify;
 mod play;
 mod record;
 mod texts;

@@ -4,7 +4,8 @@
 //! (bounded) to [`inbound::Inbound`], which reads it ([`message`]), authenticates it
 //! ([`auth`]), sends its command to the relay with an idempotency key, and spools the reply.
 //! Out: [`outbound`] mails each email player's outbox and the reply spool ([`spool`]) by SMTP
-//! ([`smtp`]), acknowledging only what the server accepted.
+//! ([`smtp`]), acknowledging only what the server accepted. [`notify`] mails the players who
+//! play elsewhere and asked for a mail when it is their move (`NOTIFY`).
 //!
 //! Every task runs under the daemon's shutdown token and task tracker.
 
@@ -13,6 +14,7 @@ pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod message;
+pub mod notify;
 pub mod outbound;
 pub mod smtp;
 pub mod spool;
@@ -85,6 +87,8 @@ pub enum EmailError {
     Spool(String, std::io::Error),
     #[error("IMAP TLS: {0}")]
     Tls(String),
+    #[error("the unsubscribe links' key: {0}")]
+    Key(std::io::Error),
 }
 
 /// Starts the email transport's tasks, if the configuration has an `[email]` section.
@@ -120,6 +124,20 @@ pub fn start(
     };
     tracker.spawn(out.clone().deliver_spool());
     tracker.spawn(deliver_to_every_player(out.clone(), tracker.clone()));
+    // The mails when it is a player's move link to the pages: only with their public address.
+    match config.http.as_ref().and_then(|h| h.public_url.clone()) {
+        Some(public_url) => {
+            let key = crate::transport::unsubscribe::UnsubscribeKey::open(&config.data_dir)
+                .map_err(EmailError::Key)?;
+            let notices = notify::Notices {
+                out: out.clone(),
+                key: Arc::new(key),
+                public_url,
+            };
+            tracker.spawn(notify::notify_every_player(notices, tracker.clone()));
+        }
+        None => tracing::debug!("no [http] public_url: no mail when it is a player's move"),
+    }
     let inbound = inbound::Inbound::new(config.clone(), relay, mailbox, spool, verifier);
     if let Some(imap) = email.imap.clone() {
         tracker.spawn(imap::run(

@@ -60,11 +60,15 @@ pub fn game_of_message_id(id: &str, domain: &str) -> Option<String> {
     (tag_ok && valid_id(game)).then(|| game.to_owned())
 }
 
-fn root_id(game: &str, domain: &str) -> String {
+pub(super) fn root_id(game: &str, domain: &str) -> String {
     format!("<ccrelay.game.{game}@{domain}>")
 }
 
-fn builder(email: &EmailConfig, to: &str, subject: &str) -> Result<MessageBuilder, String> {
+pub(super) fn builder(
+    email: &EmailConfig,
+    to: &str,
+    subject: &str,
+) -> Result<MessageBuilder, String> {
     let from: MailAddress = format!("ccrelay <{}>", email.address)
         .parse()
         .map_err(|e| format!("relay address: {e}"))?;
@@ -278,7 +282,7 @@ pub struct Outbound {
 }
 
 /// What became of a mail handed to SMTP.
-enum Sent {
+pub(super) enum Sent {
     Accepted,
     /// Refused for good (55x), with the server's answer: park it, go on.
     Refused(String),
@@ -287,7 +291,7 @@ enum Sent {
 }
 
 /// The Subject line of a mail the relay made, for the dead letters' list.
-fn subject_of(bytes: &[u8]) -> String {
+pub(super) fn subject_of(bytes: &[u8]) -> String {
     let head = bytes
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -298,20 +302,20 @@ fn subject_of(bytes: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-fn now_rfc3339() -> String {
+pub(super) fn now_rfc3339() -> String {
     jiff::Timestamp::now()
         .round(jiff::Unit::Second)
         .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string())
 }
 
 /// Messages read from the outbox at a time.
-const PAGE: usize = 16;
+pub(super) const PAGE: usize = 16;
 const FIRST_RETRY: Duration = Duration::from_secs(1);
 
 impl Outbound {
     /// Sends one mail until the server takes it or refuses it for good. Refusals for now
     /// (no connection, 4xx, a timeout, the relay's own login refused) are retried with backoff.
-    async fn send_until_accepted(&self, out: &Outgoing) -> Sent {
+    pub(super) async fn send_until_accepted(&self, out: &Outgoing) -> Sent {
         let mut backoff = Backoff::new(FIRST_RETRY, self.email.retry_max);
         loop {
             let attempt = tokio::select! {
@@ -340,7 +344,7 @@ impl Outbound {
 
     /// Parks a refused mail; false if it could not be stored (then it is not acknowledged,
     /// and is tried again later).
-    async fn park(&self, letter: DeadLetter) -> bool {
+    pub(super) async fn park(&self, letter: DeadLetter) -> bool {
         let id = letter.id.clone();
         match self.mailbox.park(letter).await {
             Ok(()) => {
@@ -571,7 +575,7 @@ impl Outbound {
     }
 
     /// Sleeps; true if shutting down.
-    async fn pause(&self, d: Duration) -> bool {
+    pub(super) async fn pause(&self, d: Duration) -> bool {
         backoff::sleep(d, &self.shutdown).await.is_err()
     }
 

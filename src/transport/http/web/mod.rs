@@ -23,7 +23,7 @@
 //! Ukrainian), `said/` (the relay's replies and refusals in the page's language), `layout.rs` (the frame every page shares), `moves.rs` (a game's moves as the pages list them), `play/` (a player's pages) and
 //! `sessions.rs` (players' sessions, kept across restarts).
 
-mod board;
+pub mod board;
 mod game;
 mod layout;
 mod live;
@@ -81,6 +81,7 @@ impl Web {
                 ctx.config.limits.commands_per_minute,
                 play::MAX_BUDGETS,
             ),
+            notify_key: notify_key(&ctx.config),
         };
         // A secret changed while the daemon was stopped, or before a crash let the sessions
         // of the old one be deleted: they end now.
@@ -108,6 +109,21 @@ impl Web {
     /// Whether the request carries a live arbiter session's cookie.
     pub fn is_arbiter(&self, headers: &HeaderMap) -> bool {
         self.arbiters.is_arbiter(headers)
+    }
+}
+
+/// The key the unsubscribe links of the mails when it is a player's move are checked with,
+/// when the relay sends mail (the email transport made it at its start, or it is made now).
+fn notify_key(
+    config: &crate::config::Config,
+) -> Option<Arc<crate::transport::unsubscribe::UnsubscribeKey>> {
+    config.email.as_ref()?;
+    match crate::transport::unsubscribe::UnsubscribeKey::open(&config.data_dir) {
+        Ok(key) => Some(Arc::new(key)),
+        Err(e) => {
+            tracing::error!(error = %e, "the unsubscribe links cannot be checked");
+            None
+        }
     }
 }
 

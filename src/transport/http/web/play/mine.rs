@@ -120,6 +120,7 @@ pub async fn games_page(web: &Web, me: &Me, told: Option<Told>) -> Response {
             @if let Some(told) = &told { (flash(me, told)) }
             (list(me, &games))
             (leave_form(me))
+            p.notify { a href="/play/notify" { (me.tongue.word(crate::catalog::Key::NotifyPageLink)) } }
         }
     };
     super::super::html(StatusCode::OK, page(me, &w.play_title, waiting, body))

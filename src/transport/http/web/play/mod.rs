@@ -11,6 +11,7 @@
 //! | `POST /play/leave` | leave in all their games |
 //! | `GET /play/receipts/{n}` | the signed receipt of entry `n`, as a file |
 //! | `GET /play/live` | Server-Sent Events: `change` when one of their games changed |
+//! | `GET`, `POST /play/notify` | their mail when it is their move; `/notify/unsubscribe` its one-click stop (`notify.rs`) |
 //!
 //! Everything a player does here is the command they would send over TCP, sent to the relay
 //! as theirs: the same journal entry, receipt, refusals and pushes to the opponent. Every
@@ -22,6 +23,7 @@ mod act;
 mod game;
 mod login;
 mod mine;
+mod notify;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -124,6 +126,9 @@ pub struct Play {
     /// Each player's actions and previews, as a line-protocol session's commands
     /// (`limits.commands_per_minute`).
     pub commands: crate::limiter::KeyedBudget,
+    /// What the unsubscribe links of the mails when it is a player's move are checked with;
+    /// none when the relay sends no mail.
+    pub notify_key: Option<Arc<crate::transport::unsubscribe::UnsubscribeKey>>,
 }
 
 /// Players whose command budgets are held at once, at most.
@@ -140,6 +145,11 @@ pub fn routes() -> Router<Arc<Web>> {
         .route("/play/games/{id}", get(game::show).post(act::game))
         .route("/play/games/{id}/preview", get(act::preview))
         .route("/play/receipts/{entry}", get(act::receipt))
+        .route("/play/notify", get(notify::show).post(notify::save))
+        .route(
+            "/notify/unsubscribe",
+            get(notify::confirm).post(notify::unsubscribe),
+        )
 }
 
 /// The assets of the players' pages.
