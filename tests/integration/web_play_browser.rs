@@ -589,7 +589,9 @@ async fn on_a_phone(c: &Client, base: &str) {
             let top = board_top(c).await;
             type_into(c, "#move", "Кf3").await;
             wait_id(c, "read-as", "Кg1—f3 (7163)").await;
-            for (id, bottom, screen) in bottoms(c, &["board", "preview", "send"]).await {
+            let measured = bottoms(c, &["board", "preview", "send"]).await;
+            eprintln!("{width}×{height} {lang}: bottoms of the board, reading, Send {measured:?}");
+            for (id, bottom, screen) in measured {
                 assert!(
                     bottom <= screen,
                     "{width}×{height} {lang}: #{id} ends at {bottom}, below the screen ({screen})"
