@@ -192,9 +192,9 @@ impl Mailbox {
                 .collect();
         for (player, n) in rows {
             // A player's mail when it is their move goes by mail, whoever they are.
-            let reader = super::notify::player_of_reader(&player).map(|_| "email");
+            let notices = super::notify::player_of_reader(&player).is_some();
             let transport = match self.roster.with(&player, |p| p.reach.clone()) {
-                _ if reader.is_some() => "email",
+                _ if notices => "email",
                 Some(crate::config::Reach::Tcp) => "tcp",
                 Some(crate::config::Reach::Email) => "email",
                 Some(crate::config::Reach::Xfcc) => "xfcc",

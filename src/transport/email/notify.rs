@@ -64,6 +64,11 @@ pub async fn notify_every_player(notices: Notices, tracker: TaskTracker) {
             }
             if let Some((_, stop)) = running.remove(&id) {
                 stop.cancel();
+                // Stopped (`NOTIFY OFF`, the one-click link, now reached by mail): what was
+                // still queued for them is dropped, not mailed later.
+                if want.is_none() {
+                    tracker.spawn(drop_queued(notices.out.clone(), id.clone()));
+                }
             }
             if let Some(setting) = want {
                 let stop = notices.out.shutdown.child_token();
@@ -85,6 +90,27 @@ pub async fn notify_every_player(notices: Notices, tracker: TaskTracker) {
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
             () = notices.out.shutdown.cancelled() => return,
+        }
+    }
+}
+
+/// Acknowledges, unmailed, every notice row still queued for `player`, whose mails stopped.
+async fn drop_queued(out: Outbound, player: String) {
+    let reader = reader(&player);
+    loop {
+        let page = match out.mailbox.waiting(&reader, 0, PAGE).await {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!(%player, error = %e, "cannot drop the notice mails of a player who stopped them");
+                return;
+            }
+        };
+        let Some(last) = page.last() else {
+            return;
+        };
+        if let Err(e) = out.mailbox.acknowledge(&reader, last.id).await {
+            tracing::warn!(%player, error = %e, "cannot drop the notice mails of a player who stopped them");
+            return;
         }
     }
 }
