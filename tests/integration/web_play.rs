@@ -695,7 +695,7 @@ fn a_triple_block_game_lists_its_bank_and_is_refilled_from_its_page() {
         "{said}"
     );
     assert!(
-        push_starting(&mut carol, "RECORDED tb1")
+        push_starting(&mut carol, "BANK tb1")
             .contains("boris (White) moved 20 day(s) from the bank to the clock")
     );
     assert!(
@@ -757,7 +757,7 @@ fn a_long_reflection_is_declared_from_the_page_where_the_event_has_a_silence_lim
         "{said}"
     );
     assert!(
-        push_starting(&mut carol, "RECORDED sl1")
+        push_starting(&mut carol, "SILENCE sl1")
             .contains("boris (White) declared a long reflection for move 1")
     );
     let shown = act(http, &cookie, "sl1", &token, &[("do", "silence")]);
