@@ -10,11 +10,14 @@
 //! stored form is the chain's: an encoder here must write exactly the bytes the relay has
 //! always written (the tests check every entry of a journal written by an earlier release).
 
+pub mod kind;
+
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{Entry, EntryKind, JournalError, NewEntry};
+pub use self::kind::EntryKind;
+use super::{Entry, JournalError, NewEntry};
 use crate::command::Notify;
 use crate::event::Event;
 use crate::game::clock::{Leave, Overdue, Rules};
