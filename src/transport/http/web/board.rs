@@ -1,5 +1,5 @@
 //! The board as SVG, drawn by ccrelay itself: a chess position (pieces are simple shapes of
-//! our own, see [`shape`]) or a Russian draughts position (men as discs, kings with a crown
+//! our own, see `shape`) or a Russian draughts position (men as discs, kings with a crown
 //! ring), White at the bottom, coordinates on the edges, the last move's squares marked and a
 //! king in check ringed. What it draws comes typed from the game ([`PieceOn`], [`FileRank`]):
 //! nothing here reads a FEN or a move's code.
