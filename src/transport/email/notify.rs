@@ -2,9 +2,9 @@
 //! players who play on the web or over a line: one task per player who asked for it reads their
 //! notice rows (`notify:<player>`, through [`crate::relay::Mailbox`] like every mail), makes
 //! each mail when it is sent, from their games as they then stand, and acknowledges a row only
-//! once the SMTP server took its mail (or refused it for good: then it is parked as a dead letter, as the
-//! outbound mail is). A row whose move no longer waits (answered meanwhile, the game over), or
-//! a digest with no game waiting, is acknowledged without a mail.
+//! once the SMTP server took its mail (or refused it for good: then it is parked as a dead
+//! letter, as the outbound mail is). A row whose move no longer waits (answered meanwhile, the
+//! game over), or a digest with no game waiting, is acknowledged without a mail.
 //!
 //! A mail is in the player's language (the catalogs), with the opponent's move in their
 //! notation, the clocks, a link to the game's page on the relay's public address
