@@ -3,6 +3,7 @@
 //! nothing of chess.
 
 pub mod admin;
+pub mod bridge;
 pub mod context;
 pub mod email;
 pub mod http;

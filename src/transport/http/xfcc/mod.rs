@@ -321,6 +321,35 @@ impl MoveResult {
     }
 }
 
+impl MoveResult {
+    /// Every result, for reading one back.
+    pub const ALL: [MoveResult; 13] = [
+        MoveResult::Success,
+        MoveResult::ServerError,
+        MoveResult::AuthenticationFailed,
+        MoveResult::InvalidGameId,
+        MoveResult::NotYourGame,
+        MoveResult::NotYourTurn,
+        MoveResult::InvalidMoveNumber,
+        MoveResult::InvalidMove,
+        MoveResult::NoDrawWasOffered,
+        MoveResult::LostOnTime,
+        MoveResult::YouAreOnLeave,
+        MoveResult::MoveIsAmbiguous,
+        MoveResult::FeatureUnavailable,
+    ];
+
+    /// The result a server named: its wire name ([`MoveResult::as_str`]), and the ambiguous
+    /// move spelled right too, since a server may have corrected the WSDL's spelling.
+    pub fn from_name(name: &str) -> Option<MoveResult> {
+        let name = name.trim();
+        if name == "MoveIsAmbiguous" {
+            return Some(MoveResult::MoveIsAmbiguous);
+        }
+        MoveResult::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+}
+
 /// An XML Schema boolean; absent or empty is false.
 fn flag(call: &Call, name: &str) -> Option<bool> {
     match call.field(name).map(str::trim) {

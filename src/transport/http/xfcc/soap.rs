@@ -55,6 +55,9 @@ pub enum SoapError {
     TooDeep,
     #[error("more than {MAX_FIELDS} fields in one operation")]
     TooManyFields,
+    /// A document with more elements than its reader takes (the number).
+    #[error("more than {0} elements in one document")]
+    TooManyElements(usize),
     #[error("not a SOAP 1.1 envelope: {0}")]
     NotSoap(String),
     #[error("malformed XML: {0}")]
@@ -63,7 +66,7 @@ pub enum SoapError {
 
 /// Where an element's name is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Ns {
+pub enum Ns {
     Soap,
     Xfcc,
     /// No namespace (an unqualified field).
@@ -96,11 +99,6 @@ struct Reading {
 
 impl Reading {
     fn open(&mut self, ns: Ns, name: String) -> Result<(), SoapError> {
-        if !is_element_name(&name) {
-            return Err(SoapError::Malformed(format!(
-                "{name:?} is not an element name"
-            )));
-        }
         if self.stack.len() >= MAX_DEPTH {
             return Err(SoapError::TooDeep);
         }
@@ -193,13 +191,38 @@ fn predefined(name: &str) -> Option<char> {
     }
 }
 
-/// Reads an envelope sent as `bytes`.
-pub fn read(bytes: &[u8]) -> Result<Call, SoapError> {
+/// What an XML walk tells its reader, event by event ([`walk`]).
+pub trait Sink {
+    /// An element opens: its namespace resolved and its local name.
+    fn open(&mut self, ns: Ns, name: String) -> Result<(), SoapError>;
+    /// The innermost open element closes.
+    fn close(&mut self);
+    /// Text inside the innermost open element, references resolved.
+    fn text(&mut self, text: &str) -> Result<(), SoapError>;
+}
+
+impl Sink for Reading {
+    fn open(&mut self, ns: Ns, name: String) -> Result<(), SoapError> {
+        Reading::open(self, ns, name)
+    }
+    fn close(&mut self) {
+        Reading::close(self);
+    }
+    fn text(&mut self, text: &str) -> Result<(), SoapError> {
+        Reading::text(self, text)
+    }
+}
+
+/// Walks the XML document `bytes`, telling `sink` each element and text: the one reader of
+/// XFCC's XML, for the server's requests and the bridge's responses alike. A document type
+/// declaration, an entity other than XML's five and character references, text that is not
+/// UTF-8 or a document left open are refused; element names must be names.
+pub fn walk(bytes: &[u8], sink: &mut impl Sink) -> Result<(), SoapError> {
     let text = std::str::from_utf8(bytes).map_err(|_| SoapError::NotUtf8)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = NsReader::from_str(text);
     reader.config_mut().check_end_names = true;
-    let mut r = Reading::default();
+    let mut depth = 0usize;
     loop {
         let (ns, event) = reader
             .read_resolved_event()
@@ -215,15 +238,19 @@ pub fn read(bytes: &[u8]) -> Result<Call, SoapError> {
                 }
             }
             Event::Start(e) => {
-                r.open(ns, e.local_name().as_ref().to_owned())?;
+                open_checked(sink, ns, e.local_name().as_ref())?;
+                depth += 1;
             }
             Event::Empty(e) => {
-                r.open(ns, e.local_name().as_ref().to_owned())?;
-                r.close();
+                open_checked(sink, ns, e.local_name().as_ref())?;
+                sink.close();
             }
-            Event::End(_) => r.close(),
-            Event::Text(t) => r.text(&t.xml10_content())?,
-            Event::CData(t) => r.text(&t.xml10_content())?,
+            Event::End(_) => {
+                depth = depth.saturating_sub(1);
+                sink.close();
+            }
+            Event::Text(t) => sink.text(&t.xml10_content())?,
+            Event::CData(t) => sink.text(&t.xml10_content())?,
             Event::GeneralRef(reference) => {
                 let c = match reference.resolve_char_ref() {
                     Ok(Some(c)) => c,
@@ -233,17 +260,34 @@ pub fn read(bytes: &[u8]) -> Result<Call, SoapError> {
                     }
                     Err(e) => return Err(SoapError::Malformed(e.to_string())),
                 };
-                r.text(c.encode_utf8(&mut [0; 4]))?;
+                sink.text(c.encode_utf8(&mut [0; 4]))?;
             }
             Event::Comment(_) | Event::PI(_) => {}
             Event::Eof => break,
         }
     }
-    if !r.stack.is_empty() {
+    if depth > 0 {
         return Err(SoapError::Malformed(
             "the document ends inside an element".to_owned(),
         ));
     }
+    Ok(())
+}
+
+/// An element's name checked as a name, then handed to `sink`.
+fn open_checked(sink: &mut impl Sink, ns: Ns, name: &str) -> Result<(), SoapError> {
+    if !is_element_name(&name) {
+        return Err(SoapError::Malformed(format!(
+            "{name:?} is not an element name"
+        )));
+    }
+    sink.open(ns, name.to_owned())
+}
+
+/// Reads an envelope sent as `bytes`.
+pub fn read(bytes: &[u8]) -> Result<Call, SoapError> {
+    let mut r = Reading::default();
+    walk(bytes, &mut r)?;
     match r.operation {
         Some(operation) => Ok(Call {
             operation,
@@ -281,6 +325,17 @@ pub fn response(operation: &str, result: &str) -> String {
     format!(
         "{ENVELOPE_OPEN}<{operation}Response xmlns=\"{XFCC_NS}\"><{operation}Result>{result}</{operation}Result></{operation}Response>{ENVELOPE_CLOSE}"
     )
+}
+
+/// A request envelope calling `operation` with `fields` (text, escaped here), as Scid writes
+/// one: the operation in XFCC's default namespace, its fields unqualified inside it.
+pub fn request(operation: &str, fields: &[(&str, &str)]) -> String {
+    let mut body = format!("<{operation} xmlns=\"{XFCC_NS}\">");
+    for (name, value) in fields {
+        body.push_str(&format!("<{name}>{}</{name}>", escape(value)));
+    }
+    body.push_str(&format!("</{operation}>"));
+    format!("{ENVELOPE_OPEN}{body}{ENVELOPE_CLOSE}")
 }
 
 /// A SOAP Fault: `soap:Client` for a request the client got wrong, `soap:Server` otherwise.

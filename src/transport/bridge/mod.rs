@@ -1,0 +1,27 @@
+//! The XFCC bridge: a player's games on a remote XFCC server (ICCF's, SchemingMind's, another
+//! ccrelay's), read and answered with the player's account there, for a player reached only
+//! by mail, a serial terminal or a link (docs/xfcc.md, "Games on another server").
+//!
+//! This part speaks XFCC as a client: the envelopes it sends ([`request`]), the answers read as
+//! hostile input ([`answer`]) into typed games ([`game`]).
+//!
+//! ```
+//! use ccrelay::transport::bridge::{answer, request};
+//!
+//! let asked = request::get_my_games(&request::Credentials { username: "alice", password: "s3cret" });
+//! assert!(asked.contains("<username>alice</username>"));
+//! let answered = concat!(
+//!     r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>"#,
+//!     r#"<GetMyGamesResponse xmlns="http://www.bennedik.com/webservices/XfccBasic"><GetMyGamesResult>"#,
+//!     r#"<XfccGame><id>7</id><white>alice</white><black>bob</black><myTurn>true</myTurn>"#,
+//!     r#"<hasWhite>true</hasWhite><moves></moves><result>Ongoing</result></XfccGame>"#,
+//!     r#"</GetMyGamesResult></GetMyGamesResponse></soap:Body></soap:Envelope>"#
+//! );
+//! let games = answer::games(answered.as_bytes()).unwrap();
+//! assert_eq!(games[0].id, "7");
+//! assert!(games[0].my_turn && games[0].has_white);
+//! ```
+
+pub mod answer;
+pub mod game;
+pub mod request;
