@@ -1,5 +1,6 @@
-//! The hash chain: each entry's hash over the one before and its own fields, and the check of
-//! every link that a start makes without reading any entry as a game's move.
+//! The hash chain's check: every link that a start makes, without reading any entry as a
+//! game's move (each entry's hash over the one before and its own fields is
+//! [`chain_hash`](super::entry::hash::chain_hash)).
 //!
 //! `ccrelay journal verify` replays every entry from the first; a start checks every link
 //! with [`check`] and replays only the entries after its snapshot (docs/journal.md,
@@ -8,43 +9,9 @@
 
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
-use sha2::{Digest, Sha256};
 
+use super::entry::hash::{ABSENT, hash_fields};
 use super::{Entry, EntryKind, JournalError, store};
-
-/// The hash of an entry, chained to the one before: SHA-256 over the previous hash and every
-/// field, each length-prefixed so no two entries encode alike.
-pub fn chain_hash(prev: &[u8; 32], e: &Entry) -> [u8; 32] {
-    let seq = e.seq.to_be_bytes();
-    hash_fields(
-        prev,
-        [
-            &seq,
-            e.time.as_bytes(),
-            e.game.as_bytes(),
-            e.player.as_bytes(),
-            e.channel.as_bytes(),
-            e.kind.as_str().as_bytes(),
-            e.text.as_bytes(),
-            e.iccf.as_deref().unwrap_or(ABSENT).as_bytes(),
-            e.san.as_deref().unwrap_or(ABSENT).as_bytes(),
-            e.detail.as_bytes(),
-        ],
-    )
-}
-
-/// What an absent ICCF or SAN form is hashed as.
-const ABSENT: &str = "\u{0}";
-
-fn hash_fields(prev: &[u8; 32], fields: [&[u8]; 10]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(prev);
-    for field in fields {
-        h.update((field.len() as u64).to_be_bytes());
-        h.update(field);
-    }
-    h.finalize().into()
-}
 
 /// What [`check`] found: the entries and the last one's hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

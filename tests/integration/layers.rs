@@ -90,26 +90,70 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// Every `crate::a::b::…` path in `code`, as its segments.
+/// Every `crate::a::b::…` path in `code`, as its segments; a group (`crate::a::{b, c::d}`)
+/// gives one path for each of its items.
 fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    paths_after(code, "crate::")
+}
+
+/// Every path that follows `prefix` in `code` (not inside a longer name), groups expanded.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
+    while let Some(at) = rest.find(prefix) {
         let before = rest[..at].chars().last();
-        rest = &rest[at + "crate::".len()..];
+        rest = &rest[at + prefix.len()..];
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue; // `$crate::`, `my_crate::`
         }
-        let path: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-            .collect();
-        out.push(
-            path.split("::")
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect(),
-        );
+        out.extend(expand(rest));
+    }
+    out
+}
+
+/// The paths written at the start of `text`: `a::b`, or `a::{b, c::{d, e}}` as `a::b`,
+/// `a::c::d`, `a::c::e` (`self` in a group names the path before it).
+fn expand(text: &str) -> Vec<Vec<String>> {
+    let head: String = text
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    let segments: Vec<String> = head
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let after = &text[head.len()..];
+    if !((head.is_empty() || head.ends_with("::")) && after.starts_with('{')) {
+        return vec![segments];
+    }
+    let mut depth = 0;
+    let mut items = Vec::new();
+    let mut start = 1;
+    for (i, c) in after.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    items.push(&after[start..i]);
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                items.push(&after[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for item in items {
+        for tail in expand(item.trim_start()) {
+            let mut path = segments.clone();
+            path.extend(tail.into_iter().filter(|s| s != "self"));
+            out.push(path);
+        }
     }
     out
 }
@@ -187,16 +231,10 @@ fn imports_only_go_down_the_layers_and_no_two_files_use_each_other() {
         // `super::x` names the sibling module x: the module's parent, then x (the parent of
         // `relay::state` is `relay`; of `relay`, from its `mod.rs`, the crate).
         let parent = &module[..module.len() - 1];
-        let code = code(&text);
-        let mut rest = code.as_str();
-        while let Some(i) = rest.find("super::") {
-            rest = &rest[i + "super::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
+        for path in paths_after(&code(&text), "super::") {
+            let Some(name) = path.first() else { continue };
             let mut sibling = parent.to_vec();
-            sibling.push(name);
+            sibling.push(name.clone());
             if modules.contains(&sibling) && sibling != module {
                 uses.entry(module.clone()).or_default().insert(sibling);
             }
@@ -235,6 +273,34 @@ fn the_rule_sees_an_import_that_runs_up() {
         [
             vec!["relay".to_owned(), "Mailbox".to_owned()],
             vec!["journal".to_owned(), "x".to_owned()],
+        ]
+    );
+}
+
+/// A group of imports (`use super::{Entry, store};`) hid the modules inside it, so
+/// journal::chain and journal::store used each other unseen.
+#[test]
+fn regression_a_group_of_imports_hid_the_modules_in_it() {
+    let words = |paths: Vec<Vec<String>>| -> Vec<String> {
+        paths.into_iter().map(|p| p.join("::")).collect()
+    };
+    assert_eq!(
+        words(paths_after(
+            "use super::{Entry, EntryKind, store};",
+            "super::"
+        )),
+        ["Entry", "EntryKind", "store"]
+    );
+    assert_eq!(
+        words(crate_paths(
+            "use crate::journal::{self, store::{tail, entry}, chain};\nfn f() { crate::game::x(); }"
+        )),
+        [
+            "journal",
+            "journal::store::tail",
+            "journal::store::entry",
+            "journal::chain",
+            "game::x"
         ]
     );
 }

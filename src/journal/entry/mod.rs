@@ -10,6 +10,7 @@
 //! stored form is the chain's: an encoder here must write exactly the bytes the relay has
 //! always written (the tests check every entry of a journal written by an earlier release).
 
+pub mod hash;
 pub mod kind;
 
 use jiff::Timestamp;

@@ -18,7 +18,7 @@ mod outbox;
 mod schema;
 mod signatures;
 
-pub use super::chain::chain_hash;
+pub use super::entry::hash::chain_hash;
 pub use entries::{
     credentials, entry, entry_hash, for_each_entry, for_each_entry_between,
     for_each_game_entry_until, insert_entry, move_langs, seen, tail,
