@@ -23,14 +23,13 @@ use shakmaty::Color;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::outbound::{Outbound, Outgoing, PAGE, Sent, builder, now_rfc3339, root_id, subject_of};
+use super::outbound::{Handled, Outbound, Outgoing, PAGE, builder, root_id};
 use crate::catalog::{Key, Tongue};
 use crate::command::Notify;
 use crate::config::EmailConfig;
 use crate::notation::Notation;
 use crate::relay::notify::{reader, wanted};
 use crate::relay::summary::clock_words;
-use crate::relay::undelivered::{DeadLetter, Shelf};
 use crate::relay::{GameView, Message as OutboxMessage, Notice, Status};
 use crate::transport::http::web::board::{Drawn, Marks, svg_from};
 use crate::transport::unsubscribe::{UnsubscribeKey, link};
@@ -130,87 +129,31 @@ impl Notices {
         let Some(to) = setting.address().map(str::to_owned) else {
             return;
         };
-        let (out, reader) = (&self.out, reader(&player));
+        let reader = reader(&player);
         // The moves mailed, by game (how many moves it had): a move is mailed once.
         let mut mailed: HashMap<String, usize> = HashMap::new();
-        loop {
-            if out.shutdown.is_cancelled() {
-                return;
-            }
-            let mut feed = out.mailbox.subscribe(&reader, PAGE * 4);
-            let page = match out.mailbox.waiting(&reader, 0, PAGE).await {
-                Ok(page) => page,
-                Err(e) => {
-                    tracing::error!(%player, error = %e, "cannot read the notice mails");
-                    out.mailbox.unsubscribe(&reader, feed.id);
-                    if out.pause(out.email.poll_interval).await {
-                        return;
+        let mut rows = self.out.rows(&reader);
+        while let Some(item) = rows.next().await {
+            let handled = match self.make(&player, &to, &item, &mailed).await {
+                Made::Mail(mail, seen) => {
+                    let handled = self
+                        .out
+                        .send_or_park(&item, &player, *mail, None, true)
+                        .await;
+                    if let (Handled::Done, Some((game, moves))) = (&handled, seen) {
+                        mailed.insert(game, moves);
                     }
-                    continue;
+                    handled
+                }
+                Made::Nothing => Handled::Done,
+                Made::NotNow(why) => {
+                    tracing::warn!(%player, id = item.id, error = %why, "a notice mail not made now; will retry");
+                    Handled::Stuck
                 }
             };
-            let idle = page.is_empty();
-            let mut stuck = false;
-            for item in page {
-                let (mail, seen) = match self.make(&player, &to, &item, &mailed).await {
-                    Made::Mail(mail, seen) => (mail, seen),
-                    Made::Nothing => {
-                        self.acknowledge(&reader, item.id).await;
-                        continue;
-                    }
-                    Made::NotNow(why) => {
-                        tracing::warn!(%player, id = item.id, error = %why, "a notice mail not made now; will retry");
-                        stuck = true;
-                        break;
-                    }
-                };
-                match out.send_until_accepted(&mail).await {
-                    Sent::Accepted => {}
-                    Sent::Stopping => {
-                        out.mailbox.unsubscribe(&reader, feed.id);
-                        return;
-                    }
-                    Sent::Refused(error) => {
-                        let letter = DeadLetter {
-                            id: format!("o{}", item.id),
-                            shelf: Shelf::Parked,
-                            player: player.clone(),
-                            to: to.clone(),
-                            game: item.game.clone(),
-                            what: subject_of(&mail.bytes),
-                            error,
-                            parked_at: now_rfc3339(),
-                            bytes: mail.bytes,
-                        };
-                        if !out.park(letter).await {
-                            stuck = true;
-                            break;
-                        }
-                    }
-                }
-                if let Some((game, moves)) = seen {
-                    mailed.insert(game, moves);
-                }
-                self.acknowledge(&reader, item.id).await;
-            }
-            if stuck && out.pause(out.email.retry_max).await {
-                out.mailbox.unsubscribe(&reader, feed.id);
+            if !rows.settle(item.id, handled).await {
                 return;
             }
-            if idle {
-                tokio::select! {
-                    _ = feed.recv() => {}
-                    () = tokio::time::sleep(out.email.poll_interval) => {}
-                    () = out.shutdown.cancelled() => {}
-                }
-            }
-            out.mailbox.unsubscribe(&reader, feed.id);
-        }
-    }
-
-    async fn acknowledge(&self, reader: &str, id: i64) {
-        if let Err(e) = self.out.mailbox.acknowledge(reader, id).await {
-            tracing::error!(%reader, error = %e, "cannot acknowledge a notice mail");
         }
     }
 

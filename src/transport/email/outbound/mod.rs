@@ -361,117 +361,70 @@ impl Outbound {
     /// Mails `player`'s outbox to `to`, forever: each message acknowledged once sent.
     pub async fn deliver_outbox(self, player: String, to: String, lang: Option<Lang>) {
         let tongue = Tongue::of(lang);
-        loop {
-            if self.shutdown.is_cancelled() {
+        let mut rows = self.rows(&player);
+        while let Some(item) = rows.next().await {
+            let handled = self
+                .mail_outbox_row(&player, &to, lang, tongue, &item)
+                .await;
+            if !rows.settle(item.id, handled).await {
                 return;
             }
-            let mut feed = self.mailbox.subscribe(&player, PAGE * 4);
-            let page = match self.mailbox.waiting(&player, 0, PAGE).await {
-                Ok(page) => page,
-                Err(e) => {
-                    tracing::error!(%player, error = %e, "cannot read the outbox");
-                    self.mailbox.unsubscribe(&player, feed.id);
-                    if self.pause(self.email.poll_interval).await {
-                        return;
-                    }
-                    continue;
-                }
-            };
-            let idle = page.is_empty();
-            let mut stuck = false;
-            for item in page {
-                // A move is shown as of that move; a welcome or an event's start with what it
-                // tells; anything else with the game as it is.
-                let view = match self.mailbox.as_of(&item).await {
-                    Some(view) => Some(view),
-                    None => match crate::relay::summary::mail_details(
-                        &item.notice,
-                        &self.email.address,
-                        lang,
-                    ) {
-                        Some(details) => Some(details),
-                        None if item.game.is_empty() => None,
-                        None => self.show(&player, &item.game).await,
-                    },
-                };
-                let (line, summary) = (self.mailbox.render(&item), self.mailbox.summary(&item));
-                let clocks = (tongue != Tongue::En)
-                    .then(|| crate::relay::summary::mail_clocks(&item.notice, lang))
-                    .flatten();
-                let push = PushMail {
-                    item: &item,
-                    line: &line,
-                    summary: &summary,
-                    view: view.as_deref(),
-                    tongue,
-                    clocks: clocks.as_deref(),
-                };
-                let out = match push_mail(&self.email, &to, &push) {
-                    Ok(out) => out,
-                    Err(e) => {
-                        // Never dropped: it stays in the outbox, and later messages wait
-                        // behind it, until the configuration is fixed.
-                        tracing::error!(%player, id = item.id, error = %e, "cannot build a mail; will retry");
-                        stuck = true;
-                        break;
-                    }
-                };
-                match self.send_until_accepted(&out).await {
-                    Sent::Accepted => {}
-                    Sent::Stopping => {
-                        self.mailbox.unsubscribe(&player, feed.id);
-                        return;
-                    }
-                    // Parked, then acknowledged: the player's later mail goes on. A mail
-                    // holding a secret (a welcome) is parked without it: the letter says a
-                    // welcome failed, and once the outbox row is acknowledged the secret is
-                    // nowhere (the journal deletes with `secure_delete`).
-                    Sent::Refused(error) => {
-                        let (what, bytes) = if item.notice.holds_secret() {
-                            (
-                                format!(
-                                    "{} (its secret not kept: PLAYER SECRET {player} draws a new one)",
-                                    subject_of(&out.bytes)
-                                ),
-                                Vec::new(),
-                            )
-                        } else {
-                            (subject_of(&out.bytes), out.bytes)
-                        };
-                        let letter = DeadLetter {
-                            id: format!("o{}", item.id),
-                            shelf: Shelf::Parked,
-                            player: player.clone(),
-                            to: to.clone(),
-                            game: item.game.clone(),
-                            what,
-                            error,
-                            parked_at: now_rfc3339(),
-                            bytes,
-                        };
-                        if !self.park(letter).await {
-                            stuck = true;
-                            break;
-                        }
-                    }
-                }
-                if let Err(e) = self.mailbox.acknowledge(&player, item.id).await {
-                    tracing::error!(%player, error = %e, "cannot acknowledge a sent mail");
-                }
-            }
-            if stuck && self.pause(self.email.retry_max).await {
-                self.mailbox.unsubscribe(&player, feed.id);
-                return;
-            }
-            if idle {
-                tokio::select! {
-                    _ = feed.recv() => {}
-                    () = tokio::time::sleep(self.email.poll_interval) => {}
-                    () = self.shutdown.cancelled() => {}
-                }
-            }
-            self.mailbox.unsubscribe(&player, feed.id);
         }
+    }
+
+    /// Mails one row of `player`'s outbox to `to`.
+    async fn mail_outbox_row(
+        &self,
+        player: &str,
+        to: &str,
+        lang: Option<Lang>,
+        tongue: Tongue,
+        item: &OutboxMessage,
+    ) -> Handled {
+        // A move is shown as of that move; a welcome or an event's start with what it
+        // tells; anything else with the game as it is.
+        let view = match self.mailbox.as_of(item).await {
+            Some(view) => Some(view),
+            None => {
+                match crate::relay::summary::mail_details(&item.notice, &self.email.address, lang) {
+                    Some(details) => Some(details),
+                    None if item.game.is_empty() => None,
+                    None => self.show(player, &item.game).await,
+                }
+            }
+        };
+        let (line, summary) = (self.mailbox.render(item), self.mailbox.summary(item));
+        let clocks = (tongue != Tongue::En)
+            .then(|| crate::relay::summary::mail_clocks(&item.notice, lang))
+            .flatten();
+        let push = PushMail {
+            item,
+            line: &line,
+            summary: &summary,
+            view: view.as_deref(),
+            tongue,
+            clocks: clocks.as_deref(),
+        };
+        let mail = match push_mail(&self.email, to, &push) {
+            Ok(mail) => mail,
+            Err(e) => {
+                // Never dropped: it stays in the outbox, and later messages wait
+                // behind it, until the configuration is fixed.
+                tracing::error!(%player, id = item.id, error = %e, "cannot build a mail; will retry");
+                return Handled::Stuck;
+            }
+        };
+        // A mail holding a secret (a welcome) is parked without it: the letter says a
+        // welcome failed, and once the outbox row is acknowledged the secret is nowhere
+        // (the journal deletes with `secure_delete`).
+        let secret = item.notice.holds_secret();
+        let what = secret.then(|| {
+            format!(
+                "{} (its secret not kept: PLAYER SECRET {player} draws a new one)",
+                subject_of(&mail.bytes)
+            )
+        });
+        self.send_or_park(item, player, mail, what, !secret).await
     }
 
     /// The game as `player` sees it, for the mail; none if the relay cannot say.
@@ -587,6 +540,10 @@ impl Outbound {
         }
     }
 }
+
+mod queue;
+
+pub(super) use queue::Handled;
 
 #[cfg(test)]
 mod tests;
