@@ -276,7 +276,7 @@ pub fn walk(bytes: &[u8], sink: &mut impl Sink) -> Result<(), SoapError> {
 
 /// An element's name checked as a name, then handed to `sink`.
 fn open_checked(sink: &mut impl Sink, ns: Ns, name: &str) -> Result<(), SoapError> {
-    if !is_element_name(&name) {
+    if !is_element_name(name) {
         return Err(SoapError::Malformed(format!(
             "{name:?} is not an element name"
         )));
