@@ -16,4 +16,5 @@ pub mod session;
 pub mod stopping;
 pub mod tcp;
 pub mod terminal;
+pub mod tls_client;
 pub mod unsubscribe;

@@ -42,3 +42,4 @@ mod web_play;
 mod web_play_browser;
 mod web_security;
 mod xfcc;
+mod xfcc_bridge;

@@ -28,7 +28,7 @@ const CAROL: Player = Player {
 };
 
 /// A daemon with `[http]` on an ephemeral port and extra config text.
-fn start(
+pub(crate) fn start(
     players: &[Player],
     games: &[(&str, &str, &str)],
     limits: &str,

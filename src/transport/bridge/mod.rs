@@ -2,8 +2,9 @@
 //! ccrelay's), read and answered with the player's account there, for a player reached only
 //! by mail, a serial terminal or a link (docs/xfcc.md, "Games on another server").
 //!
-//! This part speaks XFCC as a client: the envelopes it sends ([`request`]), the answers read as
-//! hostile input ([`answer`]) into typed games ([`game`]).
+//! This part speaks XFCC as a client: the envelopes it sends ([`request`]), one call over
+//! HTTP or HTTPS ([`client`]), the answers read as hostile input ([`answer`]) into typed games
+//! ([`game`]).
 //!
 //! ```
 //! use ccrelay::transport::bridge::{answer, request};
@@ -23,5 +24,6 @@
 //! ```
 
 pub mod answer;
+pub mod client;
 pub mod game;
 pub mod request;

@@ -9,7 +9,6 @@
 //! timeout.
 
 use std::fmt::Debug;
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -20,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::inbound::{Inbound, Outcome};
 use crate::backoff::{self, Backoff};
 use crate::config::{ImapConfig, TlsMode};
+use crate::transport::tls_client::tls_connector;
 
 /// The keyword a handled mail gets.
 pub const DONE: &str = "$CcrelayDone";
@@ -57,33 +57,6 @@ async fn timed<T, E: Into<ImapError>>(
         Ok(r) => r.map_err(Into::into),
         Err(_) => Err(ImapError::Timeout(what)),
     }
-}
-
-/// A TLS client trusting the system's roots and, if given, the certificates in `ca_file`.
-pub fn tls_connector(
-    ca_file: Option<&std::path::Path>,
-) -> Result<tokio_rustls::TlsConnector, String> {
-    use rustls::pki_types::CertificateDer;
-    use rustls::pki_types::pem::PemObject;
-    let mut extra = Vec::new();
-    if let Some(path) = ca_file {
-        for cert in
-            CertificateDer::pem_file_iter(path).map_err(|e| format!("{}: {e}", path.display()))?
-        {
-            extra.push(cert.map_err(|e| format!("{}: {e}", path.display()))?);
-        }
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let verifier =
-        rustls_platform_verifier::Verifier::new_with_extra_roots(extra, provider.clone())
-            .map_err(|e| e.to_string())?;
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(verifier))
-        .with_no_client_auth();
-    Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
 }
 
 async fn tls_wrap(config: &ImapConfig, tcp: TcpStream) -> Result<Stream, ImapError> {

@@ -108,7 +108,8 @@ pub fn start(
         && imap.tls != TlsMode::None
     {
         // Fail at start, not at the first connection, on an unreadable CA file.
-        imap::tls_connector(imap.ca_file.as_deref()).map_err(EmailError::Tls)?;
+        crate::transport::tls_client::tls_connector(imap.ca_file.as_deref())
+            .map_err(EmailError::Tls)?;
     }
     let spool_dir = config.data_dir.join("email-replies");
     let spool = spool::Spool::open(spool_dir.clone())
