@@ -62,7 +62,7 @@ pub use preview::Preview;
 pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use request::{MessageAlone, Request, Sender, mended_message};
-pub use roster::{Players, Roster};
+pub use roster::{Players, Roster, notation_name, reach_name};
 pub use said::{MessageFate, Said};
 pub use task::Relay;
 pub use view::{GameView, Standing, san_movetext};
