@@ -111,6 +111,8 @@ section.sheet code{font-size:1.3em}
 #players tr{border:1px solid #ccc;border-radius:4px;margin:.5em 0;padding:.3em .5em}
 #players td{border:0;padding:.1em 0}
 #players td::before{content:attr(data-label) ": ";font-weight:600}
+section.decision h2{font-size:1.15em}
+section.decision{padding:.4em .6em}
 }
 @media print{body *{visibility:hidden}#sheet,#sheet *{visibility:visible}#sheet{position:absolute;left:0;top:0;border:0}}
 "#;
