@@ -453,4 +453,24 @@ keys! {
     DeskDownloadCrosstable "desk-download-crosstable" [];
     DeskForged "desk-forged" [];
     DeskRefused "desk-refused" [];
+    DeskRecord "desk-record" [];
+    DeskVerdict "desk-verdict" [];
+    DeskVerifyFailed "desk-verify-failed" [];
+    DeskHead "desk-head" [];
+    DeskSignedHead "desk-signed-head" [];
+    DeskNoSignedHead "desk-no-signed-head" [];
+    DeskExports "desk-exports" [];
+    DeskExportGame "desk-export-game" [];
+    DeskExportEvent "desk-export-event" [];
+    DeskDownload "desk-download" [];
+    DeskFormatIccf "desk-format-iccf" [];
+    DeskEventRecord "desk-event-record" [];
+    DeskDayLog "desk-day-log" [];
+    DeskDay "desk-day" [];
+    DeskNothingThatDay "desk-nothing-that-day" [];
+    DeskEntry "desk-entry" [];
+    DeskTime "desk-time" [];
+    DeskChannel "desk-channel" [];
+    DeskKind "desk-kind" [];
+    DeskCommand "desk-command" [];
 }

@@ -370,3 +370,42 @@ fn a_secret_is_not_sent_where_the_wire_is_not_private() {
     );
     assert_eq!(journal(&config).len(), before);
 }
+
+#[test]
+fn the_record_page_says_what_journal_verify_says_and_gives_the_exports() {
+    let (_dir, config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = arbiter_cookie(http, ADMIN_SECRET).expect("arbiter login");
+    let mut a = admin(&daemon);
+    ok(&mut a, "ADJUDICATE g2 1/2-1/2 agreed by the captains");
+    let verify = crate::support::process::ccrelay()
+        .args(["journal", "verify", "--config"])
+        .arg(&config)
+        .output()
+        .expect("verify");
+    let said = String::from_utf8_lossy(&verify.stdout);
+    let first = said.lines().next().expect("a verdict");
+    assert!(first.starts_with("journal ok:"), "{said}");
+    let day = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
+    let record = page(http, &format!("/desk/record?day={day}"), &cookie).body;
+    assert!(record.contains(first), "{first}\n{record}");
+    assert!(
+        record.contains("ADJUDICATE g2 1/2-1/2 agreed by the captains"),
+        "the day's log: {record}"
+    );
+    let pgn = page(http, "/desk/record/event?event=open&format=pgn", &cookie);
+    assert_eq!(pgn.status, 200);
+    assert!(pgn.body.contains("[Event \"Open Cup\"]"), "{}", pgn.body);
+    assert!(header(&pgn, "content-disposition").is_some_and(|d| d.contains("open.pgn")));
+    let sheet = page(http, "/desk/record/game?game=g2&format=iccf", &cookie);
+    assert_eq!(sheet.status, 200);
+    assert!(!sheet.body.is_empty());
+    // A configured event has no record of its own (its games are exported one by one), as
+    // `ccrelay journal export --event open --format text` says; a made one has (the browser's).
+    let text = page(http, "/desk/record/event?event=open&format=record", &cookie);
+    assert_eq!(text.status, 404, "{}", text.body);
+    assert_eq!(
+        page(http, "/desk/record/game?game=nothing", &cookie).status,
+        404
+    );
+}

@@ -309,6 +309,47 @@ async fn crosstable(c: &Client) {
     assert!(gil.contains("- -"), "gil's games forfeited: {gil}");
 }
 
+/// The record page: `journal verify`'s verdict, the day's log of what the arbiter did (on the
+/// manual clock's day), and the event's PGN.
+async fn record(c: &Client, base: &str, config: &Path) {
+    goto(c, base, "/desk/record?day=2027-03-12").await;
+    assert!(text(c, "#verdict").await.starts_with("journal ok:"));
+    let log = text(c, "#day-log").await;
+    assert!(
+        log.contains("ADJUDICATE") && log.contains("EVENT WITHDRAW drr gil"),
+        "{log}"
+    );
+    let commands = journal(config)
+        .into_iter()
+        .filter(|e| e.1 == "admin" && e.0 == "http")
+        .count();
+    assert!(commands >= 10, "every desk command journaled: {commands}");
+    let pgn = c
+        .execute_async(
+            "var done=arguments[arguments.length-1];fetch('/desk/record/event?event=drr&format=pgn').then(function(r){return r.text()}).then(done);",
+            vec![],
+        )
+        .await
+        .expect("fetch");
+    assert!(
+        pgn.as_str()
+            .unwrap_or_default()
+            .contains("[Event \"Desk Cup\"]")
+    );
+    let record = c
+        .execute_async(
+            "var done=arguments[arguments.length-1];fetch('/desk/record/event?event=drr&format=record').then(function(r){return r.text()}).then(done);",
+            vec![],
+        )
+        .await
+        .expect("fetch");
+    let record = record.as_str().unwrap_or_default().to_owned();
+    assert!(
+        record.contains("no answer to mail"),
+        "the withdrawal in the record: {record}"
+    );
+}
+
 /// Sets the viewport's inside to `width` × `height`.
 async fn viewport(c: &Client, width: u32, height: u32) {
     let (mut w, mut h) = (width, height);
@@ -353,7 +394,13 @@ async fn screenshots_and_phone(c: &Client, base: &str) {
     let mut shots = Vec::new();
     for (width, height) in [(1100, 900), (390, 844)] {
         viewport(c, width, height).await;
-        for path in ["/desk/players", "/desk/events", "/desk/events/drr", "/desk"] {
+        for path in [
+            "/desk/players",
+            "/desk/events",
+            "/desk/events/drr",
+            "/desk/record",
+            "/desk",
+        ] {
             goto(c, base, path).await;
             assert!(
                 overflow(c).await <= 0.0,
@@ -400,6 +447,7 @@ fn an_arbiter_runs_a_double_round_robin_from_the_desk() {
         adjudicate(&c, &game, &config, &mut admin).await;
         withdraw(&c, &base, &config, &mut admin).await;
         crosstable(&c).await;
+        record(&c, &base, &config).await;
         c.close().await.expect("close");
     });
 }

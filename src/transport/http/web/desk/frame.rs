@@ -116,7 +116,8 @@ pub fn page(a: &Arbiter, title: &str, shown: Option<&Shown>, body: Markup) -> Re
                 strong { (d.desk) } " "
                 a href="/desk" { (d.decisions) } " "
                 a href="/desk/players" { (d.players) } " "
-                a href="/desk/events" { (d.events) }
+                a href="/desk/events" { (d.events) } " "
+                a href="/desk/record" { (d.record) }
             }
             @if let Some(shown) = shown { (answer(a.tongue, shown)) }
             (body)

@@ -10,6 +10,8 @@
 //! | `GET`, `POST /desk/events` | `EVENTS`, and `EVENT NEW` |
 //! | `GET`, `POST /desk/events/{id}` | `EVENT SHOW`, the crosstable and the games with the arbiter's columns; `EVENT ENTER`, `DRAW`, `START`, `WITHDRAW` |
 //! | `GET /desk/events/{id}/crosstable.csv` | the crosstable, as a file |
+//! | `GET /desk/record` | `journal verify`'s verdict, the heads, the exports, the day's entries of the arbiter (`?day=`) |
+//! | `GET /desk/record/game`, `/desk/record/event` | a game's PGN or ICCF scoresheet, an event's PGN or record, as files |
 //!
 //! The desk is a view and a set of forms over the admin's commands of the line protocol, not
 //! a second implementation: each form becomes the typed [`Command`] the grammar would read
@@ -19,7 +21,7 @@
 //! without it, or without an arbiter's session (a player's session is not one); every page is
 //! `no-store`; a command that carries a secret (`PLAYER ADD`, `PLAYER SECRET`) is taken only
 //! over a private wire, as the line takes it, and its secret is shown on the answer's page
-//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs` (a page each; `withdraw.rs` a withdrawal confirmed),
+//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs`, `record.rs` (a page each; `withdraw.rs` a withdrawal confirmed),
 //! `frame.rs` (the frame, the answers shown after a form), `words.rs` (the catalog's words).
 
 mod decisions;
@@ -27,6 +29,7 @@ mod event;
 mod events;
 mod frame;
 mod players;
+mod record;
 mod withdraw;
 mod words;
 
@@ -61,6 +64,9 @@ pub fn routes() -> Router<Arc<Web>> {
             "/desk/events/{id}/crosstable.csv",
             get(events::crosstable_csv),
         )
+        .route("/desk/record", get(record::page))
+        .route("/desk/record/game", get(record::game))
+        .route("/desk/record/event", get(record::event))
 }
 
 /// The arbiter at the desk: their session and the pages' language.
