@@ -103,7 +103,7 @@ fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) 
             @if refused { p.error { (w.login_failed) } }
             @if arbiter {
                 p { (w.logged_in) }
-                p { a href="/desk" { (super::desk::words(tongue).desk) } }
+                p { a href="/desk" { (tongue.word(crate::catalog::Key::Desk)) } }
                 form method="post" action="/logout" { button type="submit" { (w.logout) } }
             } @else {
                 form method="post" action="/login" {

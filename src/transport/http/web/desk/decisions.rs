@@ -36,7 +36,7 @@ pub async fn page(
 ) -> Response {
     let a = match frame::viewing(&web, &headers, &query, "/desk") {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Ok(games) = web.ctx.relay.watch(None, true).await else {
         return unavailable(a.tongue);
@@ -118,7 +118,7 @@ pub async fn adjudicate(
     let f = Fields::new(pairs);
     let a = match posting(&web, &headers, &f) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let reply = match Command::adjudicate(&id, f.get("result"), f.get("reason")) {
         Ok(command) => send(&web, command).await,

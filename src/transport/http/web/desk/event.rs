@@ -2,7 +2,7 @@
 //! computes it, every game with the arbiter's columns (time left, the last move, days on
 //! this move, leave), and the forms: enter players (`EVENT ENTER`), draw lots (`EVENT
 //! DRAW`), start (`EVENT START`), withdraw a player (`EVENT WITHDRAW`, confirmed on a page
-//! that shows the standings now and after, `withdraw.rs`). The crosstable is also a file.
+//! that shows the standings now and after, `withdraw.rs`; what both draw, `standings.rs`). The crosstable is also a file.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,33 +17,10 @@ use shakmaty::Color;
 use super::super::pages::{result_text, when};
 use super::super::{Web, not_found, unavailable};
 use super::frame;
+use super::standings::{crosstable_table, games_of, mark, names};
 use super::{Arbiter, Fields, posting, send, words};
 use crate::command::{Command, EventAction};
-use crate::relay::{Row, Standing, Watched, crosstable, halves, quarters};
-
-/// The games of `event`, as the arbiter sees them.
-pub async fn games_of(web: &Web, event: &str) -> Option<Vec<Watched>> {
-    let games = web.ctx.relay.watch(None, true).await.ok()?;
-    Some(
-        games
-            .into_iter()
-            .filter(|g| g.event.as_deref() == Some(event))
-            .collect(),
-    )
-}
-
-/// Each player's name in the games (their id when the configuration gives none).
-pub fn names(games: &[Watched]) -> BTreeMap<&str, &str> {
-    games
-        .iter()
-        .flat_map(|g| {
-            [
-                (g.white_id.as_str(), g.white.as_str()),
-                (g.black_id.as_str(), g.black.as_str()),
-            ]
-        })
-        .collect()
-}
+use crate::relay::{Standing, Watched, crosstable, halves, quarters};
 
 /// `GET /desk/events/{id}`.
 pub async fn page(
@@ -55,7 +32,7 @@ pub async fn page(
     let path = format!("/desk/events/{id}");
     let a = match frame::viewing(&web, &headers, &query, &path) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let show = Command::Event {
         id: id.clone(),
@@ -81,41 +58,6 @@ pub async fn page(
         (forms(&web, &a, &id, &games))
     };
     frame::page(&a, &id, shown.as_ref(), body)
-}
-
-/// The crosstable as the spectators' page shows it.
-pub fn crosstable_table(a: &Arbiter, games: &[Watched], rows: &[Row]) -> Markup {
-    let w = super::super::words::Words::of(a.tongue);
-    let names = names(games);
-    html! {
-        div.scroll { table.crosstable {
-            thead { tr {
-                th.num { (w.place) } th { (w.player) }
-                @for i in 1..=rows.len() { th.num { (i) } }
-                th.num { (w.points) } th.num { (w.played) } th.num { (w.sb) }
-            } }
-            tbody { @for row in rows {
-                tr data-player=(row.id) {
-                    td.num { (row.place) }
-                    td { (names.get(row.id.as_str()).copied().unwrap_or(&row.id)) }
-                    @for other in rows { td.num { (mark(row, other)) } }
-                    td.num.points { (halves(row.points2)) }
-                    td.num { (row.games) }
-                    td.num { (quarters(row.sb4)) }
-                }
-            } }
-        } }
-    }
-}
-
-/// `row`'s results against `other`: `X` against themselves, `.` before they meet.
-fn mark(row: &Row, other: &Row) -> String {
-    if other.id == row.id {
-        return "X".to_owned();
-    }
-    row.against
-        .get(&other.id)
-        .map_or_else(|| ".".to_owned(), |marks| marks.join(" "))
 }
 
 /// The side to move's days on this move, from the clocks (a game with a limit).
@@ -222,7 +164,7 @@ pub async fn act(
     let f = Fields::new(pairs);
     let a = match posting(&web, &headers, &f) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     if f.get("do") == "withdraw" && f.get("sure") != "yes" {
         return super::withdraw::confirm(&web, &a, &id, &f).await;
@@ -296,7 +238,7 @@ pub async fn crosstable_csv(
 ) -> Response {
     let a = match super::arbiter(&web, &headers) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Some(games) = games_of(&web, &id).await else {
         return unavailable(a.tongue);

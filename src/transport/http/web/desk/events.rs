@@ -69,7 +69,7 @@ pub async fn list(
 ) -> Response {
     let a = match frame::viewing(&web, &headers, &query, "/desk/events") {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let reply = send(&web, Command::Events).await;
     let d = words(a.tongue);
@@ -180,7 +180,7 @@ pub async fn make(
     let f = Fields::new(pairs);
     let a = match posting(&web, &headers, &f) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let id = f.get("id").to_owned();
     let reply = match Command::event_new(&id, f.get("system"), keys_of(&f)) {

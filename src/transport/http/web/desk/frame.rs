@@ -79,10 +79,10 @@ pub fn viewing(
     headers: &HeaderMap,
     query: &BTreeMap<String, String>,
     path: &str,
-) -> Result<Arbiter, Response> {
+) -> Result<Arbiter, Box<Response>> {
     let a = super::arbiter(web, headers)?;
     match super::super::play::switch_language(query, path) {
-        Some(switched) => Err(switched),
+        Some(switched) => Err(Box::new(switched)),
         None => Ok(a),
     }
 }

@@ -21,7 +21,7 @@
 //! without it, or without an arbiter's session (a player's session is not one); every page is
 //! `no-store`; a command that carries a secret (`PLAYER ADD`, `PLAYER SECRET`) is taken only
 //! over a private wire, as the line takes it, and its secret is shown on the answer's page
-//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs`, `record.rs` (a page each; `withdraw.rs` a withdrawal confirmed),
+//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs`, `record.rs` (a page each; `withdraw.rs` a withdrawal confirmed; `standings.rs` the crosstable they share),
 //! `frame.rs` (the frame, the answers shown after a form), `words.rs` (the catalog's words).
 
 mod decisions;
@@ -30,6 +30,7 @@ mod events;
 mod frame;
 mod players;
 mod record;
+mod standings;
 mod withdraw;
 mod words;
 
@@ -76,23 +77,23 @@ pub struct Arbiter {
 }
 
 /// The arbiter of a page's request, or the way to the login.
-pub fn arbiter(web: &Web, headers: &HeaderMap) -> Result<Arbiter, Response> {
+pub fn arbiter(web: &Web, headers: &HeaderMap) -> Result<Arbiter, Box<Response>> {
     let tongue = super::tongue_of(headers, None);
     match web.arbiters.session(headers) {
         Some(session) => Ok(Arbiter { session, tongue }),
-        None => Err(Redirect::to("/login").into_response()),
+        None => Err(Box::new(Redirect::to("/login").into_response())),
     }
 }
 
 /// The arbiter of a form's request, when the form carries their session's token; else the
 /// 403 page, nothing done (no session, a player's session, a form from elsewhere).
-pub fn posting(web: &Web, headers: &HeaderMap, fields: &Fields) -> Result<Arbiter, Response> {
+pub fn posting(web: &Web, headers: &HeaderMap, fields: &Fields) -> Result<Arbiter, Box<Response>> {
     let tongue = super::tongue_of(headers, None);
     match web.arbiters.session(headers) {
         Some(session) if same(&session.form_token, fields.get("form")) => {
             Ok(Arbiter { session, tongue })
         }
-        _ => Err(frame::forged(tongue)),
+        _ => Err(Box::new(frame::forged(tongue))),
     }
 }
 

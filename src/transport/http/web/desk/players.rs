@@ -81,7 +81,7 @@ pub async fn list(
 ) -> Response {
     let a = match frame::viewing(&web, &headers, &query, "/desk/players") {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Ok(games) = web.ctx.relay.watch(None, true).await else {
         return unavailable(a.tongue);
@@ -224,7 +224,7 @@ pub async fn add(
     let f = Fields::new(pairs);
     let a = match posting(&web, &headers, &f) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let command = Command::Player {
         id: f.get("id").to_owned(),
@@ -247,7 +247,7 @@ pub async fn change(
     let f = Fields::new(pairs);
     let a = match posting(&web, &headers, &f) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     if f.get("do") == "secret" {
         let command = Command::Player {

@@ -31,7 +31,7 @@ pub async fn page(
 ) -> Response {
     let a = match frame::viewing(&web, &headers, &query, "/desk/record") {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Some(day) = day_of(&query) else {
         return bad_request(a.tongue, "day: a date, 2027-03-12");
@@ -127,7 +127,7 @@ pub async fn game(
 ) -> Response {
     let a = match super::arbiter(&web, &headers) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let id = query.get("game").map_or("", |g| g.trim());
     let format = query.get("format").map_or("pgn", String::as_str);
@@ -152,7 +152,7 @@ pub async fn event(
 ) -> Response {
     let a = match super::arbiter(&web, &headers) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let id = query.get("event").map_or("", |e| e.trim());
     let record = query.get("format").is_some_and(|f| f == "record");

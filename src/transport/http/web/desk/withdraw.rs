@@ -7,7 +7,7 @@ use axum::response::Response;
 use maud::html;
 
 use super::super::{Web, unavailable};
-use super::event::{crosstable_table, games_of};
+use super::standings::{crosstable_table, games_of};
 use super::{Arbiter, Fields, frame, words};
 use crate::game::EndReason;
 use crate::relay::{Standing, Watched, crosstable};
