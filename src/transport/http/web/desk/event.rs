@@ -221,7 +221,8 @@ pub fn crosstable_text(games: &[Watched]) -> String {
     for row in &rows {
         let name = names.get(row.id.as_str()).copied().unwrap_or(&row.id);
         let mut fields = vec![csv_field(&row.place), csv_field(name)];
-        fields.extend(rows.iter().map(|other| csv_field(&mark(row, other))));
+        // The marks are the crosstable's own (`1`, `½`, `0`, `+`, `-`, `*`), written as they are.
+        fields.extend(rows.iter().map(|other| mark(row, other)));
         fields.push(halves(row.points2));
         fields.push(row.games.to_string());
         fields.push(quarters(row.sb4));
