@@ -110,20 +110,7 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "ADJUDICATE" => {
             let game = w.game()?;
             let result = w.arg("result (1-0, 0-1, 1/2-1/2)")?;
-            let score = match Score::read(&result) {
-                Some(score) if score != Score::Unfinished => score,
-                _ => return Err(bad(format!("{result:?}: say 1-0, 0-1 or 1/2-1/2"))),
-            };
-            let reason = w.rest_text();
-            if reason.is_empty() {
-                return Err(missing("reason"));
-            }
-            text::check(reason, TextKind::Reason).map_err(|e| bad(e.to_string()))?;
-            Command::Adjudicate {
-                game,
-                score,
-                reason: reason.to_owned(),
-            }
+            Command::adjudicate(&game, &result, w.rest_text())?
         }
         "CLOCK" => {
             let set = w.word().map(clock_setting).transpose()?;
@@ -405,6 +392,25 @@ impl Command {
             game: game.to_owned(),
             moves: Vec::new(),
         }
+    }
+
+    /// `ADJUDICATE` in `game` from its two fields: the result as written (`1-0`, `0-1`,
+    /// `1/2-1/2`) and the reason, which is required and passes the one text check.
+    pub fn adjudicate(game: &str, result: &str, reason: &str) -> Result<Command, CommandError> {
+        let score = match Score::read(result.trim()) {
+            Some(score) if score != Score::Unfinished => score,
+            _ => return Err(bad(format!("{result:?}: say 1-0, 0-1 or 1/2-1/2"))),
+        };
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(missing("reason"));
+        }
+        text::check(reason, TextKind::Reason).map_err(|e| bad(e.to_string()))?;
+        Ok(Command::Adjudicate {
+            game: game.to_owned(),
+            score,
+            reason: reason.to_owned(),
+        })
     }
 
     /// `BANK` in `game`, with the days written in `days` (1 to 10000).

@@ -89,13 +89,80 @@ pub(super) fn player(w: &mut Words<'_>) -> Result<Command, CommandError> {
             }
             *slot = Some(w.value(&word.to_ascii_uppercase())?);
         }
-        if action == PlayerAction::Set && fields == PlayerFields::default() {
+        if action == PlayerAction::Set {
+            return Command::player_set(&id, fields);
+        }
+    }
+    Ok(Command::Player { id, action, fields })
+}
+
+impl Command {
+    /// `PLAYER SET` from its fields (each absent one left as it is), refused as the grammar
+    /// refuses it when there is nothing to change.
+    pub fn player_set(id: &str, fields: PlayerFields) -> Result<Command, CommandError> {
+        if fields == PlayerFields::default() {
             return Err(missing(
                 "what to change (NAME, NOTATION, LANG, REACH, EMAIL)",
             ));
         }
+        Ok(Command::Player {
+            id: id.to_owned(),
+            action: PlayerAction::Set,
+            fields,
+        })
     }
-    Ok(Command::Player { id, action, fields })
+
+    /// `EVENT NEW` from its fields: the system as written and the `[[events]]` keys given.
+    pub fn event_new(
+        id: &str,
+        system: &str,
+        keys: Vec<(String, String)>,
+    ) -> Result<Command, CommandError> {
+        let system = system.trim();
+        if system.is_empty() {
+            return Err(missing("system (round-robin, double-round-robin, match)"));
+        }
+        Ok(Command::Event {
+            id: id.to_owned(),
+            action: EventAction::New {
+                system: system.parse().map_err(bad)?,
+                keys,
+            },
+        })
+    }
+
+    /// `EVENT ENTER` of `players` in order, without a team or an override.
+    pub fn enter(event: &str, players: Vec<String>) -> Result<Command, CommandError> {
+        if players.is_empty() {
+            return Err(missing("players to enter"));
+        }
+        Ok(Command::Event {
+            id: event.to_owned(),
+            action: EventAction::Enter {
+                team: None,
+                players,
+                overriding: None,
+            },
+        })
+    }
+
+    /// `EVENT WITHDRAW` of `player`, with the reason the grammar requires.
+    pub fn withdraw(event: &str, player: &str, reason: &str) -> Result<Command, CommandError> {
+        let (player, reason) = (player.trim(), reason.trim());
+        if player.is_empty() {
+            return Err(missing("player"));
+        }
+        if reason.is_empty() {
+            return Err(missing("reason"));
+        }
+        Ok(Command::Event {
+            id: event.to_owned(),
+            action: EventAction::Withdraw {
+                player: player.to_owned(),
+                reason: reason.to_owned(),
+            },
+        })
+    }
 }
 
 /// `SECRET <new secret>`: one word (a login takes the secret as one), at least

@@ -23,6 +23,7 @@ pub mod as_of;
 pub mod chain;
 pub mod clocks;
 pub mod crosstable;
+pub mod desk;
 pub mod entry;
 pub mod event_export;
 pub mod export;

@@ -59,6 +59,11 @@ pub struct GamePlayers {
 }
 
 impl PeerView {
+    /// The connection, for what the arbiter's desk reads of the record ([`super::desk`]).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     pub fn open(data_dir: &std::path::Path) -> Result<PeerView, JournalError> {
         let conn = store::open_read_only(data_dir)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;

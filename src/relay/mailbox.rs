@@ -75,7 +75,7 @@ pub struct Mailbox {
     roster: Roster,
     data_dir: PathBuf,
     /// The names the exports for the web pages use: without the players' addresses.
-    names: Arc<Names>,
+    pub(super) names: Arc<Names>,
     /// The link's read-only view of the journal, opened when first needed.
     view: Arc<Mutex<Option<PeerView>>>,
     /// Mail refused for good, parked for the admin.
@@ -444,7 +444,7 @@ impl Mailbox {
     }
 
     /// Runs a read on the link's view of the journal, off the async threads.
-    async fn read<T: Send + 'static>(
+    pub(super) async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&PeerView) -> Result<T, JournalError> + Send + 'static,
     ) -> Result<T, MailboxError> {

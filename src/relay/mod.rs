@@ -23,6 +23,7 @@ mod peers;
 mod pending;
 mod people;
 mod preview;
+mod record;
 mod recorder;
 pub mod render;
 mod replica;
@@ -41,6 +42,7 @@ mod watch;
 pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
+pub use crate::journal::desk::{AdminEntry, Heads, Verdict};
 /// What a transport is told, as data: the outbox's items, which the journal keeps typed.
 pub use crate::journal::notice::Notice;
 /// Both clocks as a notice carries them, and as the web pages show them.
@@ -59,10 +61,11 @@ pub use mailbox::{
 pub use peers::{proposal_key, refusal_key};
 pub use pending::Pending;
 pub use preview::Preview;
+pub use record::ExportFormat;
 pub use replica::{Actor, Replicated, nearest_number};
 pub use reply::{Channel, Reply, Status};
 pub use request::{MessageAlone, Request, Sender, mended_message};
-pub use roster::{Players, Roster};
+pub use roster::{Players, Roster, notation_name, reach_name};
 pub use said::{MessageFate, Said};
 pub use task::Relay;
 pub use view::{GameView, Standing, san_movetext};

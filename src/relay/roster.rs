@@ -98,3 +98,26 @@ impl Roster {
         let _ = self.changes.send(changed.to_owned());
     }
 }
+
+/// A notation by the name the configuration and `PLAYER` write it with.
+pub fn notation_name(notation: crate::notation::Notation) -> &'static str {
+    use crate::notation::{Lang, Notation};
+    match notation {
+        Notation::Iccf => "iccf",
+        Notation::San(Lang::Figurine) => "figurine",
+        Notation::San(_) => "san",
+        Notation::Lan(_) => "lan",
+        Notation::Uci => "uci",
+    }
+}
+
+/// How a player is reached, by the name the configuration and `PLAYER` write it with.
+pub fn reach_name(reach: &crate::config::Reach) -> &'static str {
+    use crate::config::Reach;
+    match reach {
+        Reach::Tcp => "tcp",
+        Reach::Email => "email",
+        Reach::Xfcc => "xfcc",
+        Reach::Link(_) => "link",
+    }
+}

@@ -137,6 +137,18 @@ impl Context {
     }
 }
 
+/// The refusal of a command that carries a secret ([`crate::command::Command::carries_secret`],
+/// named `name`) on a wire that is not private ([`Peer::private_wire`]): nothing is done. Every
+/// transport that takes such a command answers so.
+pub fn not_private(name: &str) -> crate::relay::Reply {
+    crate::relay::Reply::new(
+        crate::relay::Status::Forbidden,
+        format!(
+            "{name} carries a secret: only over TLS, from the relay's own machine or on the admin socket; this wire is not private, nothing done"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

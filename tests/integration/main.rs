@@ -38,6 +38,8 @@ mod support;
 mod terminal;
 mod web;
 mod web_browser;
+mod web_desk;
+mod web_desk_browser;
 mod web_play;
 mod web_play_browser;
 mod web_security;

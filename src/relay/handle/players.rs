@@ -17,11 +17,11 @@ use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
 use crate::journal::registry::{PlayerRecord, SecretDetail};
 use crate::journal::{NewOutbox, Record};
-use crate::notation::Notation;
 use crate::relay::pending::Pending;
 use crate::relay::people::People;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::request::Request;
+use crate::relay::roster::{notation_name, reach_name};
 use crate::relay::state::State;
 
 /// A player's details as the configuration would name them, for the record.
@@ -36,25 +36,6 @@ pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord 
         lang: fields.lang.clone(),
         reach: reach_name(&player.reach).to_owned(),
         email: player.email.as_ref().map(|e| e.address.clone()),
-    }
-}
-
-fn notation_name(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccf => "iccf",
-        Notation::San(crate::notation::Lang::Figurine) => "figurine",
-        Notation::San(_) => "san",
-        Notation::Lan(_) => "lan",
-        Notation::Uci => "uci",
-    }
-}
-
-fn reach_name(reach: &Reach) -> &'static str {
-    match reach {
-        Reach::Tcp => "tcp",
-        Reach::Email => "email",
-        Reach::Xfcc => "xfcc",
-        Reach::Link(_) => "link",
     }
 }
 

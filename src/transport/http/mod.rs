@@ -56,6 +56,11 @@ use crate::config::{AddressSet, HttpConfig};
 #[derive(Copy, Clone, Debug)]
 pub struct PeerAddr(pub SocketAddr);
 
+/// The connection's own peer, kept beside [`PeerAddr`] (which a trusted proxy's header may
+/// change): whether a wire is private takes both hops (`tcp::private_wire`).
+#[derive(Copy, Clone, Debug)]
+pub struct ConnectionPeer(pub SocketAddr);
+
 /// Connections over their address's limit served at once (`/healthz` only), at most; one
 /// more is closed at once.
 pub const OVERFLOW: usize = 16;
@@ -410,6 +415,7 @@ where
     } = served;
     let service = hyper::service::service_fn(move |mut request: Request<hyper::body::Incoming>| {
         request.extensions_mut().insert(PeerAddr(addr));
+        request.extensions_mut().insert(ConnectionPeer(addr));
         router.clone().oneshot(request.map(Body::new))
     });
     let connection = hyper::server::conn::http1::Builder::new()

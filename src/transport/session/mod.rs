@@ -26,7 +26,7 @@ use tokio::time::Sleep;
 use tokio_util::codec::Framed;
 
 use self::answers::Answers;
-use super::context::{Context, Peer};
+use super::context::{Context, Peer, not_private};
 use super::line::{Frame, HELP, Line, LineCodec, parse, put_line, put_push, put_reply};
 use super::per_address::Place;
 use super::stopping::Stopping;
@@ -404,13 +404,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> LineSession<'a, S> {
                 if let Some(name) = command.carries_secret()
                     && !self.peer.private_wire
                 {
-                    self.reply(Reply::new(
-                        Status::Forbidden,
-                        format!(
-                            "{name} carries a secret: only over TLS, from the relay's own machine or on the admin socket; this wire is not private, nothing done"
-                        ),
-                    ))
-                    .await?;
+                    self.reply(not_private(name)).await?;
                     return Ok(true);
                 }
                 let request = Request::read_from(login.sender.clone(), command, text);

@@ -91,6 +91,30 @@ header .as,header .title{display:none}
 #my-games td{border:0;padding:.1em 0}
 #my-games td::before{content:attr(data-label) ": ";font-weight:600}
 }
+nav.desk{display:flex;flex-wrap:wrap;gap:.4em 1em;margin:.2em 0 .8em}
+form.desk{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin:.5em 0}
+form.desk.fields{flex-direction:column;align-items:flex-start;max-width:40em}
+small.help{color:#665;display:block;margin:-.4em 0 .3em}
+.scroll{overflow-x:auto;max-width:100%}
+details.player{margin:.3em 0;padding:.2em .5em;border:1px solid #ddd;border-radius:4px}
+fieldset.players{display:flex;flex-wrap:wrap;gap:.3em 1em;border:1px solid #ccc}
+section.decision{border:1px solid #ccc;border-radius:4px;padding:.5em .8em;margin:.8em 0}
+#answer pre,pre#event-text,#events-text{white-space:pre-wrap;margin:.3em 0}
+pre#event-text{background:#f3efe6;padding:.5em}
+.warning{color:#a01010;font-weight:600}
+section.sheet{border:2px dashed #888;padding:1em;max-width:34em}
+section.sheet code{font-size:1.3em}
+.desk input,.desk select{max-width:100%;box-sizing:border-box}
+@media (max-width:700px){
+#players,#players tbody,#players tr,#players td{display:block}
+#players thead{display:none}
+#players tr{border:1px solid #ccc;border-radius:4px;margin:.5em 0;padding:.3em .5em}
+#players td{border:0;padding:.1em 0}
+#players td::before{content:attr(data-label) ": ";font-weight:600}
+section.decision h2{font-size:1.15em}
+section.decision{padding:.4em .6em}
+}
+@media print{body *{visibility:hidden}#sheet,#sheet *{visibility:visible}#sheet{position:absolute;left:0;top:0;border:0}}
 "#;
 
 /// Follows the page live: on each `change` the page is fetched again and its `<main>` put in

@@ -27,37 +27,57 @@ const MAX_SESSIONS: usize = 64;
 /// The session cookie's name.
 const COOKIE: &str = "ccrelay_arbiter";
 
-/// The open arbiter sessions, by token.
+/// The open arbiter sessions, by token: when each was opened, and its form token (every
+/// form of the arbiter's desk carries it, so a page elsewhere cannot post one in the
+/// arbiter's name).
 #[derive(Default)]
-pub struct Sessions(Mutex<HashMap<String, Instant>>);
+pub struct Sessions(Mutex<HashMap<String, (Instant, String)>>);
+
+/// A live arbiter session: the token its cookie holds and its form token.
+#[derive(Clone)]
+pub struct ArbiterSession {
+    pub token: String,
+    pub form_token: String,
+}
+
+/// 32 random bytes in hex.
+fn random_token() -> Option<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(hex::encode(bytes))
+}
 
 impl Sessions {
     /// Whether the request carries a live session's cookie.
     pub fn is_arbiter(&self, headers: &HeaderMap) -> bool {
-        let Some(token) = cookie(headers, COOKIE) else {
-            return false;
-        };
+        self.session(headers).is_some()
+    }
+
+    /// The live session the request's cookie names, if any.
+    pub fn session(&self, headers: &HeaderMap) -> Option<ArbiterSession> {
+        let token = cookie(headers, COOKIE)?;
         let sessions = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        sessions
-            .get(token)
-            .is_some_and(|opened| opened.elapsed() < SESSION)
+        let (opened, form_token) = sessions.get(token)?;
+        (opened.elapsed() < SESSION).then(|| ArbiterSession {
+            token: token.to_owned(),
+            form_token: form_token.clone(),
+        })
     }
 
     fn open(&self) -> Option<String> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).ok()?;
-        let token = hex::encode(bytes);
+        let token = random_token()?;
+        let form_token = random_token()?;
         let mut sessions = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        sessions.retain(|_, opened| opened.elapsed() < SESSION);
+        sessions.retain(|_, (opened, _)| opened.elapsed() < SESSION);
         if sessions.len() >= MAX_SESSIONS
             && let Some(oldest) = sessions
                 .iter()
-                .min_by_key(|(_, opened)| **opened)
+                .min_by_key(|(_, (opened, _))| *opened)
                 .map(|(t, _)| t.clone())
         {
             sessions.remove(&oldest);
         }
-        sessions.insert(token.clone(), Instant::now());
+        sessions.insert(token.clone(), (Instant::now(), form_token));
         Some(token)
     }
 
@@ -83,6 +103,7 @@ fn login_page(tongue: Tongue, status: StatusCode, refused: bool, arbiter: bool) 
             @if refused { p.error { (w.login_failed) } }
             @if arbiter {
                 p { (w.logged_in) }
+                p { a href="/desk" { (tongue.word(crate::catalog::Key::Desk)) } }
                 form method="post" action="/logout" { button type="submit" { (w.logout) } }
             } @else {
                 form method="post" action="/login" {

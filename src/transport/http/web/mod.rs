@@ -11,6 +11,7 @@
 //! | `/live`, `/games/{id}/live`, `/events/{id}/live` | Server-Sent Events: `change` when what the page shows changed |
 //! | `/login`, `/logout` | the arbiter's login with the admin secret (a session cookie) |
 //! | `/play`, `/play/...` | a player's own games, played from the browser (`play/`) |
+//! | `/desk`, `/desk/...` | the arbiter's desk: players, events, decisions (`desk/`) |
 //! | `/assets/ccrelay.css`, `/assets/live.js` | the pages' style and script, as files (the Content-Security-Policy allows no inline ones) |
 //!
 //! Every page depends on the login (the arbiter sees private games on it) and on the viewer's
@@ -24,6 +25,7 @@
 //! `sessions.rs` (players' sessions, kept across restarts).
 
 pub mod board;
+mod desk;
 mod game;
 mod layout;
 mod live;
@@ -68,6 +70,8 @@ pub struct Web {
     tls: bool,
     /// The players' sessions and the replies waiting to be shown to them.
     play: play::Play,
+    /// The answers to the arbiter's forms, waiting to be shown on the desk.
+    desk: desk::Answers,
 }
 
 impl Web {
@@ -99,6 +103,7 @@ impl Web {
             arbiters: login::Sessions::default(),
             tls: http.tls.is_some(),
             play,
+            desk: desk::Answers::default(),
         });
         web.ctx
             .tracker
@@ -204,6 +209,7 @@ pub fn routes(web: Arc<Web>) -> Router {
         .route("/logout", post(login::logout))
         .route("/play/live", get(live::player))
         .merge(play::routes())
+        .merge(desk::routes())
         .with_state(web)
         .layer(axum::middleware::map_response(private_to_the_viewer))
 }
