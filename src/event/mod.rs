@@ -13,6 +13,7 @@
 pub mod bar;
 pub mod draw;
 pub mod pairing;
+pub mod rating;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};
