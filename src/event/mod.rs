@@ -45,6 +45,18 @@ pub struct Event {
     /// none: anyone may. Written only when set, so older records read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_bar_days: Option<bar::TimeoutBar>,
+    /// Whether its games count for the rating list ([`rating`]): yes unless it says no
+    /// (`rated = false`, `RATED no`). Written only when no, so older records read the same.
+    #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
+    pub rated: bool,
+}
+
+fn rated_by_default() -> bool {
+    true
+}
+
+fn is_rated(rated: &bool) -> bool {
+    *rated
 }
 
 /// What spectators may see of an event's games (ICCF's viewing rules). The arbiter, logged

@@ -24,7 +24,7 @@ use jiff::ToSpan;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
-use crate::game::EndReason;
+use crate::game::{EndReason, Game};
 
 pub use list::{RatingList, Standing, rating_list};
 
@@ -208,6 +208,40 @@ pub fn counts(
         None => plies >= 1,
     };
     loser_moved && rules.forfeits_after_moves
+}
+
+/// `game` as the list counts it, if it counts: finished, in a rated event (`rated_event`:
+/// whether its event is rated, `None` for a game in no event, rated only if the rules say),
+/// and not a forfeit [`counts`] leaves out. It counts on the day (UTC) it ended: its last
+/// move, or the resignation, agreement, loss on time or ruling that ended it.
+pub fn rated_game(
+    rules: &RatingRules,
+    id: &str,
+    game: &Game,
+    rated_event: Option<bool>,
+) -> Option<RatedGame> {
+    if !rated_event.unwrap_or(rules.outside_events) {
+        return None;
+    }
+    let result = game.result()?;
+    let white_won = result.winner.map(|c| c == shakmaty::Color::White);
+    if !counts(rules, result.reason, white_won, game.moves().len()) {
+        return None;
+    }
+    let ended = game
+        .ended()
+        .or_else(|| game.timeline().moves().last().copied())?;
+    Some(RatedGame {
+        id: id.to_owned(),
+        white: game.player(shakmaty::Color::White).to_owned(),
+        black: game.player(shakmaty::Color::Black).to_owned(),
+        score: match white_won {
+            Some(true) => Score::WhiteWins,
+            Some(false) => Score::BlackWins,
+            None => Score::Draw,
+        },
+        ended: ended.to_zoned_datetime(jiff::tz::TimeZone::UTC).date(),
+    })
 }
 
 #[cfg(test)]
