@@ -513,3 +513,15 @@ tc-protection = protection { $days ->
        *[other] { $days } days
     }
 tc-none = no time limit
+
+web-ratings = Ratings
+web-ratings-effective = Rating list effective { $date }
+web-ratings-none = No rated games yet.
+web-ratings-player = Player
+web-ratings-rating = Rating
+web-ratings-deviation = Deviation
+web-ratings-games = Games
+web-ratings-change = Change
+web-ratings-history = History
+web-ratings-new = new
+web-ratings-provisional = ? provisional: a deviation of { $rd } or more

@@ -487,3 +487,15 @@ tc-triple-block = Тройной блок: часы { $clock } дн. + { $increm
 tc-refill-by-hand = пополнение вручную
 tc-protection = защита { $days } дн.
 tc-none = без ограничения времени
+
+web-ratings = Рейтинг
+web-ratings-effective = Рейтинг-лист на { $date }
+web-ratings-none = Рейтинговых партий пока нет.
+web-ratings-player = Игрок
+web-ratings-rating = Рейтинг
+web-ratings-deviation = Отклонение
+web-ratings-games = Партии
+web-ratings-change = Изменение
+web-ratings-history = История
+web-ratings-new = новый
+web-ratings-provisional = ? предварительный: отклонение { $rd } и больше

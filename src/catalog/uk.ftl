@@ -487,3 +487,15 @@ tc-triple-block = Потрійний блок: годинник { $clock } дн.
 tc-refill-by-hand = поповнення вручну
 tc-protection = захист { $days } дн.
 tc-none = без обмеження часу
+
+web-ratings = Рейтинг
+web-ratings-effective = Рейтинг-лист на { $date }
+web-ratings-none = Рейтингових партій поки немає.
+web-ratings-player = Гравець
+web-ratings-rating = Рейтинг
+web-ratings-deviation = Відхилення
+web-ratings-games = Партії
+web-ratings-change = Зміна
+web-ratings-history = Історія
+web-ratings-new = новий
+web-ratings-provisional = ? попередній: відхилення { $rd } і більше
