@@ -9,6 +9,7 @@ use std::process::Stdio;
 
 use crate::support::config::{ADMIN_SECRET, config_text_with};
 use crate::support::daemon::Daemon;
+use crate::support::http::get;
 use crate::support::process::ccrelay;
 
 /// The lines of the document's code block whose info string is `info`.
@@ -52,6 +53,7 @@ fn the_worked_example_runs_as_written() {
     let config = dir.path().join("ccrelay.toml");
     let mut text = config_text_with(&dir.path().join("data"), &[], &[], "");
     text.push_str("[clock]\nmode = \"manual\"\nstart = \"2026-01-05T00:00:00Z\"\n");
+    text.push_str("[http]\nlisten = \"127.0.0.1:0\"\n");
     std::fs::write(&config, text).expect("config");
     let mut daemon = Daemon::start(&config);
     let mut script = ccrelay()
