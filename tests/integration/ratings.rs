@@ -131,4 +131,57 @@ fn the_worked_example_runs_as_written() {
         &["verify", "--ratings", list.to_str().expect("path")],
     );
     assert!(verified.status.success(), "{verified:?}");
+    seeding_of_docs_events(&daemon);
+    the_ratings_page(&daemon);
+}
+
+/// docs/events.md's seeding example, said after the ratings example, as written.
+fn seeding_of_docs_events(daemon: &Daemon) {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/events.md"))
+        .expect("docs/events.md");
+    let mut admin = daemon.connect();
+    assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let mut last = String::new();
+    for line in block(&doc, "text seeding-example").lines() {
+        let (code, text) = admin.call(line);
+        assert_eq!(code, 250, "{line}: {text}");
+        last = text;
+    }
+    let expected = block(&doc, "text seeding-example-reply");
+    let (before, after) = expected
+        .trim_end()
+        .split_once("...")
+        .expect("the seed elided");
+    // Without the receipt the reply ends with (` r23:5be01f9c03d2`).
+    let last = match last.rsplit_once(' ') {
+        Some((head, tail)) if tail.starts_with('r') && tail.contains(':') => head.to_owned(),
+        _ => last,
+    };
+    assert!(last.starts_with(before) && last.ends_with(after), "{last}");
+}
+
+/// `/ratings` in Russian: the list's words from the catalog, Petra's row with her rating
+/// marked provisional and her history drawn; sorted by name on asking; a bad sort refused.
+fn the_ratings_page(daemon: &Daemon) {
+    let http = daemon.http.expect("an http address");
+    let page = get(http, "/ratings?lang=ru");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body.contains("Рейтинг-лист на 2026-04-01"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Отклонение"), "{}", page.body);
+    let petra = page
+        .body
+        .split("<tr data-player=\"petra\">")
+        .nth(1)
+        .expect("petra's row");
+    let row = petra.split("</tr>").next().expect("a row");
+    assert!(row.contains("Petra Lind") && row.contains("1464?"), "{row}");
+    assert!(row.contains("<svg class=\"history\""), "{row}");
+    let by_name = get(http, "/ratings?sort=name").body;
+    let (alan, carl) = (by_name.find("Alan Moss"), by_name.find("Carl Nyberg"));
+    assert!(alan.is_some() && alan < carl, "{by_name}");
+    assert_eq!(get(http, "/ratings?sort=luck").status, 400);
 }
