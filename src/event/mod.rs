@@ -1,6 +1,7 @@
 //! Events as an arbiter runs them: how their games are paired ([`pairing`]: FIDE's Berger
 //! tables, a match between two teams), the draw of the entrants' numbers by lot ([`draw`]),
-//! and the standings with ICCF's tie-breaks ([`standings`]). Pure: no I/O, no time; the relay
+//! the standings with ICCF's tie-breaks ([`standings`]), and the rating list every result
+//! feeds ([`rating`]: Glicko-2 over rating periods). Pure: no I/O, no time; the relay
 //! journals what is decided here and the journal's exports print it.
 //!
 //! ```
