@@ -85,6 +85,9 @@ _ccrelay() {
             ccrelay__subcmd__help__subcmd__journal,key)
                 cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__key"
                 ;;
+            ccrelay__subcmd__help__subcmd__journal,ratings)
+                cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__ratings"
+                ;;
             ccrelay__subcmd__help__subcmd__journal,receipt)
                 cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__receipt"
                 ;;
@@ -109,6 +112,9 @@ _ccrelay() {
             ccrelay__subcmd__journal,key)
                 cmd="ccrelay__subcmd__journal__subcmd__key"
                 ;;
+            ccrelay__subcmd__journal,ratings)
+                cmd="ccrelay__subcmd__journal__subcmd__ratings"
+                ;;
             ccrelay__subcmd__journal,receipt)
                 cmd="ccrelay__subcmd__journal__subcmd__receipt"
                 ;;
@@ -132,6 +138,9 @@ _ccrelay() {
                 ;;
             ccrelay__subcmd__journal__subcmd__help,key)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__key"
+                ;;
+            ccrelay__subcmd__journal__subcmd__help,ratings)
+                cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__ratings"
                 ;;
             ccrelay__subcmd__journal__subcmd__help,receipt)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__receipt"
@@ -424,7 +433,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help__subcmd__journal)
-            opts="verify export verify-export key rotate-key receipt crosstable"
+            opts="verify export verify-export key rotate-key receipt crosstable ratings"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -466,6 +475,20 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help__subcmd__journal__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__journal__subcmd__ratings)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -568,7 +591,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal)
-            opts="-h --help verify export verify-export key rotate-key receipt crosstable help"
+            opts="-h --help verify export verify-export key rotate-key receipt crosstable ratings help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -634,7 +657,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__help)
-            opts="verify export verify-export key rotate-key receipt crosstable help"
+            opts="verify export verify-export key rotate-key receipt crosstable ratings help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -690,6 +713,20 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__help__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__journal__subcmd__help__subcmd__ratings)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -777,6 +814,32 @@ _ccrelay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccrelay__subcmd__journal__subcmd__ratings)
+            opts="-h --config --as-of --format --unsigned --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccrelay__subcmd__journal__subcmd__receipt)
             opts="-h --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -814,7 +877,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__journal__subcmd__verify)
-            opts="-h --config --receipt --help"
+            opts="-h --config --receipt --ratings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -825,6 +888,10 @@ _ccrelay() {
                     return 0
                     ;;
                 --receipt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ratings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -473,4 +473,17 @@ keys! {
     DeskChannel "desk-channel" [];
     DeskKind "desk-kind" [];
     DeskCommand "desk-command" [];
+    /// The rating list's page (`/ratings`, docs/ratings.md).
+    WebRatings "web-ratings" [];
+    WebRatingsEffective "web-ratings-effective" ["date"];
+    WebRatingsNone "web-ratings-none" [];
+    WebRatingsPlayer "web-ratings-player" [];
+    WebRatingsRating "web-ratings-rating" [];
+    WebRatingsDeviation "web-ratings-deviation" [];
+    WebRatingsGames "web-ratings-games" [];
+    WebRatingsChange "web-ratings-change" [];
+    WebRatingsHistory "web-ratings-history" [];
+    WebRatingsNew "web-ratings-new" [];
+    /// What `?` beside a rating means (`rd`: the deviation from which a rating is provisional).
+    WebRatingsProvisional "web-ratings-provisional" ["rd"];
 }

@@ -149,6 +149,11 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
         "NOTIFY" => super::notify::notify(&mut w)?,
         "EVENT" | "ТУРНИР" => super::registry::event(&mut w)?,
         "EVENTS" | "ТУРНИРЫ" => Command::Events,
+        "RATINGS" | "РЕЙТИНГ" => {
+            let player = w.word().map(str::to_owned);
+            w.done()?;
+            Command::Ratings { player }
+        }
         "MSG" | "MESSAGE" | "СООБЩЕНИЕ" | "ПОВІДОМЛЕННЯ" => {
             let game = w.game()?;
             let text = message_text(w.rest_text())?;

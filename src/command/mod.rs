@@ -47,7 +47,7 @@ use crate::notation::written::Marks;
 
 pub use grammar::{MAX_TEXT_BYTES, bounded_text};
 pub use notify::Notify;
-pub use registry::{EVENT_KEYS, MIN_SECRET_CHARS};
+pub use registry::{DEVIATION_RANGE, EVENT_KEYS, MIN_SECRET_CHARS, RATING_RANGE};
 pub use text::{MAX_MESSAGE_CHARS, TextError, TextKind};
 
 /// A move as a player writes it in a command: `[number] move [marks...] [REPEAT move]`.
@@ -108,6 +108,17 @@ pub struct PlayerFields {
     /// `tcp`, `email` or `xfcc`.
     pub reach: Option<String>,
     pub email: Option<String>,
+    /// A starting rating the arbiter gives (`PLAYER SET p RATING 1850 RD 120 <reason>`), for
+    /// a player who comes with one from another federation (docs/ratings.md).
+    pub rating: Option<RatingSeed>,
+}
+
+/// A rating, its deviation and why the arbiter gives them, as `PLAYER SET ... RATING` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingSeed {
+    pub rating: u32,
+    pub deviation: u32,
+    pub reason: String,
 }
 
 /// What the admin does with an event (`EVENT NEW|ENTER|DRAW|START|WITHDRAW|SHOW <id> ...`).
@@ -129,6 +140,9 @@ pub enum EventAction {
     },
     /// Draw the entrants' numbers by lot.
     Draw,
+    /// Number the entrants by rating, highest first, equal ratings by lot
+    /// (`EVENT SEED <id> BY rating`).
+    Seed,
     /// Start every game.
     Start,
     /// Withdraw a player: their unfinished games are lost.
@@ -249,6 +263,10 @@ pub enum Command {
     },
     /// The events and how far each has gone.
     Events,
+    /// The rating list in effect today, or one player's place and history on it.
+    Ratings {
+        player: Option<String>,
+    },
     /// From a link: the other node refused the sender's action `number` in `game`. Never read
     /// from words: only a link says it.
     PeerRefused {
@@ -268,6 +286,7 @@ impl Command {
     pub fn texts(&self) -> Vec<(&str, TextKind)> {
         match self {
             Command::Games | Command::Players | Command::WhoAmI | Command::Events => Vec::new(),
+            Command::Ratings { player: _ } => Vec::new(),
             Command::Show { game: _ }
             | Command::OfferDraw { game: _ }
             | Command::AcceptDraw { game: _ }
@@ -323,11 +342,13 @@ impl Command {
                         lang: _,
                         reach: _,
                         email,
+                        rating,
                     },
             } => {
                 let name = name.iter().map(|n| (n.as_str(), TextKind::Name));
                 let email = email.iter().map(|e| (e.as_str(), TextKind::Address));
-                name.chain(email).collect()
+                let reason = rating.iter().map(|r| (r.reason.as_str(), TextKind::Reason));
+                name.chain(email).chain(reason).collect()
             }
             Command::Event { id: _, action } => match action {
                 // Every key's value (a name, a site, a time control, a number): a name's
@@ -348,7 +369,9 @@ impl Command {
                 EventAction::Withdraw { player: _, reason } => {
                     vec![(reason.as_str(), TextKind::Reason)]
                 }
-                EventAction::Draw | EventAction::Start | EventAction::Show => Vec::new(),
+                EventAction::Draw | EventAction::Seed | EventAction::Start | EventAction::Show => {
+                    Vec::new()
+                }
             },
         }
     }
@@ -391,7 +414,8 @@ impl Command {
             | Command::Secret { .. }
             | Command::Notify { .. }
             | Command::Event { .. }
-            | Command::Events => None,
+            | Command::Events
+            | Command::Ratings { .. } => None,
         }
     }
 

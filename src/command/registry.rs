@@ -4,6 +4,7 @@
 //! ```text
 //! PLAYER ADD <id> [NAME "<name>"] [NOTATION <notation>] [LANG <lang>] [REACH tcp|email|xfcc] [EMAIL <address>]
 //! PLAYER SET <id> <the same keys>
+//! PLAYER SET <id> RATING <rating> RD <deviation> <reason>
 //! PLAYER SECRET <id>
 //! PLAYERS
 //! SECRET <new secret>
@@ -11,9 +12,10 @@
 //!     [TIME "<time control>"] [GAME chess|draughts-ru] [VIEW public|finished|private|delay]
 //!     [DELAY <plies>] [ONTIMEOUT forfeit|arbiter] [REMINDERS <days>,<days>] [SILENCE <days>]
 //!     [LEAVE <days a year>] [COUNTING iccf|whole_days|exact] [DOUBLE <days>]
-//!     [DRAWFROM <move>] [TIMEOUTBAR <days>,<days>]
+//!     [DRAWFROM <move>] [TIMEOUTBAR <days>,<days>] [RATED yes|no]
 //! EVENT ENTER <id> [TEAM "<team>"] <player>... [OVERRIDE <reason>]
 //! EVENT DRAW|START|SHOW <id>
+//! EVENT SEED <id> BY rating
 //! EVENT WITHDRAW <id> <player> <reason>
 //! EVENTS
 //! ```
@@ -22,7 +24,9 @@
 //! `[[players]]` and `[[events]]` are checked, with the same messages.
 
 use super::tokens::{Words, bad, missing};
-use super::{Command, CommandError, CommandErrorKind, EventAction, PlayerAction, PlayerFields};
+use super::{
+    Command, CommandError, CommandErrorKind, EventAction, PlayerAction, PlayerFields, RatingSeed,
+};
 
 /// The shortest secret a player may choose (`ccrelay init` draws 24 characters).
 pub const MIN_SECRET_CHARS: usize = 12;
@@ -30,7 +34,7 @@ pub const MIN_SECRET_CHARS: usize = 12;
 const MAX_SECRET_CHARS: usize = 200;
 
 /// The words `EVENT NEW` takes after `SYSTEM`, and the `[[events]]` key each one sets.
-pub const EVENT_KEYS: [(&str, &str); 14] = [
+pub const EVENT_KEYS: [(&str, &str); 15] = [
     ("NAME", "name"),
     ("SITE", "site"),
     ("TIME", "time_control"),
@@ -45,6 +49,7 @@ pub const EVENT_KEYS: [(&str, &str); 14] = [
     ("DOUBLE", "double_after_days"),
     ("DRAWFROM", "draw_offers_from_move"),
     ("TIMEOUTBAR", "timeout_bar_days"),
+    ("RATED", "rated"),
 ];
 
 /// The word for an `[[events]]` key (for writing a command back).
@@ -70,6 +75,10 @@ pub(super) fn player(w: &mut Words<'_>) -> Result<Command, CommandError> {
     };
     let id = w.arg("player id")?;
     let mut fields = PlayerFields::default();
+    if action == PlayerAction::Set && w.keyword("RATING") {
+        fields.rating = Some(rating_seed(w)?);
+        return Ok(Command::Player { id, action, fields });
+    }
     if action != PlayerAction::Secret {
         while let Some(word) = w.word() {
             let slot = match word.to_ascii_uppercase().as_str() {
@@ -165,6 +174,41 @@ impl Command {
     }
 }
 
+/// The lowest and highest rating `PLAYER SET ... RATING` takes.
+pub const RATING_RANGE: (u32, u32) = (100, 4000);
+/// The lowest and highest deviation (350: a player no one knows anything of).
+pub const DEVIATION_RANGE: (u32, u32) = (30, 350);
+
+/// `RATING <rating> RD <deviation> <reason>` after `PLAYER SET <id>`.
+fn rating_seed(w: &mut Words<'_>) -> Result<RatingSeed, CommandError> {
+    let number = |w: &mut Words<'_>, what: &str, (low, high): (u32, u32)| {
+        let word = w.arg(what)?;
+        match word.parse::<u32>() {
+            Ok(n) if (low..=high).contains(&n) => Ok(n),
+            _ => Err(bad(format!(
+                "{word:?}: a {what} is a whole number from {low} to {high}"
+            ))),
+        }
+    };
+    let rating = number(w, "rating", RATING_RANGE)?;
+    let rd = w.arg("RD")?;
+    if !rd.eq_ignore_ascii_case("RD") {
+        return Err(bad(format!(
+            "{rd:?}: say RATING <rating> RD <deviation> <reason>"
+        )));
+    }
+    let deviation = number(w, "deviation", DEVIATION_RANGE)?;
+    let reason = w.rest_text();
+    if reason.is_empty() {
+        return Err(missing("reason for the rating"));
+    }
+    Ok(RatingSeed {
+        rating,
+        deviation,
+        reason: reason.to_owned(),
+    })
+}
+
 /// `SECRET <new secret>`: one word (a login takes the secret as one), at least
 /// [`MIN_SECRET_CHARS`] characters, no control characters.
 pub(super) fn secret(w: &mut Words<'_>) -> Result<Command, CommandError> {
@@ -234,6 +278,15 @@ pub(super) fn event(w: &mut Words<'_>) -> Result<Command, CommandError> {
             return enter(w, id, team, None);
         }
         "DRAW" => EventAction::Draw,
+        "SEED" => {
+            let by = w.arg("BY rating")?;
+            let what = w.arg("BY rating")?;
+            if !by.eq_ignore_ascii_case("BY") || !what.eq_ignore_ascii_case("rating") {
+                return Err(bad(format!("{by} {what}: say EVENT SEED {id} BY rating")));
+            }
+            w.done()?;
+            EventAction::Seed
+        }
         "START" => EventAction::Start,
         "SHOW" => EventAction::Show,
         "WITHDRAW" => {
@@ -335,6 +388,37 @@ mod tests {
             ("PLAYER ADD carol COLOUR red", "unexpected"),
             ("SECRET short", "at least 12"),
             ("SECRET", "missing"),
+        ] {
+            let e = Command::parse(line).unwrap_err().to_string();
+            assert!(e.contains(why), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_starting_rating_reads_and_writes_back_the_same() {
+        let c = parse("player set dana rating 1850 rd 120 ICCF list 2026/4, 40 games");
+        let Command::Player { id, action, fields } = &c else {
+            panic!("{c:?}")
+        };
+        assert_eq!((id.as_str(), *action), ("dana", PlayerAction::Set));
+        let seed = fields.rating.as_ref().expect("a rating");
+        assert_eq!((seed.rating, seed.deviation), (1850, 120));
+        assert_eq!(seed.reason, "ICCF list 2026/4, 40 games");
+        assert_eq!(Command::parse(&c.to_string()).unwrap(), c);
+        assert_eq!(
+            parse("RATINGS dana"),
+            Command::Ratings {
+                player: Some("dana".into())
+            }
+        );
+        assert_eq!(parse("RATINGS").to_string(), "RATINGS");
+        for (line, why) in [
+            ("PLAYER SET dana RATING 1850 RD 120", "missing reason"),
+            ("PLAYER SET dana RATING 1850 120 why", "say RATING"),
+            ("PLAYER SET dana RATING 99 RD 120 why", "from 100 to 4000"),
+            ("PLAYER SET dana RATING 1850 RD 400 why", "from 30 to 350"),
+            ("PLAYER SET dana RATING high RD 120 why", "whole number"),
+            ("RATINGS dana boris", "unexpected"),
         ] {
             let e = Command::parse(line).unwrap_err().to_string();
             assert!(e.contains(why), "{line}: {e}");

@@ -151,6 +151,10 @@ impl fmt::Display for Command {
                         write!(f, " {key} {}", quoted(value))?;
                     }
                 }
+                if let Some(seed) = &fields.rating {
+                    let (rating, rd) = (seed.rating, seed.deviation);
+                    write!(f, " RATING {rating} RD {rd} {}", seed.reason)?;
+                }
                 Ok(())
             }
             Command::Players => f.write_str("PLAYERS"),
@@ -184,6 +188,7 @@ impl fmt::Display for Command {
                     Ok(())
                 }
                 EventAction::Draw => write!(f, "EVENT DRAW {id}"),
+                EventAction::Seed => write!(f, "EVENT SEED {id} BY rating"),
                 EventAction::Start => write!(f, "EVENT START {id}"),
                 EventAction::Withdraw { player, reason } => {
                     write!(f, "EVENT WITHDRAW {id} {player} {reason}")
@@ -191,6 +196,10 @@ impl fmt::Display for Command {
                 EventAction::Show => write!(f, "EVENT SHOW {id}"),
             },
             Command::Events => f.write_str("EVENTS"),
+            Command::Ratings { player: None } => f.write_str("RATINGS"),
+            Command::Ratings {
+                player: Some(player),
+            } => write!(f, "RATINGS {player}"),
             Command::PeerRefused {
                 game,
                 number,

@@ -37,6 +37,16 @@ impl<'a> Words<'a> {
         word
     }
 
+    /// Takes the next word if it is `keyword` (in any case); takes nothing otherwise.
+    pub(super) fn keyword(&mut self, keyword: &str) -> bool {
+        let found = self
+            .words
+            .get(self.next)
+            .is_some_and(|w| w.eq_ignore_ascii_case(keyword));
+        self.next += usize::from(found);
+        found
+    }
+
     pub(super) fn arg(&mut self, what: &str) -> Result<String, CommandError> {
         self.word().map(str::to_owned).ok_or_else(|| missing(what))
     }

@@ -28,6 +28,7 @@ pub(super) struct RawEvent {
     double_after_days: Option<i64>,
     draw_offers_from_move: Option<i64>,
     timeout_bar_days: Option<Vec<i64>>,
+    rated: Option<bool>,
     view: Option<String>,
     delay: Option<i64>,
 }
@@ -136,6 +137,7 @@ pub(super) fn check_event(c: &mut Checker, prefix: &str, e: RawEvent) -> Event {
             rules
         },
         timeout_bar_days,
+        rated: e.rated.unwrap_or(true),
         id,
     }
 }

@@ -33,6 +33,13 @@ const NUMBER_LISTS: [&str; 2] = ["reminder_days", "timeout_bar_days"];
 
 /// A value as the file would hold it: a number where the key takes one, else a string.
 fn value(key: &str, text: &str) -> toml::Value {
+    if key == "rated" {
+        match text.to_ascii_lowercase().as_str() {
+            "yes" | "true" => return toml::Value::Boolean(true),
+            "no" | "false" => return toml::Value::Boolean(false),
+            _ => {}
+        }
+    }
     if NUMBERS.contains(&key)
         && let Ok(n) = text.parse::<i64>()
     {
@@ -202,6 +209,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e.name, "Club 2026");
+        assert!(e.rated, "rated unless it says no");
+        assert!(
+            !event_from_keys("friendly", &[("rated", "no")])
+                .unwrap()
+                .rated
+        );
+        assert!(event_from_keys("cup", &[("rated", "YES")]).unwrap().rated);
+        assert!(event_from_keys("cup", &[("rated", "maybe")]).is_err());
         assert_eq!(e.view, Viewing::Delay(4));
         assert_eq!(e.rules.reminder_days, [10, 20]);
         assert_eq!(e.rules.silence_days, Some(30));

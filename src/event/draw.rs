@@ -34,9 +34,30 @@ pub fn shuffle<T: Clone>(entrants: &[T], seed: &[u8]) -> Vec<T> {
     out
 }
 
+/// The lot's order (`lot`, as [`shuffle`] drew it) sorted by rating, highest first, each
+/// rating in hundredths as the list prints it (`rating`); equal ratings keep the lot's order.
+/// `EVENT SEED <event> BY rating` numbers the entrants so, and journals the lot's seed and
+/// the ratings it used, so that anyone can repeat it.
+pub fn by_rating(lot: &[String], rating: &dyn Fn(&str) -> i64) -> Vec<String> {
+    let mut seeded = lot.to_vec();
+    seeded.sort_by_key(|player| std::cmp::Reverse(rating(player)));
+    seeded
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seeding_by_rating_keeps_the_lot_among_equals() {
+        let lot: Vec<String> = ["d", "a", "c", "b"].map(String::from).to_vec();
+        let rating = |p: &str| match p {
+            "a" => 180_000,
+            "b" => 150_000,
+            _ => 160_000,
+        };
+        assert_eq!(by_rating(&lot, &rating), ["a", "d", "c", "b"]);
+    }
 
     #[test]
     fn the_draw_is_fixed_by_its_seed_and_moves_with_it() {

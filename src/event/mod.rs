@@ -1,6 +1,7 @@
 //! Events as an arbiter runs them: how their games are paired ([`pairing`]: FIDE's Berger
 //! tables, a match between two teams), the draw of the entrants' numbers by lot ([`draw`]),
-//! and the standings with ICCF's tie-breaks ([`standings`]). Pure: no I/O, no time; the relay
+//! the standings with ICCF's tie-breaks ([`standings`]), and the rating list every result
+//! feeds ([`rating`]: Glicko-2 over rating periods). Pure: no I/O, no time; the relay
 //! journals what is decided here and the journal's exports print it.
 //!
 //! ```
@@ -13,6 +14,7 @@
 pub mod bar;
 pub mod draw;
 pub mod pairing;
+pub mod rating;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +46,18 @@ pub struct Event {
     /// none: anyone may. Written only when set, so older records read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_bar_days: Option<bar::TimeoutBar>,
+    /// Whether its games count for the rating list ([`rating`]): yes unless it says no
+    /// (`rated = false`, `RATED no`). Written only when no, so older records read the same.
+    #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
+    pub rated: bool,
+}
+
+fn rated_by_default() -> bool {
+    true
+}
+
+fn is_rated(rated: &bool) -> bool {
+    *rated
 }
 
 /// What spectators may see of an event's games (ICCF's viewing rules). The arbiter, logged

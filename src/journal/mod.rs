@@ -32,6 +32,7 @@ mod hub;
 pub mod keyring;
 pub mod notice;
 pub mod peer;
+pub mod ratings;
 pub mod receipt;
 mod record;
 pub mod registry;

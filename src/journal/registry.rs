@@ -34,8 +34,8 @@ use crate::event::Event;
 /// The registry's entries' details, defined with every entry's meaning ([`super::entry`]) and
 /// named here too, where the registry has always kept them.
 pub use super::entry::{
-    DigestDetail, DrawDetail, EnterDetail, NotifyDetail, PlayerRecord, SecretDetail, StartDetail,
-    WithdrawDetail,
+    DigestDetail, DrawDetail, EnterDetail, NotifyDetail, PlayerRecord, RatingDetail, SecretDetail,
+    StartDetail, WithdrawDetail,
 };
 use crate::command::Notify;
 
@@ -193,6 +193,10 @@ pub struct Registry {
     /// The hour each player's last digest came due for.
     #[serde(default)]
     pub digests: BTreeMap<String, jiff::Timestamp>,
+    /// The starting ratings the arbiter gave, in the record's order, each with its entry's
+    /// time (docs/ratings.md). Absent from snapshots written before them, which had none.
+    #[serde(default)]
+    pub ratings: Vec<(RatingDetail, jiff::Timestamp)>,
 }
 
 impl Registry {
@@ -272,6 +276,15 @@ impl Registry {
                     return Err(format!("{}'s digest due at {} twice", d.player, d.due));
                 }
                 self.digests.insert(d.player, d.due);
+                Ok(())
+            }
+            // The player may be one of the configuration's, which the record does not know.
+            Meaning::RatingSet(d) => {
+                let at = e
+                    .time
+                    .parse()
+                    .map_err(|err| format!("rating entry's time: {err}"))?;
+                self.ratings.push((d, at));
                 Ok(())
             }
             other => Err(format!("{} is no registry entry", other.kind().as_str())),

@@ -185,6 +185,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | Meaning::EventWithdraw(_)
         | Meaning::Notify(_)
         | Meaning::NotifyDigest(_)
+        | Meaning::RatingSet(_)
         | Meaning::ClockSet { .. } => {
             return Ok(None);
         }

@@ -106,6 +106,15 @@ fn parse_line(line: &str) -> Result<(i64, [u8; 32], PublicKey, [u8; 64]), String
     Ok((seq, hash, key, signature))
 }
 
+/// The text before the signature line: what was signed (all of it when unsigned).
+pub fn body_of(text: &str) -> &str {
+    if text.starts_with(TAG) {
+        return "";
+    }
+    text.rfind(&format!("\n{TAG}"))
+        .map_or(text, |at| &text[..=at])
+}
+
 /// The signed head an export names, read without checking the signature (to hold it against
 /// a journal as a receipt would be).
 pub fn head_of(text: &str) -> Option<(i64, [u8; 32])> {

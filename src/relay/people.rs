@@ -31,6 +31,8 @@ pub(super) struct People {
     /// Whether any player ever asked for a mail at each move since the start: without one,
     /// nothing is looked up on the way of every move.
     pub(super) anyone_notified: bool,
+    /// The rules of the rating list (`[ratings]`).
+    pub(super) ratings: crate::event::rating::RatingRules,
 }
 
 impl People {

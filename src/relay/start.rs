@@ -49,6 +49,7 @@ pub(super) async fn state(
         events,
         registry: replayed.registry,
         can_mail: config.email.is_some(),
+        ratings: config.ratings,
     };
     let games = Games {
         notes: notes_of(&replayed.games),

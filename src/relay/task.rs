@@ -76,6 +76,10 @@ enum Job {
         line: MoveLine,
         reply: oneshot::Sender<(Pending, PreviewAmongGames)>,
     },
+    /// The rating list in effect today (docs/ratings.md).
+    Ratings {
+        reply: oneshot::Sender<(Pending, crate::event::rating::RatingList)>,
+    },
     /// An entry of the record the other node of a link keeps.
     Replicate {
         entry: Replicated,
@@ -138,6 +142,12 @@ impl Relay {
             reply,
         })
         .await
+    }
+
+    /// The rating list in effect today, from every game the relay holds, once what it counts
+    /// is on disk.
+    pub async fn ratings(&self) -> Result<crate::event::rating::RatingList, Reply> {
+        self.ask(|reply| Job::Ratings { reply }).await
     }
 
     /// Sends a request and waits for its (committed) reply.
@@ -292,6 +302,13 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
         }
         Job::Watch { game, full, reply } => {
             let _ = reply.send(watch::watch(state, game.as_deref(), full).await);
+        }
+        Job::Ratings { reply } => {
+            state.recorder.catch_up();
+            let today = crate::game::clock::date_of(state.recorder.now);
+            let list = handle::ratings::current_list(&state.people, &state.games, today);
+            let done = state.after_commit(Reply::new(Status::Done, "")).await;
+            let _ = reply.send((done, list));
         }
         Job::Preview {
             player,

@@ -258,6 +258,9 @@ WHOAMI                                 who the relay takes you for
 EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
 EVENT ENTER <event> [TEAM \"<team>\"] <player>... [OVERRIDE <reason>]   EVENT DRAW|START <event>   (admin)
 EVENT WITHDRAW <event> <player> <reason>                    (admin)
+EVENT SEED <event> BY rating           numbers by rating, equal ratings by lot (admin)
+RATINGS [<player>]                     the rating list in effect, or one player's rating and history
+PLAYER SET <id> RATING <rating> RD <deviation> <reason>     a starting rating (admin)
 QUIT";
 
 #[cfg(test)]
@@ -359,6 +362,9 @@ mod tests {
             ],
         ),
         ("EVENT WITHDRAW", &["EVENT WITHDRAW e1 alice {T}"]),
+        ("RATINGS", &[]),
+        ("EVENT SEED", &[]),
+        ("PLAYER SET", &["PLAYER SET carol RATING 1850 RD 120 {T}"]),
         ("QUIT", &[]),
     ];
 

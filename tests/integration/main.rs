@@ -25,6 +25,7 @@ mod memory;
 mod packaging;
 mod peer;
 mod powercut;
+mod ratings;
 mod readme;
 mod receipts;
 mod regressions;

@@ -16,6 +16,7 @@ use clap::Subcommand;
 
 use crate::load_config;
 use crate::progress::progress_bar;
+use crate::ratings;
 
 #[derive(Subcommand)]
 pub enum JournalCommand {
@@ -28,6 +29,10 @@ pub enum JournalCommand {
         /// full receipts (`ccrelay-receipt v1 ...`, from `RECEIPT 17`), or a signed export.
         #[arg(long, value_name = "FILE")]
         receipt: Option<PathBuf>,
+        /// A published rating list (`ccrelay journal ratings`): made again from the journal
+        /// and compared byte for byte, its signature checked against the journal's keys.
+        #[arg(long, value_name = "FILE")]
+        ratings: Option<PathBuf>,
     },
     /// Write a game's official record, or every game of an event as PGN, signed (its last
     /// line names the chain head it was made from and signs it with the text).
@@ -82,11 +87,48 @@ pub enum JournalCommand {
         #[arg(long)]
         event: String,
     },
+    /// The rating list in effect on a day, from the journal alone (docs/ratings.md), signed
+    /// as the exports are.
+    Ratings {
+        #[arg(long, default_value = "config/ccrelay.toml")]
+        config: PathBuf,
+        /// The day (YYYY-MM-DD): the list of the rating period that holds it (today's
+        /// when not given).
+        #[arg(long, value_name = "DATE")]
+        as_of: Option<jiff::civil::Date>,
+        /// csv or text.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Write it unsigned when the signing key cannot be read (otherwise an error).
+        #[arg(long)]
+        unsigned: bool,
+    },
 }
 
 pub fn journal_command(command: JournalCommand) -> anyhow::Result<ExitCode> {
     match command {
-        JournalCommand::Verify { config, receipt } => verify(&config, receipt.as_deref()),
+        JournalCommand::Verify {
+            config,
+            receipt,
+            ratings: Some(list),
+        } => {
+            let verified = verify(&config, receipt.as_deref())?;
+            if verified != ExitCode::SUCCESS {
+                return Ok(verified);
+            }
+            ratings::verify_list(&load_config(&config)?, &list)
+        }
+        JournalCommand::Verify {
+            config,
+            receipt,
+            ratings: None,
+        } => verify(&config, receipt.as_deref()),
+        JournalCommand::Ratings {
+            config,
+            as_of,
+            format,
+            unsigned,
+        } => ratings::ratings(&config, as_of, &format, unsigned),
         JournalCommand::Export {
             config,
             game,
@@ -235,8 +277,19 @@ fn export(
     if let (ExportFormat::Report, Exported::Game(game)) = (format, what) {
         dead_letters_section(&config.data_dir, game, &mut text);
     }
-    let (seq, hash) = store::tail(&conn)?;
-    let keys = keyring::history(&conn)?;
+    print_signed(&config, &conn, &text, unsigned)
+}
+
+/// Prints `text` with a signature line for the journal's head, made with the journal's key
+/// (unsigned when the journal names none, or when asked and the key cannot be read).
+pub(crate) fn print_signed(
+    config: &Config,
+    conn: &rusqlite::Connection,
+    text: &str,
+    unsigned: bool,
+) -> anyhow::Result<ExitCode> {
+    let (seq, hash) = store::tail(conn)?;
+    let keys = keyring::history(conn)?;
     let Some((_, current)) = keys.current() else {
         eprintln!("ccrelay: unsigned: the journal names no signing key (older than signing)");
         print!("{text}");
@@ -257,7 +310,7 @@ fn export(
         }
         Err(e) => bail!("{e} (run as the daemon's user, or pass --unsigned)"),
     };
-    print!("{}", sealed::seal(&text, seq, &hash, &key));
+    print!("{}", sealed::seal(text, seq, &hash, &key));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -329,7 +382,7 @@ fn rotate(config: &Path) -> anyhow::Result<ExitCode> {
 }
 
 /// The names the records use, from the configuration, with the players' addresses.
-fn names(config: &Config) -> Names {
+pub(crate) fn names(config: &Config) -> Names {
     ccrelay::relay::names(config, true)
 }
 

@@ -64,11 +64,14 @@ pub enum EntryKind {
     /// A player's daily digest came due (`NOTIFY DIGEST`, [`super::DigestDetail`]): its mail
     /// waits in the outbox, so a restart neither loses it nor sends it twice; no game.
     NotifyDigest,
+    /// A starting rating the arbiter gave a player (`PLAYER SET p RATING ...`,
+    /// [`super::RatingDetail`]); no game.
+    RatingSet,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 31] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 32] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -100,6 +103,7 @@ impl EntryKind {
         (EntryKind::LongReflection, "long_reflection"),
         (EntryKind::Notify, "notify"),
         (EntryKind::NotifyDigest, "notify_digest"),
+        (EntryKind::RatingSet, "rating_set"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -154,6 +158,7 @@ impl EntryKind {
                 | EntryKind::EventWithdraw
                 | EntryKind::Notify
                 | EntryKind::NotifyDigest
+                | EntryKind::RatingSet
         )
     }
 

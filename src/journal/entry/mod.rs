@@ -106,6 +106,8 @@ pub enum Meaning {
     Notify(NotifyDetail),
     /// A player's daily digest came due.
     NotifyDigest(DigestDetail),
+    /// A starting rating the arbiter gave a player.
+    RatingSet(RatingDetail),
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.
@@ -151,6 +153,7 @@ impl Meaning {
             Meaning::LongReflection => EntryKind::LongReflection,
             Meaning::Notify(_) => EntryKind::Notify,
             Meaning::NotifyDigest(_) => EntryKind::NotifyDigest,
+            Meaning::RatingSet(_) => EntryKind::RatingSet,
         }
     }
 
@@ -204,6 +207,7 @@ impl Meaning {
             Meaning::Refill { days } => (None, Ok(days.to_string())),
             Meaning::Notify(d) => (None, json(d)),
             Meaning::NotifyDigest(d) => (None, json(d)),
+            Meaning::RatingSet(d) => (None, json(d)),
         };
         Ok(Encoded {
             kind: self.kind(),
@@ -286,6 +290,7 @@ impl Meaning {
             },
             EntryKind::Notify => Meaning::Notify(registry_detail(kind, detail)?),
             EntryKind::NotifyDigest => Meaning::NotifyDigest(registry_detail(kind, detail)?),
+            EntryKind::RatingSet => Meaning::RatingSet(registry_detail(kind, detail)?),
         })
     }
 
@@ -453,6 +458,16 @@ pub struct PlayerRecord {
     pub email: Option<String>,
 }
 
+/// A `rating_set` entry's detail: whose rating, the rating and deviation given, and why
+/// (`{"player":"dana","rating":1850,"deviation":120,"reason":"ICCF list 2026/4"}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingDetail {
+    pub player: String,
+    pub rating: u32,
+    pub deviation: u32,
+    pub reason: String,
+}
+
 /// A `player_secret` entry's detail: whose secret changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecretDetail {
@@ -498,6 +513,11 @@ pub struct DrawDetail {
     pub seed: String,
     /// The entrants (a match: the teams) in the order drawn.
     pub order: Vec<String>,
+    /// Seeded by rating (`EVENT SEED ... BY rating`): each entrant's rating as the list
+    /// printed it (`petra 1464.05`), in the lot's order; the order is the lot sorted by them.
+    /// Empty for a draw by lot alone, and then not written, so older records read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<String>,
 }
 
 /// An `event_start` entry's detail.

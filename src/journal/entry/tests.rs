@@ -149,6 +149,7 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             rules: Rules::unlimited(),
             view: Viewing::Delay(2),
             timeout_bar_days: None,
+            rated: false,
         }))],
         EntryKind::EventEnter => vec![
             Meaning::EventEnter(EnterDetail {
@@ -168,6 +169,7 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             event: "e1".to_owned(),
             seed: "00ff".to_owned(),
             order: vec!["boris".to_owned(), "alice".to_owned()],
+            ratings: Vec::new(),
         })],
         EntryKind::EventStart => vec![Meaning::EventStart(StartDetail {
             event: "e1".to_owned(),
@@ -214,6 +216,12 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         EntryKind::NotifyDigest => vec![Meaning::NotifyDigest(DigestDetail {
             player: "carol".to_owned(),
             due: "2026-12-01T08:00:00Z".parse().expect("time"),
+        })],
+        EntryKind::RatingSet => vec![Meaning::RatingSet(RatingDetail {
+            player: "carol".to_owned(),
+            rating: 1850,
+            deviation: 120,
+            reason: "ICCF list 2026/4".to_owned(),
         })],
     }
 }
@@ -375,6 +383,11 @@ fn a_detail_the_relay_never_writes_is_refused() {
             EntryKind::NotifyDigest,
             None,
             r#"{"player":"carol","due":"noon"}"#,
+        ),
+        (
+            EntryKind::RatingSet,
+            None,
+            r#"{"player":"carol","rating":"high","deviation":120,"reason":"x"}"#,
         ),
     ] {
         assert!(

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 
 use super::{
     clock, conditional, event_lists, events, games, leave, link, messages, moves, notify, offers,
-    players, results,
+    players, ratings, results,
 };
 use crate::command::Command;
 use crate::game::Action;
@@ -192,6 +192,10 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
         Command::Event { id, action } => events::event(state, request, id, action.clone()).await,
         Command::Events => {
             let reply = event_lists::list_events(state, request);
+            state.after_commit(reply).await
+        }
+        Command::Ratings { player } => {
+            let reply = ratings::ratings(state, player.as_deref());
             state.after_commit(reply).await
         }
     }

@@ -62,7 +62,8 @@ pub(in crate::relay) async fn event(
             )
             .await
         }
-        EventAction::Draw => draw(state, request, id).await,
+        EventAction::Draw => draw(state, request, id, false).await,
+        EventAction::Seed => draw(state, request, id, true).await,
         EventAction::Start => start_event(state, request, id).await,
         EventAction::Withdraw { player, reason } => {
             withdraw(state, request, id, &player, &reason).await
@@ -279,8 +280,21 @@ async fn enter(
     ))
 }
 
-async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {
+/// `EVENT DRAW` (`by_rating` false) and `EVENT SEED ... BY rating`: the numbers by lot, or
+/// by the rating list in effect today with ties by the lot.
+async fn draw(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    by_rating: bool,
+) -> Result<Pending, Reply> {
     let record = open_event(state, id)?;
+    if by_rating && !record.teams.is_empty() {
+        return Err(refused(
+            Status::BadMove,
+            format!("event {id} is a match: its teams are drawn by lot (EVENT DRAW)"),
+        ));
+    }
     let drawn: Vec<String> = if record.teams.is_empty() {
         record.entrants.clone()
     } else {
@@ -299,10 +313,17 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
             format!("not recorded: no random source: {e}"),
         )
     })?;
+    let lot = event::draw::shuffle(&drawn, &seed);
+    let (order, ratings) = if by_rating {
+        seeded(state, &lot)
+    } else {
+        (lot, Vec::new())
+    };
     let detail = DrawDetail {
         event: id.to_owned(),
         seed: hex::encode(seed),
-        order: event::draw::shuffle(&drawn, &seed),
+        order,
+        ratings,
     };
     let committed = journal_one(
         state,
@@ -312,7 +333,12 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
     )
     .await?;
     let reply = format!(
-        "drawn with seed {}: {}",
+        "{} with seed {}: {}",
+        if by_rating {
+            "seeded by rating, ties by lot"
+        } else {
+            "drawn"
+        },
         detail.seed,
         detail
             .order
@@ -331,6 +357,26 @@ async fn draw(state: &mut State, request: &Request, id: &str) -> Result<Pending,
         committed,
         Reply::new(Status::Done, reply),
     ))
+}
+
+/// The lot sorted by the rating list in effect today (a player not on it at the starting
+/// rating), and each one's rating as the record keeps it, in the lot's order.
+fn seeded(state: &State, lot: &[String]) -> (Vec<String>, Vec<String>) {
+    let today = crate::game::clock::date_of(state.recorder.now);
+    let list = super::ratings::current_list(&state.people, &state.games, today);
+    let start = state.people.ratings.start.rating;
+    let hundredths = |player: &str| {
+        let rating = list.get(player).map_or(start, |s| s.rating.rating);
+        (rating * 100.0).round() as i64
+    };
+    let ratings = lot
+        .iter()
+        .map(|p| {
+            let h = hundredths(p);
+            format!("{p} {}.{:02}", h / 100, h % 100)
+        })
+        .collect();
+    (event::draw::by_rating(lot, &hundredths), ratings)
 }
 
 async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<Pending, Reply> {

@@ -17,5 +17,6 @@ pub(super) mod moves;
 pub(super) mod notify;
 pub(super) mod offers;
 pub(super) mod players;
+pub(super) mod ratings;
 pub(super) mod replica;
 pub(super) mod results;

@@ -10,12 +10,12 @@
 //! says so in its log at every start.
 
 use crate::command::text::Logged;
-use crate::command::{PlayerAction, PlayerFields};
+use crate::command::{PlayerAction, PlayerFields, RatingSeed};
 use crate::config::registered::player_from_keys;
 use crate::config::{Player, Reach, valid_id};
 use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
-use crate::journal::registry::{PlayerRecord, SecretDetail};
+use crate::journal::registry::{PlayerRecord, RatingDetail, SecretDetail};
 use crate::journal::{NewOutbox, Record};
 use crate::relay::pending::Pending;
 use crate::relay::people::People;
@@ -193,6 +193,9 @@ async fn set_player(
     id: &str,
     fields: &PlayerFields,
 ) -> Result<Pending, Reply> {
+    if let Some(seed) = &fields.rating {
+        return set_rating(state, request, id, seed).await;
+    }
     let Some(before) = state.people.registry.players.get(id).cloned() else {
         return Err(if state.people.players.contains_key(id) {
             Reply::new(
@@ -237,6 +240,45 @@ async fn set_player(
     );
     state.people.registry.players.insert(id.to_owned(), record);
     state.people.put_player(player);
+    Ok(Pending::AfterCommit(
+        committed,
+        Reply::new(Status::Done, reply),
+    ))
+}
+
+/// `PLAYER SET <id> RATING <rating> RD <deviation> <reason>`: a starting rating for a player
+/// of the file or the registry, journaled; the rating list takes it from the start of the
+/// period it is given in (docs/ratings.md).
+async fn set_rating(
+    state: &mut State,
+    request: &Request,
+    id: &str,
+    seed: &RatingSeed,
+) -> Result<Pending, Reply> {
+    if !state.people.players.contains_key(id) {
+        return Err(Reply::new(Status::NotFound, format!("no player {id:?}")));
+    }
+    let detail = RatingDetail {
+        player: id.to_owned(),
+        rating: seed.rating,
+        deviation: seed.deviation,
+        reason: seed.reason.clone(),
+    };
+    let entry = state
+        .recorder
+        .request_entry(request, "", &Meaning::RatingSet(detail.clone()))?;
+    let at = entry.time;
+    let committed = state
+        .enqueue(vec![Record {
+            entry,
+            outbox: Vec::new(),
+        }])
+        .await?;
+    state.people.registry.ratings.push((detail, at));
+    let reply = format!(
+        "player {id}: rating {}, deviation {}, from the start of this rating period",
+        seed.rating, seed.deviation
+    );
     Ok(Pending::AfterCommit(
         committed,
         Reply::new(Status::Done, reply),

@@ -101,5 +101,6 @@ mod iccf;
 mod iccf_link;
 mod notify;
 mod play;
+mod ratings;
 mod record;
 mod texts;

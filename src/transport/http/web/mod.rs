@@ -33,6 +33,7 @@ mod login;
 mod moves;
 mod pages;
 mod play;
+mod ratings;
 mod said;
 pub mod sessions;
 mod words;
@@ -205,6 +206,7 @@ pub fn routes(web: Arc<Web>) -> Router {
         .route("/games/{id}/live", get(live::game))
         .route("/events/{id}", get(pages::event))
         .route("/events/{id}/live", get(live::event))
+        .route("/ratings", get(ratings::page))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
         .route("/play/live", get(live::player))
