@@ -1,0 +1,15 @@
+//! Amateur packet radio: a KISS TNC (Direwolf's KISS port, or a hardware TNC on a serial line)
+//! carrying AX.25 UI frames, each with the station's callsign as its source.
+//!
+//! The relay sends nothing but UI frames: one frame a message, acknowledged and resent by the
+//! application above (the node link's own ARQ), which costs a move 1–2 s of a shared 1200-baud
+//! channel where AX.25's connected mode costs about 10 (docs/radio.md). Nothing on air is
+//! encrypted.
+//!
+//! | file | what |
+//! |---|---|
+//! | `kiss.rs` | the host–TNC framing |
+//! | `ax25.rs` | UI frames and callsigns |
+
+pub mod ax25;
+pub mod kiss;
