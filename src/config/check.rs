@@ -248,3 +248,15 @@ impl Checker {
         }
     }
 }
+
+/// A file serde cannot read (bad syntax, an unknown key, a wrong type). The error's own text
+/// quotes the offending line, which may hold a secret: say where and what, never the line.
+pub(super) fn toml_error(text: &str, e: &toml::de::Error) -> ConfigError {
+    let at = e.span().map_or(String::new(), |span| {
+        let before = text.get(..span.start).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("line {line}, column {column}: ")
+    });
+    ConfigError::one("toml", format!("{at}{}", e.message().trim()))
+}
