@@ -166,11 +166,18 @@ fn a_game_over_packet_radio_with_noise_survives_a_node_and_a_tnc_restart() {
     }
     let air = channel.air_seconds();
     let (p50, p99) = p50_p99(&mut waits);
+    let (sent, heard) = tnc
+        .each_ref()
+        .map(Direwolf::frames)
+        .into_iter()
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     eprintln!(
-        "radio link, noise {}: {plies} moves in {elapsed:.1?}; on air A {:.1} s, B {:.1} s = {:.0} bytes a move at 1200 baud (preambles included); wait per move p50 {p50:.1?} p99 {p99:.1?}",
+        "radio link, noise {}: {plies} moves in {elapsed:.1?}; on air A {:.1} s, B {:.1} s = {:.0} bytes a move at 1200 baud (preambles included); {:.1} frames sent a move, {:.0}% of them decoded; wait per move p50 {p50:.1?} p99 {p99:.1?}",
         noise(),
         air[0],
         air[1],
         (air[0] + air[1]) * 150.0 / plies as f64,
+        sent as f64 / plies as f64,
+        100.0 * heard as f64 / sent.max(1) as f64,
     );
 }

@@ -8,12 +8,14 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | `aprs.rs` | APRS messages: read, written, acknowledged; answers cut to a radio's width, in ASCII |
 //! | `kiss.rs` | the host–TNC framing |
 //! | `ax25.rs` | UI frames and callsigns |
 //! | `pace.rs` | the transmit budget, a token bucket of bytes on air |
 //! | `link.rs` | the node link's line: its frames in UI frames to the peer's callsign |
 //! | `port.rs` | a port: the TNC's connection, the queue, what is heard |
 
+pub mod aprs;
 pub mod ax25;
 pub mod kiss;
 pub mod link;

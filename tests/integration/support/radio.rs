@@ -212,10 +212,11 @@ impl Direwolf {
             .append(true)
             .open(self.dir.join("direwolf.log"))
             .expect("log");
-        let child = Command::new("direwolf")
+        // Line-buffered, so that its log holds every frame when the test reads it.
+        let child = Command::new("stdbuf")
             .env("HOME", &self.dir)
             .current_dir(&self.dir)
-            .args(["-c", "direwolf.conf", "-t", "0"])
+            .args(["-oL", "direwolf", "-c", "direwolf.conf", "-t", "0"])
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("log"))
             .stderr(log)
@@ -247,8 +248,19 @@ impl Direwolf {
         }
     }
 
+    /// Frames this TNC has sent and decoded so far, from its log (`[0L]` a frame sent on
+    /// channel 0, `[0.n]` one decoded).
+    pub fn frames(&self) -> (usize, usize) {
+        let log = self.log();
+        let sent = log.lines().filter(|l| l.starts_with("[0L]")).count();
+        let heard = log.lines().filter(|l| l.starts_with("[0.")).count();
+        (sent, heard)
+    }
+
     pub fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.join("direwolf.log")).unwrap_or_default()
+        // Frames are printed as their bytes: not always UTF-8.
+        let bytes = std::fs::read(self.dir.join("direwolf.log")).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 
