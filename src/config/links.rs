@@ -87,7 +87,7 @@ fn radio_link(
     let peer = c
         .required(&format!("{prefix}.peer"), peer)
         .to_ascii_uppercase();
-    if !super::radio::valid_callsign(&peer) {
+    if !super::check::valid_callsign(&peer) {
         c.problem(
             format!("{prefix}.peer"),
             format!("{peer:?} is not a callsign"),

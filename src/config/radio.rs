@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::check::Checker;
+use super::check::{Checker, valid_callsign};
 use super::links::{LinkConfig, LinkTransport};
 use super::serial::{self, RawSerial, SerialConfig};
 
@@ -142,20 +142,6 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRadio) -> RadioConfig {
         ) as u32,
         queue_frames: c.positive(&key("queue_frames"), r.queue_frames, 64, 4096) as usize,
     }
-}
-
-/// AX.25's rule: one to six upper-case letters or digits, and an SSID from 0 to 15 (`-0` or
-/// none).
-pub fn valid_callsign(text: &str) -> bool {
-    let (call, ssid) = text.split_once('-').unwrap_or((text, "0"));
-    let ssid_ok = (1..=2).contains(&ssid.len())
-        && ssid.bytes().all(|b| b.is_ascii_digit())
-        && ssid.parse::<u8>().is_ok_and(|n| n <= 15);
-    (1..=6).contains(&call.len())
-        && call
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-        && ssid_ok
 }
 
 #[cfg(test)]
