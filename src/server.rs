@@ -118,8 +118,10 @@ pub async fn run(
         Some(files) => Some(tcp::tls_acceptor(files).map_err(io_error("TLS"))?),
         None => None,
     };
+    let radios = crate::transport::radio::port::spawn_all(&config.radio, &shutdown, &tracker);
     crate::transport::link::spawn_all(
         &config,
+        &radios,
         relay.clone(),
         mailbox.clone(),
         shutdown.clone(),

@@ -248,3 +248,29 @@ impl Checker {
         }
     }
 }
+
+/// AX.25's rule: one to six upper-case letters or digits, and an SSID from 0 to 15 (`-0` or
+/// none).
+pub fn valid_callsign(text: &str) -> bool {
+    let (call, ssid) = text.split_once('-').unwrap_or((text, "0"));
+    let ssid_ok = (1..=2).contains(&ssid.len())
+        && ssid.bytes().all(|b| b.is_ascii_digit())
+        && ssid.parse::<u8>().is_ok_and(|n| n <= 15);
+    (1..=6).contains(&call.len())
+        && call
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && ssid_ok
+}
+
+/// A file serde cannot read (bad syntax, an unknown key, a wrong type). The error's own text
+/// quotes the offending line, which may hold a secret: say where and what, never the line.
+pub(super) fn toml_error(text: &str, e: &toml::de::Error) -> ConfigError {
+    let at = e.span().map_or(String::new(), |span| {
+        let before = text.get(..span.start).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("line {line}, column {column}: ")
+    });
+    ConfigError::one("toml", format!("{at}{}", e.message().trim()))
+}

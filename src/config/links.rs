@@ -29,6 +29,8 @@ pub(super) struct RawLink {
     retransmit_ms: Option<i64>,
     tag_bytes: Option<i64>,
     fec_bytes: Option<i64>,
+    radio: Option<String>,
+    peer: Option<String>,
     #[serde(flatten)]
     serial: RawSerial,
 }
@@ -38,6 +40,7 @@ pub(super) struct RawLink {
 enum LinkKind {
     Tcp,
     Serial,
+    Radio,
 }
 
 /// A link to another ccrelay node: how to reach it and the secret both hold.
@@ -66,6 +69,31 @@ pub enum LinkTransport {
     /// Wait for the peer to connect.
     TcpListen(SocketAddr),
     Serial(SerialConfig),
+    /// UI frames through a `[[radio]]` port to the peer's callsign (docs/radio.md).
+    Radio {
+        port: String,
+        peer: String,
+    },
+}
+
+/// A link over a radio port: the port's id (checked with `[[radio]]`) and the peer's callsign.
+fn radio_link(
+    c: &mut Checker,
+    prefix: &str,
+    port: Option<String>,
+    peer: Option<String>,
+) -> Option<LinkTransport> {
+    let port = c.required(&format!("{prefix}.radio"), port);
+    let peer = c
+        .required(&format!("{prefix}.peer"), peer)
+        .to_ascii_uppercase();
+    if !super::check::valid_callsign(&peer) {
+        c.problem(
+            format!("{prefix}.peer"),
+            format!("{peer:?} is not a callsign"),
+        );
+    }
+    Some(LinkTransport::Radio { port, peer })
 }
 
 /// A game's id on a link's wire: the first two bytes of its SHA-256. Both nodes know their
@@ -176,6 +204,7 @@ fn check_one(c: &mut Checker, prefix: &str, l: RawLink) -> Option<LinkConfig> {
             }
         },
         Some(LinkKind::Serial) => Some(LinkTransport::Serial(serial::check(c, prefix, l.serial))),
+        Some(LinkKind::Radio) => radio_link(c, prefix, l.radio, l.peer),
     };
     let secret = c.secret(prefix, "secret", l.secret, l.secret_file, true);
     if let Some(secret) = &secret

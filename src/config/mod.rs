@@ -21,6 +21,7 @@
 //! | `events.rs` | `[[events]]`, `[[games]]` |
 //! | `serial.rs` | `[[terminals]]` and the serial keys of `[[links]]` |
 //! | `links.rs` | `[[links]]`, link codes of the games |
+//! | `radio.rs` | `[[radio]]`, packet radio ports |
 //! | `email.rs` | `[email]`, `[players.email]` |
 //!
 //! # Adding a section
@@ -65,6 +66,7 @@ mod http;
 mod journal;
 mod links;
 mod players;
+mod radio;
 mod ratings;
 pub mod registered;
 mod secret;
@@ -87,11 +89,12 @@ pub use self::http::HttpConfig;
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{Player, Players, Reach};
+pub use self::radio::{RadioConfig, Tnc};
 pub use self::secret::{LinkSecret, Secret};
 pub use self::serial::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 pub use self::tcp::{Limits, TcpConfig, TlsFiles};
 
-use self::check::Checker;
+use self::check::{Checker, toml_error};
 
 /// The file as serde reads it; each section's raw struct lives in its own file.
 #[derive(Deserialize)]
@@ -114,6 +117,8 @@ struct RawConfig {
     links: Vec<links::RawLink>,
     #[serde(default)]
     terminals: Vec<serial::RawSerial>,
+    #[serde(default)]
+    radio: Vec<radio::RawRadio>,
     email: Option<email::RawEmail>,
     ratings: Option<ratings::RawRatings>,
 }
@@ -139,6 +144,8 @@ pub struct Config {
     pub terminals: Vec<SerialConfig>,
     /// Links to other ccrelay nodes.
     pub links: Vec<LinkConfig>,
+    /// Packet radio ports (`[[radio]]`).
+    pub radio: Vec<RadioConfig>,
     /// The email transport, if configured.
     pub email: Option<EmailConfig>,
     /// `[ratings]`: the rules of the rating list (docs/ratings.md).
@@ -169,6 +176,7 @@ impl Config {
         let events = events::check(&mut c, raw.events);
         let games = events::check_games(&mut c, raw.games, &players, &events);
         let links = links::check(&mut c, raw.links, &players, &games);
+        let radio = radio::check(&mut c, raw.radio, &links);
         let terminals = serial::check_terminals(&mut c, raw.terminals);
         let clock = clock::check(&mut c, raw.clock);
         let needs_email = players.values().any(|p| p.reach == Reach::Email);
@@ -187,22 +195,11 @@ impl Config {
             clock,
             terminals,
             links,
+            radio,
             email,
             ratings,
         })
     }
-}
-
-/// A file serde cannot read (bad syntax, an unknown key, a wrong type). The error's own text
-/// quotes the offending line, which may hold a secret: say where and what, never the line.
-fn toml_error(text: &str, e: &toml::de::Error) -> ConfigError {
-    let at = e.span().map_or(String::new(), |span| {
-        let before = text.get(..span.start).unwrap_or(text);
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        format!("line {line}, column {column}: ")
-    });
-    ConfigError::one("toml", format!("{at}{}", e.message().trim()))
 }
 
 #[cfg(test)]

@@ -252,7 +252,7 @@ tls = "ssl"
             "`iccf`, `numeric`, `san`, `lan`, `uci`, `figurine`",
         ),
         ("events[0].on_timeout", "`forfeit` or `arbiter`"),
-        ("links[0].transport", "`tcp` or `serial`"),
+        ("links[0].transport", "`tcp`, `serial`, `radio`"),
         ("links[1].parity", "`none`, `even`, `odd`"),
         ("links[1].data_bits", "5, 6, 7 or 8"),
         ("links[1].stop_bits", "1 or 2"),

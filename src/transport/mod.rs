@@ -11,6 +11,7 @@ pub mod line;
 pub mod link;
 pub mod per_address;
 pub mod proxy_header;
+pub mod radio;
 pub mod serial_port;
 pub mod session;
 pub mod stopping;

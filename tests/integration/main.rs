@@ -25,6 +25,7 @@ mod memory;
 mod packaging;
 mod peer;
 mod powercut;
+mod radio;
 mod ratings;
 mod readme;
 mod receipts;

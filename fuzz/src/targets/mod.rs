@@ -7,6 +7,7 @@ pub mod config;
 pub mod draughts;
 pub mod link;
 pub mod mail;
+pub mod radio;
 pub mod xfcc;
 
 /// A harness: the fuzzer's bytes in, a panic when a property fails.
@@ -24,6 +25,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("xfcc", xfcc::envelope),
     ("draughts_move", draughts::move_token),
     ("draughts_text", draughts::text),
+    ("radio", radio::stream),
 ];
 
 /// The harness of the target `name`.

@@ -8,7 +8,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use super::{LinkError, LinkTask, WRITE_TIMEOUT};
 use crate::backoff::{self, Backoff};
 use crate::config::LinkTransport;
-use crate::transport::serial_port;
+use crate::transport::{radio, serial_port};
 
 /// A byte stream to the peer.
 pub(super) trait Line: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -30,6 +30,7 @@ impl LinkTask {
                         .await
                         .map(|port| Box::new(port) as Box<dyn Line>);
                 }
+                LinkTransport::Radio { port, peer } => self.radio_line(port, peer),
                 LinkTransport::TcpConnect(addr) => tokio::select! {
                     r = tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(addr.as_str())) => match r {
                         Ok(Ok(s)) => {
@@ -65,6 +66,18 @@ impl LinkTask {
                 }
             }
         }
+    }
+}
+
+impl LinkTask {
+    /// The line through radio port `port` to the station `peer`.
+    fn radio_line(&self, port: &str, peer: &str) -> Result<Box<dyn Line>, String> {
+        let handle = self
+            .radios
+            .get(port)
+            .ok_or_else(|| format!("no radio port {port:?}"))?;
+        let peer = peer.parse().map_err(|e| format!("{e}"))?;
+        Ok(Box::new(radio::link::open(handle, peer)))
     }
 }
 

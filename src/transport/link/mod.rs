@@ -48,6 +48,7 @@ use self::session::{LinkSession, Timing};
 use crate::backoff::Backoff;
 use crate::config::{Config, LinkConfig, LinkTransport, Reach};
 use crate::relay::{GamePlayers, Mailbox, MailboxError, Relay, Subscription};
+use crate::transport::radio::port::Ports;
 
 /// Outbox rows read and not yet acknowledged, at most.
 const READ_MAX: usize = 64;
@@ -92,6 +93,7 @@ pub enum LinkError {
 /// Starts one task per configured link.
 pub fn spawn_all(
     config: &Config,
+    radios: &Ports,
     relay: Relay,
     mailbox: Mailbox,
     shutdown: CancellationToken,
@@ -106,6 +108,7 @@ pub fn spawn_all(
             .collect();
         let task = LinkTask::new(
             link.clone(),
+            radios.clone(),
             remote,
             relay.clone(),
             mailbox.clone(),
@@ -118,6 +121,8 @@ pub fn spawn_all(
 
 struct LinkTask {
     config: LinkConfig,
+    /// The radio ports, for a link over one.
+    radios: Ports,
     /// The players across this link.
     remote: Vec<String>,
     relay: Relay,
@@ -153,6 +158,7 @@ struct LinkTask {
 impl LinkTask {
     fn new(
         config: LinkConfig,
+        radios: Ports,
         remote: Vec<String>,
         relay: Relay,
         mailbox: Mailbox,
@@ -161,6 +167,8 @@ impl LinkTask {
     ) -> LinkTask {
         let timing = match (&config.transport, config.retransmit) {
             (LinkTransport::Serial(s), Some(rto)) => Timing::fixed(rto, s.bytes_per_second()),
+            (LinkTransport::Radio { .. }, Some(rto)) => Timing::fixed(rto, 150.0),
+            (LinkTransport::Radio { .. }, None) => Timing::for_radio(),
             (_, Some(rto)) => Timing::fixed(rto, 10_000.0),
             (LinkTransport::Serial(s), None) => {
                 Timing::for_line(s.bytes_per_second(), config.window)
@@ -176,6 +184,7 @@ impl LinkTask {
             .collect();
         LinkTask {
             config,
+            radios,
             remote,
             relay,
             mailbox,

@@ -64,6 +64,25 @@ impl Timing {
         timing
     }
 
+    /// Timers for a half-duplex 1200-baud radio channel shared with other stations
+    /// (docs/radio.md): a frame takes 0.8–1.8 s one way (the transmitter's preamble, carrier
+    /// sense, the frame), so the first timeout covers a frame out and its answer back with room
+    /// for a busy channel, an acknowledgement waits half a second for a move to ride on, and
+    /// the link keeps quiet when idle (a keepalive a minute, where a wire's are seconds apart).
+    pub fn for_radio() -> Timing {
+        Timing {
+            hello: Duration::from_secs(8),
+            rto: Duration::from_secs(6),
+            rto_min: Duration::from_secs(3),
+            rto_cap: Duration::from_secs(15),
+            rto_max: Duration::from_secs(60),
+            ack_delay: Duration::from_millis(500),
+            keepalive: Duration::from_secs(60),
+            dead: Duration::from_secs(300),
+            bytes_per_second: 150.0,
+        }
+    }
+
     /// Timers around a fixed retransmission timeout (the `retransmit_ms` setting): it is both
     /// the first timeout and the floor.
     pub fn fixed(rto: Duration, bytes_per_second: f64) -> Timing {

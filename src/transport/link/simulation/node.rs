@@ -70,6 +70,7 @@ impl Node {
             .collect();
         let link = LinkTask::new(
             config.links[0].clone(),
+            Default::default(),
             remote,
             relay.clone(),
             Mailbox::new(journal.clone(), hub.clone(), config, relay.roster().clone()),
