@@ -20,7 +20,6 @@ mod convert;
 mod journal;
 mod log_line;
 mod progress;
-mod ratings;
 
 use journal::{JournalCommand, journal_command};
 

@@ -10,7 +10,7 @@ use ccrelay::config::Config;
 use ccrelay::journal::ratings::{ListFormat, effective_of, list_from_journal, write_list};
 use ccrelay::journal::{keyring, sealed, store};
 
-use crate::journal::{names, print_signed};
+use super::{names, print_signed};
 use crate::load_config;
 
 /// The list in effect on `as_of` (today, UTC, when none), written in `format`.

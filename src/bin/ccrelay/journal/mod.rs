@@ -16,7 +16,8 @@ use clap::Subcommand;
 
 use crate::load_config;
 use crate::progress::progress_bar;
-use crate::ratings;
+
+mod ratings;
 
 #[derive(Subcommand)]
 pub enum JournalCommand {
