@@ -9,8 +9,9 @@ use std::process::Stdio;
 
 use crate::support::config::{ADMIN_SECRET, config_text_with};
 use crate::support::daemon::Daemon;
-use crate::support::http::get;
+use crate::support::http::{get, get_with};
 use crate::support::process::ccrelay;
+use crate::support::web::player_cookie;
 
 /// The lines of the document's code block whose info string is `info`.
 fn block(doc: &str, info: &str) -> String {
@@ -76,6 +77,13 @@ fn the_worked_example_runs_as_written() {
         String::from_utf8_lossy(&out.stdout)
     );
 
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let petra_secret = said
+        .lines()
+        .find(|l| l.contains("player petra registered"))
+        .and_then(|l| l.rsplit_once("shown this once: "))
+        .map(|(_, secret)| secret.trim().to_owned())
+        .expect("petra's secret in the admin's replies");
     let before = ratings_of(&daemon, "petra");
     assert!(
         before.starts_with("petra: 1464.05? RD 151.52 games 3 new"),
@@ -133,6 +141,25 @@ fn the_worked_example_runs_as_written() {
     assert!(verified.status.success(), "{verified:?}");
     seeding_of_docs_events(&daemon);
     the_ratings_page(&daemon);
+    the_players_own_page(&daemon, &petra_secret);
+}
+
+/// A player's own page says their rating in effect and its deviation.
+fn the_players_own_page(daemon: &Daemon, secret: &str) {
+    let http = daemon.http.expect("an http address");
+    let cookie = player_cookie(http, "petra", secret).expect("petra logs in");
+    let page = get_with(
+        http,
+        "/play",
+        &format!("Cookie: {cookie}\r\nAccept-Language: uk\r\n"),
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body
+            .contains("<a href=\"/ratings\">Рейтинг</a>: 1464? · Відхилення: 152"),
+        "{}",
+        page.body
+    );
 }
 
 /// docs/events.md's seeding example, said after the ratings example, as written.
@@ -184,4 +211,17 @@ fn the_ratings_page(daemon: &Daemon) {
     let (alan, carl) = (by_name.find("Alan Moss"), by_name.find("Carl Nyberg"));
     assert!(alan.is_some() && alan < carl, "{by_name}");
     assert_eq!(get(http, "/ratings?sort=luck").status, 400);
+    // The event's crosstable names each player with the rating in effect.
+    let event = get(http, "/events/club");
+    assert_eq!(event.status, 200, "{}", event.body);
+    let petra = event
+        .body
+        .split("<tr data-player=\"petra\">")
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .expect("petra's row");
+    assert!(
+        petra.contains("Petra Lind <span class=\"rating\">(1464?)</span>"),
+        "{petra}"
+    );
 }

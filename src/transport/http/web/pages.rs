@@ -197,6 +197,7 @@ pub async fn event(
         })
         .collect();
     let rows = crosstable(&games);
+    let ratings = super::ratings::beside_names(&web).await;
     let refs: Vec<&Watched> = games.iter().collect();
     // The pairings by round (a round's number as a number, so that 10 comes after 9).
     let mut rounds: BTreeMap<Option<u32>, Vec<&Watched>> = BTreeMap::new();
@@ -224,7 +225,12 @@ pub async fn event(
                     @for row in &rows {
                         tr data-player=(row.id) {
                             td.num.place { (row.place) }
-                            td { (names.get(row.id.as_str()).copied().unwrap_or(&row.id)) }
+                            td {
+                                (names.get(row.id.as_str()).copied().unwrap_or(&row.id))
+                                @if let Some(rating) = ratings.get(&row.id) {
+                                    " " span.rating { "(" (rating) ")" }
+                                }
+                            }
                             @for other in &rows {
                                 td.num {
                                     @if other.id == row.id { "X" }

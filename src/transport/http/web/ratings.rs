@@ -20,6 +20,36 @@ use crate::event::rating::{PROVISIONAL_FROM, Standing};
 /// The columns the list sorts by, as `?sort=` names them.
 const SORTS: [&str; 5] = ["rating", "name", "games", "deviation", "change"];
 
+/// Each player's rating on the list in effect, as written beside a name on the other pages
+/// (`1523`, `1464?` while provisional); empty if the relay cannot say now, so that a page
+/// never fails for want of ratings.
+pub async fn beside_names(web: &Web) -> BTreeMap<String, String> {
+    let Ok(list) = web.ctx.relay.ratings().await else {
+        return BTreeMap::new();
+    };
+    list.standings
+        .iter()
+        .map(|s| {
+            let mark = if s.rating.provisional() { "?" } else { "" };
+            (s.player.clone(), format!("{:.0}{mark}", s.rating.rating))
+        })
+        .collect()
+}
+
+/// `player`'s line on their own page: the rating in effect and its deviation, linked to the
+/// list; nothing for a player not on it (or while the relay cannot say).
+pub async fn own_line(web: &Web, player: &str, t: Tongue) -> Option<Markup> {
+    let list = web.ctx.relay.ratings().await.ok()?;
+    let s = list.standings.iter().find(|s| s.player == player)?;
+    Some(html! {
+        p.rating {
+            a href="/ratings" { (t.word(Key::WebRatingsRating)) } ": "
+            (format!("{:.0}", s.rating.rating)) @if s.rating.provisional() { "?" }
+            " · " (t.word(Key::WebRatingsDeviation)) ": " (format!("{:.0}", s.rating.deviation))
+        }
+    })
+}
+
 /// `/ratings`: the list, highest rating first unless `?sort=` says otherwise.
 pub async fn page(
     State(web): State<Arc<Web>>,

@@ -113,10 +113,12 @@ pub async fn games_page(web: &Web, me: &Me, told: Option<Told>) -> Response {
     };
     games.sort_by_cached_key(order);
     let waiting = games.iter().filter(|g| g.my_turn()).count();
+    let rating = super::super::ratings::own_line(web, &me.session.player, me.tongue).await;
     let w = me.words();
     let body = html! {
         main #main {
             h1 { (w.play_title) }
+            @if let Some(rating) = rating { (rating) }
             @if let Some(told) = &told { (flash(me, told)) }
             (list(me, &games))
             (leave_form(me))
