@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use fantoccini::{Client, Locator};
 
-use crate::support::browser::{Driver, browser, wait_for};
+use crate::support::browser::{Driver, browser, text_of, type_into, viewport, wait_for};
 use crate::support::config::ADMIN_SECRET;
 use crate::support::line::{Client as Line, ok};
 use crate::support::web::start_with;
@@ -28,11 +28,6 @@ const WAIT: Duration = Duration::from_secs(10);
 const EXTRA: &str = "[clock]\nmode = \"manual\"\nstart = \"2027-03-01T09:00:00Z\"\n\
     [email]\naddress = \"relay@ccrelay.test\"\npoll_interval_secs = 60\nmaildir = \"MAILDIR\"\n\
     [email.smtp]\nserver = \"127.0.0.1\"\nport = 1\ntls = \"none\"\n";
-
-async fn text_of(c: &Client, script: &str) -> String {
-    let value = c.execute(script, vec![]).await.expect("script");
-    value.as_str().unwrap_or_default().to_owned()
-}
 
 /// The text of the element `css` (empty when there is none).
 async fn text(c: &Client, css: &str) -> String {
@@ -48,13 +43,6 @@ async fn text(c: &Client, css: &str) -> String {
 
 async fn goto(c: &Client, base: &str, path: &str) {
     c.goto(&format!("{base}{path}")).await.expect("goto");
-}
-
-/// Types `value` into the field `css`.
-async fn type_into(c: &Client, css: &str, value: &str) {
-    let e = c.find(Locator::Css(css)).await.expect(css);
-    e.clear().await.expect("clear");
-    e.send_keys(value).await.expect("type");
 }
 
 /// Chooses `value` in the `<select>` `css`.
@@ -358,25 +346,6 @@ async fn record(c: &Client, base: &str, config: &Path) {
         record.contains("no answer to mail"),
         "the withdrawal in the record: {record}"
     );
-}
-
-/// Sets the viewport's inside to `width` × `height`.
-async fn viewport(c: &Client, width: u32, height: u32) {
-    let (mut w, mut h) = (width, height);
-    for _ in 0..4 {
-        c.set_window_size(w, h).await.expect("resize");
-        let inner = c
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .expect("script");
-        let inner: (u32, u32) = serde_json::from_value(inner).expect("two numbers");
-        if inner == (width, height) {
-            return;
-        }
-        w = (w + width).saturating_sub(inner.0);
-        h = (h + height).saturating_sub(inner.1);
-    }
-    panic!("the viewport did not become {width} × {height}");
 }
 
 /// How far the page reaches beyond the screen's width (0 when nothing scrolls sideways).

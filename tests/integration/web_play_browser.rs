@@ -26,18 +26,14 @@ use fantoccini::actions::{
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 
-use crate::support::browser::{Driver, attr, browser, moves, wait_for};
+use crate::support::browser::{
+    Driver, attr, browser, moves, text_of, type_into, viewport, wait_for,
+};
 use crate::support::config::{ALICE, BORIS, CAROL};
 use crate::support::line::{Client as Line, ok, push_starting};
 use crate::support::web::start;
 
 const WAIT: Duration = Duration::from_secs(10);
-
-/// Runs a script and gives its value as text.
-async fn text_of(c: &Client, script: &str) -> String {
-    let value = c.execute(script, vec![]).await.expect("script");
-    value.as_str().unwrap_or_default().to_owned()
-}
 
 async fn wait_text(c: &Client, script: &str, want: &str) {
     let mut last = String::new();
@@ -65,25 +61,6 @@ async fn wait_text(c: &Client, script: &str, want: &str) {
 async fn wait_id(c: &Client, id: &str, want: &str) {
     let script = format!("var e=document.getElementById('{id}');return e?e.textContent:'';");
     wait_text(c, &script, want).await;
-}
-
-/// Types `text` into the field `css` (emptied first), found afresh: a live page may put a
-/// new copy of its parts in place at any moment, and an element found before is then gone.
-async fn type_into(c: &Client, css: &str, text: &str) {
-    let mut last = None;
-    for _ in 0..5 {
-        let typed = async {
-            let e = c.find(Locator::Css(css)).await?;
-            e.clear().await?;
-            e.send_keys(text).await
-        };
-        match typed.await {
-            Ok(()) => return,
-            Err(e) => last = Some(e),
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("cannot type into {css}: {last:?}");
 }
 
 /// Clicks the element `css`, found afresh (see [`type_into`]).
@@ -465,26 +442,6 @@ fn the_check_reading_and_the_typed_move_survive_every_live_update() {
         the_reading_survives(&c, &base, &mut carol).await;
         c.close().await.expect("close");
     });
-}
-
-/// Sets the page's viewport to `width` × `height` CSS pixels (the window is sized so that its
-/// inside is that).
-async fn viewport(c: &Client, width: u32, height: u32) {
-    let (mut w, mut h) = (width, height);
-    for _ in 0..4 {
-        c.set_window_size(w, h).await.expect("resize");
-        let inner = c
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .expect("script");
-        let inner: (u32, u32) = serde_json::from_value(inner).expect("two numbers");
-        if inner == (width, height) {
-            return;
-        }
-        w = (w + width).saturating_sub(inner.0);
-        h = (h + height).saturating_sub(inner.1);
-    }
-    panic!("the viewport did not become {width} × {height}");
 }
 
 /// What a page's width and header come to, measured in the browser: the document's width

@@ -42,9 +42,9 @@ impl AnswerError {
 }
 
 /// An element as read: its namespace, local name, text and children.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Element {
-    ns: Option<Ns>,
+    ns: Ns,
     name: String,
     text: String,
     children: Vec<Element>,
@@ -83,9 +83,10 @@ impl soap::Sink for Tree {
             return Err(SoapError::TooManyElements(MAX_ELEMENTS));
         }
         self.open.push(Element {
-            ns: Some(ns),
+            ns,
             name,
-            ..Element::default()
+            text: String::new(),
+            children: Vec::new(),
         });
         Ok(())
     }
@@ -118,7 +119,7 @@ fn body_of(bytes: &[u8]) -> Result<Element, AnswerError> {
     let root = tree
         .root
         .ok_or_else(|| AnswerError::Shape("an empty document".to_owned()))?;
-    if root.ns != Some(Ns::Soap) || root.name != "Envelope" {
+    if root.ns != Ns::Soap || root.name != "Envelope" {
         return Err(AnswerError::Shape(format!(
             "the document is <{}>, not a SOAP 1.1 Envelope",
             root.name
@@ -127,14 +128,14 @@ fn body_of(bytes: &[u8]) -> Result<Element, AnswerError> {
     let body = root
         .children
         .into_iter()
-        .find(|c| c.ns == Some(Ns::Soap) && c.name == "Body")
+        .find(|c| c.ns == Ns::Soap && c.name == "Body")
         .ok_or_else(|| AnswerError::Shape("no soap:Body".to_owned()))?;
     let first = body
         .children
         .into_iter()
         .next()
         .ok_or_else(|| AnswerError::Shape("the body is empty".to_owned()))?;
-    if first.ns == Some(Ns::Soap) && first.name == "Fault" {
+    if first.ns == Ns::Soap && first.name == "Fault" {
         return Err(AnswerError::Fault {
             code: first.field("faultcode").unwrap_or("").trim().to_owned(),
             text: first.field("faultstring").unwrap_or("").trim().to_owned(),

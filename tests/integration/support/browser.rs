@@ -1,12 +1,13 @@
 //! A real browser: Debian's chromium, headless, driven through chromedriver over WebDriver
-//! (fantoccini); what a page shows, read in one script step; a wait for a page to change.
+//! (fantoccini); what a page shows, read in one script step; a wait for a page to change; a
+//! field typed into and the viewport sized as the page tests share them.
 
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::{Client, ClientBuilder, Locator};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -108,4 +109,49 @@ pub async fn wait_for(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     false
+}
+
+/// Runs a script and gives its value as text.
+pub async fn text_of(c: &Client, script: &str) -> String {
+    let value = c.execute(script, vec![]).await.expect("script");
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+/// Types `text` into the field `css` (emptied first), found afresh: a live page may put a
+/// new copy of its parts in place at any moment, and an element found before is then gone.
+pub async fn type_into(c: &Client, css: &str, text: &str) {
+    let mut last = None;
+    for _ in 0..5 {
+        let typed = async {
+            let e = c.find(Locator::Css(css)).await?;
+            e.clear().await?;
+            e.send_keys(text).await
+        };
+        match typed.await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("cannot type into {css}: {last:?}");
+}
+
+/// Sets the page's viewport to `width` × `height` CSS pixels (the window is sized so that its
+/// inside is that).
+pub async fn viewport(c: &Client, width: u32, height: u32) {
+    let (mut w, mut h) = (width, height);
+    for _ in 0..4 {
+        c.set_window_size(w, h).await.expect("resize");
+        let inner = c
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .expect("script");
+        let inner: (u32, u32) = serde_json::from_value(inner).expect("two numbers");
+        if inner == (width, height) {
+            return;
+        }
+        w = (w + width).saturating_sub(inner.0);
+        h = (h + height).saturating_sub(inner.1);
+    }
+    panic!("the viewport did not become {width} × {height}");
 }
