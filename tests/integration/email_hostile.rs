@@ -23,6 +23,7 @@ use crate::support::line::{Client, moves_in, push_with};
 use crate::support::mail::{
     DOMAIN, EmailPlayer, MAIL_CA, Reader, lock, plain, require_mail_servers, send, setup, unique,
 };
+use crate::support::port;
 
 /// Adds `keys` to the `[email]` section of a test configuration.
 fn email_keys(config: &Path, keys: &str) {
@@ -389,23 +390,11 @@ fn nsd_binary() -> PathBuf {
         })
 }
 
-/// A port free for both UDP and TCP on 127.0.0.1 (at the moment of asking).
-fn free_port() -> u16 {
-    for _ in 0..50 {
-        let udp = std::net::UdpSocket::bind("127.0.0.1:0").expect("udp");
-        let port = udp.local_addr().expect("addr").port();
-        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            return port;
-        }
-    }
-    panic!("no free port");
-}
-
 fn start_nsd(zone: &str, records: &str) -> Nsd {
     let nsd = nsd_binary();
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path().display().to_string();
-    let port = free_port();
+    let port = port::free();
     std::fs::write(
         dir.path().join("zone"),
         format!(

@@ -35,6 +35,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+use crate::support::port;
 use crate::support::process::output_within;
 
 const TOUR: &str = "## A five-minute tour";
@@ -245,13 +246,6 @@ impl Drop for Terminals {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
 /// `sh -e` on a script, within [`WAIT`]: its status, standard output and standard error.
 fn run_script(script: &str, dir: &Path, path: &str) -> (ExitStatus, String, String) {
     let mut sh = Command::new("sh");
@@ -283,7 +277,7 @@ fn the_tour_runs_as_written() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let (tcp, http, smtp) = (free_port(), free_port(), free_port());
+    let (tcp, http, smtp) = (port::free(), port::free(), port::free());
     let mut subs = Substitutions {
         addresses: vec![
             ("127.0.0.1:7878", format!("127.0.0.1:{tcp}")),

@@ -14,6 +14,7 @@
 //! - [`mail`]: the loopback mail servers, mailboxes, a relay reaching players by mail
 //! - [`link`]: two nodes joined by a link, their journals compared, a man in the middle
 //! - [`radio`]: a radio channel with noise between two Direwolf software TNCs
+//! - [`port`]: ports below the ephemeral range for servers that cannot bind port 0
 //! - [`peers`]: the independent programs output is compared with (pgn-extract)
 //! - [`tls`]: a TLS client trusting a test's own certificate
 //! - [`convert`]: conversions in memory, movetext read back as moves
@@ -31,6 +32,7 @@ pub mod line;
 pub mod link;
 pub mod mail;
 pub mod peers;
+pub mod port;
 pub mod process;
 pub mod radio;
 pub mod tls;
