@@ -82,11 +82,20 @@ fn parse_words(mut w: Words<'_>) -> Result<Command, CommandError> {
             Command::Conditional { game, moves }
         }
         "LEAVE" | "ОТПУСК" | "ВІДПУСТКА" => {
-            let first = w.arg(FIRST_DAY)?;
-            let days = w.arg(NUMBER_OF_DAYS)?;
-            Command::Leave {
-                first: leave_first(&first)?,
-                days: leave_days(&days)?,
+            let first = leave_first(&w.arg(FIRST_DAY)?)?;
+            let days = leave_days(&w.arg(NUMBER_OF_DAYS)?)?;
+            match w.word() {
+                None => Command::Leave { first, days },
+                Some(word) if word.eq_ignore_ascii_case("FOR") => {
+                    let player = w.arg("player")?;
+                    Command::special_leave(&player, first, days, w.rest_text())?
+                }
+                Some(word) => {
+                    return Err(bad(format!(
+                        "{word:?}: LEAVE takes the first day and the number of days \
+                         (the arbiter adds FOR <player> <reason>)"
+                    )));
+                }
             }
         }
         "BANK" | "БАНК" => {
@@ -427,6 +436,27 @@ impl Command {
         Ok(Command::Bank {
             game: game.to_owned(),
             days: bank_days(days)?,
+        })
+    }
+
+    /// The arbiter's special leave for `player` (`LEAVE first days FOR player reason`): the
+    /// reason is required, as an adjudication's is.
+    pub fn special_leave(
+        player: &str,
+        first: Date,
+        days: u32,
+        reason: &str,
+    ) -> Result<Command, CommandError> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(missing("reason"));
+        }
+        text::check(reason, TextKind::Reason).map_err(|e| bad(e.to_string()))?;
+        Ok(Command::SpecialLeave {
+            player: player.trim().to_owned(),
+            first,
+            days,
+            reason: reason.to_owned(),
         })
     }
 

@@ -192,6 +192,14 @@ pub enum Command {
         first: Date,
         days: u32,
     },
+    /// Admin: special leave for a player, in all their games, outside the yearly allowance
+    /// (`LEAVE 2027-03-01 10 FOR alice illness, certified`).
+    SpecialLeave {
+        player: String,
+        first: Date,
+        days: u32,
+        reason: String,
+    },
     /// Days moved from the sender's Triple Block bank to their clock while it is their move.
     Bank {
         game: String,
@@ -318,6 +326,12 @@ impl Command {
                 score: _,
                 reason,
             }
+            | Command::SpecialLeave {
+                player: _,
+                first: _,
+                days: _,
+                reason,
+            }
             | Command::PeerRefused {
                 game: _,
                 number: _,
@@ -404,6 +418,7 @@ impl Command {
             | Command::Adjudicate { game, .. } => Some(game),
             Command::Games
             | Command::Leave { .. }
+            | Command::SpecialLeave { .. }
             | Command::Clock { .. }
             | Command::Dead { .. }
             | Command::Receipt { .. }

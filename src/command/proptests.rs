@@ -93,6 +93,18 @@ fn command() -> impl Strategy<Value = Command> {
                 days,
             }
         }),
+        (
+            word(),
+            2000i16..2100,
+            1u32..367,
+            "[a-z][A-Za-zА-я0-9 ,.!]{0,40}[a-z]"
+        )
+            .prop_map(|(player, y, days, reason)| Command::SpecialLeave {
+                player,
+                first: Date::new(y, 3, 1).unwrap(),
+                days,
+                reason,
+            }),
         (word(), 1u32..10_001).prop_map(|(game, days)| Command::Bank { game, days }),
         word().prop_map(|game| Command::LongReflection { game }),
         (word(), 0..3usize, "[a-z][A-Za-zА-я0-9 ,.!]{0,40}[a-z]").prop_map(|(game, s, reason)| {

@@ -93,6 +93,12 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Leave { first, days } => write!(f, "LEAVE {first} {days}"),
+            Command::SpecialLeave {
+                player,
+                first,
+                days,
+                reason,
+            } => write!(f, "LEAVE {first} {days} FOR {player} {reason}"),
             Command::Bank { game, days } => write!(f, "BANK {game} {days}"),
             Command::LongReflection { game } => write!(f, "SILENCE {game} LONG"),
             Command::Adjudicate {

@@ -219,6 +219,15 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         }
         Meaning::TimeUp(TimeUpDetail { overdue, forfeit }) => Action::TimeUp { overdue, forfeit },
         Meaning::Reminder { days } => Action::Remind { days },
+        Meaning::SpecialLeave(detail) => {
+            let Some(color) = game.side_of(&detail.player) else {
+                return Err(corrupt(format!(
+                    "special leave for {}, who does not play in game {}",
+                    detail.player, e.game
+                )));
+            };
+            return Ok(Some((color, Action::Leave(detail.leave()))));
+        }
         Meaning::Adjudication(detail) => {
             let winner = GameResult::winner_from_pgn(&detail.result)
                 .ok_or_else(|| corrupt(format!("adjudication result {:?}", detail.result)))?;

@@ -149,6 +149,7 @@ fn write_events(out: &mut String, record: &Record) {
                     | EntryKind::Reminder
                     | EntryKind::Adjudication
                     | EntryKind::Leave
+                    | EntryKind::SpecialLeave
                     | EntryKind::Refill
                     | EntryKind::LongReflection
                     | EntryKind::DrawOffer
@@ -190,6 +191,15 @@ fn what_happened(e: &Entry) -> String {
             };
             format!("adjudication: {reason}")
         }
+        EntryKind::SpecialLeave => match Meaning::of(e) {
+            Ok(Meaning::SpecialLeave(d)) => format!(
+                "special leave for {}: {} ({})",
+                escaped(&d.player),
+                d.leave(),
+                quoted(&d.reason)
+            ),
+            _ => quoted(&e.text),
+        },
         EntryKind::Message => {
             format!("message from {}: {}", escaped(&e.player), quoted(&e.detail))
         }

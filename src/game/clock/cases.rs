@@ -194,6 +194,7 @@ fn leave_moves_the_instant_of_the_loss() {
         Leave {
             first: Date::constant(2027, 1, 3),
             days: 4,
+            special: false,
         },
     );
     let time = t.side_time_under(&rules, Color::White, instant(0), true);
@@ -433,6 +434,7 @@ fn the_engine_agrees_with_the_plain_sums() {
     let leave = Leave {
         first: Date::constant(2027, 1, 9),
         days: 2,
+        special: false,
     };
     let mut t = white_thinks(&[DAY + 3 * HOUR, 2 * DAY, 7 * HOUR]);
     t.add_leave(Color::Black, leave);

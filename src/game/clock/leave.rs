@@ -1,5 +1,9 @@
 //! Leave: whole UTC days a side announces ahead, during which its clock stops; its checks
 //! (ahead, apart, within the yearly allowance) and the calendar days it is counted in.
+//!
+//! Special leave is the arbiter's (ICCF: "special leave (illness, work) granted by the
+//! tournament director"): it stops the clock as leave does, must be ahead and apart as leave
+//! must, but is not counted in the player's yearly allowance.
 
 use std::fmt;
 
@@ -15,9 +19,31 @@ use super::{DAY, LeaveRefusal};
 pub struct Leave {
     pub first: Date,
     pub days: u32,
+    /// Granted by the arbiter: outside the yearly allowance. Absent from the record's JSON
+    /// when false, so leave written before special leave existed reads the same.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub special: bool,
 }
 
 impl Leave {
+    /// Leave a player announces: counted in their yearly allowance.
+    pub fn new(first: Date, days: u32) -> Leave {
+        Leave {
+            first,
+            days,
+            special: false,
+        }
+    }
+
+    /// Special leave the arbiter grants: outside the yearly allowance.
+    pub fn special(first: Date, days: u32) -> Leave {
+        Leave {
+            first,
+            days,
+            special: true,
+        }
+    }
+
     /// `[start, end)` in seconds.
     pub(super) fn span(self) -> (i64, i64) {
         let start = midnight(self.first);
@@ -75,7 +101,7 @@ pub fn date_of(at: Timestamp) -> Date {
 
 /// Checks leave announced at `now` against the leave already `taken` by the same player (in
 /// one game, or in all their games): in the future, not overlapping, within `per_year` days
-/// in each year it touches.
+/// in each year it touches (special leave neither counts in the allowance nor is held to it).
 pub fn check_leave(
     taken: &[Leave],
     leave: Leave,
@@ -93,8 +119,15 @@ pub fn check_leave(
     if let Some(other) = taken.iter().find(|l| l.overlaps(leave)) {
         return Err(LeaveRefusal::Overlaps { announced: *other });
     }
+    if leave.special {
+        return Ok(());
+    }
     for year in [leave.first.year(), leave.last().year()] {
-        let before: u32 = taken.iter().map(|l| l.days_in(year)).sum();
+        let before: u32 = taken
+            .iter()
+            .filter(|l| !l.special)
+            .map(|l| l.days_in(year))
+            .sum();
         let asked = leave.days_in(year);
         if before + asked > per_year {
             return Err(LeaveRefusal::OverYear {

@@ -71,6 +71,7 @@ fn the_time_kept_per_side_is_the_time_counted_over_every_move() {
     let leave = |d, days| Leave {
         first: Date::constant(2027, 1, d),
         days,
+        special: false,
     };
     for first in [Color::White, Color::Black] {
         let mut t = Timeline::new(at(0, 0), first);
@@ -123,6 +124,7 @@ fn leave_stops_only_its_own_sides_clock() {
         Leave {
             first: Date::constant(2027, 1, 3),
             days: 4,
+            special: false,
         },
     );
     // White to move from day 0 to day 10; days 2..6 are leave.
@@ -139,6 +141,7 @@ fn leave_must_be_ahead_apart_and_within_the_yearly_allowance() {
     let leave = |m, d, days| Leave {
         first: Date::constant(2027, m, d),
         days,
+        special: false,
     };
     assert!(
         t.check_leave(Color::White, leave(1, 1, 3), now, 45)

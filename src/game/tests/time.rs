@@ -141,6 +141,7 @@ fn leave_stops_the_clock_and_pauses_reminders() {
     let leave = Leave {
         first: clock::date_of(day(1)),
         days: 5,
+        special: false,
     };
     assert!(matches!(
         game.check(Color::White, &Action::Leave(leave), day(1)),
@@ -231,6 +232,7 @@ fn a_refill_is_refused_with_the_reason() {
     let leave = Leave {
         first: clock::date_of(day(60)),
         days: 3,
+        special: false,
     };
     for (color, action, at, says) in [
         (

@@ -20,6 +20,8 @@ pub enum EntryKind {
     TimeUp,
     Reminder,
     Adjudication,
+    /// Special leave the arbiter granted a player ([`crate::journal::entry::SpecialLeaveDetail`]).
+    SpecialLeave,
     /// A message from a player to the opponent; changes no game.
     Message,
     /// The relay's first signing key (its public half in the text); changes no game.
@@ -71,7 +73,7 @@ pub enum EntryKind {
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 32] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 33] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -104,6 +106,7 @@ impl EntryKind {
         (EntryKind::Notify, "notify"),
         (EntryKind::NotifyDigest, "notify_digest"),
         (EntryKind::RatingSet, "rating_set"),
+        (EntryKind::SpecialLeave, "special_leave"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -118,7 +121,7 @@ impl EntryKind {
     /// (each node's own), conditional lines (private to their player's node), results (they
     /// follow from the entries before them), signing keys (no game). The order is the link's:
     /// it numbers them on the wire (docs/link.md), so a new kind goes at the end.
-    pub const RECORD: [EntryKind; 13] = [
+    pub const RECORD: [EntryKind; 14] = [
         EntryKind::GameStart,
         EntryKind::Move,
         EntryKind::DrawOffer,
@@ -132,6 +135,7 @@ impl EntryKind {
         EntryKind::Message,
         EntryKind::Refill,
         EntryKind::LongReflection,
+        EntryKind::SpecialLeave,
     ];
 
     /// Part of a game's official record ([`EntryKind::RECORD`]).

@@ -68,6 +68,7 @@ pub enum Meaning {
         days: u32,
     },
     Adjudication(AdjudicationDetail),
+    SpecialLeave(SpecialLeaveDetail),
     /// A message to the opponent.
     Message {
         text: String,
@@ -136,6 +137,7 @@ impl Meaning {
             Meaning::TimeUp(_) => EntryKind::TimeUp,
             Meaning::Reminder { .. } => EntryKind::Reminder,
             Meaning::Adjudication(_) => EntryKind::Adjudication,
+            Meaning::SpecialLeave(_) => EntryKind::SpecialLeave,
             Meaning::Message { .. } => EntryKind::Message,
             Meaning::SigningKey => EntryKind::SigningKey,
             Meaning::KeyRotation(_) => EntryKind::KeyRotation,
@@ -193,6 +195,7 @@ impl Meaning {
             Meaning::TimeUp(d) => (None, json(d)),
             Meaning::Reminder { days } => (None, Ok(days.to_string())),
             Meaning::Adjudication(d) => (None, json(d)),
+            Meaning::SpecialLeave(d) => (None, json(d)),
             Meaning::Message { text: message } => (None, text(message)),
             Meaning::KeyRotation(d) => (None, json(d)),
             Meaning::Proposal { command, iccf } => (iccf.clone(), text(command)),
@@ -257,6 +260,7 @@ impl Meaning {
                 days: detail.parse().map_err(|err| parsed(format!("{err}")))?,
             },
             EntryKind::Adjudication => Meaning::Adjudication(from_json(detail).map_err(parsed)?),
+            EntryKind::SpecialLeave => Meaning::SpecialLeave(from_json(detail).map_err(parsed)?),
             EntryKind::Message => Meaning::Message {
                 text: detail.to_owned(),
             },
@@ -441,6 +445,23 @@ pub struct AdjudicationDetail {
     /// Decided because the loser withdrew from the event (the game was not played out).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawal: bool,
+}
+
+/// A `special_leave` entry's detail: the arbiter's leave for `player` in one game (the
+/// entry's author is the arbiter, so the player on leave is named here).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SpecialLeaveDetail {
+    pub player: String,
+    pub first: jiff::civil::Date,
+    pub days: u32,
+    pub reason: String,
+}
+
+impl SpecialLeaveDetail {
+    /// The leave it grants.
+    pub fn leave(&self) -> Leave {
+        Leave::special(self.first, self.days)
+    }
 }
 
 /// A registered player, as the record shows them: no secret, no hash.

@@ -12,6 +12,7 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
     let leave = Leave {
         first: jiff::civil::date(2026, 7, 1),
         days: 14,
+        special: false,
     };
     let player = PlayerRecord {
         id: "carol".to_owned(),
@@ -111,6 +112,12 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
                 withdrawal: true,
             }),
         ],
+        EntryKind::SpecialLeave => vec![Meaning::SpecialLeave(SpecialLeaveDetail {
+            player: "boris".to_owned(),
+            first: jiff::civil::date(2027, 3, 1),
+            days: 60,
+            reason: "illness, with a doctor's note".to_owned(),
+        })],
         EntryKind::Message => vec![Meaning::Message {
             text: "good luck \"and\" thanks".to_owned(),
         }],
@@ -423,6 +430,7 @@ fn free_meaning() -> impl Strategy<Value = Meaning> {
                 .checked_add(jiff::Span::new().days(i64::from(first % 20_000)))
                 .expect("date"),
             days,
+            special: false,
         })),
         (0..4_000_000_000i64).prop_map(|second| Meaning::ClockSet {
             at: Timestamp::from_second(second).expect("time"),

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 
 use super::{
     clock, conditional, event_lists, events, games, leave, link, messages, moves, notify, offers,
-    players, ratings, results,
+    players, ratings, results, special_leave,
 };
 use crate::command::Command;
 use crate::game::Action;
@@ -151,6 +151,12 @@ async fn dispatch(state: &mut State, request: &Request) -> Pending {
             conditional::conditional(state, request, game, moves).await
         }
         Command::Leave { first, days } => leave::leave(state, request, *first, *days).await,
+        Command::SpecialLeave {
+            player,
+            first,
+            days,
+            reason,
+        } => special_leave::grant(state, request, player, (*first, *days), reason).await,
         Command::Bank { game, days } => clock::bank(state, request, game, *days).await,
         Command::LongReflection { game } => clock::long_reflection(state, request, game).await,
         Command::Adjudicate {

@@ -28,7 +28,7 @@ pub(in crate::relay) async fn leave(
     if request.admin {
         return Pending::Now(Reply::new(Status::Forbidden, "leave is a player's"));
     }
-    let leave = Leave { first, days };
+    let leave = Leave::new(first, days);
     let mut ids = games_in_progress(state, &request.player);
     // Games the other node of a link keeps take the leave there: one proposal goes for
     // all of them (that node applies it to every game of the player it keeps).

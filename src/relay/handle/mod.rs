@@ -20,3 +20,4 @@ pub(super) mod players;
 pub(super) mod ratings;
 pub(super) mod replica;
 pub(super) mod results;
+pub(super) mod special_leave;

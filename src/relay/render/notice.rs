@@ -187,8 +187,13 @@ fn claimed(by: &str, side: Side, claim: &str, mv: Option<&MoveData>, reader: &Au
 
 /// `LEAVE`'s rest: who is on leave, and when.
 fn on_leave(by: &str, side: Side, leave: &Leave) -> String {
+    let what = if leave.special {
+        "special leave (the arbiter's)"
+    } else {
+        "leave"
+    };
     format!(
-        " {by} ({}) is on leave {leave}: their clock stops",
+        " {by} ({}) is on {what} {leave}: their clock stops",
         ColorName(side.into())
     )
 }

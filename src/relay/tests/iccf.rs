@@ -90,7 +90,7 @@ impl Fixture {
         replay::replay(&conn).expect("replay")
     }
 
-    fn kinds(&self, kind: EntryKind) -> usize {
+    pub(super) fn kinds(&self, kind: EntryKind) -> usize {
         self.entries().iter().filter(|(k, ..)| *k == kind).count()
     }
 

@@ -103,4 +103,5 @@ mod notify;
 mod play;
 mod ratings;
 mod record;
+mod special_leave;
 mod texts;

@@ -150,6 +150,7 @@ fn leave_and_time() -> Vec<(Notice, [&'static str; 3])> {
     let leave = Leave {
         first: jiff::civil::date(2027, 3, 1),
         days: 10,
+        special: false,
     };
     vec![
         (

@@ -130,7 +130,7 @@ const MAX_TEXT_ICCF: usize = 16;
 
 /// The entry kinds a record entry written as text may have: their place in this list, from 1,
 /// is their code on the wire.
-const TEXT_KINDS: [crate::relay::EntryKind; 13] = crate::relay::EntryKind::RECORD;
+const TEXT_KINDS: [crate::relay::EntryKind; 14] = crate::relay::EntryKind::RECORD;
 
 /// The wire code of a record entry's kind (from 1); `None` for a kind no record holds.
 pub fn entry_kind_code(kind: crate::relay::EntryKind) -> Option<u8> {

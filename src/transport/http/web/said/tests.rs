@@ -117,6 +117,7 @@ fn every_refusal() -> Vec<Refusal> {
     let leave = Leave {
         first: Date::constant(2030, 1, 10),
         days: 5,
+        special: false,
     };
     let mut refusals = vec![
         Refusal::GameOver(GameResult::new(Some(Color::White), EndReason::Checkmate)),
@@ -205,6 +206,7 @@ fn every_said() -> Vec<Said> {
     let leave = Leave {
         first: Date::constant(2030, 1, 10),
         days: 5,
+        special: false,
     };
     let moved = Said::Moved {
         number: 6,
