@@ -473,6 +473,16 @@ keys! {
     DeskChannel "desk-channel" [];
     DeskKind "desk-kind" [];
     DeskCommand "desk-command" [];
+    DeskCorrect "desk-correct" [];
+    DeskCorrectHelp "desk-correct-help" [];
+    DeskCorrectButton "desk-correct-button" [];
+    DeskGame "desk-game" [];
+    DeskSpecialLeave "desk-special-leave" [];
+    DeskSpecialLeaveHelp "desk-special-leave-help" [];
+    DeskPlayer "desk-player" [];
+    DeskFirstDay "desk-first-day" [];
+    DeskDays "desk-days" [];
+    DeskGrant "desk-grant" [];
     /// The rating list's page (`/ratings`, docs/ratings.md).
     WebRatings "web-ratings" [];
     WebRatingsEffective "web-ratings-effective" ["date"];

@@ -51,7 +51,7 @@ fn header(response: &Response, name: &str) -> Option<String> {
 }
 
 /// Every desk form, with fields that the relay would carry out.
-const FORMS: [(&str, &[(&str, &str)]); 9] = [
+const FORMS: [(&str, &[(&str, &str)]); 11] = [
     ("/desk/players", &[("id", "dora"), ("name", "Dora")]),
     ("/desk/players/alice", &[("do", "set"), ("name", "Al")]),
     ("/desk/players/alice", &[("do", "secret")]),
@@ -71,6 +71,19 @@ const FORMS: [(&str, &[(&str, &str)]); 9] = [
     (
         "/desk/games/g1",
         &[("result", "1-0"), ("reason", "adjourned")],
+    ),
+    (
+        "/desk/correct",
+        &[("game", "g1"), ("result", "1-0"), ("reason", "appeal")],
+    ),
+    (
+        "/desk/leave",
+        &[
+            ("player", "alice"),
+            ("first", "2099-03-01"),
+            ("days", "10"),
+            ("reason", "ill"),
+        ],
     ),
 ];
 
@@ -344,6 +357,92 @@ fn the_desk_sends_the_admin_commands_and_shows_their_answers() {
         "{}",
         csv.body
     );
+}
+
+/// Special leave from the players' page and a finished game's result corrected from the
+/// decisions: each the line's admin command, journaled as the admin's on channel `http`, seen
+/// over the line; a game in progress is not "corrected".
+#[test]
+fn special_leave_and_a_corrected_result_from_the_desk() {
+    let (_dir, config, daemon) = start("");
+    let http = daemon.http.expect("http");
+    let cookie = arbiter_cookie(http, ADMIN_SECRET).expect("arbiter login");
+    let players = page(http, "/desk/players", &cookie).body;
+    assert!(players.contains("id=\"special-leave\""), "{players}");
+    let token = form_token(&players);
+    let granted = desk_post(
+        http,
+        &cookie,
+        &token,
+        "/desk/leave",
+        &[
+            ("player", "alice"),
+            ("first", "2099-03-01"),
+            ("days", "60"),
+            ("reason", "illness, a doctor's note"),
+        ],
+    );
+    let answer = answer_of(&followed(http, &granted, &cookie).body);
+    assert!(
+        answer.starts_with(
+            "250 special leave 2099-03-01 to 2099-04-29 (60 days) for alice in d1, dr1, f1, g1, g3, p1"
+        ),
+        "{answer}"
+    );
+    let last = journal(&config).pop().expect("an entry");
+    assert_eq!(
+        (last.0.as_str(), last.1.as_str(), last.2.as_str()),
+        ("http", "admin", "special_leave")
+    );
+    assert_eq!(
+        last.3, "LEAVE 2099-03-01 60 FOR alice illness, a doctor's note",
+        "the entry's text is the line's command"
+    );
+    let mut alice = daemon.connect();
+    assert_eq!(alice.call(&format!("LOGIN alice {}", ALICE.secret)).0, 230);
+    ok(&mut alice, "RESIGN g1");
+    // The decisions page offers the finished game, with its result, for correction.
+    let desk = page(http, "/desk", &cookie).body;
+    assert!(desk.contains("id=\"correct\""), "{desk}");
+    assert!(
+        desk.contains("g1 · Alice – Boris · 0-1") || desk.contains("g1 · alice – boris · 0-1"),
+        "{desk}"
+    );
+    let entries = journal(&config).len();
+    let in_progress = desk_post(
+        http,
+        &cookie,
+        &token,
+        "/desk/correct",
+        &[("game", "g2"), ("result", "1-0"), ("reason", "appeal")],
+    );
+    let answer = answer_of(&followed(http, &in_progress, &cookie).body);
+    assert!(answer.contains("not a finished game"), "{answer}");
+    assert_eq!(journal(&config).len(), entries, "nothing journaled");
+    let corrected = desk_post(
+        http,
+        &cookie,
+        &token,
+        "/desk/correct",
+        &[
+            ("game", "g1"),
+            ("result", "1/2-1/2"),
+            ("reason", "resigned by a mistyped command, appeal upheld"),
+        ],
+    );
+    let answer = answer_of(&followed(http, &corrected, &cookie).body);
+    assert!(answer.starts_with("250 adjudicated g1"), "{answer}");
+    let written: Vec<String> = journal(&config)[entries..]
+        .iter()
+        .map(|(channel, player, kind, _)| format!("{channel} {player} {kind}"))
+        .collect();
+    assert_eq!(
+        written,
+        ["http admin adjudication", "http admin result"],
+        "the correction, then the result it makes"
+    );
+    let shown = ok(&mut alice, "SHOW g1");
+    assert!(shown.contains("1/2-1/2"), "{shown}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The desk's first page: the games waiting for the arbiter (a clock past its limit or a
 //! silence past its limit, under `on_timeout = "arbiter"`), each with the facts the relay
 //! shows the arbiter (the players, whose move, the clocks, the last move, the days on this
-//! move, leave) and the form that decides it (`ADJUDICATE` with a result and a reason).
+//! move, leave) and the form that decides it (`ADJUDICATE` with a result and a reason); under
+//! them, the form that corrects a finished game's result (`correct.rs`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -51,6 +52,7 @@ pub async fn page(
         h1 { (d.decisions) }
         @if waiting.is_empty() { p #no-decisions { (d.no_decisions) } }
         @for g in &waiting { (decision(&a, g)) }
+        (super::correct::form(&a, &games))
     };
     frame::page(&a, &d.desk, shown.as_ref(), body)
 }

@@ -5,6 +5,8 @@
 //! |---|---|
 //! | `GET /desk` | the games waiting for the arbiter, each with its facts and the adjudication form |
 //! | `POST /desk/games/{id}` | `ADJUDICATE` |
+//! | `POST /desk/correct` | `ADJUDICATE` on a finished game: its result corrected |
+//! | `POST /desk/leave` | special leave: `LEAVE first days FOR player reason` |
 //! | `GET`, `POST /desk/players` | the players (`?q=` searches), and `PLAYER ADD` |
 //! | `POST /desk/players/{id}` | `PLAYER SET`, or `PLAYER SECRET` (`do=secret`) |
 //! | `GET`, `POST /desk/events` | `EVENTS`, and `EVENT NEW` |
@@ -21,15 +23,17 @@
 //! without it, or without an arbiter's session (a player's session is not one); every page is
 //! `no-store`; a command that carries a secret (`PLAYER ADD`, `PLAYER SECRET`) is taken only
 //! over a private wire, as the line takes it, and its secret is shown on the answer's page
-//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs`, `record.rs` (a page each; `withdraw.rs` a withdrawal confirmed; `standings.rs` the crosstable they share),
+//! alone, never kept. Files: `players.rs`, `events.rs`, `event.rs`, `decisions.rs`, `record.rs` (a page each; `withdraw.rs` a withdrawal confirmed; `correct.rs` a finished game's result corrected; `special_leave.rs` the arbiter's leave for a player; `standings.rs` the crosstable they share),
 //! `frame.rs` (the frame, the answers shown after a form), `words.rs` (the catalog's words).
 
+mod correct;
 mod decisions;
 mod event;
 mod events;
 mod frame;
 mod players;
 mod record;
+mod special_leave;
 mod standings;
 mod withdraw;
 mod words;
@@ -57,6 +61,8 @@ pub fn routes() -> Router<Arc<Web>> {
     Router::new()
         .route("/desk", get(decisions::page))
         .route("/desk/games/{id}", post(decisions::adjudicate))
+        .route("/desk/correct", post(correct::correct))
+        .route("/desk/leave", post(special_leave::grant))
         .route("/desk/players", get(players::list).post(players::add))
         .route("/desk/players/{id}", post(players::change))
         .route("/desk/events", get(events::list).post(events::make))

@@ -99,6 +99,7 @@ pub async fn list(
         (search(&a, &q))
         (table(&a, &players, &activity(&games)))
         @for p in &players { (change_form(&a, p)) }
+        (super::special_leave::form(&a, &players))
         (add_form(&a))
     };
     frame::page(&a, &d.players, shown.as_ref(), body)

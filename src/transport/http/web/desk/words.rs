@@ -123,6 +123,16 @@ desk_words! {
     channel DeskChannel,
     kind DeskKind,
     command DeskCommand,
+    correct DeskCorrect,
+    correct_help DeskCorrectHelp,
+    correct_button DeskCorrectButton,
+    game DeskGame,
+    special_leave DeskSpecialLeave,
+    special_leave_help DeskSpecialLeaveHelp,
+    player DeskPlayer,
+    first_day DeskFirstDay,
+    days DeskDays,
+    grant DeskGrant,
 }
 
 static WORDS: LazyLock<[DeskWords; 3]> = LazyLock::new(|| Tongue::ALL.map(DeskWords::load));
