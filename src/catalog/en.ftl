@@ -393,6 +393,7 @@ reply-not-an-action = This page does not do that.
 ## Why the game refuses something ($why: one of the reasons below).
 
 refused-game-over = the game is over: { $result }
+refused-stopped = the game is stopped until the arbiter decides ({ $why })
 refused-not-your-turn = it is not your move: { $side ->
         [white] White
        *[black] Black
@@ -588,6 +589,7 @@ desk-leave = On leave
 desk-no-decisions = Nothing waits for the arbiter.
 desk-why-time = The clock passed its limit
 desk-why-silence = Silence past its limit
+desk-why-stopped = Stopped: the other node's record of this game does not apply here
 desk-needs = Why
 desk-adjudicate = Adjudicate
 desk-adjudicate-help = The result and the reason go into the record and to both players.

@@ -277,6 +277,7 @@ keys! {
     /// The game's refusals, as reasons (lower case, no full stop: the page makes a sentence
     /// of one, or names its game before it); `why`: a reason below.
     RefusedGameOver "refused-game-over" ["result"];
+    RefusedStopped "refused-stopped" ["why"];
     RefusedNotYourTurn "refused-not-your-turn" ["side"];
     RefusedWrongNumber "refused-wrong-number" ["written" "expected"];
     RefusedBlackNumber "refused-black-number" ["written" "expected"];
@@ -447,6 +448,7 @@ keys! {
     DeskNoDecisions "desk-no-decisions" [];
     DeskWhyTime "desk-why-time" [];
     DeskWhySilence "desk-why-silence" [];
+    DeskWhyStopped "desk-why-stopped" [];
     DeskNeeds "desk-needs" [];
     DeskAdjudicate "desk-adjudicate" [];
     DeskAdjudicateHelp "desk-adjudicate-help" [];

@@ -366,6 +366,7 @@ reply-not-an-action = Эта страница так не умеет.
 ## Почему партия отказывает.
 
 refused-game-over = партия окончена: { $result }
+refused-stopped = партия остановлена до решения арбитра ({ $why })
 refused-not-your-turn = сейчас не ваш ход: ходят { $side ->
         [white] белые
        *[black] чёрные
@@ -562,6 +563,7 @@ desk-leave = В отпуске
 desk-no-decisions = Решения арбитра не ждёт ничего.
 desk-why-time = Время на часах вышло
 desk-why-silence = Молчание сверх предела
+desk-why-stopped = Остановлена: запись этой партии на другом узле здесь не применяется
 desk-needs = Почему
 desk-adjudicate = Присудить
 desk-adjudicate-help = Результат и причина попадут в запись и к обоим игрокам.

@@ -366,6 +366,7 @@ reply-not-an-action = Ця сторінка так не вміє.
 ## Чому партія відмовляє.
 
 refused-game-over = партію завершено: { $result }
+refused-stopped = партію зупинено до рішення арбітра ({ $why })
 refused-not-your-turn = зараз не ваш хід: ходять { $side ->
         [white] білі
        *[black] чорні
@@ -562,6 +563,7 @@ desk-leave = У відпустці
 desk-no-decisions = Рішення арбітра не чекає нічого.
 desk-why-time = Час на годиннику вичерпано
 desk-why-silence = Мовчання понад межу
+desk-why-stopped = Зупинено: запис цієї партії на іншому вузлі тут не застосовується
 desk-needs = Чому
 desk-adjudicate = Присудити
 desk-adjudicate-help = Результат і причина потраплять до запису й до обох гравців.

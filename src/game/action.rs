@@ -173,6 +173,10 @@ pub enum Action {
     },
     /// The arbiter decides the result (the acting colour is ignored).
     Adjudicate(GameResult),
+    /// The game stops for the arbiter, and why (the other node's record of it does not apply
+    /// here): until the arbiter decides, nothing else is taken and no clock is due (the
+    /// acting colour is ignored).
+    Stop(String),
 }
 
 /// What the clock says must happen now, if anything.
@@ -218,6 +222,8 @@ pub enum Refusal {
     DrawTooEarly { from: u32, now: u32 },
     #[error("conditional moves refused: {0}")]
     Conditional(LineRefusal),
+    #[error("the game is stopped for the arbiter: {0}")]
+    Stopped(String),
 }
 
 /// Why a draw claim is refused.

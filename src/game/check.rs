@@ -14,9 +14,10 @@ use crate::notation::{Lang, LangSet, ReadIn};
 
 impl Game {
     pub(super) fn check_open(&self) -> Result<(), Refusal> {
-        match &self.result {
-            Some(result) => Err(Refusal::GameOver(result.clone())),
-            None => Ok(()),
+        match (&self.result, &self.stopped) {
+            (Some(result), _) => Err(Refusal::GameOver(result.clone())),
+            (None, Some(why)) => Err(Refusal::Stopped(why.clone())),
+            (None, None) => Ok(()),
         }
     }
 
@@ -143,6 +144,7 @@ impl Game {
             | Action::Resign
             | Action::TimeUp { .. }
             | Action::Remind { .. }
+            | Action::Stop(_)
             | Action::Adjudicate(_) => Ok(()),
             Action::AcceptDraw | Action::DeclineDraw => match self.draw_offer {
                 None => Err(Refusal::NoDrawOffer),

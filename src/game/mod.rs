@@ -69,6 +69,9 @@ pub struct Game {
     reminders_sent: usize,
     /// The side to move was flagged for the arbiter on its current move.
     flagged: bool,
+    /// Stopped for the arbiter, and why (two records of the game disagree): nothing but the
+    /// arbiter's decision is taken, and no clock is due, until the arbiter decides.
+    stopped: Option<String>,
     /// Each side's conditional line (White, Black).
     conditional: [Vec<Ply>; 2],
     /// When the game ended other than by a move (resignation, time, agreement, the arbiter).
@@ -110,6 +113,7 @@ impl Clone for Game {
             timeline: self.timeline.clone(),
             reminders_sent: self.reminders_sent,
             flagged: self.flagged,
+            stopped: self.stopped.clone(),
             conditional: self.conditional.clone(),
             ended: self.ended,
             langs: self.langs,
@@ -161,6 +165,7 @@ impl Game {
             timeline: Timeline::new(Timestamp::UNIX_EPOCH, first),
             reminders_sent: 0,
             flagged: false,
+            stopped: None,
             conditional: [Vec::new(), Vec::new()],
             ended: None,
             langs: [LangSet::ALL; 2],
@@ -215,6 +220,11 @@ impl Game {
         self.flagged
     }
 
+    /// Why the game is stopped for the arbiter, if it is ([`Action::Stop`]).
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
     /// `color`'s conditional line still pending.
     pub fn conditional(&self, color: Color) -> &[Ply] {
         &self.conditional[side_index(color)]
@@ -235,7 +245,7 @@ impl Game {
     /// What the clock requires at `now`: the side to move out of time or silent too long
     /// (unless already flagged on this move), or a reminder due (not while it is on leave).
     pub fn due(&self, now: Timestamp) -> Option<Due> {
-        if self.result.is_some() {
+        if self.result.is_some() || self.stopped.is_some() {
             return None;
         }
         let color = self.turn();
@@ -398,6 +408,7 @@ impl Game {
                     .count();
             }
             Action::Adjudicate(result) => self.result = Some(result.clone()),
+            Action::Stop(why) => self.stopped = Some(why.clone()),
         }
     }
 

@@ -61,6 +61,9 @@ pub struct SavedGame {
     long_reflection: Vec<usize>,
     reminders_sent: usize,
     flagged: bool,
+    /// Why the game is stopped for the arbiter; written only when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
     /// Each side's conditional line, as codes played on from the position now, as `moves`.
     conditional: [String; 2],
     ended: Option<i128>,
@@ -202,6 +205,7 @@ impl Game {
             timeline,
             reminders_sent,
             flagged,
+            stopped,
             conditional,
             ended,
             langs,
@@ -239,6 +243,7 @@ impl Game {
             long_reflection: timeline.long_reflections().to_vec(),
             reminders_sent: *reminders_sent,
             flagged: *flagged,
+            stopped: stopped.clone(),
             conditional: [
                 joined(pos.as_ref(), &conditional[0]),
                 joined(pos.as_ref(), &conditional[1]),
@@ -282,6 +287,7 @@ impl Game {
             long_reflection,
             reminders_sent,
             flagged,
+            stopped,
             conditional,
             ended,
             langs,
@@ -324,6 +330,7 @@ impl Game {
             .with_long_reflections(long_reflection),
             reminders_sent,
             flagged,
+            stopped,
             conditional: lines,
             ended: ended.map(time).transpose()?,
             langs: [read_langs(&langs[0])?, read_langs(&langs[1])?],

@@ -219,6 +219,10 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         }
         Meaning::TimeUp(TimeUpDetail { overdue, forfeit }) => Action::TimeUp { overdue, forfeit },
         Meaning::Reminder { days } => Action::Remind { days },
+        Meaning::Stopped { reason } => {
+            // The relay stops the game, no side: the colour is only a placeholder.
+            return Ok(Some((game.turn(), Action::Stop(reason))));
+        }
         Meaning::SpecialLeave(detail) => {
             let Some(color) = game.side_of(&detail.player) else {
                 return Err(corrupt(format!(

@@ -150,6 +150,7 @@ fn write_events(out: &mut String, record: &Record) {
                     | EntryKind::Adjudication
                     | EntryKind::Leave
                     | EntryKind::SpecialLeave
+                    | EntryKind::Stopped
                     | EntryKind::Refill
                     | EntryKind::LongReflection
                     | EntryKind::DrawOffer
@@ -191,6 +192,7 @@ fn what_happened(e: &Entry) -> String {
             };
             format!("adjudication: {reason}")
         }
+        EntryKind::Stopped => format!("stopped for the arbiter: {}", quoted(&e.detail)),
         EntryKind::SpecialLeave => match Meaning::of(e) {
             Ok(Meaning::SpecialLeave(d)) => format!(
                 "special leave for {}: {} ({})",

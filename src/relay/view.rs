@@ -147,7 +147,9 @@ impl Standing {
                 winner: result.winner,
                 reason: result.reason,
             },
-            None if game.flagged() && flag_shown => Standing::AwaitingArbiter,
+            None if (game.flagged() && flag_shown) || game.stopped().is_some() => {
+                Standing::AwaitingArbiter
+            }
             None => Standing::Ongoing,
         }
     }

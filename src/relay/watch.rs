@@ -63,6 +63,8 @@ pub struct Watched {
     pub clocks: Option<Clocks>,
     pub on_leave: [bool; 2],
     pub time_control: TimeControl,
+    /// Why the game is stopped for the arbiter, if it is (two records of it disagree).
+    pub stopped: Option<String>,
 }
 
 impl Watched {
@@ -185,5 +187,6 @@ fn watched(state: &State, id: &str, full: bool, with_moves: bool) -> Option<Watc
         },
         on_leave: [side(Color::White).on_leave, side(Color::Black).on_leave],
         time_control: game.rules().time_control,
+        stopped: game.stopped().map(str::to_owned),
     })
 }

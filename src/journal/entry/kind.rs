@@ -20,6 +20,9 @@ pub enum EntryKind {
     TimeUp,
     Reminder,
     Adjudication,
+    /// A game stopped for the arbiter, and why (the other node's record of it does not apply
+    /// here); each node's own, not part of the record the link carries.
+    Stopped,
     /// Special leave the arbiter granted a player ([`crate::journal::entry::SpecialLeaveDetail`]).
     SpecialLeave,
     /// A message from a player to the opponent; changes no game.
@@ -73,7 +76,7 @@ pub enum EntryKind {
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 33] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 34] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -107,6 +110,7 @@ impl EntryKind {
         (EntryKind::NotifyDigest, "notify_digest"),
         (EntryKind::RatingSet, "rating_set"),
         (EntryKind::SpecialLeave, "special_leave"),
+        (EntryKind::Stopped, "stopped"),
     ];
 
     pub fn as_str(self) -> &'static str {

@@ -69,6 +69,10 @@ pub enum Meaning {
     },
     Adjudication(AdjudicationDetail),
     SpecialLeave(SpecialLeaveDetail),
+    /// The game stopped for the arbiter, and why.
+    Stopped {
+        reason: String,
+    },
     /// A message to the opponent.
     Message {
         text: String,
@@ -138,6 +142,7 @@ impl Meaning {
             Meaning::Reminder { .. } => EntryKind::Reminder,
             Meaning::Adjudication(_) => EntryKind::Adjudication,
             Meaning::SpecialLeave(_) => EntryKind::SpecialLeave,
+            Meaning::Stopped { .. } => EntryKind::Stopped,
             Meaning::Message { .. } => EntryKind::Message,
             Meaning::SigningKey => EntryKind::SigningKey,
             Meaning::KeyRotation(_) => EntryKind::KeyRotation,
@@ -196,6 +201,7 @@ impl Meaning {
             Meaning::Reminder { days } => (None, Ok(days.to_string())),
             Meaning::Adjudication(d) => (None, json(d)),
             Meaning::SpecialLeave(d) => (None, json(d)),
+            Meaning::Stopped { reason } => (None, text(reason)),
             Meaning::Message { text: message } => (None, text(message)),
             Meaning::KeyRotation(d) => (None, json(d)),
             Meaning::Proposal { command, iccf } => (iccf.clone(), text(command)),
@@ -261,6 +267,9 @@ impl Meaning {
             },
             EntryKind::Adjudication => Meaning::Adjudication(from_json(detail).map_err(parsed)?),
             EntryKind::SpecialLeave => Meaning::SpecialLeave(from_json(detail).map_err(parsed)?),
+            EntryKind::Stopped => Meaning::Stopped {
+                reason: detail.to_owned(),
+            },
             EntryKind::Message => Meaning::Message {
                 text: detail.to_owned(),
             },

@@ -112,6 +112,9 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
                 withdrawal: true,
             }),
         ],
+        EntryKind::Stopped => vec![Meaning::Stopped {
+            reason: "entry 7 of game m1's record does not apply here".to_owned(),
+        }],
         EntryKind::SpecialLeave => vec![Meaning::SpecialLeave(SpecialLeaveDetail {
             player: "boris".to_owned(),
             first: jiff::civil::date(2027, 3, 1),

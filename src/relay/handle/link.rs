@@ -93,6 +93,12 @@ pub(in crate::relay) async fn propose(
             Err(reply) => return Pending::Now(reply),
         }
     };
+    if let (Some(why), Some(_)) = (game.stopped(), color) {
+        // The records disagree: a player's action would be built on a record this node does
+        // not hold. The arbiter's decision still goes to the node that keeps it.
+        let refusal = Refusal::Stopped(why.to_owned());
+        return state.refuse(request, game_id, Refused::from(refusal)).await;
+    }
     let lang = state.people.lang_of(&request.player);
     let mut iccf = None;
     let checked: Result<Command, Refusal> = match (command, color) {

@@ -6,6 +6,7 @@ use shakmaty::Color;
 
 use crate::command::text::Logged;
 use crate::game::{Action, Game};
+use crate::journal::entry::Meaning;
 use crate::journal::notice::{Clocks, DrawAct, MoveData, MoveNotice, Notice};
 use crate::journal::replay::{GameStartDetail, action_of};
 use crate::journal::{Entry, EntryKind, NewEntry, NewOutbox, Record};
@@ -36,7 +37,7 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
     };
     let acted = match action_here(game, &r, index, time, &player) {
         Ok(acted) => acted,
-        Err(reply) => return Pending::Now(reply),
+        Err(reply) => return stop_for_the_arbiter(state, &r.game, reply).await,
     };
     let (after, records) = records_of(state, game, &r, &acted, time, &player);
     let by = Sender {
@@ -54,6 +55,43 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
         remember_message(state, &r, &by.player);
     }
     pending
+}
+
+/// The game whose two records disagree (`refused`: why the other node's entry does not apply
+/// here) stops for the arbiter: a `stopped` entry, the game stopped (nothing but the arbiter's
+/// decision taken, no clock due), the arbiter's decisions listing it; the refusal goes back.
+/// A game already over or stopped is left as it is.
+async fn stop_for_the_arbiter(state: &mut State, id: &str, refused: Reply) -> Pending {
+    let game = &state.games.by_id[id];
+    if game.result().is_some() || game.stopped().is_some() {
+        return Pending::Now(refused);
+    }
+    let meaning = Meaning::Stopped {
+        reason: refused.text.clone(),
+    };
+    let text = "stopped for the arbiter: the other node's record does not apply here";
+    let entry = match state
+        .recorder
+        .entry(id, "admin", Channel::Link, &meaning, text)
+    {
+        Ok(entry) => entry,
+        Err(reply) => return Pending::Now(reply),
+    };
+    let mut after = Game::clone(game);
+    after.apply(&Action::Stop(refused.text.clone()), state.recorder.now);
+    let by = Sender {
+        player: "admin".to_owned(),
+        admin: true,
+        channel: Channel::Link,
+    };
+    let record = Record {
+        entry,
+        outbox: vec![],
+    };
+    match state.commit(&by, after, vec![record], String::new()).await {
+        Pending::AfterCommit(committed, _) => Pending::AfterCommit(committed, refused),
+        other => other,
+    }
 }
 
 /// Where entry `r` falls in the record here: its number and its time, from the entry before

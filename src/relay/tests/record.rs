@@ -232,3 +232,88 @@ async fn a_move_whose_record_no_longer_replays_is_told_by_its_entry_number() {
         "{waiting:?}"
     );
 }
+
+/// An entry of the other node's record that the game here cannot take stops the game for the
+/// arbiter: a `stopped` entry naming why, the refusal sent back, every player's action refused
+/// with the reason, no clock due, the arbiter's decisions listing it; a replay holds it so.
+#[tokio::test]
+async fn a_record_entry_that_does_not_apply_stops_the_game_for_the_arbiter() {
+    let f = testing::spawn(
+        "[admin]\nsecret_hash = \"HASH\"\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\nnotation = \"san\"\n\
+         [[players]]\nid = \"boris\"\nreach = \"link\"\nlink = \"peer\"\n\
+         [[links]]\nid = \"peer\"\nconnect = \"127.0.0.1:9\"\nsecret = \"sixteen bytes at least\"\n",
+    )
+    .await;
+    let entry =
+        |index: u8, kind: EntryKind, actor: Actor, iccf: Option<&str>, detail: &str| Replicated {
+            game: "x1".to_owned(),
+            index,
+            kind,
+            actor,
+            delta: if index == 0 { 1_800_000_000 } else { 60 },
+            iccf: iccf.map(str::to_owned),
+            detail: detail.to_owned(),
+        };
+    let white = Actor::Side(shakmaty::Color::White);
+    let black = Actor::Side(shakmaty::Color::Black);
+    for (r, status) in [
+        (
+            entry(
+                0,
+                EntryKind::GameStart,
+                Actor::Arbiter,
+                None,
+                r#"{"white":"alice","black":"boris","authority":"black"}"#,
+            ),
+            Status::Done,
+        ),
+        (
+            entry(1, EntryKind::Move, white, Some("5254"), ""),
+            Status::Done,
+        ),
+        // Black cannot play e7-e4.
+        (
+            entry(2, EntryKind::Move, black, Some("5754"), ""),
+            Status::Refused,
+        ),
+        // Stopped already: refused again, not stopped twice.
+        (
+            entry(2, EntryKind::Move, black, Some("5755"), ""),
+            Status::Refused,
+        ),
+    ] {
+        let reply = f.relay.replicate(r.clone()).await;
+        assert_eq!(reply.status, status, "{r:?}: {}", reply.text);
+    }
+    let stops: Vec<String> = f
+        .entries()
+        .into_iter()
+        .filter(|(kind, ..)| *kind == EntryKind::Stopped)
+        .map(|(_, player, _)| player)
+        .collect();
+    assert_eq!(stops, ["admin"], "one stop, the arbiter's to decide");
+    let reply = f.say(player("alice"), "MSG x1 are you there?").await;
+    assert_eq!(reply.status, Status::Refused, "{}", reply.text);
+    assert!(
+        reply
+            .text
+            .contains("the game is stopped for the arbiter: entry 2 of game x1"),
+        "{}",
+        reply.text
+    );
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let replayed = crate::journal::replay::replay(&conn).expect("replay");
+    let game = &replayed.games["x1"].game;
+    assert!(
+        game.stopped()
+            .is_some_and(|why| why.contains("does not apply here")),
+        "{:?}",
+        game.stopped()
+    );
+    assert_eq!(game.due(jiff::Timestamp::MAX), None, "no clock is due");
+    let watched = f.relay.watch(None, true).await.expect("watch");
+    let x1 = watched.iter().find(|g| g.id == "x1").expect("x1");
+    assert_eq!(x1.standing, Standing::AwaitingArbiter);
+    assert!(x1.stopped.is_some());
+}

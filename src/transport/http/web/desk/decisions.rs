@@ -1,5 +1,6 @@
 //! The desk's first page: the games waiting for the arbiter (a clock past its limit or a
-//! silence past its limit, under `on_timeout = "arbiter"`), each with the facts the relay
+//! silence past its limit, under `on_timeout = "arbiter"`; a game stopped because two records
+//! of it disagree), each with the facts the relay
 //! shows the arbiter (the players, whose move, the clocks, the last move, the days on this
 //! move, leave) and the form that decides it (`ADJUDICATE` with a result and a reason); under
 //! them, the form that corrects a finished game's result (`correct.rs`).
@@ -61,10 +62,10 @@ pub async fn page(
 fn decision(a: &Arbiter, g: &Watched) -> Markup {
     let w = super::super::words::Words::of(a.tongue);
     let d = words(a.tongue);
-    let why = if out_of_time(g) {
-        &d.why_time
-    } else {
-        &d.why_silence
+    let why = match &g.stopped {
+        Some(reason) => format!("{}: {reason}", d.why_stopped),
+        None if out_of_time(g) => d.why_time.clone(),
+        None => d.why_silence.clone(),
     };
     let clock = |s: Option<i64>| s.map_or_else(|| "–".to_owned(), |s| w.time_left(s));
     let days = g.clocks.as_ref().map(|c| {

@@ -97,6 +97,7 @@ desk_words! {
     no_decisions DeskNoDecisions,
     why_time DeskWhyTime,
     why_silence DeskWhySilence,
+    why_stopped DeskWhyStopped,
     needs DeskNeeds,
     adjudicate DeskAdjudicate,
     adjudicate_help DeskAdjudicateHelp,

@@ -290,6 +290,7 @@ fn refusal_reason(t: Tongue, refusal: &Refusal) -> String {
             &[("from", (*from).into()), ("now", (*now).into())],
         ),
         Refusal::Conditional(l) => why(Key::RefusedLine, line_words(t, l)),
+        Refusal::Stopped(reason) => why(Key::RefusedStopped, reason.clone()),
     }
 }
 
