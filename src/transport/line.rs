@@ -244,6 +244,7 @@ MSG <game> <text>                      a message to your opponent (at most 500 c
 ACK [<id>]                             messages up to <id> (or all shown) received
 CREATE <game> <white> <black> [GAME <kind>] [EVENT <event>] [ROUND <r>] [FEN <fen>]   (admin)
 ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>                  (admin)
+LEAVE <YYYY-MM-DD> <days> FOR <player> <reason>             special leave (admin)
 RECEIPT <entry>                        the signed receipt for a journal entry (r<entry>:...)
 CLOCK [+<n>d|+<n>h|<RFC 3339 time>]    the manual clock (admin; [clock] mode = manual)
 DEAD [RETRY <id>|DROP <id>]            mail refused for good (admin)
@@ -323,7 +324,7 @@ mod tests {
         ("RESIGN", &[]),
         ("CLAIM", &[]),
         ("IF", &[]),
-        ("LEAVE", &[]),
+        ("LEAVE", &["LEAVE 2027-03-01 5 FOR alice {T}"]),
         ("BANK", &[]),
         ("SILENCE", &[]),
         ("MSG", &["MSG g1 {T}"]),
