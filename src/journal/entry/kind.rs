@@ -67,11 +67,15 @@ pub enum EntryKind {
     /// A starting rating the arbiter gave a player (`PLAYER SET p RATING ...`,
     /// [`super::RatingDetail`]); no game.
     RatingSet,
+    /// A knock-out's match level after both pairs of games, decided by lot
+    /// ([`super::LotDetail`]: the seed, the players in the order shuffled, who goes on);
+    /// no game.
+    EventLot,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 32] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 33] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -104,6 +108,7 @@ impl EntryKind {
         (EntryKind::Notify, "notify"),
         (EntryKind::NotifyDigest, "notify_digest"),
         (EntryKind::RatingSet, "rating_set"),
+        (EntryKind::EventLot, "event_lot"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -159,6 +164,7 @@ impl EntryKind {
                 | EntryKind::Notify
                 | EntryKind::NotifyDigest
                 | EntryKind::RatingSet
+                | EntryKind::EventLot
         )
     }
 
