@@ -635,3 +635,4 @@ web-bracket-winner = Winner
 web-bracket-by-lot = by lot
 web-bracket-extra-games = after extra games
 web-bracket-withdrawal = by withdrawal
+desk-knockout = knock-out (cup)

@@ -500,4 +500,6 @@ keys! {
     WebBracketByLot "web-bracket-by-lot" [];
     WebBracketExtraGames "web-bracket-extra-games" [];
     WebBracketWithdrawal "web-bracket-withdrawal" [];
+    /// The desk's name of the knock-out system.
+    DeskKnockout "desk-knockout" [];
 }

@@ -609,3 +609,4 @@ web-bracket-winner = Победитель
 web-bracket-by-lot = по жребию
 web-bracket-extra-games = после дополнительных партий
 web-bracket-withdrawal = выбытие соперника
+desk-knockout = на выбывание (кубок)

@@ -609,3 +609,4 @@ web-bracket-winner = Переможець
 web-bracket-by-lot = за жеребом
 web-bracket-extra-games = після додаткових партій
 web-bracket-withdrawal = вибуття суперника
+desk-knockout = на вибування (кубок)

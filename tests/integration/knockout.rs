@@ -107,7 +107,7 @@ fn play_out(
                     "0-1"
                 },
             );
-            ok(a, &format!("ADJUDICATE {game} {result} by the test's rule"));
+            ok(a, &format!("ADJUDICATE {game} {result} by rule"));
             done.push(game);
         }
     }
@@ -115,7 +115,7 @@ fn play_out(
 }
 
 /// The bracket's line of match `m` in round `r`'s block.
-fn match_line<'a>(show: &'a str, r: u32, m: u32) -> &'a str {
+fn match_line(show: &str, r: u32, m: u32) -> &str {
     let mut round = 0;
     for line in show.lines() {
         if line.starts_with(&format!("round {r} (")) {
@@ -158,7 +158,7 @@ fn five_entrants_give_three_byes_and_play_through_to_the_final() {
         match_line(&show, 1, 3),
         "  m3: 2 k5p2 bye: k5p2 goes on (bye)"
     );
-    assert_eq!(match_line(&show, 2, 1), "  m1: 1 k5p1 ? waiting");
+    assert_eq!(match_line(&show, 2, 1), "  m1: 1 k5p1 ?: waiting");
     // The better seed wins each game, but in the final's first pair White wins each: the
     // extra pair decides it.
     play_out(&mut a, "k5", "k5", &|game, _, _| {
