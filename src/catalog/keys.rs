@@ -498,4 +498,20 @@ keys! {
     WebRatingsNew "web-ratings-new" [];
     /// What `?` beside a rating means (`rd`: the deviation from which a rating is provisional).
     WebRatingsProvisional "web-ratings-provisional" ["rd"];
+    /// A knock-out's bracket on its event page (docs/events.md, "Knock-out").
+    WebBracket "web-bracket" [];
+    WebBracketFinal "web-bracket-final" [];
+    WebBracketSemiFinals "web-bracket-semi-finals" [];
+    WebBracketQuarterFinals "web-bracket-quarter-finals" [];
+    /// A round counted from the first (`round`: its number).
+    WebBracketRound "web-bracket-round" ["round"];
+    /// An empty place of the first round: the player against it goes on without games.
+    WebBracketBye "web-bracket-bye" [];
+    WebBracketWinner "web-bracket-winner" [];
+    /// How a match was decided, when not by its first two games.
+    WebBracketByLot "web-bracket-by-lot" [];
+    WebBracketExtraGames "web-bracket-extra-games" [];
+    WebBracketWithdrawal "web-bracket-withdrawal" [];
+    /// The desk's name of the knock-out system.
+    DeskKnockout "desk-knockout" [];
 }

@@ -8,7 +8,7 @@
 //! PLAYER SECRET <id>
 //! PLAYERS
 //! SECRET <new secret>
-//! EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME "<name>"] [SITE "<site>"]
+//! EVENT NEW <id> SYSTEM round-robin|double-round-robin|match|knockout [NAME "<name>"] [SITE "<site>"]
 //!     [TIME "<time control>"] [GAME chess|draughts-ru] [VIEW public|finished|private|delay]
 //!     [DELAY <plies>] [ONTIMEOUT forfeit|arbiter] [REMINDERS <days>,<days>] [SILENCE <days>]
 //!     [LEAVE <days a year>] [COUNTING iccf|whole_days|exact] [DOUBLE <days>]

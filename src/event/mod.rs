@@ -13,6 +13,7 @@
 
 pub mod bar;
 pub mod draw;
+pub mod knockout;
 pub mod pairing;
 pub mod rating;
 pub mod standings;
@@ -87,6 +88,9 @@ pub enum System {
     DoubleRoundRobin,
     /// Two teams, board against board, two games a board.
     Match,
+    /// A cup: a bracket of matches of two games, the winner going on ([`knockout`]). Its
+    /// games start round by round as the matches feeding them are decided.
+    Knockout,
 }
 
 impl System {
@@ -95,6 +99,7 @@ impl System {
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
             System::Match => "match",
+            System::Knockout => "knockout",
         }
     }
 
@@ -111,6 +116,7 @@ impl System {
                 let n: usize = sizes.iter().sum();
                 (n < 3).then(|| format!("a round robin needs at least 3 players ({n} entered)"))
             }
+            System::Knockout => knockout::unpairable(sizes.iter().sum()),
             System::Match => match sizes {
                 [a, b] if a == b && *a > 0 => None,
                 [a, b] => Some(format!(
@@ -125,9 +131,11 @@ impl System {
     }
 
     /// Every game, places into the entrants in order (a match: the first team, then the
-    /// second, each in board order).
+    /// second, each in board order). None for a knock-out, whose games are not known before
+    /// they are due ([`knockout::Bracket::due`]).
     pub fn pairings(self, sizes: &[usize]) -> Vec<Pairing> {
         match self {
+            System::Knockout => Vec::new(),
             System::RoundRobin => pairing::round_robin(sizes.iter().sum()),
             System::DoubleRoundRobin => pairing::double_round_robin(sizes.iter().sum()),
             System::Match => pairing::team_match(sizes.first().copied().unwrap_or(0)),
@@ -143,8 +151,9 @@ impl std::str::FromStr for System {
             "round-robin" | "rr" => Ok(System::RoundRobin),
             "double-round-robin" | "drr" => Ok(System::DoubleRoundRobin),
             "match" => Ok(System::Match),
+            "knockout" | "knock-out" | "ko" | "cup" => Ok(System::Knockout),
             _ => Err(format!(
-                "{s:?} is not a system (round-robin, double-round-robin or match)"
+                "{s:?} is not a system (round-robin, double-round-robin, match or knockout)"
             )),
         }
     }

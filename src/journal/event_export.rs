@@ -12,7 +12,9 @@ use rusqlite::Connection;
 use super::entry::{GameStartDetail, Meaning};
 use super::export::pgn;
 use super::record::{Names, Record, corrupt, rebuild};
-use super::registry::{DrawDetail, EnterDetail, SecretDetail, StartDetail, WithdrawDetail};
+use super::registry::{
+    DrawDetail, EnterDetail, EventRecord, LotDetail, SecretDetail, StartDetail, WithdrawDetail,
+};
 use super::{Entry, EntryKind, JournalError, store};
 
 /// Every game of `event_id` as PGN, by round and board (then id), the chain checked first;
@@ -105,7 +107,8 @@ pub fn event_text(
             Ok(Meaning::EventEnter(EnterDetail { event, .. }))
             | Ok(Meaning::EventDraw(DrawDetail { event, .. }))
             | Ok(Meaning::EventStart(StartDetail { event, .. }))
-            | Ok(Meaning::EventWithdraw(WithdrawDetail { event, .. })) => event_of(&event),
+            | Ok(Meaning::EventWithdraw(WithdrawDetail { event, .. }))
+            | Ok(Meaning::EventLot(LotDetail { event, .. })) => event_of(&event),
             Ok(Meaning::PlayerAdd(p) | Meaning::PlayerSet(p)) => entrants.contains(&p.id),
             Ok(Meaning::PlayerSecret(SecretDetail { player })) => entrants.contains(&player),
             _ => false,
@@ -144,8 +147,15 @@ pub fn event_text(
             e.detail
         );
     }
+    let games = event_games(conn, event_id)?;
+    if let Some(bracket) = bracket(event_id, record, &games) {
+        let _ = writeln!(out, "\nBracket:");
+        for line in crate::event::knockout::text::lines(&bracket) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     let _ = writeln!(out, "\nGames:");
-    for game in event_games(conn, event_id)? {
+    for game in games {
         let result = game
             .game
             .result()
@@ -163,4 +173,38 @@ pub fn event_text(
         );
     }
     Ok(out)
+}
+
+/// A knock-out's bracket as the record holds it: its seeds, its games' results, its lots and
+/// withdrawals (`None` for any other system).
+fn bracket(
+    event_id: &str,
+    record: &EventRecord,
+    games: &[Record],
+) -> Option<crate::event::knockout::Bracket> {
+    if record.event.system != Some(crate::event::System::Knockout) {
+        return None;
+    }
+    let played = games
+        .iter()
+        .map(|g| {
+            let result = g.game.result();
+            (
+                g.id.clone(),
+                crate::event::standings::Played {
+                    white: g.detail.white.clone(),
+                    black: g.detail.black.clone(),
+                    result: result.map(|r| r.winner),
+                    forfeit: result.is_some_and(|r| r.reason == crate::game::EndReason::Withdrawal),
+                },
+            )
+        })
+        .collect();
+    crate::event::knockout::bracket(
+        event_id,
+        &record.entrants,
+        &played,
+        &record.lot_winners(),
+        &record.withdrawn_players(),
+    )
 }

@@ -34,8 +34,8 @@ use crate::event::Event;
 /// The registry's entries' details, defined with every entry's meaning ([`super::entry`]) and
 /// named here too, where the registry has always kept them.
 pub use super::entry::{
-    DigestDetail, DrawDetail, EnterDetail, NotifyDetail, PlayerRecord, RatingDetail, SecretDetail,
-    StartDetail, WithdrawDetail,
+    DigestDetail, DrawDetail, EnterDetail, LotDetail, NotifyDetail, PlayerRecord, RatingDetail,
+    SecretDetail, StartDetail, WithdrawDetail,
 };
 use crate::command::Notify;
 
@@ -59,6 +59,10 @@ pub struct EventRecord {
     pub started: bool,
     /// Players withdrawn, with the reason, in order.
     pub withdrawn: Vec<(String, String)>,
+    /// A knock-out's lots, in the record's order. Absent from snapshots written before
+    /// knock-outs, which had none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lots: Vec<LotDetail>,
 }
 
 impl EventRecord {
@@ -70,7 +74,49 @@ impl EventRecord {
             draw: None,
             started: false,
             withdrawn: Vec::new(),
+            lots: Vec::new(),
         }
+    }
+
+    /// A knock-out's lots: who went on, by round and match.
+    pub fn lot_winners(&self) -> BTreeMap<(u32, u32), String> {
+        self.lots
+            .iter()
+            .map(|l| ((l.round, l.number), l.winner.clone()))
+            .collect()
+    }
+
+    /// The players withdrawn after the start.
+    pub fn withdrawn_players(&self) -> Vec<String> {
+        self.withdrawn.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// Records a knock-out's lot, checked: the event is a started knock-out, the match has
+    /// no lot yet, and the seed gives the winner named (anyone can repeat it).
+    pub fn apply_lot(&mut self, lot: LotDetail) -> Result<(), String> {
+        if self.event.system != Some(crate::event::System::Knockout) || !self.started {
+            return Err(format!("event {} is no started knock-out", self.event.id));
+        }
+        if self
+            .lots
+            .iter()
+            .any(|l| (l.round, l.number) == (lot.round, lot.number))
+        {
+            return Err(format!(
+                "round {} match {} of {} drawn by lot twice",
+                lot.round, lot.number, self.event.id
+            ));
+        }
+        let seed = hex::decode(&lot.seed).map_err(|e| format!("lot's seed: {e}"))?;
+        let drawn = crate::event::knockout::lot_winner(&lot.players, &seed);
+        if drawn != lot.winner {
+            return Err(format!(
+                "the lot's seed gives {drawn}, the record names {}",
+                lot.winner
+            ));
+        }
+        self.lots.push(lot);
+        Ok(())
     }
 
     /// Everyone entered, in place order: a round robin's entrants, or a match's first team
@@ -278,6 +324,11 @@ impl Registry {
                 self.digests.insert(d.player, d.due);
                 Ok(())
             }
+            Meaning::EventLot(d) => self
+                .events
+                .get_mut(&d.event)
+                .ok_or_else(|| format!("no event {}", d.event))?
+                .apply_lot(d),
             // The player may be one of the configuration's, which the record does not know.
             Meaning::RatingSet(d) => {
                 let at = e

@@ -186,6 +186,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | Meaning::Notify(_)
         | Meaning::NotifyDigest(_)
         | Meaning::RatingSet(_)
+        | Meaning::EventLot(_)
         | Meaning::ClockSet { .. } => {
             return Ok(None);
         }

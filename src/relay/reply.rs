@@ -182,6 +182,8 @@ pub enum Channel {
     Clock,
     /// A move played from a conditional line.
     Conditional,
+    /// A knock-out's bracket: the games and lots that come due as its matches are decided.
+    Bracket,
 }
 
 impl Channel {
@@ -197,6 +199,7 @@ impl Channel {
             Channel::Config => "config",
             Channel::Clock => "clock",
             Channel::Conditional => "conditional",
+            Channel::Bracket => "bracket",
         }
     }
 }

@@ -80,6 +80,11 @@ enum Job {
     Ratings {
         reply: oneshot::Sender<(Pending, crate::event::rating::RatingList)>,
     },
+    /// A knock-out's bracket as it stands.
+    Bracket {
+        event: String,
+        reply: oneshot::Sender<(Pending, Option<crate::event::knockout::Bracket>)>,
+    },
     /// An entry of the record the other node of a link keeps.
     Replicate {
         entry: Replicated,
@@ -148,6 +153,16 @@ impl Relay {
     /// is on disk.
     pub async fn ratings(&self) -> Result<crate::event::rating::RatingList, Reply> {
         self.ask(|reply| Job::Ratings { reply }).await
+    }
+
+    /// Knock-out `event`'s bracket as it stands (`None` for an event of another system), once
+    /// what it shows is on disk.
+    pub async fn bracket(
+        &self,
+        event: &str,
+    ) -> Result<Option<crate::event::knockout::Bracket>, Reply> {
+        let event = event.to_owned();
+        self.ask(|reply| Job::Bracket { event, reply }).await
     }
 
     /// Sends a request and waits for its (committed) reply.
@@ -288,7 +303,12 @@ async fn run(
                 None => break,
                 Some(job) => serve(&mut state, job, &changed).await,
             },
-            _ = ticks.tick() => handle::clock::tick(&mut state).await,
+            _ = ticks.tick() => {
+                handle::clock::tick(&mut state).await;
+                for game in handle::knockout::advance(&mut state).await {
+                    let _ = changed.send(game);
+                }
+            }
         }
     }
 }
@@ -302,6 +322,11 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
         }
         Job::Watch { game, full, reply } => {
             let _ = reply.send(watch::watch(state, game.as_deref(), full).await);
+        }
+        Job::Bracket { event, reply } => {
+            let bracket = handle::knockout::bracket_of(state, &event);
+            let done = state.after_commit(Reply::new(Status::Done, "")).await;
+            let _ = reply.send((done, bracket));
         }
         Job::Ratings { reply } => {
             state.recorder.catch_up();
@@ -364,6 +389,10 @@ async fn answer(state: &mut State, call: Call, changed: &broadcast::Sender<Strin
     // Listeners read the game again through the queue, so they see the change only once it is
     // committed.
     if let (Some(game), Pending::AfterCommit(..)) = (game, &pending) {
+        let _ = changed.send(game);
+    }
+    // A result may have decided a knock-out's match: what it makes due is journaled after it.
+    for game in handle::knockout::advance(state).await {
         let _ = changed.send(game);
     }
     let _ = reply.send(pending);

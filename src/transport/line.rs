@@ -256,7 +256,7 @@ PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email
 PLAYER SECRET <id>                     a new secret for a player (admin; over TLS or from the relay's machine)
 PLAYERS                                every player, no secrets (admin)
 WHOAMI                                 who the relay takes you for
-EVENT NEW <id> SYSTEM round-robin|double-round-robin|match [NAME \"<name>\"] [TIME <tc>] ...   (admin)
+EVENT NEW <id> SYSTEM round-robin|double-round-robin|match|knockout [NAME \"<name>\"] [TIME <tc>] ...   (admin)
 EVENT ENTER <event> [TEAM \"<team>\"] <player>... [OVERRIDE <reason>]   EVENT DRAW|START <event>   (admin)
 EVENT WITHDRAW <event> <player> <reason>                    (admin)
 EVENT SEED <event> BY rating           numbers by rating, equal ratings by lot (admin)

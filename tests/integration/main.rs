@@ -16,6 +16,7 @@ mod events;
 mod fuzz_corpus;
 mod hostile;
 mod init;
+mod knockout;
 mod languages;
 mod layers;
 mod link;

@@ -72,11 +72,15 @@ pub enum EntryKind {
     /// A starting rating the arbiter gave a player (`PLAYER SET p RATING ...`,
     /// [`super::RatingDetail`]); no game.
     RatingSet,
+    /// A knock-out's match level after both pairs of games, decided by lot
+    /// ([`super::LotDetail`]: the seed, the players in the order shuffled, who goes on);
+    /// no game.
+    EventLot,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 34] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 35] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -111,6 +115,7 @@ impl EntryKind {
         (EntryKind::RatingSet, "rating_set"),
         (EntryKind::SpecialLeave, "special_leave"),
         (EntryKind::Stopped, "stopped"),
+        (EntryKind::EventLot, "event_lot"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -167,6 +172,7 @@ impl EntryKind {
                 | EntryKind::Notify
                 | EntryKind::NotifyDigest
                 | EntryKind::RatingSet
+                | EntryKind::EventLot
         )
     }
 

@@ -113,6 +113,8 @@ pub enum Meaning {
     NotifyDigest(DigestDetail),
     /// A starting rating the arbiter gave a player.
     RatingSet(RatingDetail),
+    /// A knock-out's level match decided by lot.
+    EventLot(LotDetail),
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.
@@ -161,6 +163,7 @@ impl Meaning {
             Meaning::Notify(_) => EntryKind::Notify,
             Meaning::NotifyDigest(_) => EntryKind::NotifyDigest,
             Meaning::RatingSet(_) => EntryKind::RatingSet,
+            Meaning::EventLot(_) => EntryKind::EventLot,
         }
     }
 
@@ -217,6 +220,7 @@ impl Meaning {
             Meaning::Notify(d) => (None, json(d)),
             Meaning::NotifyDigest(d) => (None, json(d)),
             Meaning::RatingSet(d) => (None, json(d)),
+            Meaning::EventLot(d) => (None, json(d)),
         };
         Ok(Encoded {
             kind: self.kind(),
@@ -304,6 +308,7 @@ impl Meaning {
             EntryKind::Notify => Meaning::Notify(registry_detail(kind, detail)?),
             EntryKind::NotifyDigest => Meaning::NotifyDigest(registry_detail(kind, detail)?),
             EntryKind::RatingSet => Meaning::RatingSet(registry_detail(kind, detail)?),
+            EntryKind::EventLot => Meaning::EventLot(registry_detail(kind, detail)?),
         })
     }
 
@@ -556,6 +561,23 @@ pub struct StartDetail {
     pub event: String,
     /// The games started with it (their `game_start` entries follow).
     pub games: usize,
+}
+
+/// An `event_lot` entry's detail: a knock-out's match level after both pairs of games,
+/// decided by a lot anyone can repeat ([`crate::event::knockout::lot_winner`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LotDetail {
+    pub event: String,
+    pub round: u32,
+    /// The match within the round, from 1.
+    #[serde(rename = "match")]
+    pub number: u32,
+    /// The upper side's player, then the lower's: the order the lot shuffles.
+    pub players: [String; 2],
+    /// Hex, 32 random bytes.
+    pub seed: String,
+    /// Who goes on: the first of the players as the seed shuffles them.
+    pub winner: String,
 }
 
 /// An `event_withdraw` entry's detail.

@@ -233,6 +233,14 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             deviation: 120,
             reason: "ICCF list 2026/4".to_owned(),
         })],
+        EntryKind::EventLot => vec![Meaning::EventLot(LotDetail {
+            event: "cup".to_owned(),
+            round: 2,
+            number: 1,
+            players: ["anna".to_owned(), "boris".to_owned()],
+            seed: "00".repeat(32),
+            winner: "boris".to_owned(),
+        })],
     }
 }
 
@@ -398,6 +406,11 @@ fn a_detail_the_relay_never_writes_is_refused() {
             EntryKind::RatingSet,
             None,
             r#"{"player":"carol","rating":"high","deviation":120,"reason":"x"}"#,
+        ),
+        (
+            EntryKind::EventLot,
+            None,
+            r#"{"event":"cup","round":1,"match":1,"players":["a"],"seed":"00","winner":"a"}"#,
         ),
     ] {
         assert!(

@@ -126,6 +126,10 @@ pub(in crate::relay) fn show_event(
             shown(&r.teams[1].name)
         ));
     }
+    if event.system == Some(System::Knockout) {
+        lines.extend(super::knockout::shown(state, id));
+        return Ok(Reply::new(Status::Done, lines.join("\n")));
+    }
     for row in standings::standings(&played) {
         lines.push(format!(
             "{:>5} {} {} points, S-B {}, {} win(s)",

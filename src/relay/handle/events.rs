@@ -387,6 +387,9 @@ async fn start_event(state: &mut State, request: &Request, id: &str) -> Result<P
     if let Some(why) = system.unpairable(&sizes) {
         return Err(refused(Status::BadMove, why));
     }
+    if system == System::Knockout {
+        return super::knockout::start(state, request, id).await;
+    }
     let places = record.places();
     let pairings = system.pairings(&sizes);
     let mut starts = Vec::with_capacity(pairings.len());

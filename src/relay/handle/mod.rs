@@ -10,6 +10,7 @@ pub(super) mod dispatch;
 pub(super) mod event_lists;
 pub(super) mod events;
 pub(super) mod games;
+pub(super) mod knockout;
 pub(super) mod leave;
 pub(super) mod link;
 pub(super) mod messages;

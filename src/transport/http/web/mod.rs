@@ -25,6 +25,7 @@
 //! `sessions.rs` (players' sessions, kept across restarts).
 
 pub mod board;
+mod bracket;
 mod desk;
 mod game;
 mod layout;

@@ -196,6 +196,12 @@ pub async fn event(
             ]
         })
         .collect();
+    // A knock-out's bracket, for the viewers who see its games as they go on.
+    let bracket = match first.view {
+        Viewing::Public | Viewing::Delay(_) => web.ctx.relay.bracket(&id).await.ok().flatten(),
+        _ if v.arbiter => web.ctx.relay.bracket(&id).await.ok().flatten(),
+        _ => None,
+    };
     let rows = crosstable(&games);
     let ratings = super::ratings::beside_names(&web).await;
     let refs: Vec<&Watched> = games.iter().collect();
@@ -213,6 +219,10 @@ pub async fn event(
                 Viewing::Delay(_) => p.note { (w.delayed) },
                 Viewing::Finished => p.note { (w.finished_only) },
                 _ => {},
+            }
+            @if let Some(bracket) = &bracket {
+                h2 { (v.tongue.word(crate::catalog::Key::WebBracket)) }
+                div.bracket { (super::bracket::svg(v.tongue, bracket, &names)) }
             }
             h2 { (w.crosstable) }
             table.crosstable {

@@ -95,6 +95,7 @@ fn system_field(a: &Arbiter) -> Markup {
         ("round-robin", &d.round_robin),
         ("double-round-robin", &d.double_round_robin),
         ("match", &d.match_system),
+        ("knockout", &d.knockout),
     ];
     html! {
         label { (d.system) " "

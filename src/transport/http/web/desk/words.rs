@@ -59,6 +59,7 @@ desk_words! {
     round_robin DeskRoundRobin,
     double_round_robin DeskDoubleRoundRobin,
     match_system DeskMatch,
+    knockout DeskKnockout,
     event_name_help DeskEventNameHelp,
     site DeskSite,
     site_help DeskSiteHelp,
