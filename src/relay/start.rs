@@ -52,6 +52,7 @@ pub(super) async fn state(
         ratings: config.ratings,
     };
     let games = Games {
+        rating_list: Default::default(),
         notes: notes_of(&replayed.games),
         ledgers: replayed
             .games

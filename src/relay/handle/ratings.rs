@@ -2,21 +2,32 @@
 //! by the same function `ccrelay journal ratings` makes it from the record with
 //! (docs/ratings.md), so the two never disagree; or one player's rating and history.
 
-use crate::event::rating::{RatingList, Standing, rated_game, rating_list};
+use crate::event::rating::{RatedGame, RatingList, Seed, Standing, rated_game, rating_list};
 use crate::journal::ratings::seeds;
 use crate::relay::games::Games;
 use crate::relay::people::People;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::state::State;
 
-/// The list in effect on `today` (UTC), from every game the relay holds.
+/// A rating list kept, with the day and the games and starting ratings it was made from.
+pub(in crate::relay) struct Kept {
+    today: jiff::civil::Date,
+    rated: Vec<RatedGame>,
+    seeds: Vec<Seed>,
+    list: RatingList,
+}
+
+/// The list in effect on `today` (UTC), from every game the relay holds: the kept one when it
+/// was made from the same games, starting ratings and day (the inputs are gathered each time,
+/// in the games' order, and compared; the Glicko-2 periods are rated again only when they
+/// differ).
 pub(in crate::relay) fn current_list(
     people: &People,
     games: &Games,
     today: jiff::civil::Date,
 ) -> RatingList {
     let rules = &people.ratings;
-    let rated: Vec<_> = games
+    let mut rated: Vec<RatedGame> = games
         .by_id
         .iter()
         .filter_map(|(id, game)| {
@@ -25,7 +36,29 @@ pub(in crate::relay) fn current_list(
             rated_game(rules, id, game, in_event)
         })
         .collect();
-    rating_list(rules, &rated, &seeds(&people.registry), today)
+    // The table's order is a hash's: sorted, equal inputs compare equal.
+    rated.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    let seeds = seeds(&people.registry);
+    // Only the relay's task holds the games: the lock is never waited on.
+    let mut kept = games
+        .rating_list
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(k) = kept.as_ref()
+        && k.today == today
+        && k.rated == rated
+        && k.seeds == seeds
+    {
+        return k.list.clone();
+    }
+    let list = rating_list(rules, &rated, &seeds, today);
+    *kept = Some(Kept {
+        today,
+        rated,
+        seeds,
+        list: list.clone(),
+    });
+    list
 }
 
 /// A rating as the line writes it: two decimals, `?` when provisional.

@@ -182,3 +182,28 @@ async fn seeding_numbers_the_entrants_by_rating() {
     let match_refused = f.say(admin(), "EVENT SEED nosuch BY rating").await;
     assert_eq!(match_refused.status, Status::NotFound);
 }
+
+/// The list the relay keeps between requests is made again when a rated result changes: a
+/// result corrected by the arbiter, asked for after the list was shown, moves both players,
+/// as the list made from the journal does; asked twice with nothing changed, it is the same.
+#[tokio::test]
+async fn a_corrected_result_makes_the_kept_list_again() {
+    let f = testing::spawn(RATED).await;
+    f.say_all(&[
+        ("admin", "CREATE g1 p a EVENT club"),
+        ("admin", "ADJUDICATE g1 1-0 won on the board"),
+        ("admin", "CLOCK 2026-04-02T00:00:00Z"),
+    ])
+    .await;
+    let before = f.say(player("a"), "RATINGS").await.text;
+    assert_eq!(f.say(player("a"), "RATINGS").await.text, before);
+    f.say_all(&[("admin", "ADJUDICATE g1 0-1 appeal upheld")])
+        .await;
+    let after = f.say(player("a"), "RATINGS").await.text;
+    assert_ne!(after, before, "the kept list was made again");
+    let first = |text: &str| text.lines().nth(1).map(str::to_owned);
+    assert!(
+        first(&after).is_some_and(|l| l.contains(" a ") || l.contains("a ")),
+        "a is first now: {after}"
+    );
+}
