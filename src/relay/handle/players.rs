@@ -36,6 +36,12 @@ pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord 
         lang: fields.lang.clone(),
         reach: reach_name(&player.reach).to_owned(),
         email: player.email.as_ref().map(|e| e.address.clone()),
+        callsign: player.radio.as_ref().map(|r| r.callsign.clone()),
+        aprs_width: player
+            .radio
+            .as_ref()
+            .filter(|r| r.width as u64 != crate::config::APRS_WIDTH.1)
+            .map(|r| r.width as u32),
     }
 }
 
@@ -52,6 +58,17 @@ fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'stati
         (
             "email",
             pick(&fields.email, r.and_then(|r| r.email.as_ref())),
+        ),
+        (
+            "callsign",
+            pick(&fields.callsign, r.and_then(|r| r.callsign.as_ref())),
+        ),
+        (
+            "aprs_width",
+            pick(
+                &fields.aprs_width,
+                r.and_then(|r| r.aprs_width.map(|w| w.to_string())).as_ref(),
+            ),
         ),
     ] {
         if let Some(value) = value {
@@ -407,8 +424,13 @@ fn player_line(people: &People, p: &Player) -> String {
         .as_ref()
         .map(|e| format!(" <{}>", e.address))
         .unwrap_or_default();
+    let callsign = p
+        .radio
+        .as_ref()
+        .map(|r| format!(" {}", r.callsign))
+        .unwrap_or_default();
     format!(
-        "{} \"{}\" {}{lang} {}{email} [{from}]",
+        "{} \"{}\" {}{lang} {}{email}{callsign} [{from}]",
         p.id,
         p.name,
         notation_name(p.notation),
