@@ -29,7 +29,7 @@ const HANDHELD: &str = "N0CALL-7";
 const PATIENCE: Duration = Duration::from_secs(40);
 
 /// The relay's configuration: hal by radio (White), boris over TCP (Black), game m1.
-fn config(dir: &Path, kiss: u16) -> String {
+fn relay_config(dir: &Path, kiss: u16) -> String {
     let hash = ccrelay::auth::hash_secret_cheap("hal-secret").expect("hash");
     format!(
         "data_dir = {:?}\n[tcp]\nlisten = \"127.0.0.1:0\"\n\
@@ -141,6 +141,20 @@ impl Handheld {
         }
     }
 
+    /// Acknowledges every message heard for `wait`.
+    fn ack_heard(&mut self, wait: Duration) {
+        let until = Instant::now() + wait;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            let heard = self
+                .backlog
+                .pop_front()
+                .or_else(|| self.heard.recv_timeout(left).ok());
+            if let Some(Aprs::Message { id: Some(id), .. }) = heard {
+                self.ack(&id);
+            }
+        }
+    }
+
     /// Waits for a message to the handheld whose text holds `needle` (acknowledging every
     /// message heard, unless `ignore_first` and it is the first copy of the one wanted), and
     /// returns its text and id.
@@ -221,11 +235,12 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
         )
     });
     let config = root.path().join("ccrelay.toml");
-    std::fs::write(&config, config(root.path(), tnc[0].kiss)).expect("config");
+    std::fs::write(&config, relay_config(root.path(), tnc[0].kiss)).expect("config");
+    // The handheld listens before the relay tells it its game has started.
+    let mut hal = Handheld::connect(tnc[1].kiss);
     let daemon = Daemon::start(&config);
     let codes = card(&config);
     let mut boris: Client = daemon.login(&BORIS);
-    let mut hal = Handheld::connect(tnc[1].kiss);
     let started = Instant::now();
 
     // 1. e4 in ICCF numeric; the answer says the move in hal's notation.
@@ -238,13 +253,18 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
     assert_eq!(code, 250, "{text}");
     hal.expect("5755", false);
 
-    // 2. Nf3 with its number.
+    // 2. Nf3 with its number: this exchange alone (the move, its answer, the opponent's move,
+    // each acknowledged) is what one move costs on air.
+    let before = channel.air_seconds();
     hal.send(&format!("2 Nf3 {}", codes[1]), "2");
     hal.expect("7163", false);
     push_with(&mut boris, "MOVE m1");
     let (code, text) = boris.call("MOVE m1 2... Nc6");
     assert_eq!(code, 250, "{text}");
     hal.expect("2836", false);
+    std::thread::sleep(Duration::from_secs(2));
+    let after = channel.air_seconds();
+    let one_move = [0, 1].map(|i| (after[i] - before[i]) * 150.0);
 
     // A wrong code: refused with a reason, nothing played.
     hal.send("g1 Bc4 ZZZZZ", "3");
@@ -291,11 +311,12 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
         if sent == acked {
             break;
         }
+        // A last ack lost to a collision: the relay sends again, and the handheld answers.
+        hal.ack_heard(Duration::from_millis(200));
         assert!(
             Instant::now() < deadline,
             "{sent} sent, {acked} acknowledged:\n{text}"
         );
-        std::thread::sleep(Duration::from_millis(200));
     }
     let air = channel.air_seconds();
     drop(daemon);
@@ -303,10 +324,13 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
     eprintln!(
         "aprs: 4 moves by APRS message in {elapsed:.1?} (with a copy, a wrong code and a lost ack); \
          on air: handheld {:.1} s, relay {:.1} s; {:.0} bytes on air a move at 1200 baud \
-         (preambles included), {} frames from the handheld",
+         (preambles included), {} frames from the handheld; one plain move and the opponent's \
+         answer, each acknowledged: {:.0} bytes from the handheld, {:.0} from the relay",
         air[1],
         air[0],
         (air[0] + air[1]) * 150.0 / 4.0,
         hal.sent,
+        one_move[1],
+        one_move[0],
     );
 }
