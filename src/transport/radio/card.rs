@@ -141,6 +141,12 @@ impl CardKey {
     }
 }
 
+/// The lowest code number not in `used`: the one a player's page says comes next; `None`
+/// once the card is used up.
+pub fn next_code(used: impl Fn(u32) -> bool) -> Option<u32> {
+    (1..=CARD_CODES).find(|n| !used(*n))
+}
+
 /// Whether `word` has the form of a code (not whether it is right).
 pub fn looks_like_code(word: &str) -> bool {
     word.len() == CODE_CHARS
@@ -189,6 +195,8 @@ mod tests {
             Some(11)
         );
         assert_eq!(key.accepts("boris", &key.code("anna", 1), used(&[])), None);
+        assert_eq!(next_code(used(&[1, 2, 4])), Some(3));
+        assert_eq!(next_code(|_| true), None);
     }
 
     #[test]

@@ -216,6 +216,24 @@ impl Store {
     }
 }
 
+/// The numbers of `player`'s codes used, as `aprs-<port>.log` in `data_dir` holds them now,
+/// read without opening the store (the player's page: which code comes next). A store not
+/// there yet holds none.
+pub fn used_codes(data_dir: &Path, port: &str, player: &str) -> Vec<u32> {
+    let Ok(bytes) = std::fs::read(data_dir.join(format!("aprs-{port}.log"))) else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(
+            |line| match line.splitn(4, '\t').collect::<Vec<_>>().as_slice() {
+                ["U", p, n, _] if *p == player => n.parse().ok(),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +284,7 @@ mod tests {
         assert_eq!(store.waiting(), 3);
         let ids: Vec<String> = store.first_for_each().iter().map(|w| w.id()).collect();
         assert_eq!(ids, ["2", "3"], "numbers go on after a restart");
+        assert_eq!(used_codes(dir.path(), "vhf", "anna"), [3]);
+        assert!(used_codes(dir.path(), "uhf", "anna").is_empty());
     }
 }

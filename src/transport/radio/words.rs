@@ -96,11 +96,7 @@ pub fn read(words: &str) -> Result<Asked, String> {
 
 /// The game a message is about: the one named, else the player's only game, else (for a
 /// move) the only one where it is their move.
-fn which<'a>(
-    named: Option<usize>,
-    games: &'a [Numbered],
-    for_a_move: bool,
-) -> Result<&'a Numbered, String> {
+fn which(named: Option<usize>, games: &[Numbered], for_a_move: bool) -> Result<&Numbered, String> {
     if let Some(n) = named {
         return games
             .get(n - 1)
