@@ -17,10 +17,12 @@ use ccrelay::transport::radio::kiss;
 
 use crate::support::config::{BORIS, players_and_games_toml};
 use crate::support::daemon::Daemon;
+use crate::support::http::get_with;
 use crate::support::line::{Client, push_with};
 use crate::support::link::moves_of;
 use crate::support::process::ccrelay;
 use crate::support::radio::{Channel, Direwolf, require_direwolf};
+use crate::support::web::player_cookie;
 use std::io::{Read, Write};
 
 const RELAY: &str = "N0CALL-1";
@@ -36,7 +38,7 @@ fn relay_config(dir: &Path, kiss: u16) -> String {
          [[players]]\nid = \"hal\"\nsecret_hash = {hash:?}\nnotation = \"san\"\nlang = \"ru\"\n\
          reach = \"radio\"\ncallsign = \"n0call-7\"\n{}\
          [[radio]]\nid = \"vhf\"\ntnc = \"127.0.0.1:{kiss}\"\ncallsign = \"{RELAY}\"\n\
-         aprs = true\naprs_retry_seconds = 6\n",
+         aprs = true\naprs_retry_seconds = 6\n[http]\nlisten = \"127.0.0.1:0\"\n",
         dir.join("data").display().to_string(),
         players_and_games_toml(&[BORIS], &[("m1", "hal", "boris")]),
     )
@@ -319,6 +321,13 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
         );
     }
     let air = channel.air_seconds();
+    // hal's page says how he is reached and which code comes next: 1, 2, 3 and 6 are used.
+    let http = daemon.http.expect("[http]");
+    let cookie = player_cookie(http, "hal", "hal-secret").expect("hal logs in");
+    let page = get_with(http, "/play", &format!("Cookie: {cookie}\r\n"));
+    let body = page.body.replace(['\u{2068}', '\u{2069}'], "");
+    assert!(body.contains("N0CALL-7") && body.contains("APRS"), "{body}");
+    assert!(body.contains(" 4 ("), "the next code is number 4: {body}");
     drop(daemon);
     assert_eq!(moves_of(&config, "m1"), want, "each move once");
     eprintln!(

@@ -50,6 +50,9 @@ fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'stati
     let mut keys: Vec<(&'static str, String)> = Vec::new();
     let pick = |given: &Option<String>, had: Option<&String>| given.clone().or(had.cloned());
     let r = record;
+    // A player who leaves the radio leaves their callsign behind; one given is checked.
+    let by_radio = pick(&fields.reach, r.map(|r| &r.reach)).as_deref() == Some("radio");
+    let radio = r.filter(|_| by_radio);
     for (key, value) in [
         ("name", pick(&fields.name, r.map(|r| &r.name))),
         ("notation", pick(&fields.notation, r.map(|r| &r.notation))),
@@ -61,13 +64,15 @@ fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'stati
         ),
         (
             "callsign",
-            pick(&fields.callsign, r.and_then(|r| r.callsign.as_ref())),
+            pick(&fields.callsign, radio.and_then(|r| r.callsign.as_ref())),
         ),
         (
             "aprs_width",
             pick(
                 &fields.aprs_width,
-                r.and_then(|r| r.aprs_width.map(|w| w.to_string())).as_ref(),
+                radio
+                    .and_then(|r| r.aprs_width.map(|w| w.to_string()))
+                    .as_ref(),
             ),
         ),
     ] {

@@ -278,6 +278,17 @@ async fn a_radio_player_is_registered_with_their_callsign() {
         (Some("N0CALL-7"), Some(45))
     );
 
+    let narrow = f.say(admin(), "PLAYER SET hal APRSWIDTH 67").await;
+    assert_eq!(narrow.status, Status::Done, "{}", narrow.text);
+    let hal = f.relay.roster().get("hal").expect("hal");
+    assert_eq!(
+        hal.radio.map(|r| (r.callsign, r.width)),
+        Some(("N0CALL-7".into(), 67))
+    );
+    let to_tcp = f.say(admin(), "PLAYER SET hal REACH tcp").await;
+    assert_eq!(to_tcp.status, Status::Done, "{}", to_tcp.text);
+    assert_eq!(f.relay.roster().get("hal").expect("hal").radio, None);
+
     let without = testing::spawn(PLAYERS).await;
     let refused = without
         .say(admin(), "PLAYER ADD hal REACH radio CALLSIGN N0CALL-7")
