@@ -146,6 +146,7 @@ pub async fn run(
     tracing::info!(%addr, tls = config.tcp.tls.is_some(), "listening");
     let admin_path = admin_listener.path().to_owned();
     tracing::info!(path = %admin_path.display(), "admin socket listening");
+    crate::transport::radio::station::spawn_all(&ctx, &config.radio, &radios);
     tracker.spawn(ctx.clone().forget_changed_secrets());
     tracker.spawn(admin::serve(admin_listener, ctx.clone()));
     for line in &config.terminals {

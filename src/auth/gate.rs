@@ -136,6 +136,22 @@ impl LoginGate {
         }
     }
 
+    /// A one-time code a transport checked itself (a radio player's card, where the sender's
+    /// address is only the callsign they transmit, which anyone can): refused unchecked past
+    /// the limit of failures from that address or at that player (no address is trusted for
+    /// a player here), and a wrong one counted against both, as a wrong secret is.
+    pub fn check_code(&self, address: &str, player: &str, right: bool) -> Result<(), Refusal> {
+        if self.by_address.exhausted(address) || self.by_player.exhausted(player) {
+            return Err(Refusal::TooMany);
+        }
+        if right {
+            return Ok(());
+        }
+        let _ = self.by_address.attempt(address);
+        let _ = self.by_player.attempt(player);
+        Err(Refusal::Wrong)
+    }
+
     /// Forgets every remembered secret of `player`: call when their secret changes.
     pub fn secret_changed(&self, player: &str) {
         self.remembered.forget(player);
@@ -303,6 +319,24 @@ mod tests {
             Ok(()),
             "boris at home is not locked out"
         );
+    }
+
+    #[test]
+    fn wrong_codes_count_as_failed_logins_and_stop_even_right_ones() {
+        let gate = gate(3);
+        assert_eq!(gate.check_code("radio:N0CALL-7", "anna", true), Ok(()));
+        for _ in 0..3 {
+            assert_eq!(
+                gate.check_code("radio:N0CALL-9", "anna", false),
+                Err(Refusal::Wrong)
+            );
+        }
+        assert_eq!(
+            gate.check_code("radio:N0CALL-7", "anna", true),
+            Err(Refusal::TooMany),
+            "a callsign is no address to trust"
+        );
+        assert_eq!(gate.check_code("radio:N0CALL-7", "boris", true), Ok(()));
     }
 
     #[tokio::test]

@@ -92,6 +92,11 @@ keys! {
     /// The settings page (`/play/notify`) and its link in the players' pages' header.
     NotifyPageTitle "notify-page-title" [];
     NotifyPageLink "notify-page-link" [];
+    /// A radio player's games page: their callsign and the number of the next code of their
+    /// card (docs/radio.md) ...
+    PlayRadioNextCode "play-radio-next-code" ["callsign" "number"];
+    /// ... or that their card is used up.
+    PlayRadioCardUsed "play-radio-card-used" ["callsign"];
     NotifyPageIntro "notify-page-intro" [];
     NotifyPageAddress "notify-page-address" [];
     NotifyPageOff "notify-page-off" [];

@@ -105,9 +105,13 @@ pub struct PlayerFields {
     /// `iccf`, `san`, `lan`, `uci`, `figurine`.
     pub notation: Option<String>,
     pub lang: Option<String>,
-    /// `tcp`, `email` or `xfcc`.
+    /// `tcp`, `email`, `xfcc` or `radio`.
     pub reach: Option<String>,
     pub email: Option<String>,
+    /// The callsign of a player by APRS message (`CALLSIGN N0CALL-7`, with `REACH radio`).
+    pub callsign: Option<String>,
+    /// Their radio's message width, 45 to 67 (`APRSWIDTH 45` for older radios).
+    pub aprs_width: Option<String>,
     /// A starting rating the arbiter gives (`PLAYER SET p RATING 1850 RD 120 <reason>`), for
     /// a player who comes with one from another federation (docs/ratings.md).
     pub rating: Option<RatingSeed>,
@@ -357,6 +361,9 @@ impl Command {
                         reach: _,
                         email,
                         rating,
+                        // Checked by the configuration's rules: a callsign, a number.
+                        callsign: _,
+                        aprs_width: _,
                     },
             } => {
                 let name = name.iter().map(|n| (n.as_str(), TextKind::Name));

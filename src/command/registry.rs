@@ -2,7 +2,8 @@
 //! `SECRET`:
 //!
 //! ```text
-//! PLAYER ADD <id> [NAME "<name>"] [NOTATION <notation>] [LANG <lang>] [REACH tcp|email|xfcc] [EMAIL <address>]
+//! PLAYER ADD <id> [NAME "<name>"] [NOTATION <notation>] [LANG <lang>] [REACH tcp|email|xfcc|radio]
+//!     [EMAIL <address>] [CALLSIGN <callsign>] [APRSWIDTH 45..67]
 //! PLAYER SET <id> <the same keys>
 //! PLAYER SET <id> RATING <rating> RD <deviation> <reason>
 //! PLAYER SECRET <id>
@@ -87,9 +88,11 @@ pub(super) fn player(w: &mut Words<'_>) -> Result<Command, CommandError> {
                 "LANG" => &mut fields.lang,
                 "REACH" => &mut fields.reach,
                 "EMAIL" => &mut fields.email,
+                "CALLSIGN" => &mut fields.callsign,
+                "APRSWIDTH" => &mut fields.aprs_width,
                 _ => {
                     return Err(unexpected(format!(
-                        "unexpected {word:?} (NAME, NOTATION, LANG, REACH, EMAIL)"
+                        "unexpected {word:?} (NAME, NOTATION, LANG, REACH, EMAIL, CALLSIGN, APRSWIDTH)"
                     )));
                 }
             };
@@ -111,7 +114,7 @@ impl Command {
     pub fn player_set(id: &str, fields: PlayerFields) -> Result<Command, CommandError> {
         if fields == PlayerFields::default() {
             return Err(missing(
-                "what to change (NAME, NOTATION, LANG, REACH, EMAIL)",
+                "what to change (NAME, NOTATION, LANG, REACH, EMAIL, CALLSIGN, APRSWIDTH)",
             ));
         }
         Ok(Command::Player {

@@ -152,6 +152,8 @@ impl fmt::Display for Command {
                     ("LANG", &fields.lang),
                     ("REACH", &fields.reach),
                     ("EMAIL", &fields.email),
+                    ("CALLSIGN", &fields.callsign),
+                    ("APRSWIDTH", &fields.aprs_width),
                 ] {
                     if let Some(value) = value {
                         write!(f, " {key} {}", quoted(value))?;

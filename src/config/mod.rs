@@ -88,8 +88,8 @@ pub use self::events::{Event, GameConfig, Viewing};
 pub use self::http::HttpConfig;
 pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
-pub use self::players::{Player, Players, Reach};
-pub use self::radio::{RadioConfig, Tnc};
+pub use self::players::{APRS_WIDTH, Player, PlayerRadio, Players, Reach};
+pub use self::radio::{AprsSettings, RadioConfig, Tnc};
 pub use self::secret::{LinkSecret, Secret};
 pub use self::serial::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 pub use self::tcp::{Limits, TcpConfig, TlsFiles};
@@ -179,6 +179,14 @@ impl Config {
         let radio = radio::check(&mut c, raw.radio, &links);
         let terminals = serial::check_terminals(&mut c, raw.terminals);
         let clock = clock::check(&mut c, raw.clock);
+        if players.values().any(|p| p.reach == Reach::Radio)
+            && !radio.iter().any(|r| r.aprs.is_some())
+        {
+            c.problem(
+                "players",
+                "a player with reach = \"radio\" needs a [[radio]] port with aprs = true",
+            );
+        }
         let needs_email = players.values().any(|p| p.reach == Reach::Email);
         let email = email::check(&mut c, raw.email, needs_email);
         let ratings = ratings::check(&mut c, raw.ratings);

@@ -25,6 +25,10 @@ pub(super) struct RawPlayer {
     /// With `reach = "link"`: the link the player is across.
     link: Option<String>,
     email: Option<RawPlayerEmail>,
+    /// With `reach = "radio"`: the callsign their APRS messages come from (`N0CALL-7`).
+    callsign: Option<String>,
+    /// The longest APRS text their radio shows: 67 (APRS 1.1), or 45 for older radios.
+    aprs_width: Option<i64>,
 }
 
 /// A notation as the file names it; SAN and LAN are written in the player's `lang`.
@@ -59,6 +63,7 @@ enum ReachKind {
     Link,
     Email,
     Xfcc,
+    Radio,
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +77,8 @@ pub struct Player {
     pub reach: Reach,
     /// Their address and email token, for players who play by email.
     pub email: Option<PlayerEmail>,
+    /// Their callsign and radio's width, for players who send APRS messages.
+    pub radio: Option<PlayerRadio>,
     /// The mail they asked for when it is their move (`NOTIFY`; never from this file: the
     /// relay sets it from the record). `None`: no such mail.
     pub notify: Option<crate::command::Notify>,
@@ -89,7 +96,24 @@ pub enum Reach {
     /// The player's client asks for the games (XFCC, docs/xfcc.md): nothing is pushed, so
     /// nothing is kept in the outbox for them.
     Xfcc,
+    /// Moves come and go as APRS messages over a `[[radio]]` port (docs/radio.md), from and to
+    /// the callsign in [`Player::radio`].
+    Radio,
 }
+
+/// A player by APRS message: the callsign their messages come from (a callsign is not a
+/// login: every message also carries a code from their card) and how wide their radio's
+/// messages are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRadio {
+    /// Upper case, with its SSID when not 0 (`N0CALL-7`).
+    pub callsign: String,
+    /// The longest text an answer's message holds: 67, or 45 for older radios.
+    pub width: usize,
+}
+
+/// APRS 1.1's longest message text, and the shortest width a player may set (older radios).
+pub const APRS_WIDTH: (u64, u64) = (45, 67);
 
 /// Checks `[admin]`: the PHC hash of the admin secret, if there is an admin.
 pub(super) fn check_admin(c: &mut Checker, raw: Option<RawAdmin>) -> Option<String> {
@@ -112,6 +136,18 @@ pub(super) fn check(c: &mut Checker, raw: Vec<RawPlayer>) -> Players {
             c.problem(
                 format!("{prefix}.id"),
                 "\"admin\" is the administrator's login",
+            );
+        }
+        if let Some(radio) = &player.radio
+            && players.values().any(|p| {
+                p.radio
+                    .as_ref()
+                    .is_some_and(|r| r.callsign == radio.callsign)
+            })
+        {
+            c.problem(
+                format!("{prefix}.callsign"),
+                format!("{:?} is another player's callsign", radio.callsign),
             );
         }
         if players.insert(id.clone(), player).is_some() {
@@ -147,6 +183,7 @@ pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
         },
         ReachKind::Email => Reach::Email,
         ReachKind::Xfcc => Reach::Xfcc,
+        ReachKind::Radio => Reach::Radio,
     };
     if p.link.is_some() && !matches!(reach, Reach::Link(_)) {
         c.problem(key("link"), "only with reach = \"link\"");
@@ -163,8 +200,10 @@ pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
             "missing ([players.email] for reach = \"email\")",
         );
     }
+    let radio = check_radio(c, prefix, &reach, p.callsign, p.aprs_width);
     Player {
         email,
+        radio,
         notify: None,
         name: c.name(&key("name"), p.name).unwrap_or_else(|| id.clone()),
         secret_hash,
@@ -173,4 +212,42 @@ pub(super) fn check_one(c: &mut Checker, prefix: &str, p: RawPlayer) -> Player {
         reach,
         id,
     }
+}
+
+/// `callsign` and `aprs_width`: required and checked with `reach = "radio"`, refused without.
+fn check_radio(
+    c: &mut Checker,
+    prefix: &str,
+    reach: &Reach,
+    callsign: Option<String>,
+    width: Option<i64>,
+) -> Option<PlayerRadio> {
+    let key = |field: &str| format!("{prefix}.{field}");
+    if *reach != Reach::Radio {
+        if callsign.is_some() {
+            c.problem(key("callsign"), "only with reach = \"radio\"");
+        }
+        if width.is_some() {
+            c.problem(key("aprs_width"), "only with reach = \"radio\"");
+        }
+        return None;
+    }
+    let Some(callsign) = callsign else {
+        c.problem(
+            key("callsign"),
+            "missing (reach = \"radio\" needs a callsign)",
+        );
+        return None;
+    };
+    let callsign = callsign.trim().to_ascii_uppercase();
+    let callsign = callsign.strip_suffix("-0").unwrap_or(&callsign).to_owned();
+    if !super::check::valid_callsign(&callsign) {
+        c.problem(
+            key("callsign"),
+            format!("{callsign:?} is not a callsign: 1 to 6 letters or digits, then -1 to -15"),
+        );
+    }
+    let (narrow, wide) = APRS_WIDTH;
+    let width = c.number(&key("aprs_width"), width, narrow, wide, wide) as usize;
+    Some(PlayerRadio { callsign, width })
 }

@@ -24,6 +24,9 @@ pub(super) struct RawRadio {
     slot_ms: Option<i64>,
     budget_bytes_per_minute: Option<i64>,
     queue_frames: Option<i64>,
+    aprs: Option<bool>,
+    aprs_retries: Option<i64>,
+    aprs_retry_seconds: Option<i64>,
     #[serde(flatten)]
     serial: RawSerial,
 }
@@ -47,6 +50,18 @@ pub struct RadioConfig {
     /// Frames waiting for the TNC or for the budget, at most; a sender finds the queue full
     /// beyond that and tries again later (the link and the outbox resend).
     pub queue_frames: usize,
+    /// Players by APRS message on this port: messages to the station's callsign are read,
+    /// acknowledged and answered (docs/radio.md, "A player by APRS message").
+    pub aprs: Option<AprsSettings>,
+}
+
+/// How a port resends what it tells players by APRS message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AprsSettings {
+    /// Times a message is sent before it waits for its player to be heard again.
+    pub retries: u32,
+    /// The wait before the first resend; each further one waits twice as long.
+    pub retry_after: Duration,
 }
 
 /// How the TNC is reached.
@@ -141,6 +156,15 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRadio) -> RadioConfig {
             9000,
         ) as u32,
         queue_frames: c.positive(&key("queue_frames"), r.queue_frames, 64, 4096) as usize,
+        aprs: r.aprs.unwrap_or(false).then(|| AprsSettings {
+            retries: c.positive(&key("aprs_retries"), r.aprs_retries, 5, 20) as u32,
+            retry_after: Duration::from_secs(c.positive(
+                &key("aprs_retry_seconds"),
+                r.aprs_retry_seconds,
+                30,
+                3600,
+            )),
+        }),
     }
 }
 

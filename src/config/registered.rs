@@ -22,7 +22,8 @@ use super::players::{Player, RawPlayer};
 use crate::event::Event;
 
 /// `[[events]]` keys whose values are numbers, and those that are lists of numbers.
-const NUMBERS: [&str; 5] = [
+const NUMBERS: [&str; 6] = [
+    "aprs_width",
     "delay",
     "silence_days",
     "leave_days_per_year",
@@ -71,7 +72,8 @@ fn unreadable(section: &str, e: impl std::fmt::Display) -> ConfigError {
 }
 
 /// A player registered while the relay runs: `keys` are `[[players]]` keys (`name`,
-/// `notation`, `lang`, `reach`, and `email` for the address), `secret_hash` their new
+/// `notation`, `lang`, `reach`, `email` for the address, `callsign` and `aprs_width` for a
+/// player by radio), `secret_hash` their new
 /// secret's hash, which is also their email token's.
 pub fn player_from_keys(
     id: &str,
@@ -91,6 +93,8 @@ pub fn player_from_keys(
                 toml::Value::String(secret_hash.to_owned()),
             );
             fields.insert("email".to_owned(), toml::Value::Table(email));
+        } else if *key == "aprs_width" {
+            fields.insert((*key).to_owned(), value("aprs_width", text));
         } else {
             fields.insert((*key).to_owned(), toml::Value::String((*text).to_owned()));
         }

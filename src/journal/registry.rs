@@ -15,6 +15,8 @@
 //!     lang: None,
 //!     reach: "tcp".into(),
 //!     email: None,
+//!     callsign: None,
+//!     aprs_width: None,
 //! };
 //! let json = serde_json::to_string(&record).unwrap();
 //! assert!(!json.contains("hash") && !json.contains("secret"));

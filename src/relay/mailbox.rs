@@ -198,6 +198,7 @@ impl Mailbox {
                 Some(crate::config::Reach::Tcp) => "tcp",
                 Some(crate::config::Reach::Email) => "email",
                 Some(crate::config::Reach::Xfcc) => "xfcc",
+                Some(crate::config::Reach::Radio) => "radio",
                 Some(crate::config::Reach::Link(_)) | None => "link",
             };
             *depth.entry(transport).or_default() += n;

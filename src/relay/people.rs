@@ -25,6 +25,9 @@ pub(super) struct People {
     pub(super) roster: crate::relay::roster::Roster,
     /// Whether the relay sends mail (an `[email]` section): a player can be reached by mail.
     pub(super) can_mail: bool,
+    /// Whether a radio port reads APRS messages (`aprs = true`): a player can be reached by
+    /// radio.
+    pub(super) can_radio: bool,
     /// Whether the relay has a public address for links (`[http] public_url`): a player can
     /// ask for a mail when it is their move, which links to the game.
     pub(super) notice_links: bool,
@@ -53,6 +56,25 @@ impl People {
             return Err(Reply::new(
                 Status::BadCommand,
                 "this relay sends no mail (no [email] section): it cannot reach a player by email",
+            ));
+        }
+        if player.reach == Reach::Radio && !self.can_radio {
+            return Err(Reply::new(
+                Status::BadCommand,
+                "no [[radio]] port reads APRS messages (aprs = true): it cannot reach a player by radio",
+            ));
+        }
+        if let Some(radio) = &player.radio
+            && let Some(other) = self.players.values().find(|p| {
+                p.id != player.id
+                    && p.radio
+                        .as_ref()
+                        .is_some_and(|r| r.callsign == radio.callsign)
+            })
+        {
+            return Err(Reply::new(
+                Status::Refused,
+                format!("{} is {}'s callsign", radio.callsign, other.id),
             ));
         }
         Ok(())

@@ -174,6 +174,8 @@ pub enum Channel {
     Email,
     Link,
     Http,
+    /// An APRS message heard on a radio port.
+    Radio,
     /// The admin socket: the arbiter's `ccrelay admin` on the daemon's own machine.
     Admin,
     /// The configuration's games, started at start-up.
@@ -195,6 +197,7 @@ impl Channel {
             Channel::Email => "email",
             Channel::Link => "link",
             Channel::Http => "http",
+            Channel::Radio => "radio",
             Channel::Admin => "admin",
             Channel::Config => "config",
             Channel::Clock => "clock",

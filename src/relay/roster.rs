@@ -119,5 +119,6 @@ pub fn reach_name(reach: &crate::config::Reach) -> &'static str {
         Reach::Email => "email",
         Reach::Xfcc => "xfcc",
         Reach::Link(_) => "link",
+        Reach::Radio => "radio",
     }
 }

@@ -49,6 +49,7 @@ pub(super) async fn state(
         events,
         registry: replayed.registry,
         can_mail: config.email.is_some(),
+        can_radio: config.radio.iter().any(|r| r.aprs.is_some()),
         ratings: config.ratings,
     };
     let games = Games {
@@ -167,6 +168,13 @@ fn known(config: &Config, replayed: &Replayed) -> (Arc<Players>, BTreeMap<String
         }
         if let Some(email) = &record.email {
             keys.push(("email", email));
+        }
+        if let Some(callsign) = &record.callsign {
+            keys.push(("callsign", callsign));
+        }
+        let width = record.aprs_width.map(|w| w.to_string());
+        if let Some(width) = &width {
+            keys.push(("aprs_width", width));
         }
         match crate::config::registered::player_from_keys(id, &keys, hash) {
             Ok(player) => {

@@ -93,6 +93,18 @@ impl Context {
         }
     }
 
+    /// A one-time code `player` sent from `address` (a radio player's card code), judged right
+    /// or wrong by its transport, passed through the one login door: past the limit of
+    /// failed logins it is refused unchecked, and a wrong one counts as a failed login.
+    pub fn check_code(&self, address: &str, player: &str, right: bool) -> Result<(), Refusal> {
+        let checked = self.logins.check_code(address, player, right);
+        if let Err(refusal) = checked {
+            metrics::counter!("ccrelay_logins_refused_total", "reason" => refusal.label())
+                .increment(1);
+        }
+        checked
+    }
+
     /// Forgets the secrets the login door remembers for a player as soon as the roster
     /// announces a change of theirs (a new secret above all), until the daemon stops: a
     /// remembered secret is keyed by the hash it was checked against and so opens nothing

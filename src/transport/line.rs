@@ -252,7 +252,7 @@ SECRET <new secret>                    your own secret (over TLS or from the rel
 NOTIFY OFF|EACH <address>|DIGEST <hour> [<zone>] <address>   a mail when it is your move
 EVENTS                                 the events (yours; all for the admin)
 EVENT SHOW <event>                     entrants, pairings by round, standings
-PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc] [EMAIL <a>]   (admin)
+PLAYER ADD|SET <id> [NAME \"<name>\"] [NOTATION <n>] [LANG <l>] [REACH tcp|email|xfcc|radio] [EMAIL <a>] [CALLSIGN <c>] [APRSWIDTH <w>]   (admin)
 PLAYER SECRET <id>                     a new secret for a player (admin; over TLS or from the relay's machine)
 PLAYERS                                every player, no secrets (admin)
 WHOAMI                                 who the relay takes you for

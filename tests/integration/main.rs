@@ -1,6 +1,7 @@
 //! One integration test binary, a module per area.
 
 mod admin;
+mod aprs;
 mod attack;
 mod cli;
 mod daemon;

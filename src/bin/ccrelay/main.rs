@@ -20,6 +20,7 @@ mod convert;
 mod journal;
 mod log_line;
 mod progress;
+mod radio;
 
 use journal::{JournalCommand, journal_command};
 
@@ -91,6 +92,11 @@ enum Command {
     Journal {
         #[command(subcommand)]
         command: JournalCommand,
+    },
+    /// Packet radio: a radio player's card of one-time codes.
+    Radio {
+        #[command(subcommand)]
+        command: radio::RadioCommand,
     },
     /// Convert games between notations: ICCF numeric, SAN and long algebraic in any language,
     /// UCI, PGN, JSON. Reads PGN or plain movetext. With `--game draughts-ru`, Russian
@@ -173,6 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::HashSecret => hash_secret_command(),
         Command::Journal { command } => journal_command(command),
         Command::Admin(args) => admin::admin_command(args),
+        Command::Radio { command } => radio::radio_command(command),
         Command::Init { dir, listen } => init_command(&dir, &listen),
         Command::Generate { what, dir } => generate_command(what, &dir),
         Command::Bench {

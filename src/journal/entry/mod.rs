@@ -487,10 +487,16 @@ pub struct PlayerRecord {
     pub notation: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
-    /// `tcp`, `email` or `xfcc`.
+    /// `tcp`, `email`, `xfcc` or `radio`.
     pub reach: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// A player by APRS message: their callsign.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callsign: Option<String>,
+    /// Their radio's message width, when they set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aprs_width: Option<u32>,
 }
 
 /// A `rating_set` entry's detail: whose rating, the rating and deviation given, and why

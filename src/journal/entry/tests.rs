@@ -21,6 +21,8 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         lang: Some("uk".to_owned()),
         reach: "email".to_owned(),
         email: Some("carol@example.org".to_owned()),
+        callsign: None,
+        aprs_width: None,
     };
     match kind {
         EntryKind::GameStart => vec![
@@ -144,7 +146,9 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
         EntryKind::PlayerSet => vec![Meaning::PlayerSet(PlayerRecord {
             lang: None,
             email: None,
-            reach: "tcp".to_owned(),
+            reach: "radio".to_owned(),
+            callsign: Some("N0CALL-7".to_owned()),
+            aprs_width: Some(45),
             ..player
         })],
         EntryKind::PlayerSecret => vec![Meaning::PlayerSecret(SecretDetail {

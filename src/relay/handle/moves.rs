@@ -27,6 +27,7 @@ impl std::fmt::Display for ReachedBy<'_> {
             Some(Reach::Tcp) => f.write_str("tcp"),
             Some(Reach::Email) => f.write_str("email"),
             Some(Reach::Xfcc) => f.write_str("xfcc"),
+            Some(Reach::Radio) => f.write_str("radio"),
             Some(Reach::Link(id)) => write!(f, "link:{id}"),
         }
     }

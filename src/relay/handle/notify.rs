@@ -44,7 +44,7 @@ fn refusal(people: &People, request: &Request, setting: &Notify) -> Option<Reply
             );
         }
         Reach::Link(_) => return refused("you play on another node: ask for mail there"),
-        Reach::Tcp | Reach::Xfcc => {}
+        Reach::Tcp | Reach::Xfcc | Reach::Radio => {}
     }
     if !people.can_mail {
         return refused("this relay sends no mail (no [email] section): ask the arbiter");

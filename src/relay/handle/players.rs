@@ -36,6 +36,12 @@ pub(super) fn record_of(player: &Player, fields: &PlayerFields) -> PlayerRecord 
         lang: fields.lang.clone(),
         reach: reach_name(&player.reach).to_owned(),
         email: player.email.as_ref().map(|e| e.address.clone()),
+        callsign: player.radio.as_ref().map(|r| r.callsign.clone()),
+        aprs_width: player
+            .radio
+            .as_ref()
+            .filter(|r| r.width as u64 != crate::config::APRS_WIDTH.1)
+            .map(|r| r.width as u32),
     }
 }
 
@@ -44,6 +50,9 @@ fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'stati
     let mut keys: Vec<(&'static str, String)> = Vec::new();
     let pick = |given: &Option<String>, had: Option<&String>| given.clone().or(had.cloned());
     let r = record;
+    // A player who leaves the radio leaves their callsign behind; one given is checked.
+    let by_radio = pick(&fields.reach, r.map(|r| &r.reach)).as_deref() == Some("radio");
+    let radio = r.filter(|_| by_radio);
     for (key, value) in [
         ("name", pick(&fields.name, r.map(|r| &r.name))),
         ("notation", pick(&fields.notation, r.map(|r| &r.notation))),
@@ -52,6 +61,19 @@ fn keys_of(record: Option<&PlayerRecord>, fields: &PlayerFields) -> Vec<(&'stati
         (
             "email",
             pick(&fields.email, r.and_then(|r| r.email.as_ref())),
+        ),
+        (
+            "callsign",
+            pick(&fields.callsign, radio.and_then(|r| r.callsign.as_ref())),
+        ),
+        (
+            "aprs_width",
+            pick(
+                &fields.aprs_width,
+                radio
+                    .and_then(|r| r.aprs_width.map(|w| w.to_string()))
+                    .as_ref(),
+            ),
         ),
     ] {
         if let Some(value) = value {
@@ -407,8 +429,13 @@ fn player_line(people: &People, p: &Player) -> String {
         .as_ref()
         .map(|e| format!(" <{}>", e.address))
         .unwrap_or_default();
+    let callsign = p
+        .radio
+        .as_ref()
+        .map(|r| format!(" {}", r.callsign))
+        .unwrap_or_default();
     format!(
-        "{} \"{}\" {}{lang} {}{email} [{from}]",
+        "{} \"{}\" {}{lang} {}{email}{callsign} [{from}]",
         p.id,
         p.name,
         notation_name(p.notation),

@@ -317,3 +317,66 @@ async fn a_record_entry_that_does_not_apply_stops_the_game_for_the_arbiter() {
     assert_eq!(x1.standing, Standing::AwaitingArbiter);
     assert!(x1.stopped.is_some());
 }
+
+/// A player by radio is registered with their callsign, which the record keeps; a callsign is
+/// one player's only, and a relay without a port reading APRS messages reaches no one by radio.
+#[tokio::test]
+async fn a_radio_player_is_registered_with_their_callsign() {
+    let radio =
+        "[[radio]]\nid = \"vhf\"\ntnc = \"127.0.0.1:9\"\ncallsign = \"N0CALL-1\"\naprs = true\n";
+    let f = testing::spawn(&format!("{PLAYERS}\n{radio}")).await;
+    let added = f
+        .say(
+            admin(),
+            "PLAYER ADD hal REACH radio CALLSIGN n0call-7 APRSWIDTH 45",
+        )
+        .await;
+    assert_eq!(added.status, Status::Done, "{}", added.text);
+    let hal = f.relay.roster().get("hal").expect("hal");
+    assert_eq!(
+        hal.radio,
+        Some(crate::config::PlayerRadio {
+            callsign: "N0CALL-7".into(),
+            width: 45
+        })
+    );
+    let taken = f
+        .say(admin(), "PLAYER ADD ivan REACH radio CALLSIGN N0CALL-7")
+        .await;
+    assert_eq!(taken.status, Status::Refused, "{}", taken.text);
+    let missing = f.say(admin(), "PLAYER ADD jon REACH radio").await;
+    assert_eq!(missing.status, Status::BadCommand, "{}", missing.text);
+    assert!(missing.text.contains("callsign"), "{}", missing.text);
+    let players = f.say(admin(), "PLAYERS").await;
+    assert!(
+        players
+            .text
+            .contains("hal \"hal\" iccf radio N0CALL-7 [registered]"),
+        "{}",
+        players.text
+    );
+    let conn = store::open_read_only(f.dir.path()).expect("read journal");
+    let replayed = crate::journal::replay(&conn).expect("replay");
+    let record = &replayed.registry.players["hal"];
+    assert_eq!(
+        (record.callsign.as_deref(), record.aprs_width),
+        (Some("N0CALL-7"), Some(45))
+    );
+
+    let narrow = f.say(admin(), "PLAYER SET hal APRSWIDTH 67").await;
+    assert_eq!(narrow.status, Status::Done, "{}", narrow.text);
+    let hal = f.relay.roster().get("hal").expect("hal");
+    assert_eq!(
+        hal.radio.map(|r| (r.callsign, r.width)),
+        Some(("N0CALL-7".into(), 67))
+    );
+    let to_tcp = f.say(admin(), "PLAYER SET hal REACH tcp").await;
+    assert_eq!(to_tcp.status, Status::Done, "{}", to_tcp.text);
+    assert_eq!(f.relay.roster().get("hal").expect("hal").radio, None);
+
+    let without = testing::spawn(PLAYERS).await;
+    let refused = without
+        .say(admin(), "PLAYER ADD hal REACH radio CALLSIGN N0CALL-7")
+        .await;
+    assert_eq!(refused.status, Status::BadCommand, "{}", refused.text);
+}

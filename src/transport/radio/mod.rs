@@ -14,10 +14,20 @@
 //! | `pace.rs` | the transmit budget, a token bucket of bytes on air |
 //! | `link.rs` | the node link's line: its frames in UI frames to the peer's callsign |
 //! | `port.rs` | a port: the TNC's connection, the queue, what is heard |
+//! | `station.rs` | players by APRS message: messages read, acknowledged, applied once, answered |
+//! | `words.rs` | what a player types (`g1 Nf3 K7Q2M`), read into the grammar's commands |
+//! | `card.rs` | the players' printed cards of one-time codes |
+//! | `answers.rs` | what a radio player reads, and a message's resend schedule |
+//! | `store.rs` | what a station keeps through a restart: codes used, messages not acknowledged |
 
+pub mod answers;
 pub mod aprs;
 pub mod ax25;
+pub mod card;
 pub mod kiss;
 pub mod link;
 pub mod pace;
 pub mod port;
+pub mod station;
+pub mod store;
+pub mod words;

@@ -17,6 +17,7 @@ fn config(addr: std::net::SocketAddr) -> RadioConfig {
         slot: None,
         budget_bytes_per_minute: 9000,
         queue_frames: 8,
+        aprs: None,
     }
 }
 

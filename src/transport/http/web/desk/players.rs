@@ -210,6 +210,8 @@ fn fields_of(f: &Fields) -> PlayerFields {
         lang: f.some("lang"),
         reach: f.some("reach"),
         email: f.some("email"),
+        callsign: f.some("callsign"),
+        aprs_width: f.some("aprs_width"),
         // A starting rating is given with its reason over the line (`PLAYER SET p RATING`).
         rating: None,
     }

@@ -105,6 +105,39 @@ fn leave_form(me: &Me) -> maud::Markup {
     }
 }
 
+/// For a player by radio: their callsign and which code of their card comes next (the
+/// lowest unused, as the stations' stores hold them).
+async fn radio_line(web: &Web, me: &Me) -> Option<String> {
+    use crate::transport::radio::{card, store};
+    let player = web.ctx.relay.roster().get(&me.session.player)?;
+    let callsign = player.radio?.callsign;
+    let data_dir = web.ctx.config.data_dir.clone();
+    let ports: Vec<String> = (web.ctx.config.radio.iter())
+        .filter(|r| r.aprs.is_some())
+        .map(|r| r.id.clone())
+        .collect();
+    let id = player.id;
+    let used: Vec<u32> = tokio::task::spawn_blocking(move || {
+        ports
+            .iter()
+            .flat_map(|port| store::used_codes(&data_dir, port, &id))
+            .collect()
+    })
+    .await
+    .ok()?;
+    let tongue = me.tongue;
+    Some(match card::next_code(|n| used.contains(&n)) {
+        Some(n) => tongue.say(
+            crate::catalog::Key::PlayRadioNextCode,
+            &[("callsign", callsign.as_str().into()), ("number", n.into())],
+        ),
+        None => tongue.say(
+            crate::catalog::Key::PlayRadioCardUsed,
+            &[("callsign", callsign.as_str().into())],
+        ),
+    })
+}
+
 /// The player's games page.
 pub async fn games_page(web: &Web, me: &Me, told: Option<Told>) -> Response {
     let mut games = match web.ctx.relay.games_of(&me.session.player).await {
@@ -114,11 +147,13 @@ pub async fn games_page(web: &Web, me: &Me, told: Option<Told>) -> Response {
     games.sort_by_cached_key(order);
     let waiting = games.iter().filter(|g| g.my_turn()).count();
     let rating = super::super::ratings::own_line(web, &me.session.player, me.tongue).await;
+    let radio = radio_line(web, me).await;
     let w = me.words();
     let body = html! {
         main #main {
             h1 { (w.play_title) }
             @if let Some(rating) = rating { (rating) }
+            @if let Some(radio) = radio { p.radio { (radio) } }
             @if let Some(told) = &told { (flash(me, told)) }
             (list(me, &games))
             (leave_form(me))
