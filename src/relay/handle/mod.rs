@@ -18,5 +18,6 @@ pub(super) mod notify;
 pub(super) mod offers;
 pub(super) mod players;
 pub(super) mod ratings;
+pub(super) mod remote;
 pub(super) mod replica;
 pub(super) mod results;
