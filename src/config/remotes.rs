@@ -103,8 +103,7 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
     let key = |field: &str| format!("{prefix}.{field}");
     let id = c.required(&key("id"), r.id);
     if !id.is_empty()
-        && (id.len() > REMOTE_ID_MAX
-            || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        && (id.len() > REMOTE_ID_MAX || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
     {
         c.problem(
             key("id"),
@@ -155,7 +154,10 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
     let password = match r.password_file {
         Some(file) => c.secret(prefix, "password", None, Some(file), true),
         None => {
-            c.problem(key("password_file"), "missing: the file holding the password");
+            c.problem(
+                key("password_file"),
+                "missing: the file holding the password",
+            );
             None
         }
     };
@@ -175,7 +177,9 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
         Some(m) if m < POLL_MIN_MINUTES as i64 => {
             c.problem(
                 key("poll_minutes"),
-                format!("{m} is below {POLL_MIN_MINUTES}: a remote server is not polled more often"),
+                format!(
+                    "{m} is below {POLL_MIN_MINUTES}: a remote server is not polled more often"
+                ),
             );
             POLL_DEFAULT_MINUTES
         }
@@ -219,12 +223,8 @@ secret_hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$2Qx5Y5m0pQ0RbA2vZ
 
     fn load(dir: &Path, remote: &str) -> Result<Config, Vec<(String, String)>> {
         let text = format!("{PLAYERS}\n[[remotes]]\n{remote}");
-        Config::from_toml(&text, dir).map_err(|e| {
-            e.problems
-                .into_iter()
-                .map(|p| (p.key, p.message))
-                .collect()
-        })
+        Config::from_toml(&text, dir)
+            .map_err(|e| e.problems.into_iter().map(|p| (p.key, p.message)).collect())
     }
 
     #[test]

@@ -93,7 +93,10 @@ mod tests {
         assert_eq!(game_id("iccf", &"9".repeat(70)), None);
         assert_eq!(outside_player("iccf", "Ann Smith"), "iccf.Ann_Smith");
         assert_eq!(outside_player("iccf", ""), "iccf._");
-        assert!(crate::config::valid_id(&outside_player("iccf", &"ж".repeat(100))));
+        assert!(crate::config::valid_id(&outside_player(
+            "iccf",
+            &"ж".repeat(100)
+        )));
         let remotes = vec!["iccf".to_owned(), "club".to_owned()];
         assert_eq!(remote_of(&remotes, "iccf.Ann_Smith"), Some("iccf"));
         assert_eq!(remote_of(&remotes, "iccfx.Ann"), None);

@@ -246,9 +246,11 @@ fn push_within(
     within: Duration,
 ) -> String {
     let deadline = std::time::Instant::now() + within;
+    client.set_read_timeout(within);
     while std::time::Instant::now() < deadline {
         let (_, body) = client.next_push();
         if body.contains(needle) {
+            client.set_read_timeout(Duration::from_secs(20));
             return body;
         }
     }
@@ -317,10 +319,15 @@ fn a_remote_game_is_played_through_the_bridge() {
     let (code, text) = alice.call("MSG srv-g1 hello from the telegraph office");
     assert_eq!(code, 202, "{text}");
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while server_game(&rt, &endpoint, &cert, &BORIS).message.as_deref()
+    while server_game(&rt, &endpoint, &cert, &BORIS)
+        .message
+        .as_deref()
         != Some("hello from the telegraph office")
     {
-        assert!(std::time::Instant::now() < deadline, "the message never reached the server");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the message never reached the server"
+        );
         std::thread::sleep(Duration::from_millis(500));
     }
     boris_moves(
@@ -403,7 +410,10 @@ fn a_crash_and_a_server_down_lose_no_move_and_double_none() {
         my_move: Some("e5".into()),
         ..MoveCall::default()
     };
-    assert_eq!(act(&rt, &endpoint, &cert, &BORIS, &reply), MoveResult::Success);
+    assert_eq!(
+        act(&rt, &endpoint, &cert, &BORIS, &reply),
+        MoveResult::Success
+    );
     push_within(&mut alice, "e5", Duration::from_secs(90));
     // The server goes down; Alice's move waits for it.
     server.terminate();

@@ -179,7 +179,11 @@ fn entry_of(
 }
 
 /// Journals one entry of the server's record; a refusal is a disagreement.
-async fn applied(state: &mut State, seen: &RemoteSeen, entry: Replicated) -> Result<Pending, Reply> {
+async fn applied(
+    state: &mut State,
+    seen: &RemoteSeen,
+    entry: Replicated,
+) -> Result<Pending, Reply> {
     let kind = entry.kind;
     match replicate(state, entry).await {
         Pending::Now(reply) if !reply.status.is_success() => Err(disagreement(

@@ -271,7 +271,9 @@ impl Account {
         match reply.status {
             Status::Closing => return Err(Failure::Other("the relay is stopping".to_owned())),
             s if s.is_success() || s == Status::Seen => {}
-            _ => tracing::warn!(remote = %remote, game = %local, reply = %Logged(&reply.text), "the remote game was not applied here"),
+            _ => {
+                tracing::warn!(remote = %remote, game = %local, reply = %Logged(&reply.text), "the remote game was not applied here")
+            }
         }
         self.outside.insert(opponent);
         self.shown.insert(
@@ -307,8 +309,12 @@ impl Account {
                 continue;
             };
             let Some(shown) = self.shown.get(&row.game) else {
-                self.refused(&row.game, number, "the remote server no longer lists this game")
-                    .await?;
+                self.refused(
+                    &row.game,
+                    number,
+                    "the remote server no longer lists this game",
+                )
+                .await?;
                 self.acknowledge(&row.to, row.id).await?;
                 continue;
             };
@@ -335,7 +341,9 @@ impl Account {
                         }
                         MoveResult::AuthenticationFailed => return Err(Failure::Authentication),
                         MoveResult::ServerError => {
-                            return Err(Failure::Other("the server's error on MakeAMove".to_owned()));
+                            return Err(Failure::Other(
+                                "the server's error on MakeAMove".to_owned(),
+                            ));
                         }
                         refusal => {
                             self.refused(&row.game, number, refusal.as_str()).await?;
@@ -380,7 +388,10 @@ impl Account {
         if reply.status.is_final() {
             Ok(())
         } else {
-            Err(Failure::Other(format!("the refusal not recorded: {}", reply.text)))
+            Err(Failure::Other(format!(
+                "the refusal not recorded: {}",
+                reply.text
+            )))
         }
     }
 }

@@ -132,7 +132,10 @@ mod tests {
     #[test]
     fn the_servers_movetext_is_replayed_into_codes() {
         let r = replay("1. e4 e5 2.Nf3 Nc6 3. Bb5 a6 4. O-O", None).unwrap();
-        assert_eq!(r.codes, ["5254", "5755", "7163", "2736", "6125", "1716", "5171"]);
+        assert_eq!(
+            r.codes,
+            ["5254", "5755", "7163", "2836", "6125", "1716", "5171"]
+        );
         assert_eq!(r.board.move_number(), 4);
         assert!(replay("", None).unwrap().codes.is_empty());
         assert_eq!(replay("1. e4 e5 1-0", None).unwrap().codes.len(), 2);
