@@ -12,6 +12,9 @@
 //! | `ccrelay_journal_commits_failed_total` | commits that failed (the daemon then stops) |
 //! | `ccrelay_mail_rejected_unjournaled_total{bound}` | refused mail over the journal's bound (`sender` or `all`): counted, not journaled |
 //! | `ccrelay_mail_dead_letters_total` | mail refused for good by the SMTP server, parked as dead letters |
+//! | `ccrelay_remote_last_success_seconds{remote}` | when a `[[remotes]]` account last polled its server without failing (seconds since 1970) |
+//! | `ccrelay_remote_failures_total{remote}` | rounds with a remote server that failed (unreachable, slow, a fault, not SOAP) |
+//! | `ccrelay_remote_paused{remote}` | 1 once the server refused the account's login: paused until the configuration changes |
 //! | `ccrelay_log_lines_dropped_total` | log lines dropped, the log on stderr read slower than they came |
 
 use std::sync::OnceLock;

@@ -127,6 +127,7 @@ pub async fn run(
         shutdown.clone(),
         &tracker,
     );
+    crate::transport::bridge::account::spawn_all(&config, &relay, &mailbox, &shutdown, &tracker);
     let ctx = Arc::new(context::Context::new(
         config.clone(),
         relay,

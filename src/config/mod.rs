@@ -22,6 +22,7 @@
 //! | `serial.rs` | `[[terminals]]` and the serial keys of `[[links]]` |
 //! | `links.rs` | `[[links]]`, link codes of the games |
 //! | `radio.rs` | `[[radio]]`, packet radio ports |
+//! | `remotes.rs` | `[[remotes]]`, a player's accounts on remote XFCC servers |
 //! | `email.rs` | `[email]`, `[players.email]` |
 //!
 //! # Adding a section
@@ -69,6 +70,7 @@ mod players;
 mod radio;
 mod ratings;
 pub mod registered;
+mod remotes;
 mod secret;
 mod serial;
 mod tcp;
@@ -90,6 +92,7 @@ pub use self::journal::JournalConfig;
 pub use self::links::{LinkConfig, LinkTransport, game_code};
 pub use self::players::{APRS_WIDTH, Player, PlayerRadio, Players, Reach};
 pub use self::radio::{AprsSettings, RadioConfig, Tnc};
+pub use self::remotes::{POLL_MIN_MINUTES, RemoteConfig};
 pub use self::secret::{LinkSecret, Secret};
 pub use self::serial::{DataBits, FlowControl, Parity, SerialConfig, StopBits};
 pub use self::tcp::{Limits, TcpConfig, TlsFiles};
@@ -119,6 +122,8 @@ struct RawConfig {
     terminals: Vec<serial::RawSerial>,
     #[serde(default)]
     radio: Vec<radio::RawRadio>,
+    #[serde(default)]
+    remotes: Vec<remotes::RawRemote>,
     email: Option<email::RawEmail>,
     ratings: Option<ratings::RawRatings>,
 }
@@ -146,6 +151,8 @@ pub struct Config {
     pub links: Vec<LinkConfig>,
     /// Packet radio ports (`[[radio]]`).
     pub radio: Vec<RadioConfig>,
+    /// Players' accounts on remote XFCC servers (`[[remotes]]`), whose games are played here.
+    pub remotes: Vec<RemoteConfig>,
     /// The email transport, if configured.
     pub email: Option<EmailConfig>,
     /// `[ratings]`: the rules of the rating list (docs/ratings.md).
@@ -177,6 +184,7 @@ impl Config {
         let games = events::check_games(&mut c, raw.games, &players, &events);
         let links = links::check(&mut c, raw.links, &players, &games);
         let radio = radio::check(&mut c, raw.radio, &links);
+        let remotes = remotes::check(&mut c, raw.remotes, &players);
         let terminals = serial::check_terminals(&mut c, raw.terminals);
         let clock = clock::check(&mut c, raw.clock);
         if players.values().any(|p| p.reach == Reach::Radio)
@@ -204,6 +212,7 @@ impl Config {
             terminals,
             links,
             radio,
+            remotes,
             email,
             ratings,
         })

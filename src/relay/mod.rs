@@ -25,6 +25,7 @@ mod people;
 mod preview;
 mod record;
 mod recorder;
+pub mod remote;
 pub mod render;
 mod replica;
 mod reply;

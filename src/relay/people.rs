@@ -18,6 +18,9 @@ pub(super) struct People {
     /// Whether any player is reached across a link: without one, no game is played across a
     /// link, and asking costs nothing on the way of every move.
     pub(super) anyone_across_link: bool,
+    /// The `[[remotes]]` ids: a player named `<remote>.<name>` plays on that remote server
+    /// (`relay/remote.rs`), which keeps the record of their games as a linked node would.
+    pub(super) remotes: Vec<String>,
     pub(super) events: BTreeMap<String, Event>,
     /// The players and events registered while the relay runs, as the record holds them.
     pub(super) registry: crate::journal::registry::Registry,
@@ -111,13 +114,14 @@ impl People {
         })
     }
 
-    /// Whether `player` plays on another node, across a link.
+    /// Whether `player` plays on another node, across a link, or on a remote XFCC server.
     pub(super) fn across_link(&self, player: &str) -> bool {
         self.anyone_across_link
-            && self
+            && (self
                 .players
                 .get(player)
                 .is_some_and(|p| matches!(p.reach, crate::config::Reach::Link(_)))
+                || crate::relay::remote::remote_of(&self.remotes, player).is_some())
     }
 
     /// A player's name as configured, else their id.

@@ -41,7 +41,9 @@ pub(super) async fn state(
     }
     let (players, events) = known(config, &replayed);
     let people = People {
-        anyone_across_link: players.values().any(|p| matches!(p.reach, Reach::Link(_))),
+        anyone_across_link: !config.remotes.is_empty()
+            || players.values().any(|p| matches!(p.reach, Reach::Link(_))),
+        remotes: config.remotes.iter().map(|r| r.id.clone()).collect(),
         anyone_notified: players.values().any(|p| p.notify.is_some()),
         notice_links: config.http.as_ref().is_some_and(|h| h.public_url.is_some()),
         roster: Roster::new(players.clone()),

@@ -16,6 +16,7 @@ use crate::journal::{Journal, JournalError, Replayed};
 use super::handle::dispatch;
 use super::pending::Pending;
 use super::preview::{self, Preview};
+use super::remote::RemoteSeen;
 use super::replica::Replicated;
 use super::reply::{Reply, Status};
 use super::request::{Request, Sender};
@@ -88,6 +89,11 @@ enum Job {
     /// An entry of the record the other node of a link keeps.
     Replicate {
         entry: Replicated,
+        reply: oneshot::Sender<Pending>,
+    },
+    /// A game on a remote XFCC server, as the bridge saw it.
+    Remote {
+        seen: Box<RemoteSeen>,
         reply: oneshot::Sender<Pending>,
     },
 }
@@ -209,6 +215,23 @@ impl Relay {
     pub async fn replicate(&self, entry: Replicated) -> Reply {
         let (reply, rx) = oneshot::channel();
         if self.tx.send(Job::Replicate { entry, reply }).await.is_err() {
+            return Reply::shutting_down();
+        }
+        match rx.await {
+            Ok(pending) => pending.resolve().await,
+            Err(_) => Reply::shutting_down(),
+        }
+    }
+
+    /// Applies what a remote XFCC server shows of one of an account's games (see
+    /// [`RemoteSeen`]: the server keeps its record) and waits for the commit.
+    pub async fn remote_seen(&self, seen: RemoteSeen) -> Reply {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::Remote {
+            seen: Box::new(seen),
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
             return Reply::shutting_down();
         }
         match rx.await {
@@ -357,6 +380,15 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
             state.recorder.catch_up();
             let game = entry.game.clone();
             let pending = handle::replica::replicate(state, entry).await;
+            if let Pending::AfterCommit(..) = &pending {
+                let _ = changed.send(game);
+            }
+            let _ = reply.send(pending);
+        }
+        Job::Remote { seen, reply } => {
+            state.recorder.catch_up();
+            let game = seen.game.clone();
+            let pending = handle::remote::seen(state, *seen).await;
             if let Pending::AfterCommit(..) = &pending {
                 let _ = changed.send(game);
             }

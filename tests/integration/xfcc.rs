@@ -38,7 +38,7 @@ pub(crate) fn start(
 }
 
 /// [`start`], with the config text passed through `edit` first.
-fn start_edited(
+pub(crate) fn start_edited(
     players: &[Player],
     games: &[(&str, &str, &str)],
     limits: &str,

@@ -1,10 +1,14 @@
 //! The XFCC bridge: a player's games on a remote XFCC server (ICCF's, SchemingMind's, another
 //! ccrelay's), read and answered with the player's account there, for a player reached only
-//! by mail, a serial terminal or a link (docs/xfcc.md, "Games on another server").
+//! by mail, a serial terminal or a link (docs/xfcc.md, "Playing a remote server's games
+//! through ccrelay").
 //!
-//! This part speaks XFCC as a client: the envelopes it sends ([`request`]), one call over
-//! HTTP or HTTPS ([`client`]), the answers read as hostile input ([`answer`]) into typed games
-//! ([`game`]).
+//! It speaks XFCC as a client: the envelopes it sends ([`request`]), one call over HTTP or
+//! HTTPS ([`client`]), the answers read as hostile input ([`answer`]) into typed games
+//! ([`game`]); the server's moves and the player's proposals between its words and the
+//! record's ([`moves`]); and a task per `[[remotes]]` account that polls the server, applies
+//! its games through the relay (the server keeps their record) and sends the player's
+//! proposals ([`account`]).
 //!
 //! ```
 //! use ccrelay::transport::bridge::{answer, request};
@@ -23,7 +27,9 @@
 //! assert!(games[0].my_turn && games[0].has_white);
 //! ```
 
+pub mod account;
 pub mod answer;
 pub mod client;
 pub mod game;
+pub mod moves;
 pub mod request;

@@ -35,6 +35,14 @@ impl Client {
         c
     }
 
+    /// How long a read waits before it fails (20 seconds from the start): a test that waits
+    /// longer for a push (a remote server's next poll) says so.
+    pub fn set_read_timeout(&self, wait: Duration) {
+        self.writer
+            .set_read_timeout(Some(wait))
+            .expect("read timeout");
+    }
+
     pub fn send_raw(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).expect("write");
     }

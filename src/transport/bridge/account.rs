@@ -1,0 +1,397 @@
+//! One `[[remotes]]` account's task: it polls the server (`GetMyGames`) every `poll_minutes`,
+//! at start and at once after sending a proposal; applies each game to the local one through
+//! the relay (`Relay::remote_seen`: the server keeps the record); and sends the player's
+//! proposals waiting in the outbox (`MakeAMove`, with the move's number as its guard), each
+//! once: a proposal is acknowledged when the server answered it, and one found waiting after a
+//! crash or a failed call is sent again only if the server's game, just polled, shows it was
+//! not applied ([`moves::sending`]).
+//!
+//! Failures keep everything: the server unreachable, slow (every call has a deadline), too
+//! large an answer, a fault, HTML instead of SOAP: the proposals wait, the task backs off with
+//! the one backoff, and after an hour of failing says so once in the log at error level. A
+//! refused login (`AuthenticationFailed`) pauses the account until the configuration changes
+//! (the daemon restarts with it), said once. `/metrics` shows each account's last success and
+//! failures.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::backoff::Backoff;
+use crate::command::Command;
+use crate::command::text::Logged;
+use crate::config::{Config, RemoteConfig};
+use crate::relay::remote::{RemoteEnd, RemoteSeen, game_id, outside_player};
+use crate::relay::{Channel, Mailbox, Notice, Relay, Request, Sender, Status, refusal_key};
+use crate::transport::http::xfcc::MoveResult;
+
+use super::answer::{self, AnswerError};
+use super::client::{self, CallError, Endpoint};
+use super::game::RemoteGame;
+use super::moves::{self, Sending};
+use super::request::{self, Credentials};
+
+/// The deadline of one call to the server, connection to last byte.
+const CALL_DEADLINE: Duration = Duration::from_secs(60);
+/// How often the outbox is looked at for a new proposal between polls (a local read).
+const OUTBOX_LOOK: Duration = Duration::from_secs(2);
+/// Failing this long is said once, at error level.
+const TELL_AFTER: Duration = Duration::from_secs(3_600);
+/// The backoff's first and longest waits.
+const BACKOFF_FIRST: Duration = Duration::from_secs(10);
+const BACKOFF_MAX: Duration = Duration::from_secs(900);
+/// Proposals read from the outbox at once.
+const BATCH: usize = 50;
+
+/// Why a round with the server failed.
+#[derive(Debug)]
+enum Failure {
+    /// The server refused the account's name or password.
+    Authentication,
+    /// Anything else: tried again after the backoff.
+    Other(String),
+}
+
+impl From<CallError> for Failure {
+    fn from(e: CallError) -> Failure {
+        Failure::Other(e.to_string())
+    }
+}
+
+impl From<AnswerError> for Failure {
+    fn from(e: AnswerError) -> Failure {
+        if e.is_authentication() {
+            Failure::Authentication
+        } else {
+            Failure::Other(e.to_string())
+        }
+    }
+}
+
+/// What the last poll showed of a game: what a proposal in it is weighed against.
+struct Shown {
+    remote_game: String,
+    replayed: moves::Replayed,
+    my_turn: bool,
+    draw_offered: bool,
+}
+
+/// One account and what its task knows.
+pub struct Account {
+    config: RemoteConfig,
+    endpoint: Endpoint,
+    relay: Relay,
+    mailbox: Mailbox,
+    shutdown: CancellationToken,
+    /// The local ids of the account's opponents: the outbox's readers of its proposals.
+    outside: BTreeSet<String>,
+    /// The account's games at the last poll, by local id.
+    shown: BTreeMap<String, Shown>,
+    /// Games not played here, said once each.
+    skipped: BTreeSet<String>,
+}
+
+/// Starts a task for every `[[remotes]]` account.
+pub fn spawn_all(
+    config: &Arc<Config>,
+    relay: &Relay,
+    mailbox: &Mailbox,
+    shutdown: &CancellationToken,
+    tracker: &TaskTracker,
+) {
+    for remote in &config.remotes {
+        let endpoint = match Endpoint::from_url(&remote.url) {
+            Ok(endpoint) => endpoint,
+            Err(e) => {
+                tracing::error!(remote = %remote.id, error = %e, "remote account not started");
+                continue;
+            }
+        };
+        let account = Account {
+            config: remote.clone(),
+            endpoint,
+            relay: relay.clone(),
+            mailbox: mailbox.clone(),
+            shutdown: shutdown.clone(),
+            outside: BTreeSet::new(),
+            shown: BTreeMap::new(),
+            skipped: BTreeSet::new(),
+        };
+        tracker.spawn(account.run());
+    }
+}
+
+impl Account {
+    async fn run(mut self) {
+        let id = self.config.id.clone();
+        tracing::info!(remote = %id, url = %self.config.url, "remote account started");
+        let mut backoff = Backoff::new(BACKOFF_FIRST, BACKOFF_MAX);
+        let mut failing_since: Option<Instant> = None;
+        let mut told = false;
+        loop {
+            match self.round().await {
+                Ok(()) => {
+                    backoff.reset();
+                    failing_since = None;
+                    told = false;
+                    let now = jiff::Timestamp::now().as_second() as f64;
+                    metrics::gauge!("ccrelay_remote_last_success_seconds", "remote" => id.clone())
+                        .set(now);
+                }
+                Err(Failure::Authentication) => {
+                    metrics::counter!("ccrelay_remote_failures_total", "remote" => id.clone())
+                        .increment(1);
+                    metrics::gauge!("ccrelay_remote_paused", "remote" => id.clone()).set(1.0);
+                    tracing::error!(remote = %id, username = %Logged(&self.config.username), "the remote server refused the account's name or password: the account is paused until its configuration changes");
+                    self.shutdown.cancelled().await;
+                    return;
+                }
+                Err(Failure::Other(why)) => {
+                    metrics::counter!("ccrelay_remote_failures_total", "remote" => id.clone())
+                        .increment(1);
+                    let since = *failing_since.get_or_insert_with(Instant::now);
+                    if !told && since.elapsed() >= TELL_AFTER {
+                        told = true;
+                        tracing::error!(remote = %id, player = %self.config.player, error = %Logged(&why), "the remote server has failed for an hour; the player's proposals wait");
+                    } else {
+                        tracing::warn!(remote = %id, error = %Logged(&why), "the remote server failed; trying again later");
+                    }
+                    if backoff.wait(&self.shutdown).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            if !self.wait_for_next_round().await {
+                return;
+            }
+        }
+    }
+
+    /// Waits for the poll interval, or less if a proposal is waiting; `false` at shutdown.
+    async fn wait_for_next_round(&mut self) -> bool {
+        let due = Instant::now() + self.config.poll;
+        while Instant::now() < due {
+            if crate::backoff::sleep(OUTBOX_LOOK, &self.shutdown)
+                .await
+                .is_err()
+            {
+                return false;
+            }
+            if self.proposals().await.is_ok_and(|rows| !rows.is_empty()) {
+                break;
+            }
+        }
+        true
+    }
+
+    /// A poll, the proposals waiting sent, and a poll again if any was.
+    async fn round(&mut self) -> Result<(), Failure> {
+        self.poll().await?;
+        if self.send_proposals().await? {
+            self.poll().await?;
+        }
+        Ok(())
+    }
+
+    fn credentials(&self) -> Credentials<'_> {
+        Credentials {
+            username: &self.config.username,
+            password: &self.config.password.0,
+        }
+    }
+
+    async fn call(&self, operation: &str, envelope: String) -> Result<Vec<u8>, Failure> {
+        Ok(client::call(
+            &self.endpoint,
+            self.config.ca_file.as_deref(),
+            operation,
+            envelope,
+            CALL_DEADLINE,
+        )
+        .await?)
+    }
+
+    /// `GetMyGames`, each game applied here.
+    async fn poll(&mut self) -> Result<(), Failure> {
+        let envelope = request::get_my_games(&self.credentials());
+        let answer = self.call("GetMyGames", envelope).await?;
+        let games = answer::games(&answer)?;
+        for game in games {
+            self.apply(game).await?;
+        }
+        Ok(())
+    }
+
+    /// One game the server lists, applied to the local one.
+    async fn apply(&mut self, g: RemoteGame) -> Result<(), Failure> {
+        let remote = self.config.id.clone();
+        let skip = |skipped: &mut BTreeSet<String>, why: &str| {
+            if skipped.insert(g.id.clone()) {
+                tracing::warn!(remote = %remote, game = %Logged(&g.id), why, "a remote game not played here");
+            }
+        };
+        if !self.config.takes_event(&g.event) {
+            return Ok(());
+        }
+        let Some(local) = game_id(&remote, &g.id) else {
+            skip(&mut self.skipped, "its id is not a game id here");
+            return Ok(());
+        };
+        let replayed = match moves::replay(&g.moves, g.fen.as_deref()) {
+            Ok(replayed) => replayed,
+            Err(e) => {
+                tracing::error!(remote = %remote, game = %local, error = %Logged(&e), "the server's moves do not read; the game waits for the arbiter");
+                return Ok(());
+            }
+        };
+        let opponent = outside_player(&remote, if g.has_white { &g.black } else { &g.white });
+        let end = match (g.result.is_ongoing(), g.result.winner()) {
+            (true, _) => None,
+            (false, Some(winner)) => Some(RemoteEnd::Scored(winner)),
+            (false, None) => Some(RemoteEnd::Unscored(format!("{:?}", g.result))),
+        };
+        let seen = RemoteSeen {
+            remote: remote.clone(),
+            player: self.config.player.clone(),
+            game: local.clone(),
+            opponent: opponent.clone(),
+            color: g.color(),
+            event: Some(g.event.clone()).filter(|e| !e.is_empty()),
+            fen: g.fen.clone(),
+            moves: replayed.codes.clone(),
+            opponent_offers_draw: g.draw_offered,
+            opponent_message: g.message.clone(),
+            end,
+        };
+        let reply = self.relay.remote_seen(seen).await;
+        match reply.status {
+            Status::Closing => return Err(Failure::Other("the relay is stopping".to_owned())),
+            s if s.is_success() || s == Status::Seen => {}
+            _ => {
+                tracing::warn!(remote = %remote, game = %local, reply = %Logged(&reply.text), "the remote game was not applied here")
+            }
+        }
+        self.outside.insert(opponent);
+        self.shown.insert(
+            local,
+            Shown {
+                remote_game: g.id.clone(),
+                replayed,
+                my_turn: g.my_turn,
+                draw_offered: g.draw_offered,
+            },
+        );
+        Ok(())
+    }
+
+    /// The proposals waiting for the account's opponents, oldest first.
+    async fn proposals(&self) -> Result<Vec<crate::relay::mailbox::LinkItem>, Failure> {
+        if self.outside.is_empty() {
+            return Ok(Vec::new());
+        }
+        let readers = self.outside.iter().cloned().collect();
+        self.mailbox
+            .link_waiting(readers, 0, BATCH)
+            .await
+            .map_err(|e| Failure::Other(e.to_string()))
+    }
+
+    /// Sends the proposals waiting, each once; `true` if the server took any.
+    async fn send_proposals(&mut self) -> Result<bool, Failure> {
+        let mut took = false;
+        for row in self.proposals().await? {
+            let Notice::Proposal { number, .. } = row.notice else {
+                self.acknowledge(&row.to, row.id).await?;
+                continue;
+            };
+            let Some(shown) = self.shown.get(&row.game) else {
+                self.refused(
+                    &row.game,
+                    number,
+                    "the remote server no longer lists this game",
+                )
+                .await?;
+                self.acknowledge(&row.to, row.id).await?;
+                continue;
+            };
+            let sending = moves::sending(
+                &row.detail,
+                row.iccf.as_deref(),
+                &shown.remote_game,
+                shown.replayed.board.as_ref(),
+                shown.my_turn,
+                shown.draw_offered,
+            );
+            match sending {
+                Sending::Applied => {
+                    tracing::info!(remote = %self.config.id, game = %row.game, number, "a proposal the server shows applied or past; not sent again");
+                }
+                Sending::Unsupported(why) => self.refused(&row.game, number, why).await?,
+                Sending::Call(call) => {
+                    let envelope = request::make_a_move(&self.credentials(), &call);
+                    let answer = self.call("MakeAMove", envelope).await?;
+                    match answer::move_result(&answer)? {
+                        MoveResult::Success => {
+                            took = true;
+                            tracing::info!(remote = %self.config.id, game = %row.game, number, "proposal sent; the server took it");
+                        }
+                        MoveResult::AuthenticationFailed => return Err(Failure::Authentication),
+                        MoveResult::ServerError => {
+                            return Err(Failure::Other(
+                                "the server's error on MakeAMove".to_owned(),
+                            ));
+                        }
+                        refusal => {
+                            self.refused(&row.game, number, refusal.as_str()).await?;
+                        }
+                    }
+                }
+            }
+            self.acknowledge(&row.to, row.id).await?;
+        }
+        Ok(took)
+    }
+
+    async fn acknowledge(&self, reader: &str, id: i64) -> Result<(), Failure> {
+        self.mailbox
+            .acknowledge(reader, id)
+            .await
+            .map(drop)
+            .map_err(|e| Failure::Other(e.to_string()))
+    }
+
+    /// The server refused proposal `number` in `game` (or it cannot be sent): recorded once,
+    /// and the player told, with the reason.
+    async fn refused(&self, game: &str, number: u32, reason: &str) -> Result<(), Failure> {
+        tracing::info!(remote = %self.config.id, game, number, reason, "the remote server refused a proposal");
+        let player = self.config.player.clone();
+        let sender = Sender {
+            player,
+            admin: false,
+            channel: Channel::Link,
+        };
+        let command = Command::PeerRefused {
+            game: game.to_owned(),
+            number,
+            reason: format!("the remote server says {reason}"),
+        };
+        // Only the account's player proposes in the game: the number alone names the proposal.
+        let key = refusal_key(game, 'r', number);
+        let reply = self
+            .relay
+            .call(Request::new(sender, command).key(Some(key)))
+            .await;
+        if reply.status.is_final() {
+            Ok(())
+        } else {
+            Err(Failure::Other(format!(
+                "the refusal not recorded: {}",
+                reply.text
+            )))
+        }
+    }
+}
