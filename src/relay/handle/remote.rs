@@ -4,7 +4,8 @@
 //! linked node's ([`replicate`]): a new game started and announced, each move the server
 //! lists beyond the local game's, the opponent's draw offer and message, the server's result.
 //! A move the local game cannot take, or a record there that is not this one's continued, is
-//! a disagreement: logged, nothing guessed, the game left for the arbiter.
+//! a disagreement: logged, nothing guessed, the game stopped for the arbiter (a `stopped`
+//! entry; the desk's decisions list it).
 
 use jiff::Timestamp;
 use shakmaty::Color;
@@ -13,7 +14,7 @@ use crate::command::text::Logged;
 use crate::journal::notice::Notice;
 use crate::journal::replay::{AdjudicationDetail, DRAW_OFFER, GameStartDetail};
 use crate::journal::{EntryKind, NewEntry, NewOutbox, Record};
-use crate::relay::handle::replica::replicate;
+use crate::relay::handle::replica::{replicate, stop_for_the_arbiter};
 use crate::relay::link_role::LinkRole;
 use crate::relay::pending::Pending;
 use crate::relay::remote::{RemoteEnd, RemoteSeen, remote_of};
@@ -39,14 +40,15 @@ pub(in crate::relay) async fn seen(state: &mut State, seen: RemoteSeen) -> Pendi
         None => return Pending::Now(Reply::new(Status::NotFound, "no such game")),
     };
     if seen.moves.len() < held.len() || seen.moves[..held.len()] != held[..] {
-        return Pending::Now(disagreement(
+        let why = disagreement(
             &seen,
             format!(
                 "the server's moves are not this game's continued ({} there, {} here)",
                 seen.moves.len(),
                 held.len()
             ),
-        ));
+        );
+        return stop_for_the_arbiter(state, &seen.game, why).await;
     }
     let new = &seen.moves[held.len()..];
     for (i, code) in new.iter().enumerate() {
@@ -186,14 +188,18 @@ async fn applied(
 ) -> Result<Pending, Reply> {
     let kind = entry.kind;
     match replicate(state, entry).await {
-        Pending::Now(reply) if !reply.status.is_success() => Err(disagreement(
-            seen,
-            format!(
-                "the server's {} does not apply here: {}",
-                kind.as_str(),
-                reply.text
-            ),
-        )),
+        // Refused, or refused and the game stopped for the arbiter (its `stopped` entry
+        // queued): nothing more of this poll is applied.
+        Pending::Now(reply) | Pending::AfterCommit(_, reply) if !reply.status.is_success() => {
+            Err(disagreement(
+                seen,
+                format!(
+                    "the server's {} does not apply here: {}",
+                    kind.as_str(),
+                    reply.text
+                ),
+            ))
+        }
         pending => Ok(pending),
     }
 }

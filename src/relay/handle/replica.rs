@@ -57,11 +57,15 @@ pub(in crate::relay) async fn replicate(state: &mut State, r: Replicated) -> Pen
     pending
 }
 
-/// The game whose two records disagree (`refused`: why the other node's entry does not apply
-/// here) stops for the arbiter: a `stopped` entry, the game stopped (nothing but the arbiter's
+/// The game whose two records disagree (`refused`: why the other node's or the remote server's
+/// record does not apply here) stops for the arbiter: a `stopped` entry, the game stopped (nothing but the arbiter's
 /// decision taken, no clock due), the arbiter's decisions listing it; the refusal goes back.
 /// A game already over or stopped is left as it is.
-async fn stop_for_the_arbiter(state: &mut State, id: &str, refused: Reply) -> Pending {
+pub(in crate::relay) async fn stop_for_the_arbiter(
+    state: &mut State,
+    id: &str,
+    refused: Reply,
+) -> Pending {
     let game = &state.games.by_id[id];
     if game.result().is_some() || game.stopped().is_some() {
         return Pending::Now(refused);
@@ -69,7 +73,7 @@ async fn stop_for_the_arbiter(state: &mut State, id: &str, refused: Reply) -> Pe
     let meaning = Meaning::Stopped {
         reason: refused.text.clone(),
     };
-    let text = "stopped for the arbiter: the other node's record does not apply here";
+    let text = "stopped for the arbiter: the record kept elsewhere does not apply here";
     let entry = match state
         .recorder
         .entry(id, "admin", Channel::Link, &meaning, text)

@@ -103,5 +103,6 @@ mod notify;
 mod play;
 mod ratings;
 mod record;
+mod remote;
 mod special_leave;
 mod texts;
