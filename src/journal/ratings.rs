@@ -62,7 +62,11 @@ pub fn inputs(
     rules: &RatingRules,
 ) -> (Vec<RatedGame>, Vec<Seed>) {
     let configured = configured.iter().map(|(id, e)| (id.clone(), e.rated));
-    inputs_rated(replayed, rated_events(&replayed.registry, configured), rules)
+    inputs_rated(
+        replayed,
+        rated_events(&replayed.registry, configured),
+        rules,
+    )
 }
 
 /// Every player's rating on each list in effect up to `through`, by the rules and events

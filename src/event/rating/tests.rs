@@ -137,7 +137,11 @@ fn ratings_in_effect_agree_with_each_days_list() {
     }
     assert_eq!(ratings.on("p", date(2026, 3, 31)), None);
     assert!(ratings.on("p", date(2026, 4, 1)).is_some());
-    assert_eq!(ratings.on("p", date(2026, 10, 1)), None, "a later list is not known");
+    assert_eq!(
+        ratings.on("p", date(2026, 10, 1)),
+        None,
+        "a later list is not known"
+    );
 }
 
 fn arbitrary_games() -> impl Strategy<Value = Vec<RatedGame>> {

@@ -464,6 +464,10 @@ fn the_pgn_names_the_ratings_in_effect_when_the_game_started() {
         &names,
     )
     .expect("pgn");
-    assert_eq!(shown.matches("[WhiteRating \"1662\"]").count(), 1, "{shown}");
+    assert_eq!(
+        shown.matches("[WhiteRating \"1662\"]").count(),
+        1,
+        "{shown}"
+    );
     assert!(!shown.contains("BlackRating"), "{shown}");
 }
