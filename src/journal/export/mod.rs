@@ -1,6 +1,6 @@
 //! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
-//! correspondence tags, each move's date in a comment), as the ICCF numeric scoresheet, as a
-//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
+//! players' ratings when the game started and the correspondence tags, each move's date in a
+//! comment), as the ICCF numeric scoresheet, as a readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
 //! games and record in [`super::event_export`].
 //!
 //! Every export checks the whole hash chain first: a record is only official if the chain
@@ -147,7 +147,8 @@ fn mode(record: &Record) -> &'static str {
 
 /// A game as PGN; `ratings` the players' ratings in effect when it started, each named in
 /// `WhiteRating`/`BlackRating` when the player was on that list (not `WhiteElo`: the PGN
-/// standard, 9.1.2, keeps that for FIDE's Elo and names other systems' tags after it).
+/// standard keeps that for FIDE's Elo, 9.1.2, and names another agency's tags after it,
+/// `WhiteUSCF`, 9.1.3; Glicko-2 is not Elo).
 pub(super) fn pgn(record: &Record, names: &Names, ratings: &RatingsInEffect) -> String {
     let (event, site) = event_of(record, names);
     let result = record.game.result().map_or("*", |r| r.pgn());
