@@ -1,7 +1,8 @@
 //! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
 //! players' ratings when the game started and the correspondence tags, each move's date in a
-//! comment), as the ICCF numeric scoresheet, as a readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
-//! games and record in [`super::event_export`].
+//! comment), as the ICCF numeric scoresheet, as a readable report, or as every entry. An
+//! event's crosstable is in [`super::crosstable`], its games and record in
+//! [`super::event_export`].
 //!
 //! Every export checks the whole hash chain first: a record is only official if the chain
 //! holds.
