@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use rusqlite::Connection;
 
 use super::entry::{GameStartDetail, Meaning};
-use super::export::pgn;
+use super::export::{pgn, ratings_for};
 use super::record::{Names, Record, corrupt, rebuild};
 use super::registry::{
     DrawDetail, EnterDetail, EventRecord, LotDetail, SecretDetail, StartDetail, WithdrawDetail,
@@ -36,12 +36,13 @@ pub fn export_event(
             "no game of event {event_id:?} in the journal"
         )));
     }
+    let ratings = ratings_for(&replayed, names, &games);
     let mut out = String::new();
     for record in &games {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&pgn(record, names));
+        out.push_str(&pgn(record, names, &ratings));
     }
     Ok(out)
 }

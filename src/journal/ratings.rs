@@ -17,7 +17,9 @@ use super::registry::Registry;
 use super::replay::Replayed;
 use crate::command::text::escaped;
 use crate::event::Event;
-use crate::event::rating::{RatedGame, RatingList, RatingRules, Seed, rated_game, rating_list};
+use crate::event::rating::{
+    RatedGame, RatingList, RatingRules, RatingsInEffect, Seed, rated_game, rating_list,
+};
 
 /// How a list is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,15 +42,13 @@ impl std::str::FromStr for ListFormat {
     }
 }
 
-/// Whether each event's games are rated: the registry's events, then the configuration's.
+/// Whether each event's games are rated: the configuration's (`configured`, each event's id
+/// and whether it is rated), then the registry's, which say so in the record.
 fn rated_events(
     registry: &Registry,
-    configured: &BTreeMap<String, Event>,
+    configured: impl IntoIterator<Item = (String, bool)>,
 ) -> BTreeMap<String, bool> {
-    let mut rated: BTreeMap<String, bool> = configured
-        .iter()
-        .map(|(id, e)| (id.clone(), e.rated))
-        .collect();
+    let mut rated: BTreeMap<String, bool> = configured.into_iter().collect();
     for (id, record) in &registry.events {
         rated.insert(id.clone(), record.event.rated);
     }
@@ -61,7 +61,30 @@ pub fn inputs(
     configured: &BTreeMap<String, Event>,
     rules: &RatingRules,
 ) -> (Vec<RatedGame>, Vec<Seed>) {
+    let configured = configured.iter().map(|(id, e)| (id.clone(), e.rated));
+    inputs_rated(
+        replayed,
+        rated_events(&replayed.registry, configured),
+        rules,
+    )
+}
+
+/// Every player's rating on each list in effect up to `through`, by the rules and events
+/// `names` carries from the configuration: what a PGN export names as the ratings in effect
+/// when each of its games started (`WhiteRating`, `BlackRating`), made once for the export.
+pub fn in_effect(replayed: &Replayed, names: &Names, through: Date) -> RatingsInEffect {
+    let configured = names.rated_events.iter().map(|(id, r)| (id.clone(), *r));
     let rated = rated_events(&replayed.registry, configured);
+    let (games, seeds) = inputs_rated(replayed, rated, &names.rating_rules);
+    RatingsInEffect::new(&names.rating_rules, &games, &seeds, through)
+}
+
+/// [`inputs`], each event's being rated or not given.
+fn inputs_rated(
+    replayed: &Replayed,
+    rated: BTreeMap<String, bool>,
+    rules: &RatingRules,
+) -> (Vec<RatedGame>, Vec<Seed>) {
     let games = replayed
         .games
         .iter()

@@ -13,6 +13,7 @@ use shakmaty::Color;
 use super::entry::GameStartDetail;
 use super::replay::{action_of, time_of};
 use super::{Entry, EntryKind, JournalError, store};
+use crate::event::rating::RatingRules;
 use crate::game::{Action, Game};
 use crate::notation::{Lang, Notation};
 
@@ -31,11 +32,17 @@ pub struct PlayerInfo {
     pub address: Option<String>,
 }
 
-/// What the configuration adds to the journal's records: names.
+/// What the configuration adds to the journal's records: names, and what the ratings a PGN
+/// export names are counted by (`[ratings]` and whether each configured event is rated; the
+/// default rules when the configuration says nothing).
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     pub events: BTreeMap<String, EventInfo>,
     pub players: BTreeMap<String, PlayerInfo>,
+    pub rating_rules: RatingRules,
+    /// Whether each event of the configuration is rated (an event registered while the relay
+    /// ran says so in the record).
+    pub rated_events: BTreeMap<String, bool>,
 }
 
 impl Names {

@@ -509,7 +509,7 @@ impl Mailbox {
 
 /// The names of events and players from the configuration, for the records: with the players'
 /// mail addresses (the official exports' `WhiteNA`/`BlackNA`) or without them (everything a
-/// player or spectator is shown).
+/// player or spectator is shown); and the rules the ratings in a PGN export are counted by.
 pub fn names(config: &Config, addresses: bool) -> Names {
     Names {
         events: config
@@ -537,6 +537,12 @@ pub fn names(config: &Config, addresses: bool) -> Names {
                     .flatten();
                 (p.id.clone(), PlayerInfo { name, address })
             })
+            .collect(),
+        rating_rules: config.ratings,
+        rated_events: config
+            .events
+            .values()
+            .map(|e| (e.id.clone(), e.rated))
             .collect(),
     }
 }

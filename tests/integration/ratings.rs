@@ -140,6 +140,7 @@ fn the_worked_example_runs_as_written() {
     );
     assert!(verified.status.success(), "{verified:?}");
     seeding_of_docs_events(&daemon);
+    ratings_in_pgn(&daemon, &config);
     the_ratings_page(&daemon);
     the_players_own_page(&daemon, &petra_secret);
 }
@@ -160,6 +161,37 @@ fn the_players_own_page(daemon: &Daemon, secret: &str) {
         "{}",
         page.body
     );
+}
+
+/// `journal export --format pgn` names the ratings in effect when a game started: none for the
+/// club's games (started on 5 January, when the list in effect held nobody), Petra's 1464.05
+/// and Bea's 1563.90, rounded, for the seeded cup's game between them, started on 1 April.
+fn ratings_in_pgn(daemon: &Daemon, config: &Path) {
+    let mut admin = daemon.connect();
+    assert_eq!(admin.call(&format!("LOGIN admin {ADMIN_SECRET}")).0, 230);
+    let (code, text) = admin.call("EVENT START cup26");
+    assert_eq!(code, 250, "{text}");
+    let export = |game: &str| {
+        let out = journal(
+            config,
+            &["export", "--game", game, "--format", "pgn", "--unsigned"],
+        );
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let club = export("club-r1b1");
+    assert!(!club.contains("Rating \""), "{club}");
+    // Seeded 1 carl, 2 bea, 3 petra, 4 alan: the first round's second board is Bea's and
+    // Petra's.
+    let cup = export("cup26-r1b2");
+    let (petra, bea) = if cup.contains("[White \"Petra Lind\"]") {
+        ("White", "Black")
+    } else {
+        ("Black", "White")
+    };
+    assert!(cup.contains(&format!("[{petra}Rating \"1464\"]")), "{cup}");
+    assert!(cup.contains(&format!("[{bea}Rating \"1564\"]")), "{cup}");
+    assert!(!cup.contains("Elo"), "{cup}");
 }
 
 /// docs/events.md's seeding example, said after the ratings example, as written.

@@ -60,6 +60,49 @@ impl RatingList {
     }
 }
 
+/// Every player's rating on each list up to a day, from one computation: what a game's
+/// record names as the ratings in effect when it started (PGN's `WhiteRating`), for games
+/// that started on many days, without making a list for each.
+///
+/// A list's history holds each player's rating on every list since their first, so the list
+/// in effect on a day `d` at or before the last one is read from it: the player's last
+/// entry on a list that took effect on or before `d`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingsInEffect {
+    list: RatingList,
+    /// The day the list after the last one takes effect: nothing is known from it on.
+    known_until: Date,
+}
+
+impl RatingsInEffect {
+    /// The ratings of every list in effect up to `through`.
+    pub fn new(
+        rules: &RatingRules,
+        games: &[RatedGame],
+        seeds: &[Seed],
+        through: Date,
+    ) -> RatingsInEffect {
+        let list = rating_list(rules, games, seeds, through);
+        let known_until = rules.period.after(list.effective);
+        RatingsInEffect { list, known_until }
+    }
+
+    /// `player`'s rating on the list in effect on `day`; none for a player not on it, and
+    /// none for a day after the last list this was made through (it would not know).
+    pub fn on(&self, player: &str, day: Date) -> Option<f64> {
+        if day >= self.known_until {
+            return None;
+        }
+        let standing = self.list.get(player)?;
+        let last = standing
+            .history
+            .iter()
+            .take_while(|(took_effect, _, _)| *took_effect <= day)
+            .last()?;
+        Some(last.1)
+    }
+}
+
 /// The list in effect on `as_of`, from every game that counts and every starting rating the
 /// arbiter gave (`seeds` in the order the journal holds them: a later one in the same period
 /// wins).

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{EndReason, Game};
 
-pub use list::{RatingList, Standing, rating_list};
+pub use list::{RatingList, RatingsInEffect, Standing, rating_list};
 
 /// A player is provisional while their deviation is at or above this (as on lichess).
 pub const PROVISIONAL_FROM: f64 = 110.0;

@@ -113,6 +113,37 @@ fn a_later_seed_in_a_period_wins_and_a_seed_survives_no_game() {
     assert!(x.rating.deviation > 120.0);
 }
 
+/// The ratings in effect on a day, read from one list made through a later day, are those of
+/// the list made for that day: none before a player's first list, none past the last.
+#[test]
+fn ratings_in_effect_agree_with_each_days_list() {
+    let (games, seeds) = glickman();
+    let rules = RatingRules::default();
+    let through = date(2026, 8, 15);
+    let ratings = RatingsInEffect::new(&rules, &games, &seeds, through);
+    for day in [
+        date(2026, 1, 1),
+        date(2026, 3, 31),
+        date(2026, 4, 1),
+        date(2026, 5, 20),
+        date(2026, 7, 1),
+        through,
+    ] {
+        let list = rating_list(&rules, &games, &seeds, day);
+        for player in ["p", "a", "b", "c", "nobody"] {
+            let alone = list.get(player).map(|s| s.rating.rating);
+            assert_eq!(ratings.on(player, day), alone, "{player} on {day}");
+        }
+    }
+    assert_eq!(ratings.on("p", date(2026, 3, 31)), None);
+    assert!(ratings.on("p", date(2026, 4, 1)).is_some());
+    assert_eq!(
+        ratings.on("p", date(2026, 10, 1)),
+        None,
+        "a later list is not known"
+    );
+}
+
 fn arbitrary_games() -> impl Strategy<Value = Vec<RatedGame>> {
     let players = ["ann", "bob", "cat", "dan", "eve"];
     prop::collection::vec((0..5usize, 1..5usize, 0..3u8, 0..200i64), 1..40).prop_map(move |raw| {

@@ -1,7 +1,8 @@
 //! The official records, from the journal: a game as PGN (the Seven Tag Roster plus the
-//! correspondence tags, each move's date in a comment), as the ICCF numeric scoresheet, as a
-//! readable report, or as every entry. An event's crosstable is in [`super::crosstable`], its
-//! games and record in [`super::event_export`].
+//! players' ratings when the game started and the correspondence tags, each move's date in a
+//! comment), as the ICCF numeric scoresheet, as a readable report, or as every entry. An
+//! event's crosstable is in [`super::crosstable`], its games and record in
+//! [`super::event_export`].
 //!
 //! Every export checks the whole hash chain first: a record is only official if the chain
 //! holds.
@@ -15,6 +16,7 @@ use shakmaty::Color;
 
 use super::{Entry, JournalError, store};
 use crate::command::text::{escaped, scrub};
+use crate::event::rating::RatingsInEffect;
 use crate::game::ColorName;
 use crate::game::clock::{Counting, DAY, MoveCharge, Refill, SideTime, TimeControl};
 use crate::game::days_hours::days_hours;
@@ -70,7 +72,10 @@ pub fn export_reporting(
     let names = &names.with_registry(&replayed.registry);
     let record = read_game(conn, game_id)?;
     Ok(match format {
-        ExportFormat::Pgn => pgn(&record, names),
+        ExportFormat::Pgn => {
+            let ratings = ratings_for(&replayed, names, std::slice::from_ref(&record));
+            pgn(&record, names, &ratings)
+        }
         ExportFormat::Iccf => scoresheet(&record, names),
         ExportFormat::Report => super::report::report(&record, names),
         ExportFormat::Text => super::report::entries_text(&record, names),
@@ -86,20 +91,45 @@ pub fn pgn_shown(
 ) -> Result<String, JournalError> {
     let replayed = super::replay::verify(conn)?;
     let names = &names.with_registry(&replayed.registry);
-    let mut out = String::new();
+    let mut records = Vec::with_capacity(games.len());
     for (id, plies) in games {
         let mut entries: Vec<Entry> = Vec::new();
         store::for_each_entry(conn, Some(id), |e| {
             entries.push(e);
             Ok(())
         })?;
-        let record = rebuild_until(id, entries, *plies)?;
+        records.push(rebuild_until(id, entries, *plies)?);
+    }
+    let ratings = ratings_for(&replayed, names, &records);
+    let mut out = String::new();
+    for record in &records {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&pgn(&record, names));
+        out.push_str(&pgn(record, names, &ratings));
     }
     Ok(out)
+}
+
+/// The ratings in effect when each of `records` started, made once for an export from the
+/// record the chain check replayed (docs/ratings.md, "In PGN").
+pub(super) fn ratings_for(
+    replayed: &super::replay::Replayed,
+    names: &Names,
+    records: &[Record],
+) -> RatingsInEffect {
+    let through = records
+        .iter()
+        .map(|r| start_day(r.started))
+        .max()
+        .unwrap_or(jiff::civil::Date::MIN);
+    super::ratings::in_effect(replayed, names, through)
+}
+
+/// The day (UTC) a game started, as its `Date` tag writes it: the list in effect then is the
+/// one its rating tags name.
+fn start_day(started: Timestamp) -> jiff::civil::Date {
+    started.to_zoned_datetime(jiff::tz::TimeZone::UTC).date()
 }
 
 /// PGN dates: `2026.11.29`.
@@ -116,7 +146,11 @@ fn mode(record: &Record) -> &'static str {
     }
 }
 
-pub(super) fn pgn(record: &Record, names: &Names) -> String {
+/// A game as PGN; `ratings` the players' ratings in effect when it started, each named in
+/// `WhiteRating`/`BlackRating` when the player was on that list (not `WhiteElo`: the PGN
+/// standard keeps that for FIDE's Elo, 9.1.2, and names another agency's tags after it,
+/// `WhiteUSCF`, 9.1.3; Glicko-2 is not Elo).
+pub(super) fn pgn(record: &Record, names: &Names, ratings: &RatingsInEffect) -> String {
     let (event, site) = event_of(record, names);
     let result = record.game.result().map_or("*", |r| r.pgn());
     let white = names.player(&record.detail.white);
@@ -152,7 +186,23 @@ pub(super) fn pgn(record: &Record, names: &Names) -> String {
         .result()
         .map_or("unterminated", |r| r.reason.termination());
     let board = record.detail.board.map(|b| b.to_string());
-    let mut extra = vec![("GameId", record.id.as_str())];
+    let rating_of = |player: &str| {
+        ratings
+            .on(player, start_day(record.started))
+            .map(|r| format!("{}", r.round()))
+    };
+    let (white_rating, black_rating) = (
+        rating_of(&record.detail.white),
+        rating_of(&record.detail.black),
+    );
+    let mut extra = Vec::new();
+    if let Some(rating) = &white_rating {
+        extra.push(("WhiteRating", rating.as_str()));
+    }
+    if let Some(rating) = &black_rating {
+        extra.push(("BlackRating", rating.as_str()));
+    }
+    extra.push(("GameId", record.id.as_str()));
     if let Some(board) = &board {
         extra.push(("Board", board.as_str()));
     }

@@ -364,3 +364,110 @@ fn a_refill_from_the_bank_is_in_the_pgn_and_the_scoresheet() {
         "{sheet}"
     );
 }
+
+/// A journal of four games and a starting rating: boris resigns `g0` to alice in the
+/// fourth quarter of 2026 (games outside events rated, as `rules` says); dave is given 1850 on
+/// 2 November 2026; then `g1` (alice against carol, never rated) and `g3` (dave against
+/// carol) start in 2027, and `g2` (boris against alice) on the last day of 2026, before the
+/// list that rates `g0` took effect.
+fn rated_journal() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let conn = store::open(dir.path()).expect("journal");
+    let start = |game: &str, white: &str, black: &str, at: &str| {
+        let detail = GameStartDetail {
+            kind: Default::default(),
+            white: white.to_owned(),
+            black: black.to_owned(),
+            event: None,
+            fen: None,
+            rules: None,
+            round: None,
+            board: None,
+            leave: Default::default(),
+            authority: Default::default(),
+        };
+        let mut entry = NewEntry::new(game, "admin", "config", EntryKind::GameStart, "CREATE");
+        entry.time = at.parse().expect("time");
+        entry.detail = serde_json::to_string(&detail).expect("detail");
+        entry
+    };
+    let mut resigned = NewEntry::new("g0", "boris", "tcp", EntryKind::Resign, "RESIGN");
+    resigned.time = "2026-10-06T12:00:00Z".parse().expect("time");
+    let mut seeded = NewEntry::new("", "admin", "admin", EntryKind::RatingSet, "PLAYER SET");
+    seeded.time = "2026-11-02T09:00:00Z".parse().expect("time");
+    seeded.detail = serde_json::to_string(&crate::journal::registry::RatingDetail {
+        player: "dave".to_owned(),
+        rating: 1850,
+        deviation: 120,
+        reason: "from another federation".to_owned(),
+    })
+    .expect("detail");
+    let entries = vec![
+        start("g0", "alice", "boris", "2026-10-05T00:00:00Z"),
+        resigned,
+        seeded,
+        start("g2", "boris", "alice", "2026-12-31T23:00:00Z"),
+        start("g1", "alice", "carol", "2027-01-01T00:00:00Z"),
+        start("g3", "dave", "carol", "2027-02-01T00:00:00Z"),
+    ];
+    let mut prev = [0u8; 32];
+    for (i, new) in entries.into_iter().enumerate() {
+        prev = store::insert_entry(&conn, i as i64 + 1, &prev, new)
+            .expect("entry")
+            .hash;
+    }
+    (dir, conn)
+}
+
+fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    pgn.lines()
+        .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+}
+
+/// A player on the list in effect on the day a game started has their rating, rounded to a
+/// whole number, in `WhiteRating`/`BlackRating` (never `WhiteElo`); a player not on it has
+/// no tag; a game that started before the list that rated a result took effect names none.
+#[test]
+fn the_pgn_names_the_ratings_in_effect_when_the_game_started() {
+    let (_dir, conn) = rated_journal();
+    let names = Names {
+        rating_rules: crate::event::rating::RatingRules {
+            outside_events: true,
+            ..Default::default()
+        },
+        ..Names::default()
+    };
+    // Glicko-2 gives the winner of a game between two newcomers (1500, deviation 350)
+    // 1662.31: named 1662.
+    let g1 = export(&conn, "g1", ExportFormat::Pgn, &names).expect("pgn");
+    assert_eq!(tag(&g1, "WhiteRating"), Some("1662"), "{g1}");
+    assert_eq!(tag(&g1, "BlackRating"), None, "{g1}");
+    assert!(!g1.contains("Elo"), "{g1}");
+    // Both tags after the Seven Tag Roster, before the game's own.
+    let after_result = g1.lines().skip_while(|l| !l.starts_with("[Result ")).nth(1);
+    assert_eq!(after_result, Some("[WhiteRating \"1662\"]"), "{g1}");
+    let g3 = export(&conn, "g3", ExportFormat::Pgn, &names).expect("pgn");
+    assert_eq!(tag(&g3, "WhiteRating"), Some("1850"), "{g3}");
+    assert_eq!(tag(&g3, "BlackRating"), None, "{g3}");
+    // g2 started on the last day of the period g0 ended in: that list held nobody.
+    let g2 = export(&conn, "g2", ExportFormat::Pgn, &names).expect("pgn");
+    assert_eq!(tag(&g2, "WhiteRating"), None, "{g2}");
+    assert_eq!(tag(&g2, "BlackRating"), None, "{g2}");
+    // Games outside events are unrated by default: no tag at all.
+    let unrated = export(&conn, "g1", ExportFormat::Pgn, &Names::default()).expect("pgn");
+    assert!(!unrated.contains("Rating"), "{unrated}");
+    // Several games in one export, the list made once, each game its own day's ratings.
+    let shown = pgn_shown(
+        &conn,
+        &[("g2".to_owned(), None), ("g1".to_owned(), None)],
+        &names,
+    )
+    .expect("pgn");
+    assert_eq!(
+        shown.matches("[WhiteRating \"1662\"]").count(),
+        1,
+        "{shown}"
+    );
+    assert!(!shown.contains("BlackRating"), "{shown}");
+}
