@@ -24,7 +24,16 @@ pub(super) struct Games {
     pub(super) ledgers: ByGame<crate::journal::replay::Ledger>,
     /// The last rating list made, with what it was made from: made again only when a rated
     /// result, a starting rating or the day changes, not for every page that shows a rating.
-    pub(super) rating_list: std::sync::Mutex<Option<crate::relay::handle::ratings::Kept>>,
+    pub(super) rating_list: std::sync::Mutex<Option<KeptRatingList>>,
+}
+
+/// A rating list kept, with the day and the games and starting ratings it was made from
+/// (`handle/ratings.rs` makes and compares it).
+pub(super) struct KeptRatingList {
+    pub(super) today: jiff::civil::Date,
+    pub(super) rated: Vec<crate::event::rating::RatedGame>,
+    pub(super) seeds: Vec<crate::event::rating::Seed>,
+    pub(super) list: crate::event::rating::RatingList,
 }
 
 impl Games {

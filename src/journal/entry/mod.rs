@@ -12,14 +12,18 @@
 
 pub mod hash;
 pub mod kind;
+mod registry_detail;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 pub use self::kind::EntryKind;
+pub use self::registry_detail::{
+    DigestDetail, DrawDetail, EnterDetail, LotDetail, NotifyDetail, PlayerRecord, RatingDetail,
+    SecretDetail, StartDetail, WithdrawDetail,
+};
 use super::{Entry, JournalError, NewEntry};
-use crate::command::Notify;
 use crate::event::Event;
 use crate::game::clock::{Leave, Overdue, Rules};
 use crate::game::{Action, Authority, Claim, Game, Kind};
@@ -476,122 +480,6 @@ impl SpecialLeaveDetail {
     pub fn leave(&self) -> Leave {
         Leave::special(self.first, self.days)
     }
-}
-
-/// A registered player, as the record shows them: no secret, no hash.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerRecord {
-    pub id: String,
-    pub name: String,
-    /// As the configuration names it: `iccf`, `san`, `lan`, `uci`, `figurine`.
-    pub notation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lang: Option<String>,
-    /// `tcp`, `email`, `xfcc` or `radio`.
-    pub reach: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
-    /// A player by APRS message: their callsign.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub callsign: Option<String>,
-    /// Their radio's message width, when they set one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aprs_width: Option<u32>,
-}
-
-/// A `rating_set` entry's detail: whose rating, the rating and deviation given, and why
-/// (`{"player":"dana","rating":1850,"deviation":120,"reason":"ICCF list 2026/4"}`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RatingDetail {
-    pub player: String,
-    pub rating: u32,
-    pub deviation: u32,
-    pub reason: String,
-}
-
-/// A `player_secret` entry's detail: whose secret changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SecretDetail {
-    pub player: String,
-}
-
-/// A `notify` entry's detail: whose setting, and what it is now (`{"player":"alice",
-/// "notify":{"mode":"each","address":"alice@example.org"}}`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NotifyDetail {
-    pub player: String,
-    pub notify: Notify,
-}
-
-/// A `notify_digest` entry's detail: whose digest, and the hour it came due for (the day's
-/// hour the player chose, as an instant): the next one is due at the next such hour.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DigestDetail {
-    pub player: String,
-    pub due: Timestamp,
-}
-
-/// An `event_enter` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EnterDetail {
-    pub event: String,
-    /// The team, in a match.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
-    /// In their order: their numbers in the tables, or their boards.
-    pub players: Vec<String>,
-    /// The arbiter's reason for entering players a loss on time barred
-    /// (`EVENT ENTER ... OVERRIDE <reason>`); written only when given.
-    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
-    pub overriding: Option<String>,
-}
-
-/// An `event_draw` entry's detail: the seed and the order it drew.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DrawDetail {
-    pub event: String,
-    /// Hex: anyone can repeat the draw with it ([`crate::event::draw`]).
-    pub seed: String,
-    /// The entrants (a match: the teams) in the order drawn.
-    pub order: Vec<String>,
-    /// Seeded by rating (`EVENT SEED ... BY rating`): each entrant's rating as the list
-    /// printed it (`petra 1464.05`), in the lot's order; the order is the lot sorted by them.
-    /// Empty for a draw by lot alone, and then not written, so older records read the same.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ratings: Vec<String>,
-}
-
-/// An `event_start` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StartDetail {
-    pub event: String,
-    /// The games started with it (their `game_start` entries follow).
-    pub games: usize,
-}
-
-/// An `event_lot` entry's detail: a knock-out's match level after both pairs of games,
-/// decided by a lot anyone can repeat ([`crate::event::knockout::lot_winner`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LotDetail {
-    pub event: String,
-    pub round: u32,
-    /// The match within the round, from 1.
-    #[serde(rename = "match")]
-    pub number: u32,
-    /// The upper side's player, then the lower's: the order the lot shuffles.
-    pub players: [String; 2],
-    /// Hex, 32 random bytes.
-    pub seed: String,
-    /// Who goes on: the first of the players as the seed shuffles them.
-    pub winner: String,
-}
-
-/// An `event_withdraw` entry's detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawDetail {
-    pub event: String,
-    pub player: String,
-    pub reason: String,
 }
 
 /// A `key_rotation` entry's detail: the old key, the new one, and the old key's signature

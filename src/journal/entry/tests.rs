@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::command::Notify;
 use crate::event::Viewing;
 use crate::game::clock::{Rules, TimeControl};
 

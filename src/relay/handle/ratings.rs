@@ -2,20 +2,12 @@
 //! by the same function `ccrelay journal ratings` makes it from the record with
 //! (docs/ratings.md), so the two never disagree; or one player's rating and history.
 
-use crate::event::rating::{RatedGame, RatingList, Seed, Standing, rated_game, rating_list};
+use crate::event::rating::{RatedGame, RatingList, Standing, rated_game, rating_list};
 use crate::journal::ratings::seeds;
-use crate::relay::games::Games;
+use crate::relay::games::{Games, KeptRatingList};
 use crate::relay::people::People;
 use crate::relay::reply::{Reply, Status};
 use crate::relay::state::State;
-
-/// A rating list kept, with the day and the games and starting ratings it was made from.
-pub(in crate::relay) struct Kept {
-    today: jiff::civil::Date,
-    rated: Vec<RatedGame>,
-    seeds: Vec<Seed>,
-    list: RatingList,
-}
 
 /// The list in effect on `today` (UTC), from every game the relay holds: the kept one when it
 /// was made from the same games, starting ratings and day (the inputs are gathered each time,
@@ -52,7 +44,7 @@ pub(in crate::relay) fn current_list(
         return k.list.clone();
     }
     let list = rating_list(rules, &rated, &seeds, today);
-    *kept = Some(Kept {
+    *kept = Some(KeptRatingList {
         today,
         rated,
         seeds,
