@@ -43,6 +43,9 @@ _ccrelay() {
             ccrelay,journal)
                 cmd="ccrelay__subcmd__journal"
                 ;;
+            ccrelay,radio)
+                cmd="ccrelay__subcmd__radio"
+                ;;
             ccrelay,run)
                 cmd="ccrelay__subcmd__run"
                 ;;
@@ -73,6 +76,9 @@ _ccrelay() {
             ccrelay__subcmd__help,journal)
                 cmd="ccrelay__subcmd__help__subcmd__journal"
                 ;;
+            ccrelay__subcmd__help,radio)
+                cmd="ccrelay__subcmd__help__subcmd__radio"
+                ;;
             ccrelay__subcmd__help,run)
                 cmd="ccrelay__subcmd__help__subcmd__run"
                 ;;
@@ -99,6 +105,9 @@ _ccrelay() {
                 ;;
             ccrelay__subcmd__help__subcmd__journal,verify-export)
                 cmd="ccrelay__subcmd__help__subcmd__journal__subcmd__verify__subcmd__export"
+                ;;
+            ccrelay__subcmd__help__subcmd__radio,card)
+                cmd="ccrelay__subcmd__help__subcmd__radio__subcmd__card"
                 ;;
             ccrelay__subcmd__journal,crosstable)
                 cmd="ccrelay__subcmd__journal__subcmd__crosstable"
@@ -154,6 +163,18 @@ _ccrelay() {
             ccrelay__subcmd__journal__subcmd__help,verify-export)
                 cmd="ccrelay__subcmd__journal__subcmd__help__subcmd__verify__subcmd__export"
                 ;;
+            ccrelay__subcmd__radio,card)
+                cmd="ccrelay__subcmd__radio__subcmd__card"
+                ;;
+            ccrelay__subcmd__radio,help)
+                cmd="ccrelay__subcmd__radio__subcmd__help"
+                ;;
+            ccrelay__subcmd__radio__subcmd__help,card)
+                cmd="ccrelay__subcmd__radio__subcmd__help__subcmd__card"
+                ;;
+            ccrelay__subcmd__radio__subcmd__help,help)
+                cmd="ccrelay__subcmd__radio__subcmd__help__subcmd__help"
+                ;;
             *)
                 ;;
         esac
@@ -161,7 +182,7 @@ _ccrelay() {
 
     case "${cmd}" in
         ccrelay)
-            opts="-h -V --help --version run check-config hash-secret bench admin journal convert init generate help"
+            opts="-h -V --help --version run check-config hash-secret bench admin journal radio convert init generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -307,7 +328,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help)
-            opts="run check-config hash-secret bench admin journal convert init generate help"
+            opts="run check-config hash-secret bench admin journal radio convert init generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -545,6 +566,34 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__help__subcmd__journal__subcmd__verify__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__radio)
+            opts="card"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__help__subcmd__radio__subcmd__card)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -913,6 +962,80 @@ _ccrelay() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__radio)
+            opts="-h --help card help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__radio__subcmd__card)
+            opts="-h --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__radio__subcmd__help)
+            opts="card help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__radio__subcmd__help__subcmd__card)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccrelay__subcmd__radio__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;
