@@ -472,6 +472,8 @@ keys! {
     DeskDownload "desk-download" [];
     DeskFormatIccf "desk-format-iccf" [];
     DeskEventRecord "desk-event-record" [];
+    DeskExportRatings "desk-export-ratings" [];
+    DeskFormatText "desk-format-text" [];
     DeskDayLog "desk-day-log" [];
     DeskDay "desk-day" [];
     DeskNothingThatDay "desk-nothing-that-day" [];

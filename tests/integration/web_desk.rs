@@ -507,4 +507,18 @@ fn the_record_page_says_what_journal_verify_says_and_gives_the_exports() {
         page(http, "/desk/record/game?game=nothing", &cookie).status,
         404
     );
+    // The rating list in effect, as `ccrelay journal ratings` writes it (unsigned here).
+    let list = page(http, "/desk/record/ratings?format=csv", &cookie);
+    assert_eq!(list.status, 200, "{}", list.body);
+    assert!(
+        list.body.starts_with("# ccrelay rating list effective "),
+        "{}",
+        list.body
+    );
+    assert!(header(&list, "content-disposition").is_some_and(|d| d.contains("ratings-")));
+    assert_eq!(
+        page(http, "/desk/record/ratings", "").status,
+        303,
+        "the arbiter's only"
+    );
 }

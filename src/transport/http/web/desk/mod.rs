@@ -13,7 +13,7 @@
 //! | `GET`, `POST /desk/events/{id}` | `EVENT SHOW`, the crosstable and the games with the arbiter's columns; `EVENT ENTER`, `DRAW`, `START`, `WITHDRAW` |
 //! | `GET /desk/events/{id}/crosstable.csv` | the crosstable, as a file |
 //! | `GET /desk/record` | `journal verify`'s verdict, the heads, the exports, the day's entries of the arbiter (`?day=`) |
-//! | `GET /desk/record/game`, `/desk/record/event` | a game's PGN or ICCF scoresheet, an event's PGN or record, as files |
+//! | `GET /desk/record/game`, `/desk/record/event`, `/desk/record/ratings` | a game's PGN or ICCF scoresheet, an event's PGN or record, the rating list, as files |
 //!
 //! The desk is a view and a set of forms over the admin's commands of the line protocol, not
 //! a second implementation: each form becomes the typed [`Command`] the grammar would read
@@ -74,6 +74,7 @@ pub fn routes() -> Router<Arc<Web>> {
         .route("/desk/record", get(record::page))
         .route("/desk/record/game", get(record::game))
         .route("/desk/record/event", get(record::event))
+        .route("/desk/record/ratings", get(record::ratings))
 }
 
 /// The arbiter at the desk: their session and the pages' language.

@@ -13,6 +13,7 @@ use maud::{Markup, html};
 
 use super::super::{Web, bad_request, not_found};
 use super::{Arbiter, frame, words};
+use crate::journal::ratings::{ListFormat, write_list};
 use crate::relay::{AdminEntry, ExportFormat, Heads};
 
 /// The day asked for (`YYYY-MM-DD`), or today's (UTC).
@@ -83,6 +84,12 @@ fn exports(a: &Arbiter) -> Markup {
             select name="format" { option value="pgn" { "PGN" } option value="record" { (d.event_record) } }
             button type="submit" { (d.download) }
         }
+        form.desk #export-ratings method="get" action="/desk/record/ratings" {
+            label { (d.export_ratings) " "
+                select name="format" { option value="csv" { "CSV" } option value="text" { (d.format_text) } }
+            }
+            button type="submit" { (d.download) }
+        }
     }
 }
 
@@ -142,6 +149,34 @@ pub async fn game(
         Ok(text) => file(&format!("{id}.{ext}"), "text/plain; charset=utf-8", text),
         Err(_) => not_found(a.tongue),
     }
+}
+
+/// `GET /desk/record/ratings?format=csv|text`: the rating list in effect today, as
+/// `ccrelay journal ratings` writes it (the same function over the same results; unsigned, as
+/// the desk's other downloads: the command line signs).
+pub async fn ratings(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    let a = match super::arbiter(&web, &headers) {
+        Ok(a) => a,
+        Err(page) => return *page,
+    };
+    let (format, ext) = match query.get("format").map(String::as_str) {
+        Some("text") => (ListFormat::Text, "txt"),
+        _ => (ListFormat::Csv, "csv"),
+    };
+    let Ok(list) = web.ctx.relay.ratings().await else {
+        return super::super::unavailable(a.tongue);
+    };
+    let names = crate::relay::names(&web.ctx.config, false);
+    let text = write_list(&list, &web.ctx.config.ratings, &names, format);
+    file(
+        &format!("ratings-{}.{ext}", list.effective),
+        "text/plain; charset=utf-8",
+        text,
+    )
 }
 
 /// `GET /desk/record/event?event=club&format=pgn|record`.

@@ -117,6 +117,8 @@ desk_words! {
     download DeskDownload,
     format_iccf DeskFormatIccf,
     event_record DeskEventRecord,
+    export_ratings DeskExportRatings,
+    format_text DeskFormatText,
     day_log DeskDayLog,
     day DeskDay,
     nothing_that_day DeskNothingThatDay,
