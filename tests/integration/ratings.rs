@@ -143,6 +143,22 @@ fn the_worked_example_runs_as_written() {
     ratings_in_pgn(&daemon, &config);
     the_ratings_page(&daemon);
     the_players_own_page(&daemon, &petra_secret);
+    the_desks_players_table(&daemon);
+}
+
+/// The arbiter's players table shows each rated player's rating as beside names elsewhere.
+fn the_desks_players_table(daemon: &Daemon) {
+    let http = daemon.http.expect("an http address");
+    let cookie = crate::support::web::arbiter_cookie(http, ADMIN_SECRET).expect("arbiter login");
+    let page = get_with(http, "/desk/players", &format!("Cookie: {cookie}\r\n"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    let row = page
+        .body
+        .split("<tr data-player=\"petra\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</tr>").next())
+        .expect("petra's row");
+    assert!(row.contains(">1464?</td>"), "{row}");
 }
 
 /// A player's own page says their rating in effect and its deviation.

@@ -7,7 +7,7 @@
 //! | `POST /desk/games/{id}` | `ADJUDICATE` |
 //! | `POST /desk/correct` | `ADJUDICATE` on a finished game: its result corrected |
 //! | `POST /desk/leave` | special leave: `LEAVE first days FOR player reason` |
-//! | `GET`, `POST /desk/players` | the players (`?q=` searches), and `PLAYER ADD` |
+//! | `GET`, `POST /desk/players` | the players with their ratings (`?q=` searches), and `PLAYER ADD` |
 //! | `POST /desk/players/{id}` | `PLAYER SET`, or `PLAYER SECRET` (`do=secret`) |
 //! | `GET`, `POST /desk/events` | `EVENTS`, and `EVENT NEW` |
 //! | `GET`, `POST /desk/events/{id}` | `EVENT SHOW`, the crosstable and the games with the arbiter's columns; `EVENT ENTER`, `DRAW`, `START`, `WITHDRAW` |

@@ -97,7 +97,7 @@ pub async fn list(
     let body = html! {
         h1 { (d.players) }
         (search(&a, &q))
-        (table(&a, &players, &activity(&games)))
+        (table(&a, &players, &activity(&games), &super::super::ratings::beside_names(&web).await))
         @for p in &players { (change_form(&a, p)) }
         (super::special_leave::form(&a, &players))
         (add_form(&a))
@@ -115,15 +115,22 @@ fn search(a: &Arbiter, q: &str) -> Markup {
     }
 }
 
-fn table(a: &Arbiter, players: &[&Player], activity: &HashMap<&str, Activity>) -> Markup {
+/// The players' table; `ratings`: each rated player's rating as written beside a name.
+fn table(
+    a: &Arbiter,
+    players: &[&Player],
+    activity: &HashMap<&str, Activity>,
+    ratings: &BTreeMap<String, String>,
+) -> Markup {
     let d = words(a.tongue);
+    let rating = a.tongue.word(crate::catalog::Key::WebRatingsRating);
     let none = Activity::default();
     html! {
         @if players.is_empty() { p { (d.no_players) } }
         @else {
             table.desk #players { thead { tr {
                 th { (d.id) } th { (d.name) } th { (d.reach) } th { (d.notation) } th { (d.lang) }
-                th.num { (d.in_progress) } th { (d.last_heard) }
+                th.num { (rating) } th.num { (d.in_progress) } th { (d.last_heard) }
             } } tbody { @for p in players {
                 @let act = activity.get(p.id.as_str()).unwrap_or(&none);
                 tr data-player=(p.id) {
@@ -133,6 +140,7 @@ fn table(a: &Arbiter, players: &[&Player], activity: &HashMap<&str, Activity>) -
                         @if let Some(e) = &p.email { " <" (e.address) ">" } }
                     td data-label=(d.notation) { (notation_name(p.notation)) }
                     td data-label=(d.lang) { (p.lang.map(|l| l.code()).unwrap_or("")) }
+                    td.num.rating data-label=(rating) { (ratings.get(&p.id).map_or("", String::as_str)) }
                     td.num data-label=(d.in_progress) { (act.in_progress) }
                     td data-label=(d.last_heard) { @if let Some(t) = act.last_heard { (when(t)) } }
                 }
