@@ -48,6 +48,8 @@ pub use crate::journal::desk::{AdminEntry, Heads, Verdict};
 pub use crate::journal::notice::Notice;
 /// Both clocks as a notice carries them, and as the web pages show them.
 pub use crate::journal::notice::{ClockKind, Clocks, Side, SideClock};
+/// The rating list as `ccrelay journal ratings` writes it, for the desk's download.
+pub use crate::journal::ratings::{ListFormat, write_list};
 /// A game start's detail as its record entry holds it: a link sends a usual start in a few
 /// bytes and writes the detail back from them, so it names its fields, through here.
 pub use crate::journal::replay::GameStartDetail;

@@ -13,8 +13,7 @@ use maud::{Markup, html};
 
 use super::super::{Web, bad_request, not_found};
 use super::{Arbiter, frame, words};
-use crate::journal::ratings::{ListFormat, write_list};
-use crate::relay::{AdminEntry, ExportFormat, Heads};
+use crate::relay::{AdminEntry, ExportFormat, Heads, ListFormat, write_list};
 
 /// The day asked for (`YYYY-MM-DD`), or today's (UTC).
 fn day_of(query: &BTreeMap<String, String>) -> Option<String> {
