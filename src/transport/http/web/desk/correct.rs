@@ -11,21 +11,17 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::{Markup, html};
-use shakmaty::Color;
 
 use super::{Arbiter, Fields, frame, posting, send, words};
 use crate::command::Command;
+use crate::notation::result::Score;
 use crate::relay::{Standing, Watched};
 use crate::transport::http::web::Web;
 
 /// The PGN result of a finished game, `None` for a game in progress.
 fn result_of(g: &Watched) -> Option<&'static str> {
     match g.standing {
-        Standing::Over { winner, .. } => Some(match winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }),
+        Standing::Over { winner, .. } => Some(Score::of_winner(winner).pgn()),
         _ => None,
     }
 }
@@ -37,7 +33,6 @@ pub fn form(a: &Arbiter, games: &[Watched]) -> Markup {
         .iter()
         .filter_map(|g| result_of(g).map(|r| (g, r)))
         .collect();
-    let w = super::super::words::Words::of(a.tongue);
     let d = words(a.tongue);
     html! {
         @if !finished.is_empty() {
@@ -53,12 +48,7 @@ pub fn form(a: &Arbiter, games: &[Watched]) -> Markup {
                             }
                         }
                     }
-                    label { (w.result) " "
-                        select name="result" required {
-                            @for r in ["1-0", "0-1", "1/2-1/2"] { option value=(r) { (r) } }
-                        }
-                    }
-                    label { (d.reason) " " input type="text" name="reason" required maxlength="200"; }
+                    (frame::result_and_reason(a))
                     button type="submit" { (d.correct_button) }
                 }
             }

@@ -94,18 +94,12 @@ fn decision(a: &Arbiter, g: &Watched) -> Markup {
 }
 
 fn adjudicate_form(a: &Arbiter, g: &Watched) -> Markup {
-    let w = super::super::words::Words::of(a.tongue);
     let d = words(a.tongue);
     html! {
         form.desk.adjudicate method="post" action={ "/desk/games/" (g.id) } {
             (frame::token(a))
             p.note { (d.adjudicate_help) }
-            label { (w.result) " "
-                select name="result" required {
-                    @for r in ["1-0", "0-1", "1/2-1/2"] { option value=(r) { (r) } }
-                }
-            }
-            label { (d.reason) " " input type="text" name="reason" required maxlength="200"; }
+            (frame::result_and_reason(a))
             button type="submit" { (d.adjudicate) }
         }
     }

@@ -2,6 +2,7 @@
 //! themselves: after a form the browser is sent back to a page (303, `?done=1`), so that a
 //! reload does not send the command again, and the page shows the relay's answer kept for
 //! the session. A secret is never kept here: the pages that show one are answered at once.
+//! Also the pieces several desk forms share: the form token, a decision's result and reason.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -140,4 +141,18 @@ pub fn forged(tongue: Tongue) -> Response {
         StatusCode::FORBIDDEN,
         layout::page(tongue, &d.refused, None, body),
     )
+}
+
+/// A decision's fields, `result` and `reason` (an adjudication, a correction).
+pub fn result_and_reason(a: &Arbiter) -> Markup {
+    let w = super::super::words::Words::of(a.tongue);
+    let d = words(a.tongue);
+    html! {
+        label { (w.result) " "
+            select name="result" required {
+                @for r in ["1-0", "0-1", "1/2-1/2"] { option value=(r) { (r) } }
+            }
+        }
+        label { (d.reason) " " input type="text" name="reason" required maxlength="200"; }
+    }
 }

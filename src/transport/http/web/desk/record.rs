@@ -112,12 +112,12 @@ fn day_log(a: &Arbiter, day: &str, log: &[AdminEntry]) -> Markup {
     }
 }
 
-/// A file to download, named `name`.
-fn file(name: &str, content_type: &'static str, text: String) -> Response {
+/// A text file to download, named `name` (every export is UTF-8 text).
+fn file(name: &str, text: String) -> Response {
     let disposition = format!("attachment; filename=\"{name}\"");
     (
         [
-            (header::CONTENT_TYPE, content_type.to_owned()),
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
@@ -145,7 +145,7 @@ pub async fn game(
         return not_found(a.tongue);
     }
     match web.ctx.mailbox.export_game(id, format).await {
-        Ok(text) => file(&format!("{id}.{ext}"), "text/plain; charset=utf-8", text),
+        Ok(text) => file(&format!("{id}.{ext}"), text),
         Err(_) => not_found(a.tongue),
     }
 }
@@ -171,11 +171,7 @@ pub async fn ratings(
     };
     let names = crate::relay::names(&web.ctx.config, false);
     let text = write_list(&list, &web.ctx.config.ratings, &names, format);
-    file(
-        &format!("ratings-{}.{ext}", list.effective),
-        "text/plain; charset=utf-8",
-        text,
-    )
+    file(&format!("ratings-{}.{ext}", list.effective), text)
 }
 
 /// `GET /desk/record/event?event=club&format=pgn|record`.
@@ -199,7 +195,7 @@ pub async fn event(
         format!("{id}.pgn")
     };
     match web.ctx.mailbox.export_event(id, record).await {
-        Ok(text) => file(&name, "text/plain; charset=utf-8", text),
+        Ok(text) => file(&name, text),
         Err(_) => not_found(a.tongue),
     }
 }
