@@ -81,6 +81,8 @@ summary-message = msg from { $from }: { $text }
 
 summary-recorded = recorded { $what }
 
+summary-recorded-move = recorded your move { $move } is in the record
+
 summary-refill = bank { $by } ({ $side ->
         [white] White
        *[black] Black

@@ -50,6 +50,8 @@ keys! {
     SummaryRefused "summary-refused" ["number" "reason"];
     SummaryMessage "summary-message" ["from" "text"];
     SummaryRecorded "summary-recorded" ["what"];
+    /// The reader's move, proposed to the node or server that keeps the record, is in it.
+    SummaryRecordedMove "summary-recorded-move" ["move"];
     /// A Triple Block refill by the reader's opponent.
     SummaryRefill "summary-refill" ["by" "side" "days"];
     /// A long reflection declared ahead by the reader's opponent (or, for the arbiter, a player).

@@ -68,6 +68,8 @@ summary-message = сообщение от { $from }: { $text }
 
 summary-recorded = записано в партию: { $what }
 
+summary-recorded-move = ваш ход { $move } записан в партию
+
 summary-refill = { $by } ({ $side ->
         [white] белые
        *[black] чёрные

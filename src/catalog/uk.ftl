@@ -68,6 +68,8 @@ summary-message = повідомлення від { $from }: { $text }
 
 summary-recorded = записано в партію: { $what }
 
+summary-recorded-move = ваш хід { $move } записано в партію
+
 summary-refill = { $by } ({ $side ->
         [white] білі
        *[black] чорні

@@ -110,6 +110,10 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
             Key::SummaryMessage,
             &[("from", from.into()), ("text", (&shown(text)).into())],
         ),
+        Notice::Recorded { mv: Some(mv), .. } => say(
+            Key::SummaryRecordedMove,
+            &[("move", (&numbered(mv, reader)).into())],
+        ),
         Notice::Recorded { what, .. } => say(Key::SummaryRecorded, &[("what", what.into())]),
         Notice::OwnClock { by, side, act, .. } => own_clock_words(tongue, by, *side, act),
         Notice::Welcome { name, notation, .. } => say(

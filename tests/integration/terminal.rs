@@ -3,84 +3,12 @@
 //! numeric and algebraic moves, a typo corrected with backspace, a typo sent, an illegal move,
 //! the opponent's move arriving while a line is half typed; and a game of Russian draughts.
 
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::config::{ADMIN_SECRET, ALICE, BORIS, config_text_with};
 use crate::support::daemon::{Daemon, admin};
 use crate::support::line::ok;
-
-/// The far end of a pseudo-terminal: what a terminal program would see and send.
-struct Terminal {
-    master: std::fs::File,
-    seen: Arc<Mutex<Vec<u8>>>,
-    /// How much of `seen` the test has looked at.
-    read_upto: usize,
-    _slave: std::os::fd::OwnedFd,
-    path: String,
-}
-
-impl Terminal {
-    fn open() -> Terminal {
-        let pty = nix::pty::openpty(None, None).expect("openpty");
-        // Raw from the start, as the daemon will set it: nothing echoed by the kernel.
-        let mut termios = nix::sys::termios::tcgetattr(&pty.slave).expect("tcgetattr");
-        nix::sys::termios::cfmakeraw(&mut termios);
-        nix::sys::termios::tcsetattr(&pty.slave, nix::sys::termios::SetArg::TCSANOW, &termios)
-            .expect("tcsetattr");
-        let path = nix::unistd::ttyname(&pty.slave)
-            .expect("ttyname")
-            .display()
-            .to_string();
-        let master = std::fs::File::from(pty.master);
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let mut reader = master.try_clone().expect("clone");
-        let sink = seen.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 1024];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-        Terminal {
-            master,
-            seen,
-            read_upto: 0,
-            _slave: pty.slave,
-            path,
-        }
-    }
-
-    fn type_bytes(&mut self, bytes: &[u8]) {
-        self.master.write_all(bytes).expect("type");
-    }
-
-    /// Waits until the terminal has printed `wanted` (after what was already looked at);
-    /// returns everything printed up to and including it.
-    fn expect(&mut self, wanted: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            {
-                let seen = self.seen.lock().unwrap();
-                let text = String::from_utf8_lossy(&seen[self.read_upto..]).into_owned();
-                if let Some(at) = text.find(wanted) {
-                    let upto = at + wanted.len();
-                    self.read_upto += text[..upto].len();
-                    return text[..upto].to_owned();
-                }
-                assert!(
-                    Instant::now() < deadline,
-                    "the terminal never printed {wanted:?}; it printed {text:?}"
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
+use crate::support::terminal::Terminal;
 
 /// A daemon serving `terminal` as a `[[terminals]]` line, with game `game` of `kind` between
 /// alice (White) and boris.
@@ -178,7 +106,7 @@ fn a_person_plays_from_a_terminal_on_a_serial_line() {
     std::thread::sleep(Duration::from_millis(50));
     terminal.type_bytes(b"\n");
     std::thread::sleep(Duration::from_millis(1000));
-    let after = terminal.seen.lock().unwrap()[terminal.read_upto..].to_vec();
+    let after = terminal.unread();
     assert!(
         !String::from_utf8_lossy(&after).contains("200 ccrelay"),
         "a stray LF started a session: {after:?}"

@@ -20,7 +20,7 @@ use crate::xfcc::start;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -28,7 +28,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// `GetMyGames` for `username`, read.
-fn games(
+pub(crate) fn games(
     rt: &tokio::runtime::Runtime,
     endpoint: &Endpoint,
     ca: Option<&Path>,
@@ -196,7 +196,7 @@ fn a_broken_server_gives_a_clear_error_never_a_game() {
 }
 
 /// A TLS certificate for `localhost`, made for the test, and the `[http]` keys that serve it.
-fn test_tls(dir: &Path) -> (std::path::PathBuf, String) {
+pub(crate) fn test_tls(dir: &Path) -> (std::path::PathBuf, String) {
     let certified =
         rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("certificate");
     let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
@@ -207,7 +207,7 @@ fn test_tls(dir: &Path) -> (std::path::PathBuf, String) {
 }
 
 /// `MakeAMove` as `player` (their secret the password) on the server.
-fn act(
+pub(crate) fn act(
     rt: &tokio::runtime::Runtime,
     endpoint: &Endpoint,
     ca: &Path,
@@ -258,7 +258,7 @@ fn push_within(
 }
 
 /// The server's game `g1` as `player` sees it.
-fn server_game(
+pub(crate) fn server_game(
     rt: &tokio::runtime::Runtime,
     endpoint: &Endpoint,
     ca: &Path,

@@ -447,7 +447,12 @@ pub enum Notice {
     /// The reader's action, sent to the node that keeps the game's record, is now in it.
     Recorded {
         game: String,
+        /// What is recorded, in words (all a row written before the move below was kept has).
         what: String,
+        /// The reader's move, when that is what is recorded: written for the reader, in their
+        /// notation, rather than in `what`'s record code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mv: Option<Box<MoveData>>,
     },
     /// For a link: record entry `index` of a game this node keeps, for the other node (the
     /// entry is the one the outbox row belongs to).

@@ -239,6 +239,7 @@ fn a_layout_1_outbox_keeps_its_relayed_moves_as_references_to_their_entries() {
     let recorded = Notice::Recorded {
         game: "g1".to_owned(),
         what: "x".to_owned(),
+        mv: None,
     };
     let legacy = Notice::Legacy {
         text: "finished text".to_owned(),

@@ -12,6 +12,7 @@ use crate::journal::entry::Meaning;
 use crate::journal::notice::{MoveData, Notice};
 use crate::journal::{NewEntry, NewOutbox, Record};
 use crate::relay::pending::Pending;
+use crate::relay::remote::remote_of;
 use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::Request;
 use crate::relay::said::Said;
@@ -156,9 +157,16 @@ pub(in crate::relay) async fn propose(
         entry,
         outbox: vec![],
     };
+    let keeper = if [Color::White, Color::Black]
+        .into_iter()
+        .any(|side| remote_of(&state.people.remotes, game.player(side)).is_some())
+    {
+        "the remote server"
+    } else {
+        "the other node"
+    };
     let reply = format!(
-        "sent {game_id}: {}; the other node keeps this game's record, and you will be told when it is in it",
-        command
+        "sent {game_id}: {command}; {keeper} keeps this game's record, and you will be told when it is in it"
     );
     match state.enqueue(vec![record]).await {
         Ok(committed) => Pending::AfterCommit(

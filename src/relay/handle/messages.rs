@@ -1,6 +1,6 @@
 //! Messages: `MSG` to the opponent, journaled and delivered through the outbox like a move,
 //! and a message riding with another command (a mail's words around its move), sent once that
-//! command is carried out.
+//! command is carried out (in a game kept elsewhere, as a proposal of its own).
 
 use crate::command::Command;
 use crate::command::text::{self, TextKind};
@@ -8,8 +8,10 @@ use crate::journal::entry::Meaning;
 use crate::journal::notice::Notice;
 use crate::journal::replay::Spoken;
 use crate::journal::{NewOutbox, Record};
+use crate::relay::handle::link;
+use crate::relay::link_role::LinkRole;
 use crate::relay::pending::Pending;
-use crate::relay::reply::{Reply, Status};
+use crate::relay::reply::{Channel, Reply, Status};
 use crate::relay::request::{MENDED, Request, message_words};
 use crate::relay::said::{MessageFate, Said};
 use crate::relay::state::State;
@@ -116,7 +118,17 @@ pub(in crate::relay) async fn riding(
                 text: mended.text.clone(),
             };
             let message = request.saying(command, message_words(game, written, &mended));
-            match message_noted(state, &message, game, &mended.text).await {
+            // In a game another node or a remote server keeps, the words go there as a
+            // proposal of their own, as a `MSG` would: journaling them here as the record's
+            // would put in this node's copy what the record never had.
+            let kept_elsewhere = matches!(state.role(game), Some(LinkRole::Replica { .. }))
+                && request.channel != Channel::Link;
+            let sent = if kept_elsewhere {
+                link::propose(state, &message, game).await
+            } else {
+                message_noted(state, &message, game, &mended.text).await
+            };
+            match sent {
                 Pending::AfterCommit(committed, sent) if sent.status.is_success() => {
                     let mut text = format!("{}\n{}", reply.text, sent.text);
                     if mended.changed {

@@ -365,18 +365,22 @@ fn told(
     }
     let local_actor = !state.people.across_link(player);
     if local_actor {
-        let what = match action {
-            Action::Move { m, .. } => {
-                format!("your move {} is in the record", game.board().code(m))
-            }
-            _ => format!(
-                "your {} is in the record",
-                r.kind.as_str().replace('_', " ")
+        let (what, mv) = match action {
+            Action::Move { m, .. } => (
+                format!("your move {} is in the record", game.board().code(m)),
+                Some(Box::new(MoveData::of(game, m))),
+            ),
+            _ => (
+                format!(
+                    "your {} is in the record",
+                    r.kind.as_str().replace('_', " ")
+                ),
+                None,
             ),
         };
         return vec![NewOutbox::notice(
             player,
-            Notice::Recorded { game: id, what },
+            Notice::Recorded { game: id, what, mv },
         )];
     }
     let reader = game.player(!color).to_owned();
@@ -456,6 +460,7 @@ fn told_message(
         let notice = Notice::Recorded {
             game: r.game.clone(),
             what: "your message is in the record".to_owned(),
+            mv: None,
         };
         vec![NewOutbox::notice(player, notice)]
     }

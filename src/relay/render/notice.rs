@@ -89,7 +89,9 @@ pub(super) fn parts<'a>(
         Notice::Message { game, from, text } => {
             ("MSG", game, format!(" from {from}: {}", shown(text)))
         }
-        Notice::Recorded { game, what } => ("RECORDED", game, format!(" {what}")),
+        Notice::Recorded { game, what, mv } => {
+            ("RECORDED", game, recorded(what, mv.as_deref(), reader))
+        }
         Notice::Welcome {
             player,
             name,
@@ -158,6 +160,15 @@ fn line_played(mv: &MoveData, left: u32, reader: &Audience) -> String {
         " {} played from your line; {left} pair(s) left in it",
         numbered(mv, reader)
     )
+}
+
+/// `RECORDED`'s rest: ` your move 1... e5 (5755) is in the record`, the move written for the
+/// reader; the words kept with the notice otherwise.
+fn recorded(what: &str, mv: Option<&MoveData>, reader: &Audience) -> String {
+    match mv {
+        Some(mv) => format!(" your move {} is in the record", numbered(mv, reader)),
+        None => format!(" {what}"),
+    }
 }
 
 /// `DRAW`'s rest: ` offered by alice (White)`.

@@ -62,3 +62,46 @@ async fn a_server_record_that_is_not_this_games_continued_stops_it_for_the_arbit
     let watched = f.relay.watch(Some("srv-7"), true).await.expect("watch");
     assert_eq!(watched[0].standing, Standing::AwaitingArbiter);
 }
+
+/// Regression: the words of a mail around a move in a remote game were journaled here as the
+/// record's message and never reached the server. They go as a proposal of their own, after
+/// the move's, as a `MSG` would.
+#[tokio::test]
+async fn a_message_riding_a_move_in_a_remote_game_goes_as_a_proposal() {
+    let secrets = tempfile::tempdir().expect("tempdir");
+    let password = secrets.path().join("pw");
+    std::fs::write(&password, "s3cret horse").expect("password");
+    let f = testing::spawn(&format!(
+        "[[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\nnotation = \"san\"\n\
+         [[remotes]]\nid = \"srv\"\nurl = \"https://localhost:9/xfccbasic.asmx\"\n\
+         player = \"alice\"\nusername = \"alice\"\npassword_file = {password:?}\n"
+    ))
+    .await;
+    let reply = f.relay.remote_seen(seen(&[])).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let line = "MOVE srv-7 e4";
+    let command = Command::parse(line).expect(line);
+    let request = Request::read_from(player("alice"), command, line)
+        .message(Some("Good luck, Bob!".to_owned()));
+    let reply = f.relay.call(request).await;
+    assert_eq!(reply.status, Status::Proposed, "{}", reply.text);
+    assert!(reply.text.contains("Good luck, Bob!"), "{}", reply.text);
+    assert!(
+        reply.text.contains("the remote server keeps"),
+        "{}",
+        reply.text
+    );
+    let journaled: Vec<(EntryKind, String)> = f
+        .entries()
+        .into_iter()
+        .filter(|(kind, ..)| matches!(kind, EntryKind::Proposal | EntryKind::Message))
+        .map(|(kind, _, text)| (kind, text))
+        .collect();
+    assert_eq!(
+        journaled,
+        [
+            (EntryKind::Proposal, "MOVE srv-7 e4".to_owned()),
+            (EntryKind::Proposal, "MSG srv-7 Good luck, Bob!".to_owned()),
+        ]
+    );
+}

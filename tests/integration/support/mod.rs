@@ -16,6 +16,7 @@
 //! - [`radio`]: a radio channel with noise between two Direwolf software TNCs
 //! - [`port`]: ports below the ephemeral range for servers that cannot bind port 0
 //! - [`peers`]: the independent programs output is compared with (pgn-extract)
+//! - [`terminal`]: a pseudo-terminal's far end, typed on and read as a person would
 //! - [`tls`]: a TLS client trusting a test's own certificate
 //! - [`convert`]: conversions in memory, movetext read back as moves
 //! - [`fixtures`]: the files under `tests/fixtures/`
@@ -35,6 +36,7 @@ pub mod peers;
 pub mod port;
 pub mod process;
 pub mod radio;
+pub mod terminal;
 pub mod tls;
 pub mod web;
 pub mod xfcc;

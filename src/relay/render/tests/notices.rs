@@ -257,8 +257,22 @@ fn results_and_words() -> Vec<(Notice, [&'static str; 3])> {
             Notice::Recorded {
                 game: "g1".into(),
                 what: "your move 1. 5254".into(),
+                mv: None,
             },
             ["RECORDED g1 your move 1. 5254"; 3],
+        ),
+        (
+            // The move itself, kept with the notice: written for each reader.
+            Notice::Recorded {
+                game: "g1".into(),
+                what: "your move 6125 is in the record".into(),
+                mv: Some(Box::new(bb5())),
+            },
+            [
+                "RECORDED g1 your move 3. 6125 is in the record",
+                "RECORDED g1 your move 3. Bb5 (6125) is in the record",
+                "RECORDED g1 your move 3. Сf1—b5 (6125) is in the record",
+            ],
         ),
         (
             Notice::OwnClock {

@@ -38,6 +38,18 @@ fn a_russian_reader_reads_summaries_in_russian() {
         text: "0-1 (checkmate)".into(),
     };
     assert_eq!(summary(&result, &lan_ru()), "партия окончена: 0-1");
+    let recorded = Notice::Recorded {
+        game: "g1".into(),
+        what: "your move 5755 is in the record".into(),
+        mv: Some(Box::new(MoveData::of(
+            &game(&["e4"]),
+            &next(&game(&["e4"]), "e5"),
+        ))),
+    };
+    assert_eq!(
+        summary(&recorded, &lan_ru()),
+        "ваш ход 1... e7—e5 (5755) записан в партию"
+    );
     // Every typed item has a Russian summary of its own.
     for (notice, expected) in table() {
         let ru = summary(&notice, &lan_ru());
