@@ -49,3 +49,4 @@ mod web_play_browser;
 mod web_security;
 mod xfcc;
 mod xfcc_bridge;
+mod xfcc_bridge_iccf;

@@ -141,8 +141,11 @@ impl Account {
         let paused = told
             .as_ref()
             .is_some_and(|t| t.health == RemoteHealth::Paused && t.stamp == self.config.stamp);
-        metrics::gauge!("ccrelay_remote_paused", "remote" => id.clone())
-            .set(if paused { 1.0 } else { 0.0 });
+        metrics::gauge!("ccrelay_remote_paused", "remote" => id.clone()).set(if paused {
+            1.0
+        } else {
+            0.0
+        });
         if paused {
             tracing::error!(remote = %id, "the remote account stays paused: its configuration has not changed since the server refused its name or password");
             self.shutdown.cancelled().await;

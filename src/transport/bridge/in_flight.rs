@@ -91,7 +91,9 @@ mod tests {
     fn only_a_call_that_never_connected_surely_did_not_arrive() {
         assert!(!may_have_arrived(&CallError::Connect("x".into())));
         assert!(!may_have_arrived(&CallError::Tls("x".into())));
-        assert!(may_have_arrived(&CallError::Timeout(Duration::from_secs(60))));
+        assert!(may_have_arrived(&CallError::Timeout(Duration::from_secs(
+            60
+        ))));
         assert!(may_have_arrived(&CallError::Http("reset".into())));
         assert!(may_have_arrived(&CallError::Status(502)));
     }
