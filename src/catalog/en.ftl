@@ -106,6 +106,12 @@ summary-event-started = event { $name } started: your { $count ->
 
 summary-withdrawn = withdrawn { $player } withdrew ({ $reason }): their unfinished games are lost
 
+summary-remote = remote { $remote } { $player }: { $health ->
+        [failing] the server has failed for an hour; the moves proposed wait and are sent when it answers
+        [working] the server answers again; the moves waiting are sent
+       *[paused] the server refused the account's name or password; paused until its configuration changes
+    }
+
 summary-event-game = { $game } ({ $side ->
         [white] White
        *[black] Black

@@ -60,6 +60,8 @@ keys! {
     /// An event started with `count` games for the reader (`games`: them, listed).
     SummaryEventStarted "summary-event-started" ["name" "count" "games"];
     SummaryWithdrawn "summary-withdrawn" ["player" "reason"];
+    /// A `[[remotes]]` account's standing changed (`health`: `failing`, `working`, `paused`).
+    SummaryRemote "summary-remote" ["remote" "player" "health"];
     /// One of `games` in an event's start (English's list in its summary).
     SummaryEventGame "summary-event-game" ["game" "side" "opponent"];
     /// How to play by mail, below a welcome.

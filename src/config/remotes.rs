@@ -57,6 +57,36 @@ pub struct RemoteConfig {
     pub poll: Duration,
     /// The events whose games are played here; empty: every game of the account.
     pub events: Vec<String>,
+    /// What says the account's configuration changed ([`stamp`]): a paused account stays
+    /// paused through a restart with the same stamp.
+    pub stamp: String,
+}
+
+/// A digest (SHA-256, hex) of what makes an account's configuration another: its URL, its
+/// username, and its password file's path, length and modification time. Never the password
+/// nor anything made of it, since the digest is kept in the record: a password written anew
+/// to the file changes its time, which is enough to try the server again.
+pub fn stamp(url: &str, username: &str, password_file: Option<&std::path::Path>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut digest = Sha256::new();
+    for part in [url, username] {
+        digest.update(part.as_bytes());
+        digest.update([0]);
+    }
+    if let Some(file) = password_file {
+        digest.update(file.as_os_str().as_encoded_bytes());
+        digest.update([0]);
+        if let Ok(meta) = std::fs::metadata(file) {
+            digest.update(meta.len().to_le_bytes());
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            digest.update(modified.as_nanos().to_le_bytes());
+        }
+    }
+    hex::encode(digest.finalize())
 }
 
 impl RemoteConfig {
@@ -151,6 +181,7 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
     if username.chars().any(char::is_control) {
         c.problem(key("username"), "a control character in the name");
     }
+    let password_file = r.password_file.clone().map(|f| c.path(f));
     let password = match r.password_file {
         Some(file) => c.secret(prefix, "password", None, Some(file), true),
         None => {
@@ -196,6 +227,7 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
             c.problem(format!("{prefix}.events[{j}]"), "not an event's name");
         }
     }
+    let stamp = stamp(&url, &username, password_file.as_deref());
     RemoteConfig {
         id,
         url,
@@ -205,6 +237,7 @@ fn check_one(c: &mut Checker, prefix: &str, r: RawRemote, players: &Players) -> 
         password: Secret(password),
         poll: Duration::from_secs(minutes * 60),
         events,
+        stamp,
     }
 }
 

@@ -37,7 +37,7 @@ use crate::event::Event;
 /// named here too, where the registry has always kept them.
 pub use super::entry::{
     DigestDetail, DrawDetail, EnterDetail, LotDetail, NotifyDetail, PlayerRecord, RatingDetail,
-    SecretDetail, StartDetail, WithdrawDetail,
+    RemoteHealth, RemoteStatusDetail, SecretDetail, StartDetail, WithdrawDetail,
 };
 use crate::command::Notify;
 
@@ -245,6 +245,10 @@ pub struct Registry {
     /// time (docs/ratings.md). Absent from snapshots written before them, which had none.
     #[serde(default)]
     pub ratings: Vec<(RatingDetail, jiff::Timestamp)>,
+    /// Each `[[remotes]]` account's last standing told (absent from snapshots written before
+    /// remote accounts, which had none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub remotes: BTreeMap<String, RemoteStatusDetail>,
 }
 
 impl Registry {
@@ -338,6 +342,11 @@ impl Registry {
                     .parse()
                     .map_err(|err| format!("rating entry's time: {err}"))?;
                 self.ratings.push((d, at));
+                Ok(())
+            }
+            // The account may be gone from the configuration since: its standing is kept.
+            Meaning::RemoteStatus(d) => {
+                self.remotes.insert(d.remote.clone(), d);
                 Ok(())
             }
             other => Err(format!("{} is no registry entry", other.kind().as_str())),

@@ -187,6 +187,7 @@ pub fn action_of(e: &Entry, game: &Game) -> Result<Option<(Color, Action)>, Jour
         | Meaning::NotifyDigest(_)
         | Meaning::RatingSet(_)
         | Meaning::EventLot(_)
+        | Meaning::RemoteStatus(_)
         | Meaning::ClockSet { .. } => {
             return Ok(None);
         }

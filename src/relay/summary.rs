@@ -131,6 +131,18 @@ pub fn summary(notice: &Notice, reader: &Audience) -> String {
                 ("reason", (&shown(reason)).into()),
             ],
         ),
+        Notice::Remote {
+            remote,
+            player,
+            health,
+        } => say(
+            Key::SummaryRemote,
+            &[
+                ("remote", remote.into()),
+                ("player", player.into()),
+                ("health", health.as_str().into()),
+            ],
+        ),
         Notice::Legacy { text } => text.clone(),
         // A move stored as its entry is made into its notice before anyone reads it.
         // Said by their own mail (transport/email/notify.rs), not summarised.

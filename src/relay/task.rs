@@ -26,6 +26,7 @@ use super::undelivered::{self, DeadLetters};
 use super::view::GameView;
 use super::watch::{self, Watched};
 use super::{handle, start};
+use crate::journal::entry::RemoteStatusDetail;
 
 /// A move's reading (or why it does not read) and every game of its player, as one answer.
 pub type PreviewAmongGames = (Result<Preview, Reply>, Vec<GameView>);
@@ -95,6 +96,12 @@ enum Job {
     Remote {
         seen: Box<RemoteSeen>,
         reply: oneshot::Sender<Pending>,
+    },
+    /// A remote account's standing: the last told, answered; a new one, if given, told.
+    RemoteStatus {
+        remote: String,
+        report: Option<RemoteStatusDetail>,
+        reply: oneshot::Sender<(Pending, Option<RemoteStatusDetail>)>,
     },
 }
 
@@ -236,6 +243,35 @@ impl Relay {
         }
         match rx.await {
             Ok(pending) => pending.resolve().await,
+            Err(_) => Reply::shutting_down(),
+        }
+    }
+
+    /// The standing last told of remote account `remote` (`None`: nothing was ever told);
+    /// the refusing reply if the relay is stopping.
+    pub async fn remote_standing(&self, remote: &str) -> Result<Option<RemoteStatusDetail>, Reply> {
+        self.ask(|reply| Job::RemoteStatus {
+            remote: remote.to_owned(),
+            report: None,
+            reply,
+        })
+        .await
+    }
+
+    /// Tells a remote account's player and the admin of its new standing, once: journaled
+    /// with their notices if it changes what was told last (`Done`), else `Seen`.
+    pub async fn remote_status(&self, detail: RemoteStatusDetail) -> Reply {
+        let (reply, rx) = oneshot::channel();
+        let job = Job::RemoteStatus {
+            remote: detail.remote.clone(),
+            report: Some(detail),
+            reply,
+        };
+        if self.tx.send(job).await.is_err() {
+            return Reply::shutting_down();
+        }
+        match rx.await {
+            Ok((pending, _)) => pending.resolve().await,
             Err(_) => Reply::shutting_down(),
         }
     }
@@ -393,6 +429,19 @@ async fn serve(state: &mut State, job: Job, changed: &broadcast::Sender<String>)
                 let _ = changed.send(game);
             }
             let _ = reply.send(pending);
+        }
+        Job::RemoteStatus {
+            remote,
+            report,
+            reply,
+        } => {
+            state.recorder.catch_up();
+            let known = handle::remote_status::known(state, &remote);
+            let pending = match report {
+                Some(detail) => handle::remote_status::report(state, detail).await,
+                None => state.after_commit(Reply::new(Status::Done, "")).await,
+            };
+            let _ = reply.send((pending, known));
         }
     }
 }

@@ -49,4 +49,5 @@ mod web_play_browser;
 mod web_security;
 mod xfcc;
 mod xfcc_bridge;
+mod xfcc_bridge_iccf;
 mod xfcc_bridge_players;

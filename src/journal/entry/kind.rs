@@ -76,11 +76,15 @@ pub enum EntryKind {
     /// ([`super::LotDetail`]: the seed, the players in the order shuffled, who goes on);
     /// no game.
     EventLot,
+    /// A `[[remotes]]` account's standing with its server changed: failing for an hour,
+    /// working again, paused on a refused login ([`super::RemoteStatusDetail`]); its player and
+    /// the admin are told with it; no game.
+    RemoteStatus,
 }
 
 impl EntryKind {
     /// Every kind with its name in the journal file.
-    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 35] = [
+    pub(in crate::journal) const NAMES: [(EntryKind, &'static str); 36] = [
         (EntryKind::GameStart, "game_start"),
         (EntryKind::Move, "move"),
         (EntryKind::Rejected, "rejected"),
@@ -116,6 +120,7 @@ impl EntryKind {
         (EntryKind::SpecialLeave, "special_leave"),
         (EntryKind::Stopped, "stopped"),
         (EntryKind::EventLot, "event_lot"),
+        (EntryKind::RemoteStatus, "remote_status"),
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -173,6 +178,7 @@ impl EntryKind {
                 | EntryKind::NotifyDigest
                 | EntryKind::RatingSet
                 | EntryKind::EventLot
+                | EntryKind::RemoteStatus
         )
     }
 

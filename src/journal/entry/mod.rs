@@ -21,7 +21,7 @@ use shakmaty::Color;
 pub use self::kind::EntryKind;
 pub use self::registry_detail::{
     DigestDetail, DrawDetail, EnterDetail, LotDetail, NotifyDetail, PlayerRecord, RatingDetail,
-    SecretDetail, StartDetail, WithdrawDetail,
+    RemoteHealth, RemoteStatusDetail, SecretDetail, StartDetail, WithdrawDetail,
 };
 use super::{Entry, JournalError, NewEntry};
 use crate::event::Event;
@@ -119,6 +119,8 @@ pub enum Meaning {
     RatingSet(RatingDetail),
     /// A knock-out's level match decided by lot.
     EventLot(LotDetail),
+    /// A `[[remotes]]` account's standing with its server changed.
+    RemoteStatus(RemoteStatusDetail),
 }
 
 /// What the record stores of a [`Meaning`] in an entry's columns.
@@ -168,6 +170,7 @@ impl Meaning {
             Meaning::NotifyDigest(_) => EntryKind::NotifyDigest,
             Meaning::RatingSet(_) => EntryKind::RatingSet,
             Meaning::EventLot(_) => EntryKind::EventLot,
+            Meaning::RemoteStatus(_) => EntryKind::RemoteStatus,
         }
     }
 
@@ -225,6 +228,7 @@ impl Meaning {
             Meaning::NotifyDigest(d) => (None, json(d)),
             Meaning::RatingSet(d) => (None, json(d)),
             Meaning::EventLot(d) => (None, json(d)),
+            Meaning::RemoteStatus(d) => (None, json(d)),
         };
         Ok(Encoded {
             kind: self.kind(),
@@ -313,6 +317,7 @@ impl Meaning {
             EntryKind::NotifyDigest => Meaning::NotifyDigest(registry_detail(kind, detail)?),
             EntryKind::RatingSet => Meaning::RatingSet(registry_detail(kind, detail)?),
             EntryKind::EventLot => Meaning::EventLot(registry_detail(kind, detail)?),
+            EntryKind::RemoteStatus => Meaning::RemoteStatus(registry_detail(kind, detail)?),
         })
     }
 

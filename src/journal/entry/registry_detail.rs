@@ -1,7 +1,7 @@
 //! The details of the entries that change no game but the registry of players, events and
 //! ratings (`player_add`, `player_set`, `player_secret`, `notify`, `notify_digest`,
-//! `rating_set`, `event_enter`, `event_draw`, `event_start`, `event_lot`, `event_withdraw`):
-//! what their JSON holds, read back by `journal/registry.rs`.
+//! `rating_set`, `event_enter`, `event_draw`, `event_start`, `event_lot`, `event_withdraw`,
+//! `remote_status`): what their JSON holds, read back by `journal/registry.rs`.
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -59,6 +59,48 @@ pub struct NotifyDetail {
 pub struct DigestDetail {
     pub player: String,
     pub due: Timestamp,
+}
+
+/// How a `[[remotes]]` account stands with its server, as its player and the admin were told.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemoteHealth {
+    /// The server has failed for an hour without a success: the proposals wait.
+    Failing,
+    /// The server answers again after failing or after the account was paused.
+    Working,
+    /// The server refused the account's name or password: nothing is asked of it until the
+    /// account's configuration changes.
+    Paused,
+}
+
+impl RemoteHealth {
+    /// Its word in the record and in the catalogs' selectors.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RemoteHealth::Failing => "failing",
+            RemoteHealth::Working => "working",
+            RemoteHealth::Paused => "paused",
+        }
+    }
+}
+
+/// A `remote_status` entry's detail: account `remote` of `player` changed how it stands
+/// (`{"remote":"iccf","player":"alice","health":"paused","stamp":"9f2c..."}`). Written only
+/// when it changes, so that each change is told once, a restart included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteStatusDetail {
+    pub remote: String,
+    pub player: String,
+    pub health: RemoteHealth,
+    /// A paused account's configuration, as a digest of what says it changed (the URL, the
+    /// username, the password file's path and time; never the password): a restart with the
+    /// same stays paused, one with another tries again.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stamp: String,
+    /// The last failure, for the admin (escaped as logs escape it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
 }
 
 /// An `event_enter` entry's detail.

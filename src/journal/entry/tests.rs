@@ -246,6 +246,22 @@ fn examples(kind: EntryKind) -> Vec<Meaning> {
             seed: "00".repeat(32),
             winner: "boris".to_owned(),
         })],
+        EntryKind::RemoteStatus => vec![
+            Meaning::RemoteStatus(RemoteStatusDetail {
+                remote: "iccf".to_owned(),
+                player: "carol".to_owned(),
+                health: RemoteHealth::Paused,
+                stamp: "9f".repeat(32),
+                why: String::new(),
+            }),
+            Meaning::RemoteStatus(RemoteStatusDetail {
+                remote: "iccf".to_owned(),
+                player: "carol".to_owned(),
+                health: RemoteHealth::Failing,
+                stamp: String::new(),
+                why: "cannot connect to www.iccf.com".to_owned(),
+            }),
+        ],
     }
 }
 

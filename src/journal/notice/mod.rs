@@ -495,6 +495,13 @@ pub enum Notice {
     YourMove {
         game: String,
     },
+    /// For a `[[remotes]]` account's player and the admin: the account's standing with its
+    /// server changed (failing for an hour, working again, paused on a refused login).
+    Remote {
+        remote: String,
+        player: String,
+        health: super::entry::RemoteHealth,
+    },
     /// For the reader's daily digest (`NOTIFY DIGEST`): it came due at `due`. The mail lists
     /// the games that wait for them when it is sent: none if none does.
     Digest {

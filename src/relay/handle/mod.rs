@@ -20,6 +20,7 @@ pub(super) mod offers;
 pub(super) mod players;
 pub(super) mod ratings;
 pub(super) mod remote;
+pub(super) mod remote_status;
 pub(super) mod replica;
 pub(super) mod results;
 pub(super) mod special_leave;

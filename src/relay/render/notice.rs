@@ -7,6 +7,7 @@ use super::moves::{numbered, push_numbered};
 use super::{Audience, shown};
 use crate::game::ColorName;
 use crate::game::clock::{Leave, Overdue};
+use crate::journal::entry::RemoteHealth;
 use crate::journal::notice::{
     ClockAct, Clocks, DrawAct, EventGame, MoveData, MoveNotice, Notice, Side,
 };
@@ -104,6 +105,11 @@ pub(super) fn parts<'a>(
             player,
             reason,
         } => ("WITHDRAWN", event, withdrawn(player, reason)),
+        Notice::Remote {
+            remote,
+            player,
+            health,
+        } => ("REMOTE", remote, remote_health(player, *health)),
         // Not the line's: only a link, or the notice mails, read these.
         Notice::Legacy { .. }
         | Notice::Record { .. }
@@ -242,6 +248,20 @@ fn refused(number: u32, reason: &str) -> String {
         " the other node refused your action {number}: {}",
         shown(reason)
     )
+}
+
+/// `REMOTE`'s rest: whose account, and how it stands with its server now.
+fn remote_health(player: &str, health: RemoteHealth) -> String {
+    let what = match health {
+        RemoteHealth::Failing => {
+            "the server has failed for an hour; the moves proposed wait and are sent when it answers"
+        }
+        RemoteHealth::Working => "the server answers again; the moves waiting are sent",
+        RemoteHealth::Paused => {
+            "the server refused the account's name or password; paused until its configuration changes"
+        }
+    };
+    format!(" {player}: {what}")
 }
 
 /// `WELCOME`'s rest: the new player's name and the notation moves are written to them in.

@@ -1,9 +1,12 @@
 //! A remote account's game whose server record stops being this game's continued: the game
 //! stops for the arbiter, once, and the player's actions in it are refused with the reason.
+//! An account's standing with its server (failing, working again, paused), told once a
+//! change to its player and the admin, and kept through a restart.
 
 use shakmaty::Color;
 
 use super::*;
+use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
 use crate::relay::remote::RemoteSeen;
 
 fn seen(moves: &[&str]) -> RemoteSeen {
@@ -63,20 +66,89 @@ async fn a_server_record_that_is_not_this_games_continued_stops_it_for_the_arbit
     assert_eq!(watched[0].standing, Standing::AwaitingArbiter);
 }
 
+/// A relay with remote account `srv` of alice.
+async fn with_account() -> (Fixture, tempfile::TempDir) {
+    let secrets = tempfile::tempdir().expect("tempdir");
+    let password = secrets.path().join("pw");
+    std::fs::write(&password, "s3cret horse").expect("password");
+    let f = testing::spawn(&format!(
+        "[admin]\nsecret_hash = \"HASH\"\n\
+         [[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\nnotation = \"san\"\nlang = \"ru\"\n\
+         [[remotes]]\nid = \"srv\"\nurl = \"https://localhost:9/xfccbasic.asmx\"\n\
+         player = \"alice\"\nusername = \"alice\"\npassword_file = {password:?}\n"
+    ))
+    .await;
+    (f, secrets)
+}
+
+fn standing(health: RemoteHealth, stamp: &str) -> RemoteStatusDetail {
+    RemoteStatusDetail {
+        remote: "srv".to_owned(),
+        player: "alice".to_owned(),
+        health,
+        stamp: stamp.to_owned(),
+        why: String::new(),
+    }
+}
+
+#[tokio::test]
+async fn an_accounts_standing_is_told_to_its_player_and_the_admin_once_a_change() {
+    let (f, _secrets) = with_account().await;
+    assert_eq!(f.relay.remote_standing("srv").await.expect("asked"), None);
+    // Working with nothing told before is no news.
+    for (health, stamp, status) in [
+        (RemoteHealth::Working, "", Status::Seen),
+        (RemoteHealth::Failing, "", Status::Done),
+        (RemoteHealth::Failing, "", Status::Seen),
+        (RemoteHealth::Working, "", Status::Done),
+        (RemoteHealth::Working, "", Status::Seen),
+        (RemoteHealth::Paused, "a", Status::Done),
+        (RemoteHealth::Paused, "a", Status::Seen),
+        // Paused again under another configuration: told again.
+        (RemoteHealth::Paused, "b", Status::Done),
+    ] {
+        let reply = f.relay.remote_status(standing(health, stamp)).await;
+        assert_eq!(reply.status, status, "{health:?} {stamp}: {}", reply.text);
+    }
+    let told = [
+        "REMOTE srv alice: the server has failed for an hour; the moves proposed wait and are sent when it answers",
+        "REMOTE srv alice: the server answers again; the moves waiting are sent",
+        "REMOTE srv alice: the server refused the account's name or password; paused until its configuration changes",
+        "REMOTE srv alice: the server refused the account's name or password; paused until its configuration changes",
+    ];
+    assert_eq!(f.waiting("alice").await, told);
+    assert_eq!(f.waiting("admin").await, told);
+    // Alice reads Russian in a mail.
+    let rows = f.mailbox.waiting("alice", 0, 10).await.expect("outbox");
+    assert!(
+        f.mailbox.summary(&rows[0]).contains("не отвечает уже час"),
+        "{}",
+        f.mailbox.summary(&rows[0])
+    );
+    let last = f.relay.remote_standing("srv").await.expect("asked");
+    assert_eq!(last, Some(standing(RemoteHealth::Paused, "b")));
+    // What a restart reads back: the last standing, and a record that verifies.
+    let conn = store::open_read_only(f.dir.path()).expect("journal");
+    let replayed = crate::journal::verify(&conn).expect("verifies");
+    assert_eq!(
+        replayed.registry.remotes.get("srv"),
+        Some(&standing(RemoteHealth::Paused, "b"))
+    );
+    assert_eq!(
+        f.entries()
+            .iter()
+            .filter(|(kind, ..)| *kind == EntryKind::RemoteStatus)
+            .count(),
+        4
+    );
+}
+
 /// Regression: the words of a mail around a move in a remote game were journaled here as the
 /// record's message and never reached the server. They go as a proposal of their own, after
 /// the move's, as a `MSG` would.
 #[tokio::test]
 async fn a_message_riding_a_move_in_a_remote_game_goes_as_a_proposal() {
-    let secrets = tempfile::tempdir().expect("tempdir");
-    let password = secrets.path().join("pw");
-    std::fs::write(&password, "s3cret horse").expect("password");
-    let f = testing::spawn(&format!(
-        "[[players]]\nid = \"alice\"\nsecret_hash = \"HASH\"\nnotation = \"san\"\n\
-         [[remotes]]\nid = \"srv\"\nurl = \"https://localhost:9/xfccbasic.asmx\"\n\
-         player = \"alice\"\nusername = \"alice\"\npassword_file = {password:?}\n"
-    ))
-    .await;
+    let (f, _secrets) = with_account().await;
     let reply = f.relay.remote_seen(seen(&[])).await;
     assert_eq!(reply.status, Status::Done, "{}", reply.text);
     let line = "MOVE srv-7 e4";

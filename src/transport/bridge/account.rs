@@ -8,10 +8,12 @@
 //!
 //! Failures keep everything: the server unreachable, slow (every call has a deadline), too
 //! large an answer, a fault, HTML instead of SOAP: the proposals wait, the task backs off with
-//! the one backoff, and after an hour of failing says so once in the log at error level. A
-//! refused login (`AuthenticationFailed`) pauses the account until the configuration changes
-//! (the daemon restarts with it), said once. `/metrics` shows each account's last success and
-//! failures.
+//! the one backoff, and after an hour of failing tells the player and the admin once, and
+//! once again when the server answers ([`super::health`], through `Relay::remote_status`). A
+//! refused login (`AuthenticationFailed`) pauses the account, told at once, until its
+//! configuration changes: a restart with the same configuration (`RemoteConfig::stamp`) stays
+//! paused without asking the server. A message alone is never sent twice across a crash
+//! ([`super::in_flight`]). `/metrics` shows each account's last success and failures.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -24,6 +26,7 @@ use crate::backoff::Backoff;
 use crate::command::Command;
 use crate::command::text::Logged;
 use crate::config::{Config, RemoteConfig};
+use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
 use crate::relay::remote::{RemoteEnd, RemoteSeen, game_id, outside_player};
 use crate::relay::{Channel, Mailbox, Notice, Relay, Request, Sender, Status, refusal_key};
 use crate::transport::http::xfcc::MoveResult;
@@ -31,6 +34,8 @@ use crate::transport::http::xfcc::MoveResult;
 use super::answer::{self, AnswerError};
 use super::client::{self, CallError, Endpoint};
 use super::game::RemoteGame;
+use super::health::Health;
+use super::in_flight::{InFlight, may_have_arrived};
 use super::moves::{self, Sending};
 use super::request::{self, Credentials};
 
@@ -38,11 +43,11 @@ use super::request::{self, Credentials};
 const CALL_DEADLINE: Duration = Duration::from_secs(60);
 /// How often the outbox is looked at for a new proposal between polls (a local read).
 const OUTBOX_LOOK: Duration = Duration::from_secs(2);
-/// Failing this long is said once, at error level.
-const TELL_AFTER: Duration = Duration::from_secs(3_600);
 /// The backoff's first and longest waits.
 const BACKOFF_FIRST: Duration = Duration::from_secs(10);
 const BACKOFF_MAX: Duration = Duration::from_secs(900);
+/// Why a message alone found in flight after a stop is not sent again.
+const MAY_HAVE_ARRIVED: &str = "the relay stopped while sending this message to the remote server, which may have it: not sent again, so that it never arrives twice; send it again if your opponent does not have it";
 /// Proposals read from the outbox at once.
 const BATCH: usize = 50;
 
@@ -92,6 +97,8 @@ pub struct Account {
     shown: BTreeMap<String, Shown>,
     /// Games not played here, said once each.
     skipped: BTreeSet<String>,
+    /// A message alone that may be on its way to the server.
+    in_flight: InFlight,
 }
 
 /// Starts a task for every `[[remotes]]` account.
@@ -119,6 +126,7 @@ pub fn spawn_all(
             outside: BTreeSet::new(),
             shown: BTreeMap::new(),
             skipped: BTreeSet::new(),
+            in_flight: InFlight::open(&config.data_dir, &remote.id),
         };
         tracker.spawn(account.run());
     }
@@ -127,35 +135,54 @@ pub fn spawn_all(
 impl Account {
     async fn run(mut self) {
         let id = self.config.id.clone();
+        let Ok(told) = self.relay.remote_standing(&id).await else {
+            return;
+        };
+        let paused = told
+            .as_ref()
+            .is_some_and(|t| t.health == RemoteHealth::Paused && t.stamp == self.config.stamp);
+        metrics::gauge!("ccrelay_remote_paused", "remote" => id.clone()).set(if paused {
+            1.0
+        } else {
+            0.0
+        });
+        if paused {
+            tracing::error!(remote = %id, "the remote account stays paused: its configuration has not changed since the server refused its name or password");
+            self.shutdown.cancelled().await;
+            return;
+        }
         tracing::info!(remote = %id, url = %self.config.url, "remote account started");
+        let mut health = Health::new(told.map(|t| t.health));
         let mut backoff = Backoff::new(BACKOFF_FIRST, BACKOFF_MAX);
-        let mut failing_since: Option<Instant> = None;
-        let mut told = false;
         loop {
             match self.round().await {
                 Ok(()) => {
                     backoff.reset();
-                    failing_since = None;
-                    told = false;
                     let now = jiff::Timestamp::now().as_second() as f64;
                     metrics::gauge!("ccrelay_remote_last_success_seconds", "remote" => id.clone())
                         .set(now);
+                    if let Some(news) = health.succeeded() {
+                        tracing::info!(remote = %id, "the remote server answers again");
+                        self.tell(news, "").await;
+                    }
                 }
                 Err(Failure::Authentication) => {
                     metrics::counter!("ccrelay_remote_failures_total", "remote" => id.clone())
                         .increment(1);
                     metrics::gauge!("ccrelay_remote_paused", "remote" => id.clone()).set(1.0);
                     tracing::error!(remote = %id, username = %Logged(&self.config.username), "the remote server refused the account's name or password: the account is paused until its configuration changes");
+                    if let Some(news) = health.refused() {
+                        self.tell(news, "").await;
+                    }
                     self.shutdown.cancelled().await;
                     return;
                 }
                 Err(Failure::Other(why)) => {
                     metrics::counter!("ccrelay_remote_failures_total", "remote" => id.clone())
                         .increment(1);
-                    let since = *failing_since.get_or_insert_with(Instant::now);
-                    if !told && since.elapsed() >= TELL_AFTER {
-                        told = true;
+                    if let Some(news) = health.failed(Instant::now()) {
                         tracing::error!(remote = %id, player = %self.config.player, error = %Logged(&why), "the remote server has failed for an hour; the player's proposals wait");
+                        self.tell(news, &why).await;
                     } else {
                         tracing::warn!(remote = %id, error = %Logged(&why), "the remote server failed; trying again later");
                     }
@@ -168,6 +195,26 @@ impl Account {
             if !self.wait_for_next_round().await {
                 return;
             }
+        }
+    }
+
+    /// Tells the account's player and the admin how it stands now (the relay journals it
+    /// once, and tells nothing it told last).
+    async fn tell(&self, health: RemoteHealth, why: &str) {
+        let detail = RemoteStatusDetail {
+            remote: self.config.id.clone(),
+            player: self.config.player.clone(),
+            health,
+            stamp: if health == RemoteHealth::Paused {
+                self.config.stamp.clone()
+            } else {
+                String::new()
+            },
+            why: Logged(why).to_string().chars().take(200).collect(),
+        };
+        let reply = self.relay.remote_status(detail).await;
+        if !reply.status.is_final() {
+            tracing::warn!(remote = %self.config.id, reply = %Logged(&reply.text), "the account's standing not told");
         }
     }
 
@@ -331,6 +378,16 @@ impl Account {
                     tracing::info!(remote = %self.config.id, game = %row.game, number, "a proposal the server shows applied or past; not sent again");
                 }
                 Sending::Unsupported(why) => self.refused(&row.game, number, why).await?,
+                Sending::Call(call) if call.is_message_alone() => {
+                    took |= self.send_message(&row.game, number, row.id, &call).await?;
+                    // Acknowledged before it is forgotten: a stop between the two finds it
+                    // acknowledged, never waiting and forgotten.
+                    self.acknowledge(&row.to, row.id).await?;
+                    self.in_flight
+                        .clear()
+                        .map_err(|e| Failure::Other(format!("the message in flight: {e}")))?;
+                    continue;
+                }
                 Sending::Call(call) => {
                     let envelope = request::make_a_move(&self.credentials(), &call);
                     let answer = self.call("MakeAMove", envelope).await?;
@@ -356,6 +413,63 @@ impl Account {
         Ok(took)
     }
 
+    /// Sends a message alone, once across a crash ([`InFlight`]): one the last run may have
+    /// sent is not sent again, and its player is told; `true` if the server took it. The
+    /// caller acknowledges the row, then forgets it in flight.
+    async fn send_message(
+        &mut self,
+        game: &str,
+        number: u32,
+        row: i64,
+        call: &request::MoveCall,
+    ) -> Result<bool, Failure> {
+        let local = |e: std::io::Error| Failure::Other(format!("the message in flight: {e}"));
+        if self.in_flight.was_sending(row) {
+            tracing::warn!(remote = %self.config.id, game, number, "a message alone that may have reached the server before a stop; not sent again");
+            self.not_sent(game, number, MAY_HAVE_ARRIVED.to_owned())
+                .await?;
+            return Ok(false);
+        }
+        self.in_flight.mark(row).map_err(local)?;
+        let envelope = request::make_a_move(&self.credentials(), call);
+        let answer = match client::call(
+            &self.endpoint,
+            self.config.ca_file.as_deref(),
+            "MakeAMove",
+            envelope,
+            CALL_DEADLINE,
+        )
+        .await
+        {
+            Ok(answer) => answer,
+            Err(e) => {
+                if !may_have_arrived(&e) {
+                    self.in_flight.clear().map_err(local)?;
+                }
+                return Err(e.into());
+            }
+        };
+        let took = match answer::move_result(&answer) {
+            Ok(MoveResult::Success) => true,
+            Ok(MoveResult::AuthenticationFailed) => {
+                self.in_flight.clear().map_err(local)?;
+                return Err(Failure::Authentication);
+            }
+            Ok(MoveResult::ServerError) | Err(_) => {
+                // The server's own error, or an answer that does not read: it may have
+                // kept the message; the next round tells the player so.
+                return Err(Failure::Other(
+                    "no readable answer to a message sent alone".to_owned(),
+                ));
+            }
+            Ok(refusal) => {
+                self.refused(game, number, refusal.as_str()).await?;
+                false
+            }
+        };
+        Ok(took)
+    }
+
     async fn acknowledge(&self, reader: &str, id: i64) -> Result<(), Failure> {
         self.mailbox
             .acknowledge(reader, id)
@@ -368,6 +482,13 @@ impl Account {
     /// and the player told, with the reason.
     async fn refused(&self, game: &str, number: u32, reason: &str) -> Result<(), Failure> {
         tracing::info!(remote = %self.config.id, game, number, reason, "the remote server refused a proposal");
+        self.not_sent(game, number, format!("the remote server says {reason}"))
+            .await
+    }
+
+    /// Proposal `number` in `game` is not in the server's record, for `reason`: recorded once,
+    /// and the player told.
+    async fn not_sent(&self, game: &str, number: u32, reason: String) -> Result<(), Failure> {
         let player = self.config.player.clone();
         let sender = Sender {
             player,
@@ -377,7 +498,7 @@ impl Account {
         let command = Command::PeerRefused {
             game: game.to_owned(),
             number,
-            reason: format!("the remote server says {reason}"),
+            reason,
         };
         // Only the account's player proposes in the game: the number alone names the proposal.
         let key = refusal_key(game, 'r', number);

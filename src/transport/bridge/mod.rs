@@ -8,7 +8,9 @@
 //! ([`game`]); the server's moves and the player's proposals between its words and the
 //! record's ([`moves`]); and a task per `[[remotes]]` account that polls the server, applies
 //! its games through the relay (the server keeps their record) and sends the player's
-//! proposals ([`account`]).
+//! proposals ([`account`]), telling its player and the admin when it fails for an hour,
+//! recovers or is paused ([`health`]), and never sending a message alone twice across a
+//! crash ([`in_flight`]).
 //!
 //! ```
 //! use ccrelay::transport::bridge::{answer, request};
@@ -31,5 +33,7 @@ pub mod account;
 pub mod answer;
 pub mod client;
 pub mod game;
+pub mod health;
+pub mod in_flight;
 pub mod moves;
 pub mod request;

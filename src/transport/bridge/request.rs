@@ -27,6 +27,17 @@ pub struct MoveCall {
     pub message: Option<String>,
 }
 
+impl MoveCall {
+    /// A message with nothing else: no move, no flag. It has no move number to guard a
+    /// second send ([`super::in_flight`]).
+    pub fn is_message_alone(&self) -> bool {
+        self.message.is_some()
+            && self.my_move.is_none()
+            && self.movecount.is_none()
+            && !(self.offer_draw || self.accept_draw || self.claim_draw || self.resign)
+    }
+}
+
 /// `GetMyGames` for the account.
 pub fn get_my_games(account: &Credentials<'_>) -> String {
     soap::request(
