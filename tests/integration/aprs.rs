@@ -440,13 +440,14 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
     drop(daemon);
     assert_eq!(moves_of(&config, "m1"), want, "each move once");
     eprintln!(
-        "aprs: 4 moves by APRS message in {elapsed:.1?} (with a copy, a wrong code and a lost ack); \
+        "aprs: {} moves by APRS message in {elapsed:.1?} (with a copy, a wrong code and a lost ack); \
          on air: handheld {:.1} s, relay {:.1} s; {:.0} bytes on air a move at 1200 baud \
          (preambles included), {} frames from the handheld; one plain move and the opponent's \
          answer, each acknowledged: {:.0} bytes from the handheld, {:.0} from the relay",
+        4 + extra,
         air[1],
         air[0],
-        (air[0] + air[1]) * 150.0 / 4.0,
+        (air[0] + air[1]) * 150.0 / (4 + extra) as f64,
         hal.sent,
         one_move[1],
         one_move[0],

@@ -272,7 +272,9 @@ impl Station {
                     Ok((n, game)) => under_way
                         .iter()
                         .find(|v| v.id == game.id)
-                        .map_or_else(|| "no such game".into(), |v| answers::show(n, v)),
+                        .map_or_else(|| "no such game".into(), |v| {
+                            answers::show(n, v, player.written_notation())
+                        }),
                     Err(why) => why,
                 });
             }
