@@ -96,12 +96,8 @@ impl Player {
     pub fn written_notation(&self) -> Notation {
         let ascii_only = |lang: Lang| lang == Lang::Figurine || lang.is_cyrillic();
         match (&self.reach, self.notation) {
-            (Reach::Radio, Notation::San(lang)) if ascii_only(lang) => {
-                Notation::San(Lang::English)
-            }
-            (Reach::Radio, Notation::Lan(lang)) if ascii_only(lang) => {
-                Notation::Lan(Lang::English)
-            }
+            (Reach::Radio, Notation::San(lang)) if ascii_only(lang) => Notation::San(Lang::English),
+            (Reach::Radio, Notation::Lan(lang)) if ascii_only(lang) => Notation::Lan(Lang::English),
             (_, notation) => notation,
         }
     }

@@ -50,7 +50,7 @@ pub(in crate::relay) fn preview(
     let board = game.board();
     let letters = lang
         .or_else(
-            || match state.people.players.get(player).map(|p| p.written_notation()) {
+            || match state.people.players.get(player).map(|p| p.notation) {
                 Some(Notation::San(l) | Notation::Lan(l)) => Some(l),
                 _ => None,
             },

@@ -221,8 +221,15 @@ impl Handheld {
 
 /// hal's card, as `ccrelay radio card` prints it.
 fn card(config: &Path) -> Vec<String> {
+    card_with(config, &[])
+}
+
+/// hal's card, as `ccrelay radio card` prints it with `args` (`--next`: his next card).
+fn card_with(config: &Path, args: &[&str]) -> Vec<String> {
     let out = ccrelay()
-        .args(["radio", "card", "hal", "--config"])
+        .args(["radio", "card", "hal"])
+        .args(args)
+        .arg("--config")
         .arg(config)
         .output()
         .expect("ccrelay radio card");
@@ -276,7 +283,7 @@ fn frames_sent(tnc: &[Direwolf; 2]) -> usize {
 /// h8-g8 and back (no claim is made, so the repetitions end nothing).
 fn shuffle(k: usize) -> (&'static str, &'static str, &'static str) {
     // (Black's move in SAN, in ICCF; White's answer in ICCF)
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         ("Rg8", "8878", "2133")
     } else {
         ("Rh8", "7888", "3321")
@@ -287,7 +294,10 @@ fn shuffle(k: usize) -> (&'static str, &'static str, &'static str) {
 fn a_game_by_aprs_message_against_a_player_over_tcp() {
     require_direwolf();
     let extra = extra_moves();
-    assert!(extra <= 90, "the card has 100 codes: at most 90 extra moves");
+    assert!(
+        extra <= 90,
+        "the card has 100 codes: at most 90 extra moves"
+    );
     let channel = Channel::start(noise());
     let root = tempfile::tempdir().expect("tempdir");
     let tnc = [0, 1].map(|i| {
@@ -476,9 +486,11 @@ fn a_game_by_aprs_message_against_a_player_over_tcp() {
 
 /// The relay's TNC reached as a hardware TNC is, over a serial line: Direwolf's KISS on a
 /// pseudo-terminal (`direwolf -p`), opened by the port as `device`, at 9600 baud 8N1 as a
-/// TNC's serial port is usually set. A move crosses the air both ways through it.
+/// TNC's serial port is usually set. A move crosses the air both ways through it; then the
+/// player's next card (`ccrelay radio card --next`, for a lost one) is made while the daemon
+/// runs, and the old card's codes are refused.
 #[test]
-fn a_move_by_aprs_message_through_a_tnc_on_a_serial_line() {
+fn moves_by_aprs_message_through_a_serial_tnc_and_a_lost_card_replaced() {
     require_direwolf();
     let channel = Channel::start(500);
     let root = tempfile::tempdir().expect("tempdir");
@@ -499,13 +511,24 @@ fn a_move_by_aprs_message_through_a_tnc_on_a_serial_line() {
     let (code, text) = boris.call("MOVE m1 1... e5");
     assert_eq!(code, 250, "{text}");
     hal.expect("5755", false);
+
+    // hal lost his card: the next one is made while the daemon runs, and the old one's codes
+    // are refused from then on.
+    let next = card_with(&config, &["--next"]);
+    assert!(next.iter().all(|code| !codes.contains(code)), "a new card");
+    hal.send(&format!("2 Nf3 {}", codes[1]), "2");
+    let (refusal, _) = hal.expect("nothing done", false);
+    assert!(refusal.contains(&codes[1]), "{refusal}");
+    hal.send(&format!("2 Nf3 {}", next[0]), "3");
+    hal.expect("7163", false);
     drop(boris);
     drop(daemon);
     assert_eq!(
         moves_of(&config, "m1"),
-        [("hal", "5254"), ("boris", "5755")].map(|(p, m)| (p.to_owned(), m.to_owned())),
+        [("hal", "5254"), ("boris", "5755"), ("hal", "7163")]
+            .map(|(p, m)| (p.to_owned(), m.to_owned())),
     );
     // What the relay sent went through the pseudo-terminal: its Direwolf put it on air.
     let (sent, _) = relay_tnc.frames();
-    assert!(sent >= 3, "an ack, an answer and a move sent: {sent} frames");
+    assert!(sent >= 3, "acks, answers and a move sent: {sent} frames");
 }

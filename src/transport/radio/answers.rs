@@ -74,7 +74,12 @@ pub fn games(under_way: &[GameView]) -> String {
 pub fn show(n: usize, view: &GameView, notation: Notation) -> String {
     const LAST_WORDS: usize = 9;
     let words = numbered_moves(view.kind, view.start_fen.as_deref(), &view.moves, notation)
-        .unwrap_or_else(|| view.movetext.split_whitespace().map(str::to_owned).collect());
+        .unwrap_or_else(|| {
+            view.movetext
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect()
+        });
     let tail = words[words.len().saturating_sub(LAST_WORDS)..].join(" ");
     let dots = if words.len() > LAST_WORDS { "... " } else { "" };
     let moves = if words.is_empty() {
