@@ -984,7 +984,7 @@ _ccrelay() {
             return 0
             ;;
         ccrelay__subcmd__radio__subcmd__card)
-            opts="-h --config --help"
+            opts="-h --next --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

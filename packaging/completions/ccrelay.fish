@@ -101,6 +101,7 @@ complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and not __fish_se
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and not __fish_seen_subcommand_from card help" -f -a "card" -d 'Print a player\'s card of one-time codes (their APRS messages end with one)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and not __fish_seen_subcommand_from card help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and __fish_seen_subcommand_from card" -l config -d 'The configuration file (its data directory holds the card key)' -r -F
+complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and __fish_seen_subcommand_from card" -l next -d 'Make and print the player\'s next card, for one lost: from then on only its codes are accepted (the daemon need not be restarted)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and __fish_seen_subcommand_from card" -s h -l help -d 'Print help'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and __fish_seen_subcommand_from help" -f -a "card" -d 'Print a player\'s card of one-time codes (their APRS messages end with one)'
 complete -c ccrelay -n "__fish_ccrelay_using_subcommand radio; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -84,6 +84,25 @@ pub struct Player {
     pub notify: Option<crate::command::Notify>,
 }
 
+impl Player {
+    /// The notation moves are written in for this player: their own, except where they are
+    /// reached by APRS message, whose text is ASCII: there a SAN or long algebraic in Cyrillic
+    /// letters or in figurines is written in English letters. Russian and Ukrainian piece
+    /// letters have no ASCII form that a reader both knows and can type back (`Ф` and `Л`
+    /// have no Latin look-alike; transliterated, `С` becomes `S` and `Кр` `Kr`, which no
+    /// reader of moves reads, and `К`, the knight, becomes FIDE's king), while FIDE's English
+    /// letters are what every player reads and what a handheld's keypad types (docs/radio.md,
+    /// "What a Russian reader gets").
+    pub fn written_notation(&self) -> Notation {
+        let ascii_only = |lang: Lang| lang == Lang::Figurine || lang.is_cyrillic();
+        match (&self.reach, self.notation) {
+            (Reach::Radio, Notation::San(lang)) if ascii_only(lang) => Notation::San(Lang::English),
+            (Reach::Radio, Notation::Lan(lang)) if ascii_only(lang) => Notation::Lan(Lang::English),
+            (_, notation) => notation,
+        }
+    }
+}
+
 /// How a player is reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reach {
@@ -250,4 +269,50 @@ fn check_radio(
     let (narrow, wide) = APRS_WIDTH;
     let width = c.number(&key("aprs_width"), width, narrow, wide, wide) as usize;
     Some(PlayerRadio { callsign, width })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(notation: Notation, reach: Reach) -> Player {
+        Player {
+            id: "hal".into(),
+            name: "Hal".into(),
+            secret_hash: String::new(),
+            notation,
+            lang: None,
+            reach,
+            email: None,
+            radio: None,
+            notify: None,
+        }
+    }
+
+    #[test]
+    fn a_radio_player_reads_moves_in_ascii_letters() {
+        let by_radio = |n| player(n, Reach::Radio).written_notation();
+        assert_eq!(
+            by_radio(Notation::San(Lang::Russian)),
+            Notation::San(Lang::English)
+        );
+        assert_eq!(
+            by_radio(Notation::Lan(Lang::Ukrainian)),
+            Notation::Lan(Lang::English)
+        );
+        assert_eq!(
+            by_radio(Notation::San(Lang::Figurine)),
+            Notation::San(Lang::English)
+        );
+        for kept in [
+            Notation::Iccf,
+            Notation::Uci,
+            Notation::San(Lang::German),
+            Notation::Lan(Lang::English),
+        ] {
+            assert_eq!(by_radio(kept), kept, "{kept}");
+        }
+        let by_tcp = player(Notation::San(Lang::Russian), Reach::Tcp);
+        assert_eq!(by_tcp.written_notation(), Notation::San(Lang::Russian));
+    }
 }

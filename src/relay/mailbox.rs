@@ -227,7 +227,7 @@ impl Mailbox {
     pub fn audience(&self, player: &str) -> Audience {
         self.roster
             .with(player, |p| Audience {
-                notation: p.notation,
+                notation: p.written_notation(),
                 lang: p.lang,
             })
             .unwrap_or_default()

@@ -50,7 +50,7 @@ impl People {
     pub(super) fn written_for(&self, player: &str, pos: &dyn Board, m: &Ply) -> String {
         self.players
             .get(player)
-            .map_or_else(|| pos.code(m), |p| pos.write(m, p.notation))
+            .map_or_else(|| pos.code(m), |p| pos.write(m, p.written_notation()))
     }
 
     /// Whether the relay can reach `player` the way they are to be reached.

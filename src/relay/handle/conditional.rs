@@ -45,7 +45,7 @@ pub(in crate::relay) async fn conditional(
             .people
             .players
             .get(&request.player)
-            .map_or(Notation::Iccf, |p| p.notation);
+            .map_or(Notation::Iccf, |p| p.written_notation());
         (
             format!(
                 "conditional line set {game_id}: {}",

@@ -46,7 +46,7 @@ pub(in crate::relay) fn show(state: &State, request: &Request, game_id: &str) ->
         .people
         .players
         .get(&request.player)
-        .map_or(crate::notation::Notation::Iccf, |p| p.notation);
+        .map_or(crate::notation::Notation::Iccf, |p| p.written_notation());
     Reply::new(
         Status::Done,
         render::show(game, notation, &request.player, state.recorder.now),

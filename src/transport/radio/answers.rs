@@ -5,6 +5,10 @@
 
 use std::time::{Duration, Instant};
 
+use shakmaty::Color;
+
+use crate::game::{Kind, Ply, board};
+use crate::notation::Notation;
 use crate::relay::{GameView, Standing};
 
 use super::aprs::split;
@@ -35,7 +39,7 @@ pub fn numbered(player: &str, views: &[GameView]) -> (Vec<Numbered>, Vec<GameVie
 
 /// The opponent's name in `view`.
 fn opponent(view: &GameView) -> &str {
-    if view.color == shakmaty::Color::White {
+    if view.color == Color::White {
         &view.black
     } else {
         &view.white
@@ -63,11 +67,19 @@ pub fn games(under_way: &[GameView]) -> String {
         .join("; ")
 }
 
-/// `SHOW g1`: the game's last moves and whose move it is (`g1 m1 vs boris: ... 4.Ng5 d5
-/// 5.exd5; your move`); the whole game is on the web page and in `SHOW` over TCP.
-pub fn show(n: usize, view: &GameView) -> String {
+/// `SHOW g1`: the game's last moves in the player's notation (`notation`, from
+/// [`Player::written_notation`](crate::config::Player::written_notation): ASCII for a radio)
+/// and whose move it is (`g1 m1 vs boris: ... 4.Ng5 d5 5.exd5; your move`, `... 4.6375 4754
+/// 5.5445`); the whole game is on the web page and in `SHOW` over TCP.
+pub fn show(n: usize, view: &GameView, notation: Notation) -> String {
     const LAST_WORDS: usize = 9;
-    let words: Vec<&str> = view.movetext.split_whitespace().collect();
+    let words = numbered_moves(view.kind, view.start_fen.as_deref(), &view.moves, notation)
+        .unwrap_or_else(|| {
+            view.movetext
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect()
+        });
     let tail = words[words.len().saturating_sub(LAST_WORDS)..].join(" ");
     let dots = if words.len() > LAST_WORDS { "... " } else { "" };
     let moves = if words.is_empty() {
@@ -81,6 +93,31 @@ pub fn show(n: usize, view: &GameView) -> String {
         opponent(view),
         turn(view)
     )
+}
+
+/// `moves` from the start (`start_fen`, or the usual one) in `notation`, White's numbered
+/// (`4.Ng5`, and `12...Nf6` for a first move by Black); `None` if the start does not read.
+fn numbered_moves(
+    kind: Kind,
+    start_fen: Option<&str>,
+    moves: &[Ply],
+    notation: Notation,
+) -> Option<Vec<String>> {
+    let mut pos = board(kind, start_fen).ok()?;
+    let mut words = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let written = pos.write(m, notation);
+        let number = pos.move_number();
+        words.push(if pos.turn() == Color::White {
+            format!("{number}.{written}")
+        } else if i == 0 {
+            format!("{number}...{written}")
+        } else {
+            written
+        });
+        pos.play(m);
+    }
+    Some(words)
 }
 
 /// A protocol line (an outbox item's, `MOVE m1 5. Nf3 (...) by anna; clock: ...`) as a radio
@@ -160,6 +197,7 @@ impl Flight {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::Lang;
 
     #[test]
     fn a_message_is_resent_with_backoff_then_held_until_its_station_is_heard() {
@@ -200,6 +238,53 @@ mod tests {
         assert_eq!(
             item_text("RESIGN m9 Black (boris) resigned", &games),
             "RESIGN m9 Black (boris) resigned"
+        );
+    }
+
+    /// The plies of `uci` from the usual start.
+    fn plies(uci: &str) -> Vec<Ply> {
+        let mut pos = board(Kind::Chess, None).expect("the start");
+        uci.split_whitespace()
+            .map(|u| {
+                let ply = pos.read(u, None).expect("legal").ply;
+                pos.play(&ply);
+                ply
+            })
+            .collect()
+    }
+
+    #[test]
+    fn show_writes_the_moves_in_the_players_notation() {
+        let moves = plies("e2e4 e7e5 g1f3 b8c6 f1c4");
+        let written = |notation| {
+            numbered_moves(Kind::Chess, None, &moves, notation)
+                .expect("the start reads")
+                .join(" ")
+        };
+        assert_eq!(written(Notation::Iccf), "1.5254 5755 2.7163 2836 3.6134");
+        assert_eq!(
+            written(Notation::San(Lang::English)),
+            "1.e4 e5 2.Nf3 Nc6 3.Bc4"
+        );
+        assert_eq!(
+            written(Notation::Lan(Lang::English)),
+            "1.e2-e4 e7-e5 2.Ng1-f3 Nb8-c6 3.Bf1-c4"
+        );
+        assert_eq!(
+            written(Notation::San(Lang::German)),
+            "1.e4 e5 2.Sf3 Sc6 3.Lc4"
+        );
+        // A game from a position with Black to move: its first move numbered with dots.
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let mut pos = board(Kind::Chess, Some(fen)).expect("the FEN");
+        let e5 = pos.read("e7e5", None).expect("legal").ply;
+        pos.play(&e5);
+        let nf3 = pos.read("g1f3", None).expect("legal").ply;
+        let from_fen = numbered_moves(Kind::Chess, Some(fen), &[e5, nf3], Notation::Iccf);
+        assert_eq!(from_fen, Some(vec!["1...5755".into(), "2.7163".into()]));
+        assert_eq!(
+            numbered_moves(Kind::Chess, Some("not a fen"), &[], Notation::Iccf),
+            None
         );
     }
 

@@ -15,6 +15,13 @@
 //! each wrong try counts as a failed login at the one login door (10 a minute per player by
 //! default: 14,400 tries a day, each on air under the guesser's callsign, find a code about
 //! once in 230 days; docs/radio.md has the arithmetic).
+//!
+//! A lost card is replaced by the player's next one (`ccrelay radio card p --next`): card `c`
+//! holds codes number `(c - 1) * 100 + 1` to `c * 100` of the same sequence, so the first
+//! card's are what they always were, each card's differ from every other's, and once the next
+//! card is made only its codes are accepted. Which card a player is on is a line appended to
+//! `radio-cards` in the data directory (by the command line, while the daemon runs), read
+//! again whenever a code is checked.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +39,8 @@ pub const WINDOW: usize = 10;
 pub const CODE_CHARS: usize = 5;
 /// The key's file in the data directory.
 pub const KEY_FILE: &str = "radio-card.key";
+/// The file of each player's card in use (`player<TAB>card`, the last line a player's wins).
+pub const CARDS_FILE: &str = "radio-cards";
 /// The symbols of a code: digits and capitals without the look-alikes `0 O 1 I`.
 const ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 
@@ -112,28 +121,42 @@ impl CardKey {
         out
     }
 
-    /// The number of `code` (any case) on `player`'s card, if it is one of the [`WINDOW`]
-    /// lowest codes not in `used`.
-    pub fn accepts(&self, player: &str, code: &str, used: impl Fn(u32) -> bool) -> Option<u32> {
+    /// The number of `code` (any case) on `player`'s card `card`, if it is one of the
+    /// [`WINDOW`] lowest codes of that card not in `used` (numbers count on from the cards
+    /// before: card 2's first code is number 101).
+    pub fn accepts(
+        &self,
+        player: &str,
+        card: u32,
+        code: &str,
+        used: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
         let code = code.to_ascii_uppercase();
-        (1..=CARD_CODES)
+        numbers_of(card)
             .filter(|i| !used(*i))
             .take(WINDOW)
             .find(|i| self.code(player, *i) == code)
     }
 
-    /// `player`'s card as printed: ten rows of ten numbered codes.
-    pub fn card(&self, player: &str, name: &str, callsign: &str) -> String {
+    /// `player`'s card `card` as printed: ten rows of ten codes, numbered 1 to 100 on every
+    /// card.
+    pub fn card(&self, player: &str, card: u32, name: &str, callsign: &str) -> String {
+        let which = if card > 1 {
+            format!(", card {card} (card {} and before refused)", card - 1)
+        } else {
+            String::new()
+        };
         let mut out = format!(
-            "ccrelay radio card: {name} ({player}), {callsign}\n\
+            "ccrelay radio card: {name} ({player}), {callsign}{which}\n\
              End every message with a code, each used once, in order\n\
              (any of the ten lowest not yet used is taken): 5254 CODE\n\n"
         );
+        let first = first_number(card);
         for row in 0..CARD_CODES / 10 {
             out.push_str(&format!("{:>3}-{:<3}", row * 10 + 1, row * 10 + 10));
-            for i in 1..=10 {
+            for i in 0..10 {
                 out.push(' ');
-                out.push_str(&self.code(player, row * 10 + i));
+                out.push_str(&self.code(player, first + row * 10 + i));
             }
             out.push('\n');
         }
@@ -141,10 +164,66 @@ impl CardKey {
     }
 }
 
-/// The lowest code number not in `used`: the one a player's page says comes next; `None`
-/// once the card is used up.
-pub fn next_code(used: impl Fn(u32) -> bool) -> Option<u32> {
-    (1..=CARD_CODES).find(|n| !used(*n))
+/// The number of card `card`'s first code (card 1's is 1).
+fn first_number(card: u32) -> u32 {
+    card.max(1)
+        .saturating_sub(1)
+        .saturating_mul(CARD_CODES)
+        .saturating_add(1)
+}
+
+/// The numbers of card `card`'s codes.
+fn numbers_of(card: u32) -> std::ops::RangeInclusive<u32> {
+    let first = first_number(card);
+    first..=first.saturating_add(CARD_CODES - 1)
+}
+
+/// The place on card `card` (1 to 100) of the lowest code number of that card not in `used`:
+/// the one a player's page says comes next; `None` once the card is used up.
+pub fn next_code(card: u32, used: impl Fn(u32) -> bool) -> Option<u32> {
+    let first = first_number(card);
+    numbers_of(card).find(|n| !used(*n)).map(|n| n - first + 1)
+}
+
+/// The card `player` is on, as `radio-cards` in `data_dir` says (1 when it names them not,
+/// or is not there).
+pub fn card_of(data_dir: &Path, player: &str) -> u32 {
+    let Ok(bytes) = std::fs::read(data_dir.join(CARDS_FILE)) else {
+        return 1;
+    };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .rev()
+        .find_map(|line| match line.split_once('\t') {
+            Some((p, card)) if p == player => card.trim().parse::<u32>().ok(),
+            _ => None,
+        })
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Moves `player` on to their next card, durably; its number. From then on only the new
+/// card's codes are accepted.
+pub fn next_card(data_dir: &Path, player: &str) -> std::io::Result<u32> {
+    if player.contains(['\t', '\n']) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a player's id holds no tab or line break",
+        ));
+    }
+    let card = card_of(data_dir, player)
+        .checked_add(1)
+        .filter(|c| c.checked_mul(CARD_CODES).is_some())
+        .ok_or_else(|| std::io::Error::other("no card after this one"))?;
+    let path = data_dir.join(CARDS_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)?;
+    file.write_all(format!("{player}\t{card}\n").as_bytes())?;
+    file.sync_all()?;
+    crate::durable::sync_parent(&path)?;
+    Ok(card)
 }
 
 /// Whether `word` has the form of a code (not whether it is right).
@@ -181,22 +260,31 @@ mod tests {
             move |i: u32| u.contains(&i)
         };
         assert_eq!(
-            key.accepts("anna", &key.code("anna", 3), used(&[])),
+            key.accepts("anna", 1, &key.code("anna", 3), used(&[])),
             Some(3)
         );
         assert_eq!(
-            key.accepts("anna", &key.code("anna", 3).to_lowercase(), used(&[])),
+            key.accepts("anna", 1, &key.code("anna", 3).to_lowercase(), used(&[])),
             Some(3)
         );
-        assert_eq!(key.accepts("anna", &key.code("anna", 3), used(&[3])), None);
-        assert_eq!(key.accepts("anna", &key.code("anna", 11), used(&[])), None);
         assert_eq!(
-            key.accepts("anna", &key.code("anna", 11), used(&[2])),
+            key.accepts("anna", 1, &key.code("anna", 3), used(&[3])),
+            None
+        );
+        assert_eq!(
+            key.accepts("anna", 1, &key.code("anna", 11), used(&[])),
+            None
+        );
+        assert_eq!(
+            key.accepts("anna", 1, &key.code("anna", 11), used(&[2])),
             Some(11)
         );
-        assert_eq!(key.accepts("boris", &key.code("anna", 1), used(&[])), None);
-        assert_eq!(next_code(used(&[1, 2, 4])), Some(3));
-        assert_eq!(next_code(|_| true), None);
+        assert_eq!(
+            key.accepts("boris", 1, &key.code("anna", 1), used(&[])),
+            None
+        );
+        assert_eq!(next_code(1, used(&[1, 2, 4])), Some(3));
+        assert_eq!(next_code(1, |_| true), None);
     }
 
     #[test]
@@ -212,9 +300,43 @@ mod tests {
     #[test]
     fn a_card_lists_every_code() {
         let key = CardKey::from_bytes([2; 32]);
-        let card = key.card("anna", "Anna", "N0CALL-7");
+        let card = key.card("anna", 1, "Anna", "N0CALL-7");
         for i in 1..=CARD_CODES {
             assert!(card.contains(&key.code("anna", i)));
         }
+        let second = key.card("anna", 2, "Anna", "N0CALL-7");
+        assert!(second.contains("card 2"), "{second}");
+        for i in 1..=CARD_CODES {
+            assert!(!second.contains(&key.code("anna", i)), "no code of card 1");
+            assert!(second.contains(&key.code("anna", CARD_CODES + i)));
+        }
+    }
+
+    #[test]
+    fn a_next_card_refuses_the_lost_ones_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = CardKey::from_bytes([3; 32]);
+        let nothing_used = |_: u32| false;
+        assert_eq!(card_of(dir.path(), "anna"), 1, "no file: the first card");
+        let old = key.code("anna", 1);
+        assert_eq!(key.accepts("anna", 1, &old, nothing_used), Some(1));
+        assert_eq!(next_card(dir.path(), "anna").unwrap(), 2);
+        assert_eq!(card_of(dir.path(), "anna"), 2);
+        assert_eq!(card_of(dir.path(), "boris"), 1, "only hers");
+        let card = card_of(dir.path(), "anna");
+        assert_eq!(key.accepts("anna", card, &old, nothing_used), None);
+        let new = key.code("anna", CARD_CODES + 1);
+        assert_eq!(
+            key.accepts("anna", card, &new, nothing_used),
+            Some(CARD_CODES + 1)
+        );
+        assert_eq!(
+            next_code(card, |n| n == CARD_CODES + 1),
+            Some(2),
+            "the second code of the new card comes next"
+        );
+        assert_eq!(next_card(dir.path(), "anna").unwrap(), 3);
+        assert_eq!(card_of(dir.path(), "anna"), 3);
+        assert!(next_card(dir.path(), "an\tna").is_err());
     }
 }

@@ -22,7 +22,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::answers::{self, Flight};
 use super::aprs::Aprs;
 use super::ax25::{Callsign, PID_NO_L3, UiFrame};
-use super::card::CardKey;
+use super::card::{self, CardKey};
 use super::port::{PortHandle, Ports};
 use super::store::Store;
 use super::words::{self, Asked};
@@ -208,9 +208,10 @@ impl Station {
             return Outcome::Copy;
         }
         let store = &self.store;
+        let card = card::card_of(&self.ctx.config.data_dir, &player.id);
         let number = self
             .key
-            .accepts(&player.id, &code, |n| store.is_used(&player.id, n));
+            .accepts(&player.id, card, &code, |n| store.is_used(&player.id, n));
         let address = format!("radio:{callsign}");
         match self.ctx.check_code(&address, &player.id, number.is_some()) {
             Ok(()) => {}
@@ -269,10 +270,10 @@ impl Station {
             Ok(None) if asked == Asked::Games => return Some(answers::games(&under_way)),
             Ok(None) => {
                 return Some(match words::shown(&asked, &games) {
-                    Ok((n, game)) => under_way
-                        .iter()
-                        .find(|v| v.id == game.id)
-                        .map_or_else(|| "no such game".into(), |v| answers::show(n, v)),
+                    Ok((n, game)) => under_way.iter().find(|v| v.id == game.id).map_or_else(
+                        || "no such game".into(),
+                        |v| answers::show(n, v, player.written_notation()),
+                    ),
                     Err(why) => why,
                 });
             }

@@ -166,16 +166,34 @@ impl Gauss {
     }
 }
 
-/// One Direwolf, a software TNC on the channel, with its KISS port on loopback.
+/// One Direwolf, a software TNC on the channel, with its KISS port on loopback and, if asked
+/// for, a pseudo-terminal that speaks KISS as a hardware TNC's serial line does.
 pub struct Direwolf {
     pub dir: PathBuf,
     pub kiss: u16,
+    /// Whether Direwolf offers KISS on a pseudo-terminal too (`-p`).
+    with_pty: bool,
     child: Option<Child>,
 }
 
 impl Direwolf {
     /// Station `station` (0 or 1) of `channel`, with callsign `call`, in folder `dir`.
     pub fn start(dir: &Path, channel: &Channel, station: usize, call: &str) -> Direwolf {
+        Direwolf::start_with(dir, channel, station, call, false)
+    }
+
+    /// As [`Direwolf::start`], with KISS on a pseudo-terminal too ([`Direwolf::pty`]).
+    pub fn start_with_pty(dir: &Path, channel: &Channel, station: usize, call: &str) -> Direwolf {
+        Direwolf::start_with(dir, channel, station, call, true)
+    }
+
+    fn start_with(
+        dir: &Path,
+        channel: &Channel,
+        station: usize,
+        call: &str,
+        with_pty: bool,
+    ) -> Direwolf {
         std::fs::create_dir_all(dir).expect("dir");
         let asoundrc = format!(
             "pcm.radio_out {{ type plug; slave.pcm {{ type file; slave.pcm \"null\"; \
@@ -194,6 +212,7 @@ impl Direwolf {
         let mut tnc = Direwolf {
             dir: dir.to_owned(),
             kiss,
+            with_pty,
             child: None,
         };
         tnc.run();
@@ -207,10 +226,14 @@ impl Direwolf {
             .open(self.dir.join("direwolf.log"))
             .expect("log");
         // Line-buffered, so that its log holds every frame when the test reads it.
+        let mut args = vec!["-oL", "direwolf", "-c", "direwolf.conf", "-t", "0"];
+        if self.with_pty {
+            args.push("-p");
+        }
         let child = Command::new("stdbuf")
             .env("HOME", &self.dir)
             .current_dir(&self.dir)
-            .args(["-oL", "direwolf", "-c", "direwolf.conf", "-t", "0"])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("log"))
             .stderr(log)
@@ -226,6 +249,26 @@ impl Direwolf {
                 Instant::now() < deadline && !log.contains("Bind failed"),
                 "direwolf's KISS port {} never opened: {log}",
                 self.kiss
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The pseudo-terminal on which this Direwolf speaks KISS (started with
+    /// [`Direwolf::start_with_pty`]), from its log. Direwolf also points `/tmp/kisstnc` at it,
+    /// a fixed name that every Direwolf started with `-p` on the machine overwrites; the name
+    /// in its own log is this one's, whatever runs beside it.
+    pub fn pty(&self) -> PathBuf {
+        const SAID: &str = "Virtual KISS TNC is available on ";
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let log = self.log();
+            if let Some(line) = log.lines().find_map(|l| l.strip_prefix(SAID)) {
+                return PathBuf::from(line.trim());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "direwolf -p named no pseudo-terminal: {log}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -117,16 +117,17 @@ async fn radio_line(web: &Web, me: &Me) -> Option<String> {
         .map(|r| r.id.clone())
         .collect();
     let id = player.id;
-    let used: Vec<u32> = tokio::task::spawn_blocking(move || {
-        ports
+    let (card, used): (u32, Vec<u32>) = tokio::task::spawn_blocking(move || {
+        let used = ports
             .iter()
             .flat_map(|port| store::used_codes(&data_dir, port, &id))
-            .collect()
+            .collect();
+        (card::card_of(&data_dir, &id), used)
     })
     .await
     .ok()?;
     let tongue = me.tongue;
-    Some(match card::next_code(|n| used.contains(&n)) {
+    Some(match card::next_code(card, |n| used.contains(&n)) {
         Some(n) => tongue.say(
             crate::catalog::Key::PlayRadioNextCode,
             &[("callsign", callsign.as_str().into()), ("number", n.into())],
