@@ -39,6 +39,9 @@ pub struct RemoteSeen {
     pub opponent_offers_draw: bool,
     /// The opponent's last message, as the server shows it.
     pub opponent_message: Option<String>,
+    /// The player's message the server took since the last poll (`MakeAMove` answered
+    /// `Success`): in its record, though `GetMyGames` shows only the opponent's.
+    pub own_message: Option<String>,
     /// The game's end there, if it ended.
     pub end: Option<RemoteEnd>,
 }

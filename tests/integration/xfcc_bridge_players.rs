@@ -3,7 +3,8 @@
 //! (the real Postfix and Dovecot of the email tests), and for Carol, who types at a terminal
 //! on a serial line (a pseudo-terminal). Boris plays both of them on the server by XFCC: moves
 //! each way, a message each way, a draw offer declined by a move, a move refused, a
-//! resignation, and the mate that ends the other game.
+//! resignation, and the mate that ends the other game with the words of Alice's mail riding
+//! with it.
 
 use std::time::Duration;
 
@@ -138,6 +139,7 @@ fn a_mail_player_and_a_terminal_player_play_remote_games_through_the_bridge() {
     terminal.expect_within("RECORDED sc-g2", POLL);
     terminal.type_bytes(b"MSG sc-g2 greetings from the terminal\r");
     terminal.expect("202 ");
+    terminal.expect_within("RECORDED sc-g2 your message is in the record", POLL);
     let deadline = std::time::Instant::now() + POLL;
     while seen_on_server(&rt, &endpoint, &cert, &BORIS, "g2")
         .message
@@ -182,6 +184,9 @@ fn a_mail_player_and_a_terminal_player_play_remote_games_through_the_bridge() {
     println!("{}\n{}", mated.subject, mated.text);
     let over = seen_on_server(&rt, &endpoint, &cert, &BORIS, "g1");
     assert_eq!(over.result, RemoteResult::BlackWins);
+    // The words around the mating move went with it, in the same call, and are in the record.
+    assert_eq!(over.message.as_deref(), Some("No draw, thank you!"));
+    inbox.any("your message is in the record");
 
     // Carol sees the resignation and the message on the terminal.
     let resigned = terminal.expect_within("well played, Carol", POLL);

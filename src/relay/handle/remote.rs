@@ -2,7 +2,8 @@
 //! server keeps the record, as the node that keeps a linked game does (docs/link.md, "One
 //! record"), so what it reports is journaled as record entries through the same door as a
 //! linked node's ([`replicate`]): a new game started and announced, each move the server
-//! lists beyond the local game's, the opponent's draw offer and message, the server's result.
+//! lists beyond the local game's, the player's message the server took, the opponent's draw
+//! offer and message, the server's result.
 //! A move the local game cannot take, or a record there that is not this one's continued, is
 //! a disagreement: logged, nothing guessed, the game stopped for the arbiter (a `stopped`
 //! entry; the desk's decisions list it).
@@ -64,6 +65,20 @@ pub(in crate::relay) async fn seen(state: &mut State, seen: RemoteSeen) -> Pendi
             Actor::Side(mover),
             Some(code.clone()),
             if offers { DRAW_OFFER } else { "" }.to_owned(),
+        );
+        match applied(state, &seen, entry).await {
+            Ok(pending) => last = Some(pending),
+            Err(reply) => return Pending::Now(reply),
+        }
+    }
+    if let Some(text) = &seen.own_message {
+        let entry = entry_of(
+            state,
+            &seen.game,
+            EntryKind::Message,
+            Actor::Side(seen.color),
+            None,
+            text.clone(),
         );
         match applied(state, &seen, entry).await {
             Ok(pending) => last = Some(pending),

@@ -21,6 +21,7 @@ fn seen(moves: &[&str]) -> RemoteSeen {
         moves: moves.iter().map(|m| (*m).to_owned()).collect(),
         opponent_offers_draw: false,
         opponent_message: None,
+        own_message: None,
         end: None,
     }
 }
@@ -175,5 +176,35 @@ async fn a_message_riding_a_move_in_a_remote_game_goes_as_a_proposal() {
             (EntryKind::Proposal, "MOVE srv-7 e4".to_owned()),
             (EntryKind::Proposal, "MSG srv-7 Good luck, Bob!".to_owned()),
         ]
+    );
+}
+
+/// The player's message that the server took is in the record once the next poll brings it
+/// (`GetMyGames` shows only the opponent's), after the moves, and the player hears so.
+#[tokio::test]
+async fn the_players_message_the_server_took_is_put_in_the_record() {
+    let (f, _secrets) = with_account().await;
+    let mut poll = seen(&["5254"]);
+    poll.own_message = Some("Good luck, Bob!".to_owned());
+    let reply = f.relay.remote_seen(poll).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let journaled: Vec<(EntryKind, String)> = f
+        .entries()
+        .into_iter()
+        .filter(|(kind, ..)| matches!(kind, EntryKind::Move | EntryKind::Message))
+        .map(|(kind, player, _)| (kind, player))
+        .collect();
+    assert_eq!(
+        journaled,
+        [
+            (EntryKind::Move, "alice".to_owned()),
+            (EntryKind::Message, "alice".to_owned()),
+        ]
+    );
+    let told = f.waiting("alice").await;
+    assert!(
+        told.iter()
+            .any(|line| line == "RECORDED srv-7 your message is in the record"),
+        "{told:?}"
     );
 }

@@ -97,6 +97,9 @@ pub struct Account {
     shown: BTreeMap<String, Shown>,
     /// Games not played here, said once each.
     skipped: BTreeSet<String>,
+    /// The player's message the server took, by local game, for the next poll to put in the
+    /// record (`GetMyGames` shows only the opponent's).
+    taken_messages: BTreeMap<String, String>,
     /// A message alone that may be on its way to the server.
     in_flight: InFlight,
 }
@@ -126,6 +129,7 @@ pub fn spawn_all(
             outside: BTreeSet::new(),
             shown: BTreeMap::new(),
             skipped: BTreeSet::new(),
+            taken_messages: BTreeMap::new(),
             in_flight: InFlight::open(&config.data_dir, &remote.id),
         };
         tracker.spawn(account.run());
@@ -312,6 +316,7 @@ impl Account {
             moves: replayed.codes.clone(),
             opponent_offers_draw: g.draw_offered,
             opponent_message: g.message.clone(),
+            own_message: self.taken_messages.remove(&local),
             end,
         };
         let reply = self.relay.remote_seen(seen).await;
@@ -350,7 +355,8 @@ impl Account {
     /// Sends the proposals waiting, each once; `true` if the server took any.
     async fn send_proposals(&mut self) -> Result<bool, Failure> {
         let mut took = false;
-        for row in self.proposals().await? {
+        let mut rows = self.proposals().await?.into_iter().peekable();
+        while let Some(row) = rows.next() {
             let Notice::Proposal { number, .. } = row.notice else {
                 self.acknowledge(&row.to, row.id).await?;
                 continue;
@@ -373,13 +379,43 @@ impl Account {
                 shown.my_turn,
                 shown.draw_offered,
             );
+            // The message proposed right after a move in the same game rode with it: it goes
+            // in the move's call, and shares its fate (applied, refused or taken).
+            let is_move = matches!(&sending, Sending::Call(call) if call.my_move.is_some())
+                || (sending == Sending::Applied && row.iccf.is_some());
+            let riding = match rows.peek() {
+                Some(next) if is_move && matches!(next.notice, Notice::Proposal { .. }) => {
+                    moves::riding_message(&next.detail, &row.game)
+                }
+                _ => None,
+            };
+            let rider = match (&riding, rows.peek()) {
+                (Some(_), Some(next)) => match next.notice {
+                    Notice::Proposal { number, .. } => Some((next.to.clone(), next.id, number)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if rider.is_some() {
+                rows.next();
+            }
+            let sending = match (sending, riding) {
+                (Sending::Call(mut call), Some(text)) => {
+                    call.message = Some(text);
+                    Sending::Call(call)
+                }
+                (sending, _) => sending,
+            };
             match sending {
                 Sending::Applied => {
                     tracing::info!(remote = %self.config.id, game = %row.game, number, "a proposal the server shows applied or past; not sent again");
                 }
                 Sending::Unsupported(why) => self.refused(&row.game, number, why).await?,
                 Sending::Call(call) if call.is_message_alone() => {
-                    took |= self.send_message(&row.game, number, row.id, &call).await?;
+                    if self.send_message(&row.game, number, row.id, &call).await? {
+                        took = true;
+                        self.note_taken(&row.game, &call);
+                    }
                     // Acknowledged before it is forgotten: a stop between the two finds it
                     // acknowledged, never waiting and forgotten.
                     self.acknowledge(&row.to, row.id).await?;
@@ -394,6 +430,7 @@ impl Account {
                     match answer::move_result(&answer)? {
                         MoveResult::Success => {
                             took = true;
+                            self.note_taken(&row.game, &call);
                             tracing::info!(remote = %self.config.id, game = %row.game, number, "proposal sent; the server took it");
                         }
                         MoveResult::AuthenticationFailed => return Err(Failure::Authentication),
@@ -404,11 +441,17 @@ impl Account {
                         }
                         refusal => {
                             self.refused(&row.game, number, refusal.as_str()).await?;
+                            if let Some((_, _, message)) = &rider {
+                                self.refused(&row.game, *message, refusal.as_str()).await?;
+                            }
                         }
                     }
                 }
             }
             self.acknowledge(&row.to, row.id).await?;
+            if let Some((to, id, _)) = &rider {
+                self.acknowledge(to, *id).await?;
+            }
         }
         Ok(took)
     }
@@ -468,6 +511,14 @@ impl Account {
             }
         };
         Ok(took)
+    }
+
+    /// The server took `call`: its message, if it had one, goes into the record at the next
+    /// poll.
+    fn note_taken(&mut self, game: &str, call: &request::MoveCall) {
+        if let Some(text) = &call.message {
+            self.taken_messages.insert(game.to_owned(), text.clone());
+        }
     }
 
     async fn acknowledge(&self, reader: &str, id: i64) -> Result<(), Failure> {

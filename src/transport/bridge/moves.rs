@@ -125,6 +125,17 @@ pub fn sending(
     Sending::Call(call)
 }
 
+/// The words of proposal `command` when it is a message alone in `game`: what rides with the
+/// move proposed just before it (a mail's words around its move become such a pair), sent in
+/// the same `MakeAMove` as XFCC's `myMessage` rather than after it, when the move may have
+/// ended the game.
+pub fn riding_message(command: &str, game: &str) -> Option<String> {
+    match Command::parse(command) {
+        Ok(Command::Message { game: g, text }) if g == game => Some(text),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +185,16 @@ mod tests {
             sending("DRAW g-7 OFFER", None, "7", board, true, false),
             Sending::Unsupported(_)
         ));
+    }
+
+    #[test]
+    fn a_message_rides_with_the_move_before_it_in_the_same_game_only() {
+        assert_eq!(
+            riding_message("MSG g-7 No draw, thank you!", "g-7").as_deref(),
+            Some("No draw, thank you!")
+        );
+        assert_eq!(riding_message("MSG g-8 hello", "g-7"), None);
+        assert_eq!(riding_message("MOVE g-7 5755", "g-7"), None);
+        assert_eq!(riding_message("not a command", "g-7"), None);
     }
 }
