@@ -26,9 +26,9 @@ use crate::backoff::Backoff;
 use crate::command::Command;
 use crate::command::text::Logged;
 use crate::config::{Config, RemoteConfig};
-use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
-use crate::relay::remote::{RemoteEnd, RemoteSeen, game_id, outside_player};
+use crate::relay::remote::{RemoteEnd, RemoteSeen, ServerClocks, game_id, outside_player};
 use crate::relay::{Channel, Mailbox, Notice, Relay, Request, Sender, Status, refusal_key};
+use crate::relay::{RemoteHealth, RemoteStatusDetail};
 use crate::transport::http::xfcc::MoveResult;
 
 use super::answer::{self, AnswerError};
@@ -313,6 +313,7 @@ impl Account {
             opponent_offers_draw: g.draw_offered,
             opponent_message: g.message.clone(),
             end,
+            server_clocks: server_clocks(&g),
         };
         let reply = self.relay.remote_seen(seen).await;
         match reply.status {
@@ -515,4 +516,21 @@ impl Account {
             )))
         }
     }
+}
+
+/// The server's clocks in `g`, White's first, as of now; none when it sends none (every field
+/// zero or left out: a server that keeps no clock).
+fn server_clocks(g: &RemoteGame) -> Option<ServerClocks> {
+    if g.time_left == [0, 0] {
+        return None;
+    }
+    let [mine, theirs] = g.time_left;
+    Some(ServerClocks {
+        left: if g.has_white {
+            [mine, theirs]
+        } else {
+            [theirs, mine]
+        },
+        polled: jiff::Timestamp::now(),
+    })
 }
