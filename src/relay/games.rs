@@ -22,6 +22,9 @@ pub(super) struct Games {
     pub(super) notes: ByGame<crate::relay::notes::GameNotes>,
     /// How far each game's record and proposals have gone, for the links.
     pub(super) ledgers: ByGame<crate::journal::replay::Ledger>,
+    /// A remote game's clocks as its server last gave them (kept in memory: the next poll
+    /// after a restart gives them again).
+    pub(super) server_clocks: ByGame<crate::relay::remote::ServerClocks>,
     /// The last rating list made, with what it was made from: made again only when a rated
     /// result, a starting rating or the day changes, not for every page that shows a rating.
     pub(super) rating_list: std::sync::Mutex<Option<KeptRatingList>>,

@@ -44,6 +44,8 @@ pub use crate::event::standings::{Row, halves, quarters};
 /// A short receipt (`r17:3fa9c2d1e0b4`), as transports write it after a reply or a push.
 pub use crate::journal::Short as ShortReceipt;
 pub use crate::journal::desk::{AdminEntry, Heads, Verdict};
+/// A remote account's standing, as the bridge reports it and the record keeps it.
+pub use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
 /// What a transport is told, as data: the outbox's items, which the journal keeps typed.
 pub use crate::journal::notice::Notice;
 /// Both clocks as a notice carries them, and as the web pages show them.

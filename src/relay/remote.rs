@@ -44,6 +44,19 @@ pub struct RemoteSeen {
     pub own_message: Option<String>,
     /// The game's end there, if it ended.
     pub end: Option<RemoteEnd>,
+    /// The server's clocks, as this poll gave them (none when it keeps no clock).
+    pub server_clocks: Option<ServerClocks>,
+}
+
+/// Each side's time left as the remote server counts it (XFCC's `daysPlayer`, `hoursPlayer`,
+/// `minutesPlayer` and the opponent's), and when it was asked: what `SHOW` of a remote game
+/// shows beside the clock kept here, since the server's is the one that counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerClocks {
+    /// Seconds left: White's, then Black's.
+    pub left: [i64; 2],
+    /// The poll that gave them.
+    pub polled: jiff::Timestamp,
 }
 
 /// The local id of game `remote_game` of remote `remote`; `None` when it would not be a game

@@ -55,6 +55,7 @@ pub(super) async fn state(
         ratings: config.ratings,
     };
     let games = Games {
+        server_clocks: Default::default(),
         rating_list: Default::default(),
         notes: notes_of(&replayed.games),
         ledgers: replayed

@@ -47,10 +47,12 @@ pub(in crate::relay) fn show(state: &State, request: &Request, game_id: &str) ->
         .players
         .get(&request.player)
         .map_or(crate::notation::Notation::Iccf, |p| p.written_notation());
-    Reply::new(
-        Status::Done,
-        render::show(game, notation, &request.player, state.recorder.now),
-    )
+    let mut text = render::show(game, notation, &request.player, state.recorder.now);
+    if let Some(clocks) = state.games.server_clocks.get(game_id) {
+        text.push('\n');
+        text.push_str(&render::server_clocks(clocks));
+    }
+    Reply::new(Status::Done, text)
 }
 
 /// [`State::create`], and the game's facts for the views (its event and round).

@@ -135,6 +135,9 @@ pub(in crate::relay) async fn seen(state: &mut State, seen: RemoteSeen) -> Pendi
             Err(reply) => return Pending::Now(reply),
         }
     }
+    if let Some(clocks) = seen.server_clocks {
+        state.games.server_clocks.insert(seen.game.clone(), clocks);
+    }
     last.unwrap_or_else(|| Pending::Now(Reply::new(Status::Seen, "nothing new")))
 }
 

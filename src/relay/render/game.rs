@@ -106,6 +106,26 @@ pub fn line_pairs(game: &Game, line: &[Ply], notation: Notation) -> Vec<(String,
     pairs
 }
 
+/// A remote game's clocks as its server gave them at its last poll:
+/// `server clock at 2027-01-05T10:00:00Z: White 48d 23h 59m left, Black 50d 00h 00m left`.
+pub fn server_clocks(clocks: &crate::relay::remote::ServerClocks) -> String {
+    let left = |seconds: i64| {
+        let minutes = seconds.max(0) / 60;
+        format!(
+            "{}d {:02}h {:02}m left",
+            minutes / 1_440,
+            minutes / 60 % 24,
+            minutes % 60
+        )
+    };
+    format!(
+        "server clock at {}: White {}, Black {}",
+        clocks.polled,
+        left(clocks.left[0]),
+        left(clocks.left[1])
+    )
+}
+
 /// `SHOW`: players, diagram, moves in the viewer's notation, whose move, the clocks, leave,
 /// and the viewer's own conditional line (never the opponent's).
 pub fn show(game: &Game, notation: Notation, viewer: &str, now: Timestamp) -> String {

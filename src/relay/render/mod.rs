@@ -20,7 +20,7 @@ mod notice;
 pub use clock::{
     clock_line, clocks, clocks_and_note, doubling_note, push_clocks, push_clocks_and_note,
 };
-pub use game::{as_of, game_line, line_pairs, line_text, movetext, show, turn_note};
+pub use game::{as_of, game_line, line_pairs, line_text, movetext, server_clocks, show, turn_note};
 pub(super) use moves::numbered;
 pub use moves::{push_with_numeric, with_numeric};
 pub use notice::notice;

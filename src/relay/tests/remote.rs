@@ -7,7 +7,7 @@ use shakmaty::Color;
 
 use super::*;
 use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
-use crate::relay::remote::RemoteSeen;
+use crate::relay::remote::{RemoteSeen, ServerClocks};
 
 fn seen(moves: &[&str]) -> RemoteSeen {
     RemoteSeen {
@@ -23,6 +23,7 @@ fn seen(moves: &[&str]) -> RemoteSeen {
         opponent_message: None,
         own_message: None,
         end: None,
+        server_clocks: None,
     }
 }
 
@@ -206,5 +207,41 @@ async fn the_players_message_the_server_took_is_put_in_the_record() {
         told.iter()
             .any(|line| line == "RECORDED srv-7 your message is in the record"),
         "{told:?}"
+    );
+}
+
+#[tokio::test]
+async fn show_gives_the_servers_clocks_as_last_polled() {
+    let (f, _secrets) = with_account().await;
+    let mut first = seen(&["5254"]);
+    first.server_clocks = Some(ServerClocks {
+        left: [49 * 86_400 + 23 * 3_600 + 59 * 60, 50 * 86_400],
+        polled: "2027-01-05T10:00:00Z".parse().expect("time"),
+    });
+    let reply = f.relay.remote_seen(first).await;
+    assert_eq!(reply.status, Status::Done, "{}", reply.text);
+    let shown = f.say(player("alice"), "SHOW srv-7").await;
+    assert_eq!(shown.status, Status::Done, "{}", shown.text);
+    assert!(
+        shown.text.ends_with(
+            "server clock at 2027-01-05T10:00:00Z: White 49d 23h 59m left, Black 50d 00h 00m left"
+        ),
+        "{}",
+        shown.text
+    );
+    // A later poll's clocks replace them.
+    let mut later = seen(&["5254", "5755"]);
+    later.server_clocks = Some(ServerClocks {
+        left: [49 * 86_400, 48 * 86_400 + 60],
+        polled: "2027-01-06T10:00:00Z".parse().expect("time"),
+    });
+    f.relay.remote_seen(later).await;
+    let shown = f.say(player("alice"), "SHOW srv-7").await;
+    assert!(
+        shown.text.ends_with(
+            "server clock at 2027-01-06T10:00:00Z: White 49d 00h 00m left, Black 48d 00h 01m left"
+        ),
+        "{}",
+        shown.text
     );
 }

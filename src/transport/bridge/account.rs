@@ -26,9 +26,9 @@ use crate::backoff::Backoff;
 use crate::command::Command;
 use crate::command::text::Logged;
 use crate::config::{Config, RemoteConfig};
-use crate::journal::entry::{RemoteHealth, RemoteStatusDetail};
-use crate::relay::remote::{RemoteEnd, RemoteSeen, game_id, outside_player};
+use crate::relay::remote::{RemoteEnd, RemoteSeen, ServerClocks, game_id, outside_player};
 use crate::relay::{Channel, Mailbox, Notice, Relay, Request, Sender, Status, refusal_key};
+use crate::relay::{RemoteHealth, RemoteStatusDetail};
 use crate::transport::http::xfcc::MoveResult;
 
 use super::answer::{self, AnswerError};
@@ -36,7 +36,7 @@ use super::client::{self, CallError, Endpoint};
 use super::game::RemoteGame;
 use super::health::Health;
 use super::in_flight::{InFlight, may_have_arrived};
-use super::moves::{self, Sending};
+use super::moves::{self, Sending, Shown};
 use super::request::{self, Credentials};
 
 /// The deadline of one call to the server, connection to last byte.
@@ -74,14 +74,6 @@ impl From<AnswerError> for Failure {
             Failure::Other(e.to_string())
         }
     }
-}
-
-/// What the last poll showed of a game: what a proposal in it is weighed against.
-struct Shown {
-    remote_game: String,
-    replayed: moves::Replayed,
-    my_turn: bool,
-    draw_offered: bool,
 }
 
 /// One account and what its task knows.
@@ -318,6 +310,7 @@ impl Account {
             opponent_message: g.message.clone(),
             own_message: self.taken_messages.remove(&local),
             end,
+            server_clocks: server_clocks(&g),
         };
         let reply = self.relay.remote_seen(seen).await;
         match reply.status {
@@ -333,6 +326,7 @@ impl Account {
             Shown {
                 remote_game: g.id.clone(),
                 replayed,
+                color: g.color(),
                 my_turn: g.my_turn,
                 draw_offered: g.draw_offered,
             },
@@ -371,18 +365,12 @@ impl Account {
                 self.acknowledge(&row.to, row.id).await?;
                 continue;
             };
-            let sending = moves::sending(
-                &row.detail,
-                row.iccf.as_deref(),
-                &shown.remote_game,
-                shown.replayed.board.as_ref(),
-                shown.my_turn,
-                shown.draw_offered,
-            );
+            let sending = moves::sending(&row.detail, row.iccf.as_deref(), shown);
             // The message proposed right after a move in the same game rode with it: it goes
             // in the move's call, and shares its fate (applied, refused or taken).
             let is_move = matches!(&sending, Sending::Call(call) if call.my_move.is_some())
-                || (sending == Sending::Applied && row.iccf.is_some());
+                || (matches!(sending, Sending::Applied | Sending::Overtaken(_))
+                    && row.iccf.is_some());
             let riding = match rows.peek() {
                 Some(next) if is_move && matches!(next.notice, Notice::Proposal { .. }) => {
                     moves::riding_message(&next.detail, &row.game)
@@ -411,6 +399,13 @@ impl Account {
                     tracing::info!(remote = %self.config.id, game = %row.game, number, "a proposal the server shows applied or past; not sent again");
                 }
                 Sending::Unsupported(why) => self.refused(&row.game, number, why).await?,
+                Sending::Overtaken(why) => {
+                    tracing::info!(remote = %self.config.id, game = %row.game, number, why, "a proposal the server's game went on without");
+                    self.not_sent(&row.game, number, why.to_owned()).await?;
+                    if let Some((_, _, message)) = &rider {
+                        self.not_sent(&row.game, *message, why.to_owned()).await?;
+                    }
+                }
                 Sending::Call(call) if call.is_message_alone() => {
                     if self.send_message(&row.game, number, row.id, &call).await? {
                         took = true;
@@ -566,4 +561,21 @@ impl Account {
             )))
         }
     }
+}
+
+/// The server's clocks in `g`, White's first, as of now; none when it sends none (every field
+/// zero or left out: a server that keeps no clock).
+fn server_clocks(g: &RemoteGame) -> Option<ServerClocks> {
+    if g.time_left == [0, 0] {
+        return None;
+    }
+    let [mine, theirs] = g.time_left;
+    Some(ServerClocks {
+        left: if g.has_white {
+            [mine, theirs]
+        } else {
+            [theirs, mine]
+        },
+        polled: jiff::Timestamp::now(),
+    })
 }

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::journal::entry::RemoteHealth;
+use crate::relay::RemoteHealth;
 
 /// Failing this long without a success is told to the player and the admin.
 pub const TELL_AFTER: Duration = Duration::from_secs(3_600);

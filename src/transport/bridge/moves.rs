@@ -4,6 +4,8 @@
 //! number as the guard that makes a second send harmless), or found applied already.
 
 use crate::command::Command;
+use shakmaty::Color;
+
 use crate::game::{Board, Game};
 use crate::notation::{Lang, Notation};
 
@@ -47,35 +49,62 @@ pub fn replay(moves: &str, fen: Option<&str>) -> Result<Replayed, String> {
     Ok(Replayed { codes, board })
 }
 
+/// What the last poll showed of a game: what a proposal in it is weighed against.
+pub struct Shown {
+    /// The game's id on the server.
+    pub remote_game: String,
+    pub replayed: Replayed,
+    /// The account's player's side.
+    pub color: Color,
+    pub my_turn: bool,
+    /// The opponent offers a draw.
+    pub draw_offered: bool,
+}
+
+impl Shown {
+    /// Whether the player's move `code` is in the server's record, played by their side.
+    fn has_players_move(&self, code: &str) -> bool {
+        let codes = &self.replayed.codes;
+        let to_move = self.replayed.board.turn();
+        codes.iter().enumerate().any(|(i, c)| {
+            // The last move was made by the side not to move, the one before by the other.
+            let mover = if (codes.len() - i) % 2 == 1 {
+                !to_move
+            } else {
+                to_move
+            };
+            mover == self.color && c == code
+        })
+    }
+}
+
 /// What a proposal becomes on the server, given the game as the server shows it now.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Sending {
     /// Sent with this call.
     Call(MoveCall),
-    /// The server's game shows it applied, or past it (the move is no longer legal there, or
-    /// it is not the player's turn): not sent again.
+    /// The server's game shows it applied (a move: the player's side played it there): not
+    /// sent again.
     Applied,
+    /// The server's game went on without it (a move no longer playable there, not in its
+    /// record: the game ended there, or the opponent's move came first): refused with this
+    /// reason, so the player hears it was not played rather than nothing.
+    Overtaken(&'static str),
     /// XFCC has no word for it (a conditional line, leave, a bank refill): refused with this
     /// reason.
     Unsupported(&'static str),
 }
 
 /// Proposal `command` (the text the record keeps; `iccf`, a move's code) by the account's
-/// player, for remote game `remote_game` as the server shows it: `board` its position now,
-/// `my_turn` whether the player is to move, `draw_offered` whether the opponent offers one.
-pub fn sending(
-    command: &str,
-    iccf: Option<&str>,
-    remote_game: &str,
-    board: &dyn Board,
-    my_turn: bool,
-    draw_offered: bool,
-) -> Sending {
+/// player, for a game as the server last showed it.
+pub fn sending(command: &str, iccf: Option<&str>, shown: &Shown) -> Sending {
+    let board = shown.replayed.board.as_ref();
+    let (my_turn, draw_offered) = (shown.my_turn, shown.draw_offered);
     let Ok(command) = Command::parse(command) else {
         return Sending::Unsupported("the proposal does not read");
     };
     let mut call = MoveCall {
-        game: remote_game.to_owned(),
+        game: shown.remote_game.clone(),
         ..MoveCall::default()
     };
     let san = |code: &str| {
@@ -87,7 +116,11 @@ pub fn sending(
         Command::Move { line, .. } => {
             let code = iccf.unwrap_or(&line.text);
             let Some(san) = san(code).filter(|_| my_turn) else {
-                return Sending::Applied;
+                return if shown.has_players_move(code) {
+                    Sending::Applied
+                } else {
+                    Sending::Overtaken("the game there went on without this move")
+                };
             };
             call.my_move = Some(san);
             call.movecount = Some(board.move_number());
@@ -154,35 +187,73 @@ mod tests {
         assert!(replay("1. <b>", None).is_err());
     }
 
+    /// The server's game after `moves`, the player on `color`.
+    fn shown(moves: &str, color: Color, my_turn: bool) -> Shown {
+        Shown {
+            remote_game: "7".to_owned(),
+            replayed: replay(moves, None).unwrap(),
+            color,
+            my_turn,
+            draw_offered: false,
+        }
+    }
+
     #[test]
-    fn proposals_become_calls_or_are_found_applied() {
-        let r = replay("1. e4", None).unwrap();
-        let board = r.board.as_ref();
-        let Sending::Call(call) =
-            sending("MOVE g-7 5755 (=)", Some("5755"), "7", board, true, false)
-        else {
+    fn proposals_become_calls_or_are_found_applied_or_overtaken() {
+        let Sending::Call(call) = sending(
+            "MOVE g-7 5755 (=)",
+            Some("5755"),
+            &shown("1. e4", Color::Black, true),
+        ) else {
             panic!("not sent")
         };
         assert_eq!(
             (call.my_move.as_deref(), call.movecount, call.offer_draw),
             (Some("e5"), Some(1), true)
         );
-        // Not the player's turn, or the move no longer legal: the server has it already.
+        // The server has the move, by the player's side: not sent again.
+        let proposal = ("MOVE g-7 5755", Some("5755"));
         assert_eq!(
-            sending("MOVE g-7 5755", Some("5755"), "7", board, false, false),
+            sending(
+                proposal.0,
+                proposal.1,
+                &shown("1. e4 e5", Color::Black, false)
+            ),
             Sending::Applied
         );
         assert_eq!(
-            sending("MOVE g-7 5254", Some("5254"), "7", board, true, false),
+            sending(
+                "MOVE g-7 7163",
+                Some("7163"),
+                &shown("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3", Color::White, false)
+            ),
             Sending::Applied
         );
-        let Sending::Call(call) = sending("MSG g-7 hello there", None, "7", board, false, false)
-        else {
+        // The game there went on without it: another move in its place, or the game over
+        // with the player still to move; a move played there by the other side only.
+        for (moves, color) in [
+            ("1. e4 e6", Color::Black),
+            ("1. e4", Color::Black),
+            ("1. d4 e5", Color::White),
+        ] {
+            assert!(
+                matches!(
+                    sending(proposal.0, proposal.1, &shown(moves, color, false)),
+                    Sending::Overtaken(_)
+                ),
+                "{moves}"
+            );
+        }
+        let Sending::Call(call) = sending(
+            "MSG g-7 hello there",
+            None,
+            &shown("1. e4", Color::Black, false),
+        ) else {
             panic!("not sent")
         };
         assert_eq!(call.message.as_deref(), Some("hello there"));
         assert!(matches!(
-            sending("DRAW g-7 OFFER", None, "7", board, true, false),
+            sending("DRAW g-7 OFFER", None, &shown("1. e4", Color::Black, true)),
             Sending::Unsupported(_)
         ));
     }
