@@ -287,7 +287,11 @@ impl Match {
                 if code == 202 {
                     // Sent to the node that keeps the game's record: the mover hears when it
                     // is in it.
-                    expect.push((*mover, format!("RECORDED {id} your move {mv} ")));
+                    let dots = if i % 2 == 0 { "." } else { "..." };
+                    expect.push((
+                        *mover,
+                        format!("RECORDED {id} your move {number}{dots} {mv} "),
+                    ));
                 }
                 expect.push((
                     *receiver,
@@ -534,7 +538,10 @@ fn actions_that_cross_while_the_ports_are_pulled_end_in_one_record() {
     assert!(refused.contains("over"), "{refused}");
     let refused = wait_push(m.client("anna"), "REFUSED m2");
     assert!(refused.contains("over"), "{refused}");
-    wait_push(m.client("vera"), &format!("RECORDED m3 your move {mv3}"));
+    wait_push(
+        m.client("vera"),
+        &format!("RECORDED m3 your move 3... {mv3}"),
+    );
     let kinds = |nodes: &[Node], id: &str| -> Vec<String> {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
@@ -562,7 +569,10 @@ fn actions_that_cross_while_the_ports_are_pulled_end_in_one_record() {
     ok(m.client("vera"), &format!("IF m3 {mv6} {mv7}"), 250);
     ok(m.client("anna"), &format!("MOVE m3 4 {mv6}"), 250);
     wait_push(m.client("anna"), &format!("MOVE m3 4... {mv7}"));
-    wait_push(m.client("vera"), &format!("RECORDED m3 your move {mv7}"));
+    wait_push(
+        m.client("vera"),
+        &format!("RECORDED m3 your move 4... {mv7}"),
+    );
     assert_eq!(
         tail(&kinds(&m.nodes, "m3"), 4),
         ["draw_offer", "move", "move", "move"]
@@ -1045,7 +1055,8 @@ fn a_draughts_game_crosses_the_link_as_square_paths() {
         let push = wait_push(opponent, &format!("MOVE d1 {}", i / 2 + 1));
         assert!(push.contains(numeric), "{push}");
         if i % 2 == 1 {
-            wait_push(mover, &format!("RECORDED d1 your move {numeric} "));
+            let recorded = wait_push(mover, &format!("RECORDED d1 your move {}... ", i / 2 + 1));
+            assert!(recorded.contains(numeric), "{recorded}");
         }
     }
     settled(&nodes, "d1");

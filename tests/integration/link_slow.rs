@@ -382,10 +382,14 @@ fn play_over(path: &SlowPath, plies: usize) -> Measured {
             let (code, text) =
                 client(&mut clients, mover).call(&format!("MOVE {id} {number} {mv}"));
             assert!(code == 250 || code == 202, "{id} ply {i} {mv}: {text}");
-            if code == 202 {
-                expect.push((mover, format!("RECORDED {id} your move {mv} "), None));
-            }
             let dots = if i % 2 == 0 { "." } else { "..." };
+            if code == 202 {
+                expect.push((
+                    mover,
+                    format!("RECORDED {id} your move {number}{dots} {mv} "),
+                    None,
+                ));
+            }
             let needle = format!("MOVE {id} {number}{dots} {mv}");
             expect.push((receiver, needle, Some(sent)));
         }
