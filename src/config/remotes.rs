@@ -57,8 +57,8 @@ pub struct RemoteConfig {
     pub poll: Duration,
     /// The events whose games are played here; empty: every game of the account.
     pub events: Vec<String>,
-    /// What says the account's configuration changed ([`stamp`]): a paused account stays
-    /// paused through a restart with the same stamp.
+    /// What says the account's configuration changed (the digest `stamp` makes): a paused
+    /// account stays paused through a restart with the same stamp.
     pub stamp: String,
 }
 
