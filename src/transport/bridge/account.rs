@@ -371,25 +371,24 @@ impl Account {
             let is_move = matches!(&sending, Sending::Call(call) if call.my_move.is_some())
                 || (matches!(sending, Sending::Applied | Sending::Overtaken(_))
                     && row.iccf.is_some());
-            let riding = match rows.peek() {
-                Some(next) if is_move && matches!(next.notice, Notice::Proposal { .. }) => {
-                    moves::riding_message(&next.detail, &row.game)
+            // The rider: its reader, outbox row, proposal number and words.
+            let rider = match rows.peek() {
+                Some(next) if is_move => {
+                    match (&next.notice, moves::riding_message(&next.detail, &row.game)) {
+                        (Notice::Proposal { number, .. }, Some(text)) => {
+                            Some((next.to.clone(), next.id, *number, text))
+                        }
+                        _ => None,
+                    }
                 }
-                _ => None,
-            };
-            let rider = match (&riding, rows.peek()) {
-                (Some(_), Some(next)) => match next.notice {
-                    Notice::Proposal { number, .. } => Some((next.to.clone(), next.id, number)),
-                    _ => None,
-                },
                 _ => None,
             };
             if rider.is_some() {
                 rows.next();
             }
-            let sending = match (sending, riding) {
-                (Sending::Call(mut call), Some(text)) => {
-                    call.message = Some(text);
+            let sending = match (sending, &rider) {
+                (Sending::Call(mut call), Some((.., text))) => {
+                    call.message = Some(text.clone());
                     Sending::Call(call)
                 }
                 (sending, _) => sending,
@@ -402,7 +401,7 @@ impl Account {
                 Sending::Overtaken(why) => {
                     tracing::info!(remote = %self.config.id, game = %row.game, number, why, "a proposal the server's game went on without");
                     self.not_sent(&row.game, number, why.to_owned()).await?;
-                    if let Some((_, _, message)) = &rider {
+                    if let Some((_, _, message, _)) = &rider {
                         self.not_sent(&row.game, *message, why.to_owned()).await?;
                     }
                 }
@@ -436,7 +435,7 @@ impl Account {
                         }
                         refusal => {
                             self.refused(&row.game, number, refusal.as_str()).await?;
-                            if let Some((_, _, message)) = &rider {
+                            if let Some((_, _, message, _)) = &rider {
                                 self.refused(&row.game, *message, refusal.as_str()).await?;
                             }
                         }
@@ -444,7 +443,7 @@ impl Account {
                 }
             }
             self.acknowledge(&row.to, row.id).await?;
-            if let Some((to, id, _)) = &rider {
+            if let Some((to, id, ..)) = &rider {
                 self.acknowledge(to, *id).await?;
             }
         }
