@@ -1,11 +1,12 @@
 //! A remote game's moves, between the server's words and the record's: the server's PGN
 //! movetext replayed into ICCF numeric codes (what the relay checks against the local game),
 //! and a player's proposal made into the `MakeAMove` the server reads (SAN, with the move's
-//! number as the guard that makes a second send harmless), or found applied already.
+//! number as the guard that makes a second send harmless, and the message riding with it), or
+//! found applied already, or overtaken by the game there.
 
-use crate::command::Command;
 use shakmaty::Color;
 
+use crate::command::Command;
 use crate::game::{Board, Game};
 use crate::notation::{Lang, Notation};
 
