@@ -124,11 +124,7 @@ fn a_draughts_game_from_a_terminal() {
     let (_dir, daemon) = serve(&terminal, "d1", "draughts-ru");
     let mut boris = daemon.login(&BORIS);
 
-    std::thread::sleep(Duration::from_millis(300));
-    terminal.type_bytes(b"\r");
-    terminal.expect("\r\n> ");
-    terminal.type_bytes(b"LOGIN alice alice-secret\r");
-    terminal.expect("230 welcome alice");
+    terminal.log_in(ALICE.id, ALICE.secret);
     // Typed in the numeric form, written back in the reader's notation with the numeric.
     terminal.type_bytes(b"MOVE d1 22-18\r");
     terminal.expect("250 accepted d1 1. c3-d4 (22-18)");
@@ -154,11 +150,7 @@ fn a_draughts_game_from_a_terminal() {
 fn secrets_only_on_private_wires() {
     let mut terminal = Terminal::open();
     let (_dir, daemon) = serve(&terminal, "g1", "chess");
-    std::thread::sleep(Duration::from_millis(300));
-    terminal.type_bytes(b"\r");
-    terminal.expect("\r\n> ");
-    terminal.type_bytes(format!("LOGIN admin {ADMIN_SECRET}\r").as_bytes());
-    terminal.expect("230 welcome admin");
+    terminal.log_in("admin", ADMIN_SECRET);
     for (line, refused) in [
         ("PLAYER ADD yuri\r", "403 PLAYER ADD carries a secret"),
         (
@@ -172,11 +164,7 @@ fn secrets_only_on_private_wires() {
     }
     terminal.type_bytes(b"QUIT\r");
     terminal.expect("221 bye");
-    std::thread::sleep(Duration::from_millis(300));
-    terminal.type_bytes(b"\r");
-    terminal.expect("\r\n> ");
-    terminal.type_bytes(b"LOGIN alice alice-secret\r");
-    terminal.expect("230 welcome alice");
+    terminal.log_in(ALICE.id, ALICE.secret);
     terminal.type_bytes(b"SECRET correct-horse-battery-staple\r");
     let said = terminal.expect("nothing done");
     assert!(said.contains("403 SECRET carries a secret"), "{said:?}");

@@ -103,28 +103,28 @@ fn a_mail_player_and_a_terminal_player_play_remote_games_through_the_bridge() {
 
     // Alice hears of her game and of Boris's first move by mail.
     let started = inbox.wait("sa-g1");
-    println!("{}\n{}", started.subject, started.text);
-    let opened = inbox.wait("f3");
-    println!("{}\n{}", opened.subject, opened.text);
+    assert!(started.text.contains("you play Black"), "{}", started.text);
+    inbox.wait("1. f3 (6263) by sa.boris");
 
     // Carol logs in on the terminal and sees her game.
-    std::thread::sleep(Duration::from_millis(300));
-    terminal.type_bytes(b"\r");
-    terminal.expect("200 ccrelay");
-    terminal.type_bytes(b"LOGIN carol carol-secret\r");
-    terminal.expect("230 welcome carol");
+    terminal.log_in(CAROL.id, CAROL.secret);
     terminal.type_bytes(b"GAMES\r");
-    let listed = terminal.expect_within("sc-g2", TIMEOUT);
-    println!("{listed}");
+    terminal.expect_within("sc-g2", TIMEOUT);
 
     // A move the game cannot take, by mail: refused, and nothing goes to the server.
     mail("sa-g1", "1... e4");
     let refused = inbox.wait("REFUSED");
-    println!("{}\n{}", refused.subject, refused.text);
+    assert!(refused.text.contains("422"), "{}", refused.text);
     // Alice's move by mail is sent, and recorded once the server has it.
     mail("sa-g1", "1... e5");
     let recorded = inbox.wait("RECORDED");
-    println!("{}\n{}", recorded.subject, recorded.text);
+    assert!(
+        recorded
+            .text
+            .contains("your move 1... e5 (5755) is in the record"),
+        "{}",
+        recorded.text
+    );
     assert_eq!(
         seen_on_server(&rt, &endpoint, &cert, &BORIS, "g1")
             .moves
@@ -177,11 +177,14 @@ fn a_mail_player_and_a_terminal_player_play_remote_games_through_the_bridge() {
     // Alice gets the move, the offer and the message by mail, and declines by mating.
     let offered = inbox.wait("g4");
     assert!(offered.text.contains("draw offered"), "{}", offered.text);
-    let said = inbox.any("a draw, Alice?");
-    println!("{}\n{}", said.subject, said.text);
+    inbox.any("MSG sa-g1 from sa.boris: a draw, Alice?");
     mail("sa-g1", "2... Qh4#\n\nNo draw, thank you!");
     let mated = inbox.wait("RECORDED");
-    println!("{}\n{}", mated.subject, mated.text);
+    assert!(
+        mated.text.contains("your move 2... Qh4# (4884)"),
+        "{}",
+        mated.text
+    );
     let over = seen_on_server(&rt, &endpoint, &cert, &BORIS, "g1");
     assert_eq!(over.result, RemoteResult::BlackWins);
     // The words around the mating move went with it, in the same call, and are in the record.
@@ -189,11 +192,9 @@ fn a_mail_player_and_a_terminal_player_play_remote_games_through_the_bridge() {
     inbox.any("your message is in the record");
 
     // Carol sees the resignation and the message on the terminal.
-    let resigned = terminal.expect_within("well played, Carol", POLL);
-    println!("{resigned}");
+    terminal.expect_within("MSG sc-g2 from sc.boris: well played, Carol", POLL);
     terminal.type_bytes(b"SHOW sc-g2\r");
-    let shown = terminal.expect("1-0");
-    println!("{shown}");
+    terminal.expect("1-0");
     assert_eq!(
         seen_on_server(&rt, &endpoint, &cert, &BORIS, "g2").result,
         RemoteResult::WhiteWins

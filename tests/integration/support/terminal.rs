@@ -81,6 +81,16 @@ impl Terminal {
         }
     }
 
+    /// Wakes the quiet line (Enter after a pause, as a person would) and logs in as `id` with
+    /// `secret`, waiting for the prompt and then the welcome.
+    pub fn log_in(&mut self, id: &str, secret: &str) {
+        std::thread::sleep(Duration::from_millis(300));
+        self.type_bytes(b"\r");
+        self.expect("\r\n> ");
+        self.type_bytes(format!("LOGIN {id} {secret}\r").as_bytes());
+        self.expect(&format!("230 welcome {id}"));
+    }
+
     /// What the terminal printed that the test has not looked at yet.
     pub fn unread(&self) -> Vec<u8> {
         self.seen.lock().unwrap()[self.read_upto..].to_vec()
