@@ -157,13 +157,12 @@ pub(in crate::relay) async fn propose(
         entry,
         outbox: vec![],
     };
-    let keeper = if [Color::White, Color::Black]
-        .into_iter()
-        .any(|side| remote_of(&state.people.remotes, game.player(side)).is_some())
-    {
-        "the remote server"
-    } else {
-        "the other node"
+    // The player across is on a remote XFCC server, or on another node of a link.
+    let keeper = match state.role(game_id) {
+        Some(role) if remote_of(&state.people.remotes, role.remote()).is_some() => {
+            "the remote server"
+        }
+        _ => "the other node",
     };
     let reply = format!(
         "sent {game_id}: {command}; {keeper} keeps this game's record, and you will be told when it is in it"
