@@ -15,7 +15,6 @@ pub const TELL_AFTER: Duration = Duration::from_secs(3_600);
 /// An account's failures since its last success, and what was told last.
 #[derive(Debug)]
 pub struct Health {
-    tell_after: Duration,
     failing_since: Option<Instant>,
     told: Option<RemoteHealth>,
 }
@@ -24,7 +23,6 @@ impl Health {
     /// After a start: `told` is what the relay's record says was told last.
     pub fn new(told: Option<RemoteHealth>) -> Health {
         Health {
-            tell_after: TELL_AFTER,
             failing_since: None,
             told,
         }
@@ -34,7 +32,7 @@ impl Health {
     /// [`TELL_AFTER`], if not told already.
     pub fn failed(&mut self, now: Instant) -> Option<RemoteHealth> {
         let since = *self.failing_since.get_or_insert(now);
-        let due = now.saturating_duration_since(since) >= self.tell_after;
+        let due = now.saturating_duration_since(since) >= TELL_AFTER;
         self.tell(due, RemoteHealth::Failing)
     }
 
